@@ -1,0 +1,130 @@
+// The definitions model: what a trace's global definitions say about the
+// program (regions), the machine (system tree, location groups, locations)
+// and its communication (groups, communicators). It is independent of OTF2:
+// the trace loader fills it, the analyses and the report writers read it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/clock.hpp"
+
+namespace hindsight {
+
+// Identifiers are the trace's own definition ids. They index the vectors
+// below: the loader keeps them dense, as the OTF2 writers we know do.
+using RegionId = std::uint32_t;
+using SystemTreeNodeId = std::uint32_t;
+using LocationGroupId = std::uint32_t;
+using LocationId = std::uint64_t;
+using GroupId = std::uint32_t;
+using CommId = std::uint32_t;
+
+inline constexpr std::uint32_t kNoId = 0xffffffffu;
+
+enum class Paradigm : std::uint8_t {
+    Unknown,
+    User,
+    Compiler,
+    Mpi,
+    MeasurementSystem,
+    Other,
+};
+
+// What a region does; mirrors the OTF2 region roles the analysis uses.
+enum class RegionRole : std::uint8_t {
+    Unknown,
+    Function,
+    Wrapper,
+    Loop,
+    Code,
+    Artificial,
+    Barrier,
+    ImplicitBarrier,
+    CollOne2All,
+    CollAll2One,
+    CollAll2All,
+    CollOther,
+    Point2Point,
+    FileIo,
+    FileIoMetadata,
+    Rma,
+    Atomic,
+    Other,
+};
+
+struct Region {
+    std::string name;            // display name, e.g. "int main(int, char**)"
+    std::string canonical_name;  // e.g. "main"
+    std::string source_file;     // empty when unknown
+    std::uint32_t begin_line = 0;
+    std::uint32_t end_line = 0;
+    RegionRole role = RegionRole::Unknown;
+    Paradigm paradigm = Paradigm::Unknown;
+};
+
+struct SystemTreeNode {
+    std::string name;        // e.g. "quartz10"
+    std::string class_name;  // e.g. "machine", "node"
+    SystemTreeNodeId parent = kNoId;
+};
+
+// One MPI process ("MPI Rank N").
+struct LocationGroup {
+    std::string name;
+    SystemTreeNodeId system_tree_parent = kNoId;
+};
+
+// One thread of a process ("Master thread"); it owns an event stream.
+struct Location {
+    LocationId id = 0;
+    std::string name;
+    LocationGroupId group = kNoId;
+    std::uint64_t event_count = 0;
+};
+
+enum class GroupType : std::uint8_t {
+    Unknown,
+    CommLocations,  // members are location ids; position = rank in MPI_COMM_WORLD
+    CommGroup,      // members are ranks of MPI_COMM_WORLD; position = rank in the communicator
+    CommSelf,
+    Other,
+};
+
+struct Group {
+    std::string name;
+    GroupType type = GroupType::Unknown;
+    Paradigm paradigm = Paradigm::Unknown;
+    std::vector<std::uint64_t> members;
+};
+
+struct Communicator {
+    std::string name;
+    GroupId group = kNoId;
+    CommId parent = kNoId;
+};
+
+struct Definitions {
+    ClockProperties clock;
+    std::vector<Region> regions;
+    std::vector<SystemTreeNode> system_tree;
+    std::vector<LocationGroup> location_groups;
+    std::vector<Location> locations;
+    std::vector<Group> groups;
+    std::vector<Communicator> communicators;
+
+    // Ranks of MPI_COMM_WORLD that are members of `comm`, in communicator
+    // rank order; MPI_COMM_SELF-like communicators yield an empty list.
+    std::vector<int> world_ranks(CommId comm) const;
+    // Rank in MPI_COMM_WORLD of the process that owns `location`, from the
+    // MPI COMM_LOCATIONS group; nullopt when the location is not an MPI rank.
+    std::optional<int> world_rank_of(LocationId location) const;
+    // Location id of the (master thread of the) given MPI_COMM_WORLD rank.
+    std::optional<LocationId> location_of_rank(int world_rank) const;
+    // Number of MPI ranks the trace holds.
+    int mpi_rank_count() const;
+};
+
+}  // namespace hindsight
