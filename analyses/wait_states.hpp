@@ -1,0 +1,50 @@
+// What the forward replay learns about each synchronization point, kept for
+// the backward passes (critical path, delay costs): at which events a rank
+// waited, how long, and which rank made it wait.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "common/clock.hpp"
+#include "replay/event.hpp"
+
+namespace hindsight {
+
+enum class WaitPattern : std::uint8_t {
+    None,
+    LateSender,      // receiver waited for a sender (incl. wrong order)
+    LateReceiver,    // sender waited for a receiver
+    Barrier,         // wait at barrier (n-to-n synchronization)
+    NxN,             // wait at an all-to-all collective
+    LateBroadcast,   // 1-to-n: waited for the root
+    EarlyReduce,     // n-to-1: the root waited for the others
+    EarlyScan,       // scan: waited for a lower rank
+    InitCompletion,
+    FinalizeWait,
+};
+
+struct WaitState {
+    WaitPattern pattern = WaitPattern::None;
+    Ticks waiting = 0;    // length of the wait state
+    int cause = -1;       // rank, in the event's communicator, that caused it
+};
+
+// Wait states of one rank, by the index of the communication event (Send,
+// Recv or CollectiveEnd) they belong to. Synchronization points without
+// waiting are recorded too (waiting = 0) with the partner that took part, so
+// that the backward passes can delimit synchronization intervals.
+class WaitStateMap {
+public:
+    void record(replay::EventIndex event, WaitState state) { states_[event] = state; }
+    const WaitState* find(replay::EventIndex event) const {
+        const auto it = states_.find(event);
+        return it == states_.end() ? nullptr : &it->second;
+    }
+    std::size_t size() const { return states_.size(); }
+
+private:
+    std::unordered_map<replay::EventIndex, WaitState> states_;
+};
+
+}  // namespace hindsight

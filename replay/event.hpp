@@ -1,0 +1,83 @@
+// The compact per-rank event record of the analyzer's event store.
+//
+// Every event of a rank's stream becomes one 24-byte Event; point-to-point
+// and collective events point into side tables that hold their attributes,
+// so the common ENTER/LEAVE records stay small (target: at most 32 bytes per
+// event on average, call path included).
+#pragma once
+
+#include <cstdint>
+
+#include "common/call_tree.hpp"
+#include "common/clock.hpp"
+#include "common/definitions.hpp"
+
+namespace hindsight::replay {
+
+using EventIndex = std::uint32_t;
+inline constexpr EventIndex kNoEvent = 0xffffffffu;
+
+enum class EventKind : std::uint8_t {
+    Enter,          // a region is entered; cnode = the call path it forms
+    Leave,          // a region is left; cnode = the call path being left
+    Send,           // point-to-point send (blocking or not); ref -> Message
+    Recv,           // point-to-point receive completion (blocking or not); ref -> Message
+    CollectiveEnd,  // end of a collective operation; ref -> Collective
+};
+
+struct Event {
+    Ticks time = 0;                 // clock-corrected ticks
+    CallPathId cnode = kNoCallPath; // call path in force (see EventKind)
+    // Enter: index of the matching Leave; Leave: index of the matching Enter;
+    // Send/Recv: index into the message table; CollectiveEnd: into the
+    // collective table.
+    std::uint32_t ref = 0;
+    EventKind kind = EventKind::Enter;
+};
+static_assert(sizeof(Event) == 24, "keep the event record compact");
+
+struct Message {
+    CommId comm = kNoId;
+    std::int32_t partner = -1;      // peer's rank in `comm`: destination of a send, source of a receive
+    std::uint32_t tag = 0;
+    std::uint64_t bytes = 0;
+    EventIndex call_enter = kNoEvent;  // Enter of the MPI call holding the event
+    bool nonblocking = false;          // from MPI_Isend* or completing an MPI_Irecv
+};
+
+enum class CollectiveOp : std::uint8_t {
+    Barrier,
+    Bcast,
+    Gather,
+    Gatherv,
+    Scatter,
+    Scatterv,
+    Allgather,
+    Allgatherv,
+    Alltoall,
+    Alltoallv,
+    Alltoallw,
+    Allreduce,
+    Reduce,
+    ReduceScatter,
+    ReduceScatterBlock,
+    Scan,
+    Exscan,
+    // MPI_Init and MPI_Finalize synchronize all ranks implicitly; the loader
+    // adds a collective record at the leave of each so that the replay can
+    // treat them like any other collective on MPI_COMM_WORLD.
+    Init,
+    Finalize,
+    Other,
+};
+
+struct Collective {
+    CommId comm = kNoId;
+    std::int32_t root = -1;            // root's rank in `comm`; -1 when the operation has none
+    std::uint64_t bytes_sent = 0;
+    std::uint64_t bytes_received = 0;
+    EventIndex call_enter = kNoEvent;  // Enter of the MPI call
+    CollectiveOp op = CollectiveOp::Other;
+};
+
+}  // namespace hindsight::replay

@@ -1,0 +1,81 @@
+// One analysis rank's share of a trace: the global definitions, the global
+// (unified) call tree, and this rank's own events in the event store.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/call_tree.hpp"
+#include "common/definitions.hpp"
+#include "replay/event.hpp"
+
+namespace hindsight::replay {
+
+class LocalTrace {
+public:
+    Definitions definitions;
+    CallTree call_tree;          // global: the same ids on every rank
+    int rank = 0;                // this rank in MPI_COMM_WORLD
+    std::string anchor_path;     // the archive's traces.otf2, for messages
+
+    std::vector<Event> events;
+    std::vector<Message> messages;
+    std::vector<Collective> collectives;
+
+    const Message& message(const Event& e) const { return messages[e.ref]; }
+    const Collective& collective(const Event& e) const { return collectives[e.ref]; }
+    // The region a call path ends in.
+    const Region& region_of(CallPathId cnode) const {
+        return definitions.regions[call_tree.node(cnode).region];
+    }
+    double seconds(Ticks span) const { return definitions.clock.seconds(span); }
+};
+
+// A read-only view of one event during a replay pass, with the context the
+// analyses need most: the MPI call (or region) that encloses it.
+class EventView {
+public:
+    EventView(const LocalTrace& trace, EventIndex index) : trace_(&trace), index_(index) {}
+
+    EventIndex index() const { return index_; }
+    const Event& event() const { return trace_->events[index_]; }
+    EventKind kind() const { return event().kind; }
+    Ticks time() const { return event().time; }
+    CallPathId cnode() const { return event().cnode; }
+    const LocalTrace& trace() const { return *trace_; }
+
+    const Message& message() const { return trace_->message(event()); }
+    const Collective& collective() const { return trace_->collective(event()); }
+
+    // Enter and Leave of the region instance this event belongs to: for
+    // Enter/Leave events their own pair, for communication events the
+    // enclosing MPI call.
+    EventIndex enter_index() const;
+    EventIndex leave_index() const;
+    const Event& enter() const { return trace_->events[enter_index()]; }
+    const Event& leave() const { return trace_->events[leave_index()]; }
+
+private:
+    const LocalTrace* trace_;
+    EventIndex index_;
+};
+
+inline EventIndex EventView::enter_index() const {
+    const Event& e = event();
+    switch (e.kind) {
+    case EventKind::Enter: return index_;
+    case EventKind::Leave: return e.ref;
+    case EventKind::Send:
+    case EventKind::Recv: return message().call_enter;
+    case EventKind::CollectiveEnd: return collective().call_enter;
+    }
+    return kNoEvent;
+}
+
+inline EventIndex EventView::leave_index() const {
+    const EventIndex enter = enter_index();
+    return enter == kNoEvent ? kNoEvent : trace_->events[enter].ref;
+}
+
+}  // namespace hindsight::replay

@@ -1,0 +1,92 @@
+// How analyses take part in a replay pass. An analysis is a ReplayObserver:
+// the engine walks the rank's events (forward or backward in time) and calls
+// the observer for each; communication between ranks happens only through
+// the engine — point-to-point data in payloads, collective data through the
+// CollectiveExchange of the current collective event. Analyses never call MPI.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "replay/local_trace.hpp"
+#include "replay/payload.hpp"
+
+namespace hindsight::replay {
+
+enum class Direction : std::uint8_t { Forward, Backward };
+
+enum class ReduceOp : std::uint8_t { Sum, Min, Max };
+
+// A value together with the rank (in the collective's communicator) that
+// holds it; ties go to the lowest rank.
+struct RankedValue {
+    double value = 0;
+    int rank = -1;
+};
+
+// The communication an analysis may use at one collective event. Every rank
+// of the event's communicator reaches the same event in the same pass, so
+// each operation below must be called by all of them in the same order with
+// the same sizes (as with MPI collectives, which implement them).
+class CollectiveExchange {
+public:
+    virtual ~CollectiveExchange() = default;
+    virtual int size() const = 0;   // ranks in the communicator
+    virtual int rank() const = 0;   // this rank in the communicator
+    // World rank of communicator rank `r`.
+    virtual int world_rank(int r) const = 0;
+
+    // Element-wise reduction, result on every rank.
+    virtual void allreduce(std::span<double> values, ReduceOp op) = 0;
+    // Maximum / minimum with its owner, result on every rank.
+    virtual RankedValue allreduce_maxloc(double value) = 0;
+    virtual RankedValue allreduce_minloc(double value) = 0;
+    // Element-wise reduction over ranks 0..rank()-1 (exclusive prefix); on
+    // rank 0 the values are left as they are.
+    virtual void exscan(std::span<double> values, ReduceOp op) = 0;
+    // Element-wise sum delivered to `root` only; other ranks' spans are left
+    // as they are.
+    virtual void reduce_sum(std::span<double> values, int root) = 0;
+    // `root`'s data to everyone; the size may differ from call to call (the
+    // other ranks' vectors are resized).
+    virtual void broadcast(std::vector<double>& values, int root) = 0;
+};
+
+class ReplayObserver {
+public:
+    virtual ~ReplayObserver() = default;
+
+    // Called once before the first event of a pass and once after the last.
+    virtual void begin_pass(const LocalTrace&, Direction) {}
+    virtual void end_pass(const LocalTrace&, Direction) {}
+
+    virtual void on_enter(const EventView&) {}
+    virtual void on_leave(const EventView&) {}
+
+    // Point-to-point. In a forward pass data flows from sender to receiver:
+    // the engine calls pack() at a Send and unpack() at the matching Recv.
+    // In a backward pass it flows the other way: pack() at a Recv, unpack()
+    // at the matching Send. unpack() must read exactly what pack() wrote.
+    virtual void pack(const EventView&, PayloadWriter&) {}
+    virtual void unpack(const EventView&, PayloadReader&) {}
+
+    // Replies. The packing side may ask for data back: if any observer's
+    // expects_reply() is true there, the engine calls pack_reply() on the
+    // unpacking side right after unpack() and hands the reply to
+    // unpack_reply() on the packing side, which waits for it. Ask only where
+    // the two events were synchronized in the original run (e.g. a late
+    // receiver: the send was still running when the receive began), because
+    // only then is the wait causally safe and cannot deadlock the replay.
+    // Example: in the backward pass the receiver of a late-receiver message
+    // needs the sender's cost data, which flows against the pass direction.
+    virtual bool expects_reply(const EventView&) const { return false; }
+    virtual void pack_reply(const EventView&, PayloadWriter&) {}
+    virtual void unpack_reply(const EventView&, PayloadReader&) {}
+
+    // A collective event (including the implicit ones of MPI_Init and
+    // MPI_Finalize).
+    virtual void on_collective(const EventView&, CollectiveExchange&) {}
+};
+
+}  // namespace hindsight::replay
