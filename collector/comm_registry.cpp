@@ -1,0 +1,85 @@
+#include "collector/comm_registry.hpp"
+
+#include <numeric>
+
+namespace hindsight::collect {
+
+namespace {
+
+std::vector<int> world_ranks_of(MPI_Group group) {
+    int n = 0;
+    PMPI_Group_size(group, &n);
+    std::vector<int> ranks(static_cast<std::size_t>(n));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    std::vector<int> world(ranks.size());
+    MPI_Group world_group = MPI_GROUP_NULL;
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    PMPI_Group_translate_ranks(group, n, ranks.data(), world_group, world.data());
+    PMPI_Group_free(&world_group);
+    return world;
+}
+
+}  // namespace
+
+CommRegistry::CommRegistry(int world_rank, int world_size) : world_rank_(world_rank) {
+    CommRecord world{kWorldKey, kNoCommKey, "", false, {}, {}};
+    world.members.resize(static_cast<std::size_t>(world_size));
+    std::iota(world.members.begin(), world.members.end(), 0);
+    records_.push_back(std::move(world));
+    records_.push_back(CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}});
+}
+
+void CommRegistry::fill_members(MPI_Comm comm, CommRecord& record) const {
+    int inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    record.inter = inter != 0;
+    MPI_Group group = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &group);
+    record.members = world_ranks_of(group);
+    PMPI_Group_free(&group);
+    if (record.inter) {
+        PMPI_Comm_remote_group(comm, &group);
+        record.remote_members = world_ranks_of(group);
+        PMPI_Group_free(&group);
+    }
+}
+
+CommKey CommRegistry::agree_on_key(MPI_Comm comm, bool inter) {
+    // An inter-communicator's broadcast goes from one group to the other;
+    // the merged intra-communicator lets both groups hear the same root.
+    MPI_Comm agree = comm;
+    if (inter) PMPI_Intercomm_merge(comm, 0, &agree);
+    int rank = 0;
+    PMPI_Comm_rank(agree, &rank);
+    CommKey key = rank == 0 ? make_comm_key(world_rank_, ++created_here_) : kNoCommKey;
+    PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, agree);
+    if (inter) PMPI_Comm_free(&agree);
+    return key;
+}
+
+void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, const char* creator) {
+    if (comm == MPI_COMM_NULL) return;
+    CommRecord record;
+    record.creator = creator;
+    record.parent = records_[id(parent)].key;
+    fill_members(comm, record);
+    record.key = agree_on_key(comm, record.inter);
+    add(comm, std::move(record));
+}
+
+OTF2_CommRef CommRegistry::adopt(MPI_Comm comm) {
+    CommRecord record;
+    record.key = kRankLocalKeyBit | (static_cast<CommKey>(world_rank_) << 32) | ++adopted_here_;
+    record.creator = "unknown";
+    fill_members(comm, record);
+    return add(comm, std::move(record));
+}
+
+OTF2_CommRef CommRegistry::add(MPI_Comm comm, CommRecord record) {
+    records_.push_back(std::move(record));
+    const auto id = static_cast<OTF2_CommRef>(records_.size() - 1);
+    handles_[comm] = id;
+    return id;
+}
+
+}  // namespace hindsight::collect

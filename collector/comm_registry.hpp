@@ -1,0 +1,78 @@
+// The communicators this process knows, with what the analysis needs of
+// each: its members as MPI_COMM_WORLD ranks, its parent and the call that
+// created it.
+//
+// Global identity: the members of a new communicator agree on a key when it
+// is created. Its rank 0 draws the next number of its own counter and
+// broadcasts (world rank of that process, number); no two communicators can
+// get the same pair, and every member holds the same key, so MPI_Finalize
+// unifies the ranks' local tables by key alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+
+namespace hindsight::collect {
+
+using CommKey = std::uint64_t;
+inline constexpr CommKey kWorldKey = 0;
+inline constexpr CommKey kSelfKey = 1;
+inline constexpr CommKey kNoCommKey = ~CommKey{0};
+// Keys of communicators whose creation was not observed (made by a call the
+// collector does not wrap): unique, but known to this rank only.
+inline constexpr CommKey kRankLocalKeyBit = CommKey{1} << 63;
+
+struct CommRecord {
+    CommKey key = kNoCommKey;
+    CommKey parent = kNoCommKey;
+    std::string creator;            // e.g. "MPI_Comm_split"; empty for WORLD and SELF
+    bool inter = false;
+    std::vector<int> members;       // world ranks in communicator rank order (local group)
+    std::vector<int> remote_members;  // inter-communicators: the remote group
+};
+
+// Key of the communicator agreed by rank `root_world_rank` with its
+// `number`-th communicator.
+constexpr CommKey make_comm_key(int root_world_rank, std::uint32_t number) {
+    return (static_cast<CommKey>(root_world_rank + 1) << 32) | number;
+}
+
+class CommRegistry {
+public:
+    CommRegistry(int world_rank, int world_size);
+
+    // Local id of `comm` for events.
+    OTF2_CommRef id(MPI_Comm comm) {
+        if (comm == MPI_COMM_WORLD) return 0;
+        if (comm == MPI_COMM_SELF) return 1;
+        const auto it = handles_.find(comm);
+        return it != handles_.end() ? it->second : adopt(comm);
+    }
+
+    // Records `comm`, just created from `parent` by `creator`. Collective
+    // over `comm` (it agrees on the key); nothing happens for MPI_COMM_NULL.
+    void created(MPI_Comm comm, MPI_Comm parent, const char* creator);
+    // `comm` is about to be freed; its handle may be reused afterwards.
+    void freed(MPI_Comm comm) { handles_.erase(comm); }
+
+    const std::vector<CommRecord>& records() const { return records_; }
+
+private:
+    OTF2_CommRef adopt(MPI_Comm comm);
+    OTF2_CommRef add(MPI_Comm comm, CommRecord record);
+    void fill_members(MPI_Comm comm, CommRecord& record) const;
+    CommKey agree_on_key(MPI_Comm comm, bool inter);
+
+    int world_rank_;
+    std::uint32_t created_here_ = 0;
+    std::uint32_t adopted_here_ = 0;
+    std::unordered_map<MPI_Comm, OTF2_CommRef> handles_;
+    std::vector<CommRecord> records_;
+};
+
+}  // namespace hindsight::collect

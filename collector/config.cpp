@@ -1,0 +1,67 @@
+#include "collector/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "common/error.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+std::string lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+}  // namespace
+
+std::uint64_t parse_size(std::string_view text, const std::string& what) {
+    const std::string bad = "'" + std::string(text) + "' is not a size (e.g. 64M, 512K, 1G)";
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end == text.data()) throw Error(what, bad);
+    std::string unit = lower(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end)));
+    if (unit.ends_with("ib")) unit.resize(unit.size() - 2);
+    else if (unit.size() > 1 && unit.ends_with("b")) unit.pop_back();
+    else if (unit == "b") unit.clear();
+    int shift = 0;
+    if (unit == "k") shift = 10;
+    else if (unit == "m") shift = 20;
+    else if (unit == "g") shift = 30;
+    else if (!unit.empty()) throw Error(what, bad);
+    if (shift > 0 && value > (~std::uint64_t{0} >> shift)) throw Error(what, bad);
+    return value << shift;
+}
+
+bool parse_flag(std::string_view text, const std::string& what) {
+    const std::string v = lower(text);
+    if (v.empty() || v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    throw Error(what, "'" + std::string(text) + "' is not a yes/no value");
+}
+
+Config read_config(const std::function<const char*(const char*)>& lookup) {
+    Config config;
+    if (const char* v = lookup(kEnvTraceDir); v && *v) config.trace_dir = v;
+    if (const char* v = lookup(kEnvForce)) config.force = parse_flag(v, kEnvForce);
+    if (const char* v = lookup(kEnvBufferSize); v && *v) {
+        config.buffer_bytes = parse_size(v, kEnvBufferSize);
+        if (config.buffer_bytes < kMinBufferBytes) {
+            throw Error(kEnvBufferSize, "'" + std::string(v) + "' is too small (at least 1M)");
+        }
+    }
+    if (const char* v = lookup(kEnvFilter); v && *v) config.filter_file = v;
+    if (const char* v = lookup(kEnvVerbose)) config.verbose = parse_flag(v, kEnvVerbose);
+    return config;
+}
+
+std::string default_trace_dir(std::string_view executable, int nranks) {
+    const auto slash = executable.find_last_of('/');
+    std::string_view base = slash == std::string_view::npos ? executable : executable.substr(slash + 1);
+    if (base.empty()) base = "app";
+    return "hindsight-" + std::string(base) + "-" + std::to_string(nranks);
+}
+
+}  // namespace hindsight::collect

@@ -1,0 +1,81 @@
+// Moving the local definitions to rank 0 and the id maps back.
+#include <memory>
+#include <numeric>
+
+#include "collector/definition_exchange.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+
+std::vector<int> displacements(const std::vector<int>& counts) {
+    std::vector<int> displs(counts.size(), 0);
+    std::partial_sum(counts.begin(), counts.end() - (counts.empty() ? 0 : 1),
+                     displs.begin() + (counts.empty() ? 0 : 1));
+    return displs;
+}
+
+struct IdMapFree {
+    void operator()(OTF2_IdMap* map) const { OTF2_IdMap_Free(map); }
+};
+
+}  // namespace
+
+ExchangedDefinitions exchange_definitions(const LocalDefinitions& local, MPI_Comm comm) {
+    int rank = 0;
+    int size = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    ExchangedDefinitions out;
+
+    const std::vector<std::byte> mine = serialize(local);
+    int my_size = static_cast<int>(mine.size());
+    std::vector<int> sizes(rank == 0 ? static_cast<std::size_t>(size) : 0);
+    PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+    const std::vector<int> displs = displacements(sizes);
+    std::vector<std::byte> all(rank == 0 ? static_cast<std::size_t>(std::accumulate(sizes.begin(), sizes.end(), 0)) : 0);
+    PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
+
+    // Rank 0 sends each rank [region count, region map..., comm map...].
+    std::vector<std::uint64_t> maps;
+    std::vector<int> map_sizes(static_cast<std::size_t>(rank == 0 ? size : 0));
+    if (rank == 0) {
+        std::vector<LocalDefinitions> ranks;
+        for (int r = 0; r < size; ++r) {
+            const auto begin = all.data() + displs[static_cast<std::size_t>(r)];
+            ranks.push_back(deserialize({begin, static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)])}, r));
+        }
+        out.unified = unify(ranks);
+        for (int r = 0; r < size; ++r) {
+            const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];
+            const auto& comms = out.unified.comm_maps[static_cast<std::size_t>(r)];
+            maps.push_back(regions.size());
+            maps.insert(maps.end(), regions.begin(), regions.end());
+            maps.insert(maps.end(), comms.begin(), comms.end());
+            map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(1 + regions.size() + comms.size());
+        }
+    }
+    int my_map_size = 0;
+    PMPI_Scatter(map_sizes.data(), 1, MPI_INT, &my_map_size, 1, MPI_INT, 0, comm);
+    std::vector<std::uint64_t> my_map(static_cast<std::size_t>(my_map_size));
+    const std::vector<int> map_displs = displacements(map_sizes);
+    PMPI_Scatterv(maps.data(), map_sizes.data(), map_displs.data(), MPI_UINT64_T, my_map.data(), my_map_size,
+                  MPI_UINT64_T, 0, comm);
+    if (!my_map.empty()) {
+        const auto regions = static_cast<std::ptrdiff_t>(my_map[0]);
+        out.region_map.assign(my_map.begin() + 1, my_map.begin() + 1 + regions);
+        out.comm_map.assign(my_map.begin() + 1 + regions, my_map.end());
+    }
+    return out;
+}
+
+void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {
+    bool identity = true;
+    for (std::size_t i = 0; i < map.size(); ++i) identity = identity && map[i] == i;
+    if (identity) return;
+    std::unique_ptr<OTF2_IdMap, IdMapFree> id_map(
+        OTF2_IdMap_CreateFromUint64Array(map.size(), map.data(), true));
+    if (id_map) OTF2_DefWriter_WriteMappingTable(writer, type, id_map.get());
+}
+
+}  // namespace hindsight::collect

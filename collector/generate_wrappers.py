@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Generates the PMPI wrappers of libhindsight-collect from mpi_functions.spec.
+
+Usage: generate_wrappers.py SPEC OUT_HEADER OUT_SOURCE
+
+OUT_HEADER declares the MpiFunction enumeration and the table of MPI regions
+(name and OTF2 role); OUT_SOURCE defines one extern "C" MPI_* function per
+spec line (except kind "custom") that calls PMPI_* and hands the arguments to
+the semantic handler of its kind (mpi_handlers.hpp). Every MPI wrapper thus
+has the same shape; only the handlers are written by hand.
+
+A malformed spec stops the generator with "SPEC:LINE: problem" on stderr and
+exit status 1, so that the build fails at the line to fix.
+"""
+
+import re
+import sys
+
+# Keys each kind accepts, and the parameters its generated code uses by name.
+KINDS = {
+    "plain": ({"role"}, []),
+    "custom": ({"role"}, []),
+    "send": (set(), ["count", "datatype", "dest", "tag", "comm"]),
+    "recv": (set(), ["source", "comm", "status"]),
+    "sendrecv": ({"count", "type", "tag"}, ["dest", "comm", "status"]),
+    "isend": (set(), ["count", "datatype", "dest", "tag", "comm", "request"]),
+    "irecv": (set(), ["source", "tag", "comm", "request"]),
+    "send_init": (set(), ["count", "datatype", "dest", "tag", "comm", "request"]),
+    "recv_init": (set(), ["source", "tag", "comm", "request"]),
+    "start": ({"requests", "count"}, []),
+    "complete": ({"form", "test"}, []),
+    "request_free": (set(), ["request"]),
+    "coll": ({"op", "root", "bytes"}, ["comm"]),
+    "icoll": ({"op", "root", "bytes"}, ["comm"]),
+    "comm_new": ({"out", "parent"}, []),
+    "comm_free": ({"comm"}, []),
+}
+
+REQUIRED_KEYS = {
+    "sendrecv": {"count", "type", "tag"},
+    "complete": {"form", "test"},
+    "coll": {"op", "bytes"},
+    "icoll": {"op", "bytes"},
+    "comm_new": {"out", "parent"},
+    "comm_free": {"comm"},
+}
+
+ROLES = {"FUNCTION", "POINT2POINT", "BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE",
+         "COLL_ALL2ALL", "COLL_OTHER"}
+
+# Score-P's role of a collective, by its OTF2 collective operation.
+OP_ROLES = {
+    "BARRIER": "BARRIER",
+    "BCAST": "COLL_ONE2ALL", "SCATTER": "COLL_ONE2ALL", "SCATTERV": "COLL_ONE2ALL",
+    "GATHER": "COLL_ALL2ONE", "GATHERV": "COLL_ALL2ONE", "REDUCE": "COLL_ALL2ONE",
+    "SCAN": "COLL_OTHER", "EXSCAN": "COLL_OTHER",
+    "ALLGATHER": "COLL_ALL2ALL", "ALLGATHERV": "COLL_ALL2ALL",
+    "ALLTOALL": "COLL_ALL2ALL", "ALLTOALLV": "COLL_ALL2ALL", "ALLTOALLW": "COLL_ALL2ALL",
+    "ALLREDUCE": "COLL_ALL2ALL", "REDUCE_SCATTER": "COLL_ALL2ALL",
+    "REDUCE_SCATTER_BLOCK": "COLL_ALL2ALL",
+}
+
+POINT_TO_POINT_KINDS = {"send", "recv", "sendrecv", "isend", "irecv", "send_init", "recv_init"}
+
+# Parameters the completion handlers take, by form; "flag" only for tests.
+COMPLETE_ARGS = {
+    "one": (["request"], ["status"]),
+    "all": (["count", "array_of_requests"], ["array_of_statuses"]),
+    "any": (["count", "array_of_requests", "indx"], ["status"]),
+    "some": (["incount", "array_of_requests", "outcount", "array_of_indices"],
+             ["array_of_statuses"]),
+}
+
+PROTOTYPE = re.compile(r"^int\s+(MPI_\w+)\s*\((.*)\)$")
+PARAM_NAME = re.compile(r"(\w+)\s*(\[\])?$")
+BYTES_RULE = re.compile(r"^(\w+)\(([\w,]*)\)$")
+
+
+class SpecError(Exception):
+    def __init__(self, line, problem):
+        super().__init__(problem)
+        self.line = line
+        self.problem = problem
+
+
+class Param:
+    def __init__(self, decl, name, is_array):
+        self.decl = decl
+        self.name = name
+        self.is_array = is_array
+
+
+class Function:
+    def __init__(self, line, kind, keys, name, params):
+        self.line = line
+        self.kind = kind
+        self.keys = keys
+        self.name = name
+        self.params = params
+
+    def param_names(self):
+        return [p.name for p in self.params]
+
+    def role(self):
+        if "role" in self.keys:
+            return self.keys["role"]
+        if self.kind in ("coll", "icoll"):
+            return OP_ROLES[self.keys["op"]]
+        if self.kind in POINT_TO_POINT_KINDS:
+            return "POINT2POINT"
+        return "FUNCTION"
+
+
+def parse_params(line, text):
+    text = text.strip()
+    if text == "void" or text == "":
+        return []
+    params = []
+    for decl in (part.strip() for part in text.split(",")):
+        match = PARAM_NAME.search(decl)
+        if not match or match.start() == 0:
+            raise SpecError(line, f"cannot read the parameter '{decl}'")
+        params.append(Param(decl, match.group(1), match.group(2) is not None))
+    return params
+
+
+def parse_line(number, text):
+    head, sep, prototype = text.partition("|")
+    if not sep:
+        raise SpecError(number, "expected 'KIND [KEY=VALUE ...] | PROTOTYPE'")
+    words = head.split()
+    if not words:
+        raise SpecError(number, "the kind is missing")
+    kind = words[0]
+    if kind not in KINDS:
+        raise SpecError(number, f"unknown kind '{kind}'")
+    allowed, needed_params = KINDS[kind]
+    keys = {}
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or not value:
+            raise SpecError(number, f"expected KEY=VALUE, got '{word}'")
+        if key not in allowed:
+            raise SpecError(number, f"kind '{kind}' takes no key '{key}'")
+        keys[key] = value
+    missing = REQUIRED_KEYS.get(kind, set()) - keys.keys()
+    if missing:
+        raise SpecError(number, f"kind '{kind}' needs the key(s) {', '.join(sorted(missing))}")
+
+    match = PROTOTYPE.match(prototype.strip())
+    if not match:
+        raise SpecError(number, "the prototype must read 'int MPI_Name(PARAMETERS)'")
+    function = Function(number, kind, keys, match.group(1), parse_params(number, match.group(2)))
+    check_names(function, needed_params)
+    return function
+
+
+def check_names(function, needed_params):
+    """Every parameter the generated code will name must exist."""
+    names = set(function.param_names())
+
+    def need(name, why):
+        if name not in names:
+            raise SpecError(function.line, f"{function.name} has no parameter '{name}' ({why})")
+
+    for name in needed_params:
+        need(name, f"kind '{function.kind}'")
+    keys = function.keys
+    if "role" in keys and keys["role"] not in ROLES:
+        raise SpecError(function.line, f"unknown role '{keys['role']}'")
+    if function.kind == "sendrecv":
+        for key in ("count", "type", "tag"):
+            need(keys[key], f"key {key}")
+    if function.kind == "start":
+        if "requests" in keys:
+            need(keys["requests"], "key requests")
+            need(keys.get("count", ""), "key count")
+        else:
+            need("request", "kind 'start' without requests=")
+    if function.kind == "complete":
+        form = keys["form"]
+        if form not in COMPLETE_ARGS:
+            raise SpecError(function.line, f"unknown form '{form}'")
+        if keys["test"] not in ("yes", "no"):
+            raise SpecError(function.line, "test must be yes or no")
+        inputs, outputs = COMPLETE_ARGS[form]
+        for name in inputs + outputs:
+            need(name, f"form '{form}'")
+        if keys["test"] == "yes" and form != "some":
+            need("flag", "a test")
+    if function.kind in ("coll", "icoll"):
+        if keys["op"] not in OP_ROLES:
+            raise SpecError(function.line, f"unknown collective operation '{keys['op']}'")
+        if "root" in keys:
+            need(keys["root"], "key root")
+        rule = BYTES_RULE.match(keys["bytes"])
+        if not rule:
+            raise SpecError(function.line, "bytes must read RULE(PARAM,...)")
+        for arg in filter(None, rule.group(2).split(",")):
+            need(arg, "bytes rule")
+        if function.kind == "icoll":
+            need("request", "kind 'icoll'")
+    if function.kind == "comm_new":
+        need(keys["out"], "key out")
+        need(keys["parent"], "key parent")
+    if function.kind == "comm_free":
+        need(keys["comm"], "key comm")
+
+
+def parse_spec(text):
+    functions = []
+    seen = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        function = parse_line(number, line)
+        if function.name in seen:
+            raise SpecError(number, f"{function.name} is listed twice")
+        seen.add(function.name)
+        functions.append(function)
+    if not functions:
+        raise SpecError(1, "the spec lists no function")
+    return functions
+
+
+# --- code generation --------------------------------------------------------
+
+def signature(function):
+    params = ", ".join(p.decl for p in function.params) or "void"
+    return f'extern "C" int {function.name}({params})'
+
+
+def pmpi_call(function, replace=None):
+    replace = replace or {}
+    args = ", ".join(replace.get(n, n) for n in function.param_names())
+    return f"P{function.name}({args})"
+
+
+def body(function):
+    """Lines of the wrapper body for each kind."""
+    k = function.keys
+    enum = f"MpiFunction::{function.name}"
+    lines = [f"MpiCall call({enum});"]
+    call = pmpi_call(function)
+    kind = function.kind
+
+    def with_rc(after):
+        lines.append(f"const int hs_rc = {call};")
+        lines.extend(after)
+        lines.append("return hs_rc;")
+
+    def substitute_status():
+        lines.append("MPI_Status hs_status;")
+        lines.append("if (call && status == MPI_STATUS_IGNORE) status = &hs_status;")
+
+    if kind == "plain":
+        lines.append(f"return {call};")
+    elif kind == "send":
+        lines.append("if (call) on_send(call, count, datatype, dest, tag, comm);")
+        lines.append(f"return {call};")
+    elif kind == "recv":
+        substitute_status()
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) on_recv(call, *status, source, comm);"])
+    elif kind == "sendrecv":
+        lines.append(f"if (call) on_send(call, {k['count']}, {k['type']}, dest, {k['tag']}, comm);")
+        substitute_status()
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) on_recv(call, *status, source, comm);"])
+    elif kind == "isend":
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) "
+                 "on_isend(call, count, datatype, dest, tag, comm, *request);"])
+    elif kind == "irecv":
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) on_irecv(call, source, tag, comm, *request);"])
+    elif kind == "send_init":
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) "
+                 "on_send_init(call, count, datatype, dest, tag, comm, *request);"])
+    elif kind == "recv_init":
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) "
+                 "on_recv_init(call, source, tag, comm, *request);"])
+    elif kind == "start":
+        if "requests" in k:
+            after = f"on_start(call, {k['count']}, {k['requests']});"
+        else:
+            after = "on_start(call, 1, request);"
+        with_rc([f"if (call && hs_rc == MPI_SUCCESS) {after}"])
+    elif kind == "complete":
+        form = k["form"]
+        inputs, outputs = COMPLETE_ARGS[form]
+        flag = "flag" if k["test"] == "yes" and form != "some" else "nullptr"
+        status_param = outputs[0]
+        status_type = "MPI_Status*"
+        pmpi = pmpi_call(function, {status_param: "hs_statuses"})
+        args = ", ".join(inputs + ([flag] if form != "some" else []) + [status_param])
+        lines.append(f"if (!call) return {call};")
+        lines.append(f"return complete_{form}(call, {args}, "
+                     f"[&]({status_type} hs_statuses) {{ return {pmpi}; }});")
+    elif kind == "request_free":
+        lines.append("if (call.live()) on_request_free(call, *request);")
+        lines.append(f"return {call};")
+    elif kind in ("coll", "icoll"):
+        rule = BYTES_RULE.match(k["bytes"])
+        root = k.get("root", "kNoRoot")
+        lines.append("if (call) on_collective_begin(call);")
+        with_rc([f"if (call) on_collective_end(call, OTF2_COLLECTIVE_OP_{k['op']}, comm, {root}, "
+                 f"bytes::{rule.group(1)}({rule.group(2).replace(',', ', ')}));"])
+    elif kind == "comm_new":
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
+                 f"on_comm_created(call, *{k['out']}, {k['parent']}, {enum});"])
+    elif kind == "comm_free":
+        lines.append(f"if (call.live()) on_comm_free(call, *{k['comm']});")
+        lines.append(f"return {call};")
+    else:  # pragma: no cover - KINDS and this function must agree
+        raise AssertionError(kind)
+    return lines
+
+
+GENERATED_NOTE = "// Generated by collector/generate_wrappers.py from {spec}; do not edit.\n"
+
+
+def header(functions, spec_name):
+    out = [GENERATED_NOTE.format(spec=spec_name),
+           "// The MPI functions the collector intercepts and the regions they become.\n",
+           "#pragma once\n\n#include <array>\n#include <cstdint>\n\n#include <otf2/otf2.h>\n\n",
+           "namespace hindsight::collect {\n\n",
+           "enum class MpiFunction : std::uint16_t {\n"]
+    out.extend(f"    {f.name},\n" for f in functions)
+    out.append("};\n\n")
+    out.append("struct MpiFunctionInfo {\n    const char* name;\n    OTF2_RegionRole role;\n};\n\n")
+    out.append(f"inline constexpr std::size_t kMpiFunctionCount = {len(functions)};\n\n")
+    out.append("inline constexpr std::array<MpiFunctionInfo, kMpiFunctionCount> kMpiFunctions{{\n")
+    out.extend(f'    {{"{f.name}", OTF2_REGION_ROLE_{f.role()}}},\n' for f in functions)
+    out.append("}};\n\n")
+    out.append("inline constexpr const MpiFunctionInfo& info(MpiFunction f) {\n"
+               "    return kMpiFunctions[static_cast<std::size_t>(f)];\n}\n\n")
+    out.append("}  // namespace hindsight::collect\n")
+    return "".join(out)
+
+
+def source(functions, spec_name, header_name):
+    out = [GENERATED_NOTE.format(spec=spec_name),
+           "// One wrapper per intercepted MPI function: ENTER/LEAVE through MpiCall,\n"
+           "// the work through the handler of the function's kind.\n",
+           f'#include "{header_name}"\n#include "collector/mpi_handlers.hpp"\n\n',
+           "using namespace hindsight::collect;\n"]
+    for function in functions:
+        if function.kind == "custom":
+            continue
+        out.append(f"\n{signature(function)} {{\n")
+        out.extend(f"    {line}\n" for line in body(function))
+        out.append("}\n")
+    return "".join(out)
+
+
+def main(argv):
+    if len(argv) != 4:
+        print("usage: generate_wrappers.py SPEC OUT_HEADER OUT_SOURCE", file=sys.stderr)
+        return 2
+    spec_path, header_path, source_path = argv[1:]
+    try:
+        with open(spec_path, encoding="utf-8") as spec_file:
+            functions = parse_spec(spec_file.read())
+    except OSError as error:
+        print(f"{spec_path}: {error.strerror}", file=sys.stderr)
+        return 1
+    except SpecError as error:
+        print(f"{spec_path}:{error.line}: {error.problem}", file=sys.stderr)
+        return 1
+    spec_name = spec_path.rsplit("/", 1)[-1]
+    header_name = "collector/" + header_path.rsplit("/", 1)[-1]
+    with open(header_path, "w", encoding="utf-8") as out:
+        out.write(header(functions, spec_name))
+    with open(source_path, "w", encoding="utf-8") as out:
+        out.write(source(functions, spec_name, header_name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,127 @@
+// hindsight-collect [options] [--] APP [ARGS...]
+//
+// Runs APP with libhindsight-collect preloaded and the options turned into
+// HINDSIGHT_* environment variables (see doc/collector.md). Typical use:
+//     mpiexec -n 4 hindsight-collect -o trace -- ./app args
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "collector/config.hpp"
+#include "common/error.hpp"
+
+#ifndef HINDSIGHT_LIBDIR_FROM_BINDIR
+#define HINDSIGHT_LIBDIR_FROM_BINDIR "../lib"
+#endif
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+using namespace hindsight::collect;
+
+namespace {
+
+constexpr const char* kLibrary = "libhindsight-collect.so";
+
+[[noreturn]] void die(const std::string& message, int status = 2) {
+    std::cerr << "hindsight-collect: " << message << '\n';
+    std::exit(status);
+}
+
+// The library next to the launcher (build tree) or in the install tree's
+// library directory, found from the launcher's own location.
+std::string find_library() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) die("cannot find my own location: " + ec.message());
+    const fs::path bindir = self.parent_path();
+    for (const fs::path& candidate : {bindir / kLibrary, bindir / HINDSIGHT_LIBDIR_FROM_BINDIR / kLibrary,
+                                      bindir / "../lib" / kLibrary}) {
+        if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
+    }
+    die(std::string("cannot find ") + kLibrary + " next to " + bindir.string() + " or in " +
+        (bindir / HINDSIGHT_LIBDIR_FROM_BINDIR).lexically_normal().string());
+}
+
+// Splits argv into the launcher's own arguments and the command to run: the
+// command starts after "--" or at the first word that is not an option.
+std::pair<std::vector<std::string>, std::vector<char*>> split(int argc, char** argv) {
+    static const std::set<std::string> with_value = {"-o", "--output", "--buffer", "--filter"};
+    std::vector<std::string> own;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--") {
+            ++i;
+            break;
+        }
+        if (arg.empty() || arg[0] != '-') break;
+        own.push_back(arg);
+        if (with_value.count(arg) && i + 1 < argc) own.push_back(argv[++i]);
+    }
+    std::vector<char*> command(argv + i, argv + argc);
+    command.push_back(nullptr);
+    return {own, command};
+}
+
+void set(const char* name, const std::string& value) {
+    if (setenv(name, value.c_str(), 1) != 0) die(std::string("cannot set ") + name + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    po::options_description options("Usage: hindsight-collect [options] [--] APP [ARGS...]\nOptions");
+    options.add_options()
+        ("help,h", "show this help")
+        ("output,o", po::value<std::string>(), "trace directory (default hindsight-<app>-<ranks>)")
+        ("force", "replace an existing trace in the directory")
+        ("buffer", po::value<std::string>(), "trace buffer per process, e.g. 64M (default 64M, at least 1M)")
+        ("filter", po::value<std::string>(), "region filter file (Score-P syntax)")
+        ("verbose", "print what the collector does");
+    auto [own, command] = split(argc, argv);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(own).options(options).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        die(std::string(e.what()) + " (see --help)");
+    }
+    if (vm.count("help")) {
+        std::cout << options << "\nEach option has an environment variable (HINDSIGHT_TRACE_DIR, HINDSIGHT_FORCE,\n"
+                                "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_VERBOSE); see doc/collector.md.\n";
+        return 0;
+    }
+    if (command.size() < 2) die("no program to run (see --help)");
+
+    try {
+        if (vm.count("output")) set(kEnvTraceDir, fs::absolute(vm["output"].as<std::string>()).string());
+        if (vm.count("force")) set(kEnvForce, "1");
+        if (vm.count("buffer")) {
+            const std::string size = vm["buffer"].as<std::string>();
+            if (parse_size(size, "--buffer") < kMinBufferBytes) die("--buffer: '" + size + "' is too small (at least 1M)");
+            set(kEnvBufferSize, size);
+        }
+        if (vm.count("filter")) {
+            const fs::path filter = fs::absolute(vm["filter"].as<std::string>());
+            if (access(filter.c_str(), R_OK) != 0) die(filter.string() + ": cannot read the filter file");
+            set(kEnvFilter, filter.string());
+        }
+        if (vm.count("verbose")) set(kEnvVerbose, "1");
+    } catch (const hindsight::Error& e) {
+        die(e.what());
+    }
+
+    std::string preload = find_library();
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+    set("LD_PRELOAD", preload);
+    execvp(command[0], command.data());
+    die(std::string("cannot run ") + command[0] + ": " + std::strerror(errno), 127);
+}

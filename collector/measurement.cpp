@@ -1,0 +1,317 @@
+#include "collector/measurement.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "collector/definition_exchange.hpp"
+#include "collector/early_regions.hpp"
+#include "collector/output_directory.hpp"
+#include "collector/process.hpp"
+#include "collector/timer.hpp"
+#include "common/error.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+
+// The one owner of the measurement; live_ points into it while measuring.
+std::unique_ptr<Measurement>& instance() {
+    static std::unique_ptr<Measurement> measurement;
+    return measurement;
+}
+
+void say(const std::string& text) {
+    std::fprintf(stderr, "%s%s\n", kMessagePrefix, text.c_str());
+    std::fflush(stderr);
+}
+
+std::string hostname() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "localhost";
+    return name;
+}
+
+void exit_without_finalize() {
+    if (Measurement::live_here()) {
+        Measurement::abandon("the program ended without calling MPI_Finalize");
+    }
+}
+
+}  // namespace
+
+Measurement::Measurement(Config config, RegionFilter filter, std::string dir, int world_rank,
+                         int world_size)
+    : config_(std::move(config)),
+      filter_(std::move(filter)),
+      dir_(std::move(dir)),
+      world_rank_(world_rank),
+      world_size_(world_size),
+      comms_(world_rank, world_size) {
+    PMPI_Comm_dup(MPI_COMM_WORLD, &tool_comm_);
+    archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
+    events_ = archive_->events();
+}
+
+Measurement::~Measurement() {
+    if (tool_comm_ != MPI_COMM_NULL) {
+        int finalized = 0;
+        PMPI_Finalized(&finalized);
+        if (!finalized) PMPI_Comm_free(&tool_comm_);
+    }
+}
+
+void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
+    int rank = 0;
+    int size = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    // Every rank reads the same environment and filter file, so every rank
+    // reaches the same verdict; only rank 0 reports it.
+    Config config;
+    RegionFilter filter;
+    try {
+        config = read_config([](const char* name) { return std::getenv(name); });
+        if (!config.filter_file.empty()) filter = RegionFilter::load(config.filter_file);
+    } catch (const Error& e) {
+        if (rank == 0) say(std::string(e.what()) + "; the program runs without measurement");
+        return;
+    }
+    const std::string dir = config.trace_dir.empty() ? default_trace_dir(executable_path(), size)
+                                                     : config.trace_dir;
+    const std::string problem = prepare_output_directory(dir, config.force, rank, MPI_COMM_WORLD);
+    if (!problem.empty()) {
+        if (rank == 0) say(problem + "; the program runs without measurement");
+        return;
+    }
+
+    try {
+        instance().reset(new Measurement(std::move(config), std::move(filter), dir, rank, size));
+    } catch (const Error& e) {
+        say("rank " + std::to_string(rank) + ": " + e.what() + "; the program runs without measurement");
+        instance().reset();
+        return;
+    }
+    Measurement& m = *instance();
+    m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
+    m.program_begin_ = library_load_time();
+    m.recording_ = true;
+    live_ = &m;
+    std::atexit(exit_without_finalize);
+
+    m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_, kProgramNameString, 0, nullptr));
+    replay_early_regions(m);
+    const OTF2_RegionRef region = m.regions_.mpi(init);
+    m.enter_at(region, init_enter);
+    m.leave(region);
+    if (m.verbose() && rank == 0) say("measuring " + std::to_string(size) + " ranks into " + dir);
+}
+
+void Measurement::finish(std::uint64_t finalize_enter) {
+    Measurement& m = *instance();
+    const OTF2_RegionRef region = m.regions_.mpi(MpiFunction::MPI_Finalize);
+    const bool recorded = m.recording_;
+    if (recorded) m.enter_at(region, finalize_enter);
+    m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
+    const std::uint64_t end = timestamp();
+    if (recorded) m.leave_at(region, end);
+    m.close_user_regions(end);
+    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.events_, nullptr, end, 0));
+    live_ = nullptr;
+    m.recording_ = false;
+    m.write_trace(end);
+    instance().reset();
+}
+
+void Measurement::abandon(const std::string& why) {
+    Measurement& m = *instance();
+    live_ = nullptr;
+    m.recording_ = false;
+    say("rank " + std::to_string(m.world_rank_) + ": " + why + "; the events recorded so far are in " +
+        m.dir_ + ", but the trace lacks its definitions and cannot be read");
+    try {
+        m.close_user_regions(timestamp());
+        m.archive_->close_events();
+    } catch (const Error& e) {
+        say(std::string("rank ") + std::to_string(m.world_rank_) + ": " + e.what());
+    }
+    m.archive_->abandon();
+    // The MPI library may be unusable now: keep the duplicate communicator.
+    m.tool_comm_ = MPI_COMM_NULL;
+    instance().reset();
+}
+
+void Measurement::set_recording(bool on) {
+    if (on == recording_ || failed_) return;
+    if (!on) record(OTF2_EvtWriter_MeasurementOnOff(events_, nullptr, timestamp(), OTF2_MEASUREMENT_OFF));
+    recording_ = on;
+    if (on) record(OTF2_EvtWriter_MeasurementOnOff(events_, nullptr, timestamp(), OTF2_MEASUREMENT_ON));
+}
+
+// --- events --------------------------------------------------------------------
+
+void Measurement::record(OTF2_ErrorCode code) {
+    if (code != OTF2_SUCCESS) {
+        fail(std::string("writing the trace failed: ") + OTF2_Error_GetDescription(code));
+        return;
+    }
+    if (const auto flush = archive_->take_flush()) {
+        const OTF2_RegionRef region = regions_.buffer_flush();
+        // The flush happened while writing the event before; its interval
+        // follows that event, so timestamps still never decrease.
+        if (OTF2_EvtWriter_Enter(events_, nullptr, flush->begin, region) != OTF2_SUCCESS ||
+            OTF2_EvtWriter_Leave(events_, nullptr, flush->end, region) != OTF2_SUCCESS) {
+            fail("writing the trace failed while recording a buffer flush");
+        }
+    }
+}
+
+void Measurement::fail(const std::string& problem) {
+    if (failed_) return;
+    failed_ = true;
+    recording_ = false;
+    say("rank " + std::to_string(world_rank_) + ": " + dir_ + ": " + problem +
+        "; recording stops, the program continues");
+}
+
+void Measurement::enter(OTF2_RegionRef region) { enter_at(region, timestamp()); }
+void Measurement::leave(OTF2_RegionRef region) { leave_at(region, timestamp()); }
+
+void Measurement::enter_at(OTF2_RegionRef region, std::uint64_t time) {
+    if (!failed_) record(OTF2_EvtWriter_Enter(events_, nullptr, time, region));
+}
+
+void Measurement::leave_at(OTF2_RegionRef region, std::uint64_t time) {
+    if (!failed_) record(OTF2_EvtWriter_Leave(events_, nullptr, time, region));
+}
+
+void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+    record(OTF2_EvtWriter_MpiSend(events_, nullptr, timestamp(), peer, comm, tag, bytes));
+}
+
+void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+    record(OTF2_EvtWriter_MpiRecv(events_, nullptr, timestamp(), peer, comm, tag, bytes));
+}
+
+void Measurement::mpi_isend(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
+                            std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIsend(events_, nullptr, timestamp(), peer, comm, tag, bytes, request));
+}
+
+void Measurement::mpi_isend_complete(std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIsendComplete(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::mpi_irecv_request(std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIrecvRequest(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
+                            std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIrecv(events_, nullptr, timestamp(), peer, comm, tag, bytes, request));
+}
+
+void Measurement::mpi_request_test(std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiRequestTest(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::mpi_request_cancelled(std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiRequestCancelled(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::mpi_collective_begin() {
+    record(OTF2_EvtWriter_MpiCollectiveBegin(events_, nullptr, timestamp()));
+}
+
+void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                                     std::uint64_t sent, std::uint64_t received) {
+    record(OTF2_EvtWriter_MpiCollectiveEnd(events_, nullptr, timestamp(), op, comm, root, sent, received));
+}
+
+// --- user regions ----------------------------------------------------------------
+
+void Measurement::user_enter(OTF2_RegionRef region, std::uint64_t time) {
+    const bool recorded = recording_ && region != OTF2_UNDEFINED_REGION;
+    if (recorded) enter_at(region, time);
+    user_stack_.push_back({region, recorded});
+}
+
+void Measurement::user_leave(std::uint64_t time) {
+    if (user_stack_.empty()) return;  // more ends than begins: nothing to pair with
+    const OpenRegion top = user_stack_.back();
+    user_stack_.pop_back();
+    if (top.recorded) leave_at(top.region, time);
+}
+
+void Measurement::close_user_regions(std::uint64_t time) {
+    while (!user_stack_.empty()) user_leave(time);
+}
+
+// --- writing the trace at MPI_Finalize -------------------------------------------
+
+void Measurement::write_trace(std::uint64_t program_end) {
+    // Every step that talks to the other ranks runs on every rank whatever
+    // happened locally, so that a local failure never leaves a peer waiting.
+    std::string problem;
+    std::uint64_t event_count = 0;
+    try {
+        event_count = archive_->close_events();
+    } catch (const Error& e) {
+        problem = e.what();
+    }
+
+    // Clock window over all ranks, in rank 0's time.
+    const ClockOffset& first = clock_offsets_.front();
+    const ClockOffset& last = clock_offsets_.back();
+    std::uint64_t begin = program_begin_ + static_cast<std::uint64_t>(offset_at(first, last, program_begin_));
+    std::uint64_t end = program_end + static_cast<std::uint64_t>(offset_at(first, last, program_end));
+    std::uint64_t global_begin = 0;
+    std::uint64_t global_end = 0;
+    PMPI_Allreduce(&begin, &global_begin, 1, MPI_UINT64_T, MPI_MIN, tool_comm_);
+    PMPI_Allreduce(&end, &global_end, 1, MPI_UINT64_T, MPI_MAX, tool_comm_);
+    std::uint64_t total_events = 0;
+    PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
+
+    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count};
+    const ExchangedDefinitions exchanged = exchange_definitions(local, tool_comm_);
+
+    try {
+        archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
+            write_mapping(writer, OTF2_MAPPING_REGION, exchanged.region_map);
+            write_mapping(writer, OTF2_MAPPING_COMM, exchanged.comm_map);
+            for (const ClockOffset& c : clock_offsets_) {
+                OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
+            }
+        });
+        if (world_rank_ == 0) {
+            ClockWindow window{global_begin, global_end - global_begin, realtime_of(global_begin)};
+            archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
+                write_global_definitions(writer, exchanged.unified, window, executable_path());
+            });
+        }
+    } catch (const Error& e) {
+        if (problem.empty()) problem = e.what();
+    }
+    try {
+        archive_->close();
+    } catch (const Error& e) {
+        if (problem.empty()) problem = e.what();
+    }
+    int failed_here = (failed_ || !problem.empty()) ? 1 : 0;
+    int failed_anywhere = 0;
+    PMPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
+    if (!problem.empty()) say("rank " + std::to_string(world_rank_) + ": " + problem);
+    if (world_rank_ == 0) {
+        const std::string anchor = absolute_path(dir_) + "/traces.otf2";
+        if (failed_anywhere) {
+            say("the trace " + anchor + " is incomplete (see the messages above)");
+        } else {
+            say("trace written to " + anchor + " (" + std::to_string(total_events) + " events, " +
+                std::to_string(archive_size(dir_)) + " bytes)");
+        }
+    }
+}
+
+}  // namespace hindsight::collect

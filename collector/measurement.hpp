@@ -1,0 +1,137 @@
+// The measurement of this process: the one piece of global state of the
+// collector. It exists from MPI_Init to MPI_Finalize (or to a failure) and
+// owns everything the wrappers record into: the OTF2 archive, the local
+// definitions and the outstanding requests.
+//
+// Events are written only by the thread that loaded the library (the MPI
+// "master" thread); other threads pass through untraced.
+#pragma once
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "collector/clock_sync.hpp"
+#include "collector/comm_registry.hpp"
+#include "collector/config.hpp"
+#include "collector/mpi_functions.hpp"
+#include "collector/region_filter.hpp"
+#include "collector/region_registry.hpp"
+#include "collector/request_registry.hpp"
+#include "collector/trace_archive.hpp"
+
+namespace hindsight::collect {
+
+// Prefix of every message the collector prints.
+inline constexpr const char* kMessagePrefix = "hindsight-collect: ";
+
+class Measurement {
+public:
+    // The measurement, when there is one and the caller is the master thread.
+    static Measurement* live_here() noexcept {
+        Measurement* m = live_;
+        return m && pthread_equal(pthread_self(), master_thread_) ? m : nullptr;
+    }
+    // Remembers the thread that loads the library as the master thread.
+    static void set_master_thread(pthread_t thread) noexcept { master_thread_ = thread; }
+
+    // Starts measuring right after PMPI_Init(_thread) returned; collective.
+    // When the configuration or the output directory is unusable it prints
+    // why and leaves the program unmeasured.
+    static void start(MpiFunction init, std::uint64_t init_enter);
+    // Writes the trace; collective, called by MPI_Finalize before PMPI_Finalize.
+    static void finish(std::uint64_t finalize_enter);
+    // Saves what can be saved without the other ranks (MPI_Abort, exit
+    // without MPI_Finalize) and stops measuring.
+    static void abandon(const std::string& why);
+
+    Measurement(const Measurement&) = delete;
+    Measurement& operator=(const Measurement&) = delete;
+    ~Measurement();
+
+    // True while events are recorded (MPI_Pcontrol may pause recording).
+    bool recording() const noexcept { return recording_; }
+    void set_recording(bool on);
+
+    RegionRegistry& regions() { return regions_; }
+    CommRegistry& comms() { return comms_; }
+    RequestRegistry& requests() { return requests_; }
+    const RegionFilter& filter() const { return filter_; }
+    int world_rank() const { return world_rank_; }
+    bool verbose() const { return config_.verbose; }
+
+    // Scratch space for the completion handlers (no allocation per call).
+    std::vector<MPI_Request>& scratch_requests() { return scratch_requests_; }
+    std::vector<MPI_Status>& scratch_statuses() { return scratch_statuses_; }
+
+    // --- events (timestamped now) ------------------------------------------
+    void enter(OTF2_RegionRef region);
+    void leave(OTF2_RegionRef region);
+    void enter_at(OTF2_RegionRef region, std::uint64_t time);
+    void leave_at(OTF2_RegionRef region, std::uint64_t time);
+    void mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
+    void mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
+    void mpi_isend(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
+                   std::uint64_t request);
+    void mpi_isend_complete(std::uint64_t request);
+    void mpi_irecv_request(std::uint64_t request);
+    void mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
+                   std::uint64_t request);
+    void mpi_request_test(std::uint64_t request);
+    void mpi_request_cancelled(std::uint64_t request);
+    void mpi_collective_begin();
+    void mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                            std::uint64_t sent, std::uint64_t received);
+
+    // --- user and compiler regions (a stack, so that begin/end stay paired
+    // however recording is switched on and off in between) ------------------
+    // `region` is OTF2_UNDEFINED_REGION for a filtered region.
+    void user_enter(OTF2_RegionRef region, std::uint64_t time);
+    void user_leave(std::uint64_t time);
+
+private:
+    Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size);
+
+    // Checks an OTF2 result; after a failure the measurement stops recording.
+    void record(OTF2_ErrorCode code);
+    void fail(const std::string& problem);
+    void write_flush_region();
+    void close_user_regions(std::uint64_t time);
+    void write_trace(std::uint64_t program_end);
+
+    static inline Measurement* live_ = nullptr;
+    static inline pthread_t master_thread_{};
+
+    Config config_;
+    RegionFilter filter_;
+    std::string dir_;
+    int world_rank_;
+    int world_size_;
+    MPI_Comm tool_comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD
+    std::unique_ptr<TraceArchive> archive_;
+    OTF2_EvtWriter* events_ = nullptr;
+    RegionRegistry regions_;
+    CommRegistry comms_;
+    RequestRegistry requests_;
+    std::vector<ClockOffset> clock_offsets_;
+    std::uint64_t program_begin_ = 0;
+    bool recording_ = false;
+    bool failed_ = false;
+
+    struct OpenRegion {
+        OTF2_RegionRef region;
+        bool recorded;
+    };
+    std::vector<OpenRegion> user_stack_;
+    std::vector<MPI_Request> scratch_requests_;
+    std::vector<MPI_Status> scratch_statuses_;
+
+    friend class MeasurementTestAccess;
+};
+
+}  // namespace hindsight::collect

@@ -1,0 +1,139 @@
+#include "collector/mpi_handlers.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+
+std::uint64_t message_bytes(int count, MPI_Datatype type) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return count <= 0 || size <= 0 ? 0 : static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+
+std::uint64_t received_bytes(const MPI_Status& status) {
+    int count = 0;
+    PMPI_Get_count(&status, MPI_BYTE, &count);
+    return count == MPI_UNDEFINED || count < 0 ? 0 : static_cast<std::uint64_t>(count);
+}
+
+std::uint32_t u32(int v) { return static_cast<std::uint32_t>(v); }
+
+}  // namespace
+
+void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    if (dest == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    m.mpi_send(u32(dest), m.comms().id(comm), u32(tag), message_bytes(count, type));
+}
+
+void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm) {
+    if (source == MPI_PROC_NULL || status.MPI_SOURCE == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    m.mpi_recv(u32(status.MPI_SOURCE), m.comms().id(comm), u32(status.MPI_TAG), received_bytes(status));
+}
+
+void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request) {
+    if (dest == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Send;
+    r.comm = m.comms().id(comm);
+    r.peer = u32(dest);
+    r.tag = u32(tag);
+    r.bytes = message_bytes(count, type);
+    const std::uint64_t id = m.requests().start(request, r);
+    m.mpi_isend(r.peer, r.comm, r.tag, r.bytes, id);
+}
+
+void on_irecv(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
+    if (source == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Recv;
+    r.comm = m.comms().id(comm);
+    m.mpi_irecv_request(m.requests().start(request, r));
+}
+
+void on_send_init(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request request) {
+    if (dest == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Send;
+    r.comm = m.comms().id(comm);
+    r.peer = u32(dest);
+    r.tag = u32(tag);
+    r.bytes = message_bytes(count, type);
+    m.requests().add_persistent(request, r);
+}
+
+void on_recv_init(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
+    if (source == MPI_PROC_NULL) return;
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Recv;
+    r.comm = m.comms().id(comm);
+    m.requests().add_persistent(request, r);
+}
+
+void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
+    Measurement& m = call.measurement();
+    for (int i = 0; i < count; ++i) {
+        const TrackedRequest* r = m.requests().restart(requests[i]);
+        if (!r) continue;
+        if (r->kind == TrackedRequest::Kind::Send) m.mpi_isend(r->peer, r->comm, r->tag, r->bytes, r->id);
+        else m.mpi_irecv_request(r->id);
+    }
+}
+
+void on_request_free(MpiCall& call, MPI_Request request) {
+    // A freed request completes unobserved; its record goes with it.
+    call.measurement().requests().forget(request);
+}
+
+MPI_Status* prepare_completion(MpiCall& call, int count, const MPI_Request requests[], MPI_Status statuses[]) {
+    Measurement& m = call.measurement();
+    const auto n = static_cast<std::size_t>(count < 0 ? 0 : count);
+    m.scratch_requests().assign(requests, requests + n);
+    if (statuses != MPI_STATUSES_IGNORE) return statuses;
+    if (m.scratch_statuses().size() < n) m.scratch_statuses().resize(n);
+    return m.scratch_statuses().data();
+}
+
+void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
+    Measurement& m = call.measurement();
+    TrackedRequest* r = m.requests().find(handle);
+    if (!r || !r->active) return;
+    int cancelled = 0;
+    PMPI_Test_cancelled(&status, &cancelled);
+    if (cancelled) {
+        m.mpi_request_cancelled(r->id);
+    } else if (r->kind == TrackedRequest::Kind::Send) {
+        m.mpi_isend_complete(r->id);
+    } else {
+        m.mpi_irecv(u32(status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status), r->id);
+    }
+    m.requests().completed(handle);
+}
+
+void on_tested(MpiCall& call, MPI_Request handle) {
+    Measurement& m = call.measurement();
+    const TrackedRequest* r = m.requests().find(handle);
+    if (r && r->active) m.mpi_request_test(r->id);
+}
+
+void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begin(); }
+
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes) {
+    Measurement& m = call.measurement();
+    const std::uint32_t otf2_root = root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root);
+    m.mpi_collective_end(op, m.comms().id(comm), otf2_root, bytes.sent, bytes.received);
+}
+
+void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator) {
+    call.measurement().comms().created(comm, parent, info(creator).name);
+}
+
+void on_comm_free(MpiCall& call, MPI_Comm comm) { call.measurement().comms().freed(comm); }
+
+}  // namespace hindsight::collect

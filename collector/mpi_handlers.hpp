@@ -1,0 +1,134 @@
+// What the generated MPI wrappers record, per kind of function (see
+// mpi_functions.spec). A wrapper opens an MpiCall (ENTER now, LEAVE when the
+// wrapper returns) and hands the call's arguments to these handlers.
+#pragma once
+
+#include <cstdint>
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+
+#include "collector/collective_bytes.hpp"
+#include "collector/measurement.hpp"
+#include "collector/mpi_functions.hpp"
+
+namespace hindsight::collect {
+
+inline constexpr int kNoRoot = -1;
+
+class MpiCall {
+public:
+    explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::live_here()) {
+        if (live_ && live_->recording()) {
+            region_ = live_->regions().mpi(f);
+            live_->enter(region_);
+        }
+    }
+    ~MpiCall() {
+        if (region_ != OTF2_UNDEFINED_REGION) live_->leave(region_);
+    }
+    MpiCall(const MpiCall&) = delete;
+    MpiCall& operator=(const MpiCall&) = delete;
+
+    // True when this call is being recorded.
+    explicit operator bool() const noexcept { return region_ != OTF2_UNDEFINED_REGION; }
+    // True while there is a measurement (recording or paused): communicators
+    // and persistent requests are tracked even while recording is paused.
+    bool live() const noexcept { return live_ != nullptr; }
+    Measurement& measurement() const noexcept { return *live_; }
+
+private:
+    Measurement* live_;
+    OTF2_RegionRef region_ = OTF2_UNDEFINED_REGION;
+};
+
+// Point-to-point
+void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm);
+void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request);
+void on_irecv(MpiCall& call, int source, int tag, MPI_Comm comm, MPI_Request request);
+void on_send_init(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request);
+void on_recv_init(MpiCall& call, int source, int tag, MPI_Comm comm, MPI_Request request);
+void on_start(MpiCall& call, int count, const MPI_Request requests[]);
+void on_request_free(MpiCall& call, MPI_Request request);
+
+// Completion: the request handles as they were before the call (MPI resets
+// completed ones to MPI_REQUEST_NULL), which of them completed, their statuses.
+void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status);
+// An unsuccessful test of `handle`.
+void on_tested(MpiCall& call, MPI_Request handle);
+
+// Collectives
+void on_collective_begin(MpiCall& call);
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes);
+
+// Communicators
+void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator);
+void on_comm_free(MpiCall& call, MPI_Comm comm);
+
+// --- the Wait/Test family -------------------------------------------------------
+// Each calls `pmpi(statuses)` with statuses it can read even when the
+// program passed MPI_STATUS(ES)_IGNORE, then records the completions.
+
+template <class Pmpi>
+int complete_one(MpiCall& call, MPI_Request* request, int* flag, MPI_Status* status, Pmpi pmpi) {
+    const MPI_Request handle = *request;
+    MPI_Status own;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = pmpi(st);
+    if (rc != MPI_SUCCESS || handle == MPI_REQUEST_NULL) return rc;
+    if (!flag || *flag) on_completed(call, handle, *st);
+    else on_tested(call, handle);
+    return rc;
+}
+
+// Copies the handles and provides statuses; returns the statuses to use.
+MPI_Status* prepare_completion(MpiCall& call, int count, const MPI_Request requests[], MPI_Status statuses[]);
+
+template <class Pmpi>
+int complete_all(MpiCall& call, int count, MPI_Request requests[], int* flag, MPI_Status statuses[], Pmpi pmpi) {
+    MPI_Status* st = prepare_completion(call, count, requests, statuses);
+    const int rc = pmpi(st);
+    if (rc != MPI_SUCCESS) return rc;
+    const auto& handles = call.measurement().scratch_requests();
+    for (int i = 0; i < count; ++i) {
+        if (handles[static_cast<std::size_t>(i)] == MPI_REQUEST_NULL) continue;
+        if (!flag || *flag) on_completed(call, handles[static_cast<std::size_t>(i)], st[i]);
+        else on_tested(call, handles[static_cast<std::size_t>(i)]);
+    }
+    return rc;
+}
+
+template <class Pmpi>
+int complete_any(MpiCall& call, int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status,
+                 Pmpi pmpi) {
+    prepare_completion(call, count, requests, nullptr);
+    MPI_Status own;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = pmpi(st);
+    if (rc != MPI_SUCCESS) return rc;
+    const auto& handles = call.measurement().scratch_requests();
+    if ((!flag || *flag) && *index != MPI_UNDEFINED) {
+        on_completed(call, handles[static_cast<std::size_t>(*index)], *st);
+    } else if (flag) {
+        for (int i = 0; i < count; ++i) {
+            if (handles[static_cast<std::size_t>(i)] != MPI_REQUEST_NULL) on_tested(call, handles[static_cast<std::size_t>(i)]);
+        }
+    }
+    return rc;
+}
+
+template <class Pmpi>
+int complete_some(MpiCall& call, int count, MPI_Request requests[], int* outcount, int indices[],
+                  MPI_Status statuses[], Pmpi pmpi) {
+    MPI_Status* st = prepare_completion(call, count, requests, statuses);
+    const int rc = pmpi(st);
+    if (rc != MPI_SUCCESS || *outcount == MPI_UNDEFINED) return rc;
+    const auto& handles = call.measurement().scratch_requests();
+    for (int k = 0; k < *outcount; ++k) {
+        on_completed(call, handles[static_cast<std::size_t>(indices[k])], st[k]);
+    }
+    return rc;
+}
+
+}  // namespace hindsight::collect

@@ -1,0 +1,53 @@
+#include "collector/process.hpp"
+
+#include <pthread.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "collector/measurement.hpp"
+#include "collector/timer.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+std::uint64_t g_load_time = 0;
+
+// Runs when the library is loaded (LD_PRELOAD or linked): the thread that
+// runs it is the program's main thread.
+__attribute__((constructor)) void on_library_load() {
+    g_load_time = timestamp();
+    Measurement::set_master_thread(pthread_self());
+}
+}  // namespace
+
+std::string executable_path() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("app") : path.string();
+}
+
+std::uint64_t library_load_time() { return g_load_time != 0 ? g_load_time : timestamp(); }
+
+std::string absolute_path(const std::string& path) {
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(path, ec);
+    return ec ? path : abs.lexically_normal().string();
+}
+
+std::uintmax_t archive_size(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::uintmax_t total = 0;
+    for (const char* file : {"traces.otf2", "traces.def"}) {
+        const auto size = fs::file_size(fs::path(dir) / file, ec);
+        if (!ec) total += size;
+    }
+    for (fs::recursive_directory_iterator it(fs::path(dir) / "traces", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        if (it->is_regular_file(ec)) total += it->file_size(ec);
+    }
+    return total;
+}
+
+}  // namespace hindsight::collect

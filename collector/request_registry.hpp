@@ -1,0 +1,77 @@
+// Outstanding point-to-point requests: what the completion event needs to
+// know about a request that MPI_Wait/Test only identifies by its handle.
+//
+// One handle may stand for several outstanding requests: MPICH returns the
+// same built-in handle for every operation that completed at once (e.g. a
+// small MPI_Isend). Such requests complete in the order they were started.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+
+namespace hindsight::collect {
+
+struct TrackedRequest {
+    enum class Kind : std::uint8_t { Send, Recv };
+    Kind kind = Kind::Send;
+    bool persistent = false;
+    bool active = false;       // started and not yet completed
+    std::uint64_t id = 0;      // the OTF2 request id of the current activation
+    OTF2_CommRef comm = 0;
+    std::uint32_t peer = 0;    // send: destination rank in comm
+    std::uint32_t tag = 0;     // send: tag
+    std::uint64_t bytes = 0;   // send: message size
+};
+
+class RequestRegistry {
+public:
+    // A new started request (Isend, Irecv); returns its id.
+    std::uint64_t start(MPI_Request handle, TrackedRequest request) {
+        request.id = next_id_++;
+        request.active = true;
+        map_[handle].push_back(request);
+        return request.id;
+    }
+    // A persistent request, inactive until MPI_Start.
+    void add_persistent(MPI_Request handle, TrackedRequest request) {
+        request.persistent = true;
+        request.active = false;
+        map_[handle] = {request};
+    }
+    // Starts a persistent request again with a fresh id.
+    TrackedRequest* restart(MPI_Request handle) {
+        TrackedRequest* r = find(handle);
+        if (!r || !r->persistent) return nullptr;
+        r->id = next_id_++;
+        r->active = true;
+        return r;
+    }
+    // The oldest request behind `handle`, or nullptr.
+    TrackedRequest* find(MPI_Request handle) {
+        const auto it = map_.find(handle);
+        return it == map_.end() || it->second.empty() ? nullptr : &it->second.front();
+    }
+    // After completion of find(handle): a persistent request stays known, inactive.
+    void completed(MPI_Request handle) {
+        const auto it = map_.find(handle);
+        if (it == map_.end() || it->second.empty()) return;
+        if (it->second.front().persistent) {
+            it->second.front().active = false;
+            return;
+        }
+        it->second.pop_front();
+        if (it->second.empty()) map_.erase(it);
+    }
+    void forget(MPI_Request handle) { map_.erase(handle); }
+    std::size_t size() const { return map_.size(); }
+
+private:
+    std::uint64_t next_id_ = 1;
+    std::unordered_map<MPI_Request, std::deque<TrackedRequest>> map_;
+};
+
+}  // namespace hindsight::collect

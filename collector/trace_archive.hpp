@@ -1,0 +1,76 @@
+// This process's view of the OTF2 archive: its event writer with a bounded
+// buffer, its local definitions, and (rank 0) the global definitions.
+// Opening and closing are collective over MPI_COMM_WORLD (OTF2 coordinates
+// the ranks through PMPI, so the collector never records itself).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <otf2/otf2.h>
+
+#include "collector/chunk_pool.hpp"
+
+namespace hindsight::collect {
+
+struct FlushInterval {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+};
+
+class TraceArchive {
+public:
+    // Opens DIR/traces.otf2 for writing; throws hindsight::Error.
+    TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank);
+    TraceArchive(const TraceArchive&) = delete;
+    TraceArchive& operator=(const TraceArchive&) = delete;
+    ~TraceArchive();
+
+    OTF2_EvtWriter* events() const { return events_; }
+
+    // A flush of the event buffer that happened since the last call:
+    // OTF2 wrote the buffer to disk between `begin` and `end`.
+    std::optional<FlushInterval> take_flush() {
+        auto f = finished_flush_;
+        finished_flush_.reset();
+        return f;
+    }
+
+    // Writes the remaining events to disk (local); returns the event count.
+    std::uint64_t close_events();
+    // Local definitions of this rank's location (mapping tables, clock offsets).
+    void write_local_definitions(const std::function<void(OTF2_DefWriter*)>& write);
+    // Global definitions; rank 0 only.
+    void write_global_definitions(const std::function<void(OTF2_GlobalDefWriter*)>& write);
+    // Finishes the archive; collective.
+    void close();
+    // Gives up without the collective close, for a process that ends
+    // without MPI_Finalize (the other ranks may be gone already).
+    void abandon();
+
+    const std::string& directory() const { return dir_; }
+
+private:
+    static const OTF2_FlushCallbacks flush_callbacks_;
+    static OTF2_FlushType pre_flush(void* self, OTF2_FileType type, OTF2_LocationRef, void*, bool final);
+    static OTF2_TimeStamp post_flush(void* self, OTF2_FileType type, OTF2_LocationRef);
+    void check(OTF2_ErrorCode code, const char* what) const;
+
+    struct Closer {
+        void operator()(OTF2_Archive* archive) const { OTF2_Archive_Close(archive); }
+    };
+
+    std::string dir_;
+    int world_rank_;
+    ChunkPool pool_;
+    std::unique_ptr<OTF2_Archive, Closer> archive_;
+    OTF2_EvtWriter* events_ = nullptr;  // owned by the archive
+    bool event_files_open_ = false;
+    std::optional<std::uint64_t> flush_begin_;
+    std::optional<FlushInterval> finished_flush_;
+};
+
+}  // namespace hindsight::collect

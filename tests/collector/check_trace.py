@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+"""Runs a program under hindsight-collect and checks the trace it writes.
+
+Usage: check_trace.py SCENARIO --collect LAUNCHER --mpiexec MPIEXEC
+                      --program PROGRAM [--program-2 PROGRAM] [--scorep TRACE]
+
+Each scenario states what the program does (derived from its source or
+from doc/examples.md, never from a trace) and compares the trace against
+it; the first mismatch fails the test with a message. Traces are read with
+the OTF2 Python bindings and must also pass otf2-print.
+"""
+
+import argparse
+import collections
+import os
+import subprocess
+import sys
+import tempfile
+
+import otf2
+
+TIMEOUT = 120
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def equal(actual, expected, what):
+    expect(actual == expected, f"{what}: expected {expected!r}, got {actual!r}")
+
+
+# --- running -------------------------------------------------------------------
+
+def run(args, ranks, program, program_args, options=(), env=None, check=True):
+    command = [args.mpiexec, "-n", str(ranks), args.collect, *options, "--", program, *program_args]
+    full_env = dict(os.environ, **(env or {}))
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=full_env)
+    if check and result.returncode != 0:
+        raise Failure(f"{' '.join(command)} failed ({result.returncode}):\n{result.stderr}")
+    return result
+
+
+def collect(args, workdir, ranks, program, program_args, options=()):
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, ranks, program, program_args, ["-o", trace_dir, "--force", *options])
+    anchor = os.path.join(trace_dir, "traces.otf2")
+    expect(os.path.exists(anchor), f"no trace written:\n{result.stderr}")
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    equal(len(lines), 1, f"messages of the collector in\n{result.stderr}")
+    expect("trace written to " + anchor in lines[0], f"unexpected summary line: {lines[0]}")
+    printed = subprocess.run(["otf2-print", anchor], capture_output=True, text=True, timeout=TIMEOUT)
+    expect(printed.returncode == 0, f"otf2-print cannot read the trace: {printed.stderr}")
+    return Trace(anchor)
+
+
+# --- reading -------------------------------------------------------------------
+
+class Trace:
+    def __init__(self, anchor):
+        self.events = collections.defaultdict(list)  # rank -> [event]
+        with otf2.reader.open(anchor) as reader:
+            self.defs = reader.definitions
+            self.regions = list(self.defs.regions)
+            self.comms = list(self.defs.comms)
+            for location, event in reader.events:
+                self.events[location._ref].append(event)
+        self.ranks = len(list(self.defs.locations))
+
+    def of_type(self, rank, kind):
+        return [e for e in self.events[rank] if isinstance(e, kind)]
+
+    def enters(self, rank):
+        return collections.Counter(e.region.name for e in self.of_type(rank, otf2.events.Enter))
+
+    def comm_named(self, name):
+        return [c for c in self.comms if c.name == name]
+
+
+def members(comm):
+    return [m._ref for m in comm.group.members]
+
+
+def world_rank(comm, rank_in_comm, own):
+    if isinstance(comm, otf2.definitions.InterComm):
+        raise Failure("point-to-point on an inter-communicator is not expected here")
+    ranks = members(comm)
+    return own if not ranks else ranks[rank_in_comm]
+
+
+def messages(trace):
+    """Sent and received messages as multisets of (from, to, comm, tag, bytes)."""
+    sent, received = collections.Counter(), collections.Counter()
+    for rank in range(trace.ranks):
+        for e in trace.events[rank]:
+            if isinstance(e, (otf2.events.MpiSend, otf2.events.MpiIsend)):
+                sent[(rank, world_rank(e.communicator, e.receiver, rank), e.communicator._ref, e.msg_tag, e.msg_length)] += 1
+            elif isinstance(e, (otf2.events.MpiRecv, otf2.events.MpiIrecv)):
+                received[(world_rank(e.communicator, e.sender, rank), rank, e.communicator._ref, e.msg_tag, e.msg_length)] += 1
+    return sent, received
+
+
+def check_messages_pair(trace):
+    sent, received = messages(trace)
+    equal(received, sent, "received messages (from, to, comm, tag, bytes) against sent ones")
+    return sent
+
+
+def check_calls(trace, rank, expected):
+    counts = trace.enters(rank)
+    for region, n in expected.items():
+        equal(counts.get(region, 0), n, f"rank {rank}: calls of {region}")
+
+
+def check_balanced(trace):
+    for rank in range(trace.ranks):
+        depth = 0
+        for e in trace.events[rank]:
+            if isinstance(e, otf2.events.Enter):
+                depth += 1
+            elif isinstance(e, otf2.events.Leave):
+                depth -= 1
+                expect(depth >= 0, f"rank {rank}: LEAVE without ENTER")
+        equal(depth, 0, f"rank {rank}: regions left open at the end")
+
+
+def collective_ends(trace, rank, op=None):
+    ends = trace.of_type(rank, otf2.events.MpiCollectiveEnd)
+    return [e for e in ends if op is None or e.collective_op == op]
+
+
+def check_collective(trace, rank, op, comm_members, root, sent, received, index=0):
+    ends = [e for e in collective_ends(trace, rank, op) if members(e.communicator) == comm_members]
+    expect(len(ends) > index, f"rank {rank}: no {op} on {comm_members}")
+    e = ends[index]
+    equal((e.root, e.size_sent, e.size_received), (root, sent, received),
+          f"rank {rank}: {op} on {comm_members} (root, sent, received)")
+
+
+NO_ROOT = 0xFFFFFFFF
+Op = otf2.CollectiveOp
+
+
+# --- scenarios -------------------------------------------------------------------
+
+def scenario_pingpong(args, workdir):
+    count, size = 7, 4096
+    trace = collect(args, workdir, 3, args.program, ["--count", str(count), "--bytes", str(size)])
+    check_balanced(trace)
+    for rank in range(3):
+        p2p = count if rank < 2 else 0
+        check_calls(trace, rank, {"MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Finalize": 1,
+                                  "MPI_Barrier": 1, "MPI_Send": p2p, "MPI_Recv": p2p, "main": 1})
+        check_collective(trace, rank, Op.BARRIER, [0, 1, 2], NO_ROOT, 0, 0)
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 1, size): count, (1, 0, 0, 2, size): count}), "messages")
+
+
+def scenario_ring(args, workdir):
+    iterations, elements = 6, 64
+    trace = collect(args, workdir, 4, args.program, ["--iterations", str(iterations), "--elements", str(elements)])
+    check_balanced(trace)
+    n0, n1, n2 = 2, 2, 2
+    for rank in range(4):
+        check_calls(trace, rank, {"MPI_Irecv": 2 * iterations, "MPI_Isend": 2 * iterations,
+                                  "MPI_Waitall": n0 + n2, "MPI_Wait": 4 * n1, "MPI_Test": 4 * n2})
+        equal(len(trace.of_type(rank, otf2.events.MpiIsendComplete)), 2 * iterations, f"rank {rank}: completed sends")
+        equal(len(trace.of_type(rank, otf2.events.MpiIrecv)), 2 * iterations, f"rank {rank}: completed receives")
+        equal(len(trace.of_type(rank, otf2.events.MpiIrecvRequest)), 2 * iterations, f"rank {rank}: receive requests")
+    sent = check_messages_pair(trace)
+    for rank in range(4):
+        right, left = (rank + 1) % 4, (rank + 3) % 4
+        equal(sent[(rank, right, 0, 1, 4 * elements)], iterations, f"rank {rank}: messages to the right")
+        equal(sent[(rank, left, 0, 2, 4 * elements)], iterations, f"rank {rank}: messages to the left")
+
+
+def scenario_halo2d(args, workdir):
+    iterations, n = 5, 16
+    trace = collect(args, workdir, 4, args.program, ["--iterations", str(iterations), "--n", str(n)])
+    check_balanced(trace)
+    carts = trace.comm_named("MPI_Cart_create")
+    equal(len(carts), 1, "communicators created by MPI_Cart_create")
+    cart = carts[0]
+    equal(members(cart), [0, 1, 2, 3], "members of the Cartesian communicator")
+    equal(cart.parent.name, "MPI_COMM_WORLD", "parent of the Cartesian communicator")
+    for rank in range(4):
+        check_calls(trace, rank, {"MPI_Sendrecv": 4 * iterations, "MPI_Allreduce": iterations,
+                                  "MPI_Cart_create": 1, "MPI_Comm_free": 1})
+        for i in range(iterations):
+            check_collective(trace, rank, Op.ALLREDUCE, [0, 1, 2, 3], NO_ROOT, 4 * 16, 4 * 16, i)
+    sent = check_messages_pair(trace)
+    equal(sum(sent.values()), 4 * 4 * iterations, "messages")
+    expect(all(key[4] == 8 * n and key[2] == cart._ref for key in sent), f"halo messages: {sent}")
+
+
+def scenario_subcomm(args, workdir):
+    trace = collect(args, workdir, 4, args.program, ["--repeat", "1"])
+    check_balanced(trace)
+    split = sorted(members(c) for c in trace.comm_named("MPI_Comm_split"))
+    equal(split, [[0, 2], [1, 3]], "MPI_Comm_split communicators")
+    equal([members(c) for c in trace.comm_named("MPI_Comm_dup")], [[0, 1, 2, 3]], "MPI_Comm_dup communicator")
+    equal([members(c) for c in trace.comm_named("MPI_Comm_create")], [[0, 1]], "MPI_Comm_create communicator")
+    for c in trace.comms[2:]:
+        equal(c.parent.name, "MPI_COMM_WORLD", f"parent of {c.name}")
+    collectives = ["MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Scatter",
+                   "MPI_Allgather", "MPI_Alltoall", "MPI_Scan", "MPI_Exscan", "MPI_Reduce_scatter_block"]
+    for rank in range(4):
+        lower = 1 if rank < 2 else 0
+        check_calls(trace, rank, {name: 3 + lower for name in collectives})
+        check_calls(trace, rank, {"MPI_Comm_split": 1, "MPI_Comm_dup": 1, "MPI_Comm_create": 1,
+                                  "MPI_Comm_free": 2 + lower, "MPI_Comm_rank": 4 + lower})
+        parity = [0, 2] if rank % 2 == 0 else [1, 3]
+        me = parity.index(rank)
+        # Bcast of one int from root 0 of the parity communicator (size 2).
+        check_collective(trace, rank, Op.BCAST, parity, 0, 8 if me == 0 else 0, 4)
+        check_collective(trace, rank, Op.GATHER, parity, 0, 4, 8 if me == 0 else 0)
+        check_collective(trace, rank, Op.SCAN, [0, 1, 2, 3], NO_ROOT, (4 - rank) * 4, (rank + 1) * 4)
+        check_collective(trace, rank, Op.EXSCAN, [0, 1, 2, 3], NO_ROOT, (3 - rank) * 4, rank * 4)
+        check_collective(trace, rank, Op.ALLTOALL, [0, 1, 2, 3], NO_ROOT, 16, 16)
+        if lower:
+            check_collective(trace, rank, Op.REDUCE, [0, 1], 0, 4, 8 if rank == 0 else 0)
+
+
+def scenario_fpingpong(args, workdir):
+    count = 5
+    trace = collect(args, workdir, 2, args.program, ["--count", str(count)])
+    check_balanced(trace)
+    for rank in range(2):
+        check_calls(trace, rank, {"MPI_Send": count, "MPI_Recv": count, "MPI_Allreduce": 1, "MPI_Barrier": 1,
+                                  "MPI_Init": 1, "MPI_Finalize": 1})
+        check_collective(trace, rank, Op.ALLREDUCE, [0, 1], NO_ROOT, 8, 8)
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 1, 512): count, (1, 0, 0, 2, 512): count}), "messages")
+
+
+def scenario_coverage(args, workdir):
+    trace = collect(args, workdir, 4, args.program, [])
+    check_balanced(trace)
+    world = [0, 1, 2, 3]
+    for r in range(4):
+        check_calls(trace, r, {
+            "point_to_point": 1, "collectives": 1,
+            "MPI_Irecv": 3, "MPI_Isend": 2, "MPI_Waitall": 1, "MPI_Recv_init": 1, "MPI_Send_init": 1,
+            "MPI_Startall": 3, "MPI_Wait": 6 + 1 + 2, "MPI_Request_free": 2, "MPI_Sendrecv": 1,
+            "MPI_Ssend": 1 if r % 2 == 0 else 0, "MPI_Recv": 0 if r % 2 == 0 else 1, "MPI_Send": 1,
+            "MPI_Cancel": 1, "MPI_Comm_split": 1, "MPI_Comm_dup": 1, "MPI_Cart_create": 1,
+            "MPI_Intercomm_create": 1, "MPI_Intercomm_merge": 1, "MPI_Comm_free": 5,
+            # One on the half, one on the merged communicator; the one while paused is not recorded.
+            "MPI_Barrier": 2,
+            "MPI_Bcast": 1, "MPI_Ibcast": 1, "MPI_Iallreduce": 1, "MPI_Allreduce": 2})
+        equal(len(trace.of_type(r, otf2.events.MpiRequestCancelled)), 1, f"rank {r}: cancelled requests")
+        equal(len(trace.of_type(r, otf2.events.MpiIsendComplete)), 1 + 3 + 1, f"rank {r}: completed sends")
+        equal(len(trace.of_type(r, otf2.events.MpiIrecv)), 1 + 3 + 1, f"rank {r}: completed receives")
+        equal(len(trace.of_type(r, otf2.events.MpiIrecvRequest)), 1 + 3 + 1 + 1, f"rank {r}: receive requests")
+        equal([e.measurement_mode for e in trace.of_type(r, otf2.events.MeasurementOnOff)],
+              [otf2.MeasurementMode.OFF, otf2.MeasurementMode.ON], f"rank {r}: measurement on/off")
+        # Collectives (bytes by Score-P's rules, worked out by hand for 4 ranks).
+        check_collective(trace, r, Op.BCAST, world, 1, 160 if r == 1 else 0, 40)
+        check_collective(trace, r, Op.REDUCE, world, 2, 24, 96 if r == 2 else 0)
+        check_collective(trace, r, Op.GATHERV, world, 0, 4 * (r + 1), 40 if r == 0 else 0)
+        check_collective(trace, r, Op.SCATTER, world, 3, 32 if r == 3 else 0, 8)
+        check_collective(trace, r, Op.ALLGATHER, world, NO_ROOT, 16, 16)
+        check_collective(trace, r, Op.ALLTOALLV, world, NO_ROOT, 16, 16)
+        check_collective(trace, r, Op.ALLTOALLW, world, NO_ROOT, 16, 16)
+        check_collective(trace, r, Op.REDUCE_SCATTER, world, NO_ROOT, 24, 16 * [1, 2, 1, 2][r])
+        check_collective(trace, r, Op.SCAN, world, NO_ROOT, 4 * (4 - r), 4 * (r + 1))
+        check_collective(trace, r, Op.EXSCAN, world, NO_ROOT, 4 * (3 - r), 4 * r)
+        check_collective(trace, r, Op.ALLREDUCE, world, NO_ROOT, 24, 24)          # MPI_IN_PLACE
+        check_collective(trace, r, Op.BCAST, world, 0, 80 if r == 0 else 0, 20, 1)  # MPI_Ibcast
+        check_collective(trace, r, Op.ALLREDUCE, world, NO_ROOT, 16, 16, 1)       # MPI_Iallreduce
+        half = [0, 1] if r < 2 else [2, 3]
+        check_collective(trace, r, Op.BARRIER, half, NO_ROOT, 0, 0)
+        check_collective(trace, r, Op.ALLREDUCE, half, NO_ROOT, 8, 8)
+        check_collective(trace, r, Op.BARRIER, world, NO_ROOT, 0, 0)              # the merged one
+    sent = check_messages_pair(trace)
+    for r in range(4):
+        right = (r + 1) % 4
+        equal(sent[(r, right, 0, 5, 400)], 1, f"rank {r}: ring message")
+        equal(sent[(r, right, 0, 6, 8)], 3, f"rank {r}: persistent messages")
+        equal(sent[(r, right, 0, 7, 12)], 1, f"rank {r}: Sendrecv message")
+        equal(sent[(r, right, 0, 10, 20)], 1, f"rank {r}: tested message")
+    equal(sent[(0, 1, 0, 8, 16)] + sent[(2, 3, 0, 8, 16)], 2, "Ssend messages")
+    # Communicators: members, parents, creators.
+    halves = trace.comm_named("MPI_Comm_split")
+    equal(sorted(members(c) for c in halves), [[0, 1], [2, 3]], "MPI_Comm_split communicators")
+    dups = trace.comm_named("MPI_Comm_dup")
+    equal(sorted(members(c) for c in dups), [[0, 1], [2, 3]], "MPI_Comm_dup communicators")
+    expect(all(c.parent.name == "MPI_Comm_split" and members(c.parent) == members(c) for c in dups),
+           "MPI_Comm_dup communicators must have their half as parent")
+    equal([members(c) for c in trace.comm_named("MPI_Cart_create")], [world], "MPI_Cart_create communicator")
+    inter = trace.comm_named("MPI_Intercomm_create")
+    equal(len(inter), 1, "inter-communicators")
+    # Written as one communicator over both groups, one side after the other.
+    expect(members(inter[0]) in ([0, 1, 2, 3], [2, 3, 0, 1]), f"inter-communicator members {members(inter[0])}")
+    merged = trace.comm_named("MPI_Intercomm_merge")
+    equal([members(c) for c in merged], [world], "MPI_Intercomm_merge communicator")
+    equal(merged[0].parent._ref, inter[0]._ref, "parent of the merged communicator")
+
+
+def scenario_scope(args, workdir):
+    filter_file = os.path.join(workdir, "filter.txt")
+    with open(filter_file, "w") as out:
+        out.write("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE tiny  # too small to matter\n"
+                  "SCOREP_REGION_NAMES_END\n")
+    trace = collect(args, workdir, 2, args.program, [], ["--filter", filter_file])
+    check_balanced(trace)
+    for rank in range(2):
+        check_calls(trace, rank, {"compute": 3, "tiny": 0, "MPI_Allreduce": 1})
+    compute = [r for r in trace.regions if r.name == "compute"]
+    equal([(r.paradigm, r.region_role) for r in compute], [(otf2.Paradigm.USER, otf2.RegionRole.FUNCTION)],
+          "the user region's definition")
+
+
+def scenario_flush(args, workdir):
+    count = 40000
+    trace = collect(args, workdir, 2, args.program, [str(count)], ["--buffer", "1M"])
+    check_balanced(trace)
+    flushes = [r for r in trace.regions if r.name == "TRACE BUFFER FLUSH"]
+    equal([(r.paradigm, r.region_role) for r in flushes],
+          [(otf2.Paradigm.MEASUREMENT_SYSTEM, otf2.RegionRole.ARTIFICIAL)], "the flush region")
+    for rank in range(2):
+        expect(trace.enters(rank)["TRACE BUFFER FLUSH"] >= 1, f"rank {rank}: no buffer flush recorded")
+        check_calls(trace, rank, {"MPI_Send": count, "MPI_Recv": count})
+    sent = check_messages_pair(trace)
+    equal(sum(sent.values()), 2 * count, "messages")
+
+
+def scenario_scorep_conventions(args, workdir):
+    trace = collect(args, workdir, 2, args.program, ["--count", "3"])
+    with otf2.reader.open(args.scorep) as reader:
+        scorep = reader.definitions
+        scorep_regions = {r.name: (r.paradigm, r.region_role, r.source_file) for r in scorep.regions}
+        scorep_tree = [(n.class_name, n.parent is None) for n in scorep.system_tree_nodes]
+        scorep_groups = [(l.name, l.location_group_type) for l in scorep.location_groups]
+        scorep_locations = [(l.name, l.type, l.group.name) for l in scorep.locations]
+        scorep_comms = {c.name: (c.group.group_type, c.group.paradigm) for c in scorep.comms}
+        scorep_locs_group = [(g.group_type, g.paradigm) for g in scorep.groups if g.group_type == otf2.GroupType.COMM_LOCATIONS][0]
+    for region in trace.regions:
+        if region.name.startswith("MPI_"):
+            equal((region.paradigm, region.region_role, region.source_file), scorep_regions[region.name],
+                  f"{region.name}: paradigm, role and file as Score-P writes them")
+    equal([(n.class_name, n.parent is None) for n in trace.defs.system_tree_nodes], scorep_tree, "system tree")
+    equal([(l.name, l.location_group_type) for l in trace.defs.location_groups], scorep_groups, "location groups")
+    equal([(l.name, l.type, l.group.name) for l in trace.defs.locations], scorep_locations, "locations")
+    for name in ("MPI_COMM_WORLD", "MPI_COMM_SELF"):
+        equal((trace.comm_named(name)[0].group.group_type, trace.comm_named(name)[0].group.paradigm),
+              scorep_comms[name], f"group of {name}")
+    locs = [g for g in trace.defs.groups if g.group_type == otf2.GroupType.COMM_LOCATIONS]
+    equal([(g.group_type, g.paradigm) for g in locs], [scorep_locs_group], "COMM_LOCATIONS group")
+    equal([m._ref for m in locs[0].members], [0, 1], "COMM_LOCATIONS members")
+    equal(trace.defs.clock_properties.timer_resolution, 1_000_000_000, "timer resolution")
+
+
+def scenario_unwritable(args, workdir):
+    blocker = os.path.join(workdir, "a-file")
+    open(blocker, "w").close()
+    target = os.path.join(blocker, "trace")  # below a regular file: never creatable, even as root
+    result = run(args, 2, args.program, ["--count", "2"], ["-o", target])
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    equal(len(lines), 1, f"messages in\n{result.stderr}")
+    expect(target in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
+    expect("pingpong: 2 round trips" in result.stdout, "the program did not run to its end")
+
+
+def scenario_existing(args, workdir):
+    target = os.path.join(workdir, "trace")
+    first = run(args, 2, args.program, ["--count", "2"], ["-o", target])
+    expect("trace written" in first.stderr, first.stderr)
+    second = run(args, 2, args.program, ["--count", "2"], ["-o", target])
+    expect("holds a trace already" in second.stderr and "runs without measurement" in second.stderr, second.stderr)
+    third = run(args, 2, args.program, ["--count", "2"], ["-o", target, "--force"])
+    expect("trace written" in third.stderr, third.stderr)
+
+
+def scenario_no_finalize(args, workdir):
+    result = run(args, 2, args.program, [], ["-o", os.path.join(workdir, "trace")], check=False)
+    expect("hindsight-collect: rank 0: the program ended without calling MPI_Finalize" in result.stderr,
+           f"no message about the missing MPI_Finalize:\n{result.stderr}")
+
+
+def scenario_abort(args, workdir):
+    result = run(args, 2, args.program, ["abort"], ["-o", os.path.join(workdir, "trace")], check=False)
+    expect(result.returncode != 0, "MPI_Abort must end the run with a failure status")
+    expect("MPI_Abort was called (error code 3)" in result.stderr, f"no message about MPI_Abort:\n{result.stderr}")
+
+
+def scenario_launcher(args, workdir):
+    def launch(*words):
+        return subprocess.run([args.collect, *words], capture_output=True, text=True, timeout=TIMEOUT)
+    result = launch("--help")
+    equal(result.returncode, 0, "--help status")
+    expect("--buffer" in result.stdout and "--filter" in result.stdout, "--help lists the options")
+    result = launch("--buffer", "12X", "--", "true")
+    equal(result.returncode, 2, "status for a bad --buffer")
+    expect(result.stderr.startswith("hindsight-collect: ") and "12X" in result.stderr, result.stderr)
+    result = launch("-o", "x")
+    equal(result.returncode, 2, "status without a program")
+    result = launch("--", os.path.join(workdir, "does-not-exist"))
+    equal(result.returncode, 127, "status for a program that does not exist")
+    result = launch("--", "sh", "-c", 'echo "$LD_PRELOAD"')
+    expect(result.stdout.strip().endswith("libhindsight-collect.so"), f"LD_PRELOAD: {result.stdout}")
+
+
+SCENARIOS = {name[len("scenario_"):].replace("_", "-"): f for name, f in globals().items()
+             if name.startswith("scenario_")}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--collect", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--program")
+    parser.add_argument("--scorep")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hindsight-collect-test.") as workdir:
+        try:
+            SCENARIOS[args.scenario](args, workdir)
+        except Failure as failure:
+            print(f"{args.scenario}: {failure}", file=sys.stderr)
+            return 1
+        except subprocess.TimeoutExpired as timeout:
+            print(f"{args.scenario}: timed out: {timeout.cmd}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

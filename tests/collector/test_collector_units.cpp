@@ -1,0 +1,212 @@
+// Unit tests of the collector's pure pieces: configuration, filter files,
+// Score-P's collective byte rules, the bounded chunk pool and the
+// unification of local definitions. Expected values are worked out by hand.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "collector/chunk_pool.hpp"
+#include "collector/collective_bytes.hpp"
+#include "collector/config.hpp"
+#include "collector/definition_exchange.hpp"
+#include "collector/region_filter.hpp"
+#include "common/error.hpp"
+
+using namespace hindsight::collect;
+using hindsight::Error;
+
+TEST_CASE("sizes are parsed with binary units", "[collector][config]") {
+    CHECK(parse_size("64M", "x") == 64ull << 20);
+    CHECK(parse_size("512k", "x") == 512ull << 10);
+    CHECK(parse_size("1GiB", "x") == 1ull << 30);
+    CHECK(parse_size("2MB", "x") == 2ull << 20);
+    CHECK(parse_size("1048576", "x") == 1048576);
+    CHECK_THROWS_AS(parse_size("12X", "x"), Error);
+    CHECK_THROWS_AS(parse_size("M", "x"), Error);
+    CHECK_THROWS_WITH(parse_size("-1", "HINDSIGHT_BUFFER_SIZE"), Catch::Contains("HINDSIGHT_BUFFER_SIZE"));
+}
+
+TEST_CASE("the configuration comes from HINDSIGHT_* variables", "[collector][config]") {
+    std::map<std::string, std::string> env;
+    auto lookup = [&](const char* name) -> const char* {
+        const auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    };
+    Config defaults = read_config(lookup);
+    CHECK(defaults.trace_dir.empty());
+    CHECK_FALSE(defaults.force);
+    CHECK(defaults.buffer_bytes == 64ull << 20);
+    CHECK_FALSE(defaults.verbose);
+
+    env = {{"HINDSIGHT_TRACE_DIR", "out"}, {"HINDSIGHT_FORCE", "yes"}, {"HINDSIGHT_BUFFER_SIZE", "8M"},
+           {"HINDSIGHT_FILTER", "f.txt"}, {"HINDSIGHT_VERBOSE", "0"}};
+    Config c = read_config(lookup);
+    CHECK(c.trace_dir == "out");
+    CHECK(c.force);
+    CHECK(c.buffer_bytes == 8ull << 20);
+    CHECK(c.filter_file == "f.txt");
+    CHECK_FALSE(c.verbose);
+
+    env = {{"HINDSIGHT_BUFFER_SIZE", "100K"}};
+    CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("too small"));
+    env = {{"HINDSIGHT_FORCE", "maybe"}};
+    CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("HINDSIGHT_FORCE"));
+    CHECK(default_trace_dir("/path/to/app", 4) == "hindsight-app-4");
+}
+
+TEST_CASE("filter rules apply in order, the last match wins", "[collector][filter]") {
+    const RegionFilter f = RegionFilter::parse(
+        "# keep only the main work\n"
+        "SCOREP_REGION_NAMES_BEGIN\n"
+        "  EXCLUDE *\n"
+        "  INCLUDE main work*\n"
+        "          solve_?  # continued\n"
+        "  EXCLUDE work_tiny\n"
+        "SCOREP_REGION_NAMES_END\n",
+        "f.filter");
+    CHECK(f.rule_count() == 3);
+    CHECK(f.included("main"));
+    CHECK(f.included("work"));
+    CHECK(f.included("work_big"));
+    CHECK(f.included("solve_x"));
+    CHECK_FALSE(f.included("solve_xy"));
+    CHECK_FALSE(f.included("work_tiny"));
+    CHECK_FALSE(f.included("helper"));
+    CHECK(RegionFilter().included("anything"));
+}
+
+TEST_CASE("malformed filter files name the file and line", "[collector][filter]") {
+    CHECK_THROWS_WITH(RegionFilter::parse("EXCLUDE *\n", "a.filter"), Catch::Contains("a.filter: line 1"));
+    CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_REGION_NAMES_BEGIN\n  foo\n", "b.filter"),
+                      Catch::Contains("line 2"));
+    CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE *\n", "c.filter"),
+                      Catch::Contains("missing SCOREP_REGION_NAMES_END"));
+    CHECK_THROWS_WITH(RegionFilter::parse("", "d.filter"), Catch::Contains("no SCOREP_REGION_NAMES_BEGIN"));
+    CHECK_THROWS_AS(RegionFilter::load("/nonexistent/filter"), Error);
+}
+
+TEST_CASE("collective bytes follow Score-P's rules", "[collector][bytes]") {
+    using namespace rules;
+    // Bcast of 40 bytes on 4 ranks from root 1.
+    CHECK(one_to_all(1, 4, 1, 40, false) == CollectiveBytes{160, 40});
+    CHECK(one_to_all(0, 4, 1, 40, false) == CollectiveBytes{0, 40});
+    // Reduce/Gather of 24 bytes to root 2.
+    CHECK(all_to_one(2, 4, 2, 24, false) == CollectiveBytes{24, 96});
+    CHECK(all_to_one(2, 4, 2, 24, true) == CollectiveBytes{0, 72});
+    CHECK(all_to_one(3, 4, 2, 24, false) == CollectiveBytes{24, 0});
+    // Gatherv with blocks 4, 8, 12, 16 to root 0.
+    const std::uint64_t blocks[] = {4, 8, 12, 16};
+    CHECK(all_to_one_varying(0, 0, blocks, 0, false) == CollectiveBytes{4, 40});
+    CHECK(all_to_one_varying(0, 0, blocks, 0, true) == CollectiveBytes{0, 36});
+    CHECK(all_to_one_varying(2, 0, blocks, 12, false) == CollectiveBytes{12, 0});
+    CHECK(one_to_all_varying(0, 0, blocks, 0, false) == CollectiveBytes{40, 4});
+    // Allreduce of 8 bytes on 4 ranks, in place or not.
+    CHECK(all_to_all(4, 8, 8, false) == CollectiveBytes{32, 32});
+    CHECK(all_to_all(4, 8, 8, true) == CollectiveBytes{24, 24});
+    CHECK(all_to_all_varying(1, blocks, blocks, false) == CollectiveBytes{40, 40});
+    CHECK(all_to_all_varying(1, blocks, blocks, true) == CollectiveBytes{32, 32});
+    CHECK(allgather_varying(3, 4, blocks, false) == CollectiveBytes{16, 40});
+    CHECK(allgather_varying(3, 16, blocks, true) == CollectiveBytes{48, 24});
+    // Reduce_scatter with blocks 4, 8, 4, 8.
+    const std::uint64_t rs[] = {4, 8, 4, 8};
+    CHECK(reduce_scatter(1, rs, false) == CollectiveBytes{24, 32});
+    CHECK(reduce_scatter(1, rs, true) == CollectiveBytes{16, 24});
+    // Scan / Exscan of 4 bytes, rank 1 of 4.
+    CHECK(scan(1, 4, 4, false) == CollectiveBytes{12, 8});
+    CHECK(scan(1, 4, 4, true) == CollectiveBytes{8, 4});
+}
+
+TEST_CASE("the chunk pool never hands out more than its size", "[collector][buffer]") {
+    ChunkPool pool(4096, 1024);
+    void* a = pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024);
+    void* b = pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024);
+    void* c = pool.allocate(OTF2_FILETYPE_LOCAL_DEFS, 0, 1024);
+    void* d = pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024);
+    CHECK((a && b && c && d));
+    CHECK(pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024) == nullptr);
+    CHECK(pool.allocate(OTF2_FILETYPE_EVENTS, 0, 2048) == nullptr);
+    pool.free_all(OTF2_FILETYPE_EVENTS, 0);  // the three event chunks come back
+    CHECK(pool.chunks_in_use() == 1);
+    CHECK(pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024) != nullptr);
+    CHECK(chunk_size_for(64ull << 20) == 1ull << 20);
+    CHECK(chunk_size_for(1ull << 20) == 256ull << 10);
+}
+
+namespace {
+RegionDef mpi_region(const std::string& name, OTF2_RegionRole role) {
+    return {name, name, role, OTF2_PARADIGM_MPI, "MPI"};
+}
+CommRecord world(int n) {
+    CommRecord c{kWorldKey, kNoCommKey, "", false, {}, {}};
+    for (int i = 0; i < n; ++i) c.members.push_back(i);
+    return c;
+}
+CommRecord self() { return {kSelfKey, kNoCommKey, "", false, {}, {}}; }
+}  // namespace
+
+TEST_CASE("local definitions survive serialization", "[collector][definitions]") {
+    LocalDefinitions defs{{mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT)},
+                          {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Intercomm_create", true, {1}, {0}}},
+                          "node7",
+                          42};
+    const auto bytes = serialize(defs);
+    const LocalDefinitions back = deserialize(bytes, 3);
+    CHECK(back.hostname == "node7");
+    CHECK(back.event_count == 42);
+    REQUIRE(back.regions.size() == 1);
+    CHECK(back.regions[0].name == "MPI_Send");
+    CHECK(back.regions[0].role == OTF2_REGION_ROLE_POINT2POINT);
+    REQUIRE(back.comms.size() == 3);
+    CHECK(back.comms[2].creator == "MPI_Intercomm_create");
+    CHECK(back.comms[2].inter);
+    CHECK(back.comms[2].remote_members == std::vector<int>{0});
+    const std::span<const std::byte> truncated(bytes.data(), bytes.size() - 3);
+    CHECK_THROWS_WITH(deserialize(truncated, 3), Catch::Contains("rank 3"));
+}
+
+TEST_CASE("unification merges regions and communicators by identity", "[collector][definitions]") {
+    // Rank 0 defines Send then Recv, rank 1 Recv then Send and a user region.
+    // Both split the world into the halves {0} and {1} (different keys), and
+    // both know a duplicate of the world created by rank 0.
+    const CommKey dup = make_comm_key(0, 1);
+    const CommKey half0 = make_comm_key(0, 2);
+    const CommKey half1 = make_comm_key(1, 1);
+    LocalDefinitions r0{{mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
+                         mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
+                        {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}},
+                         {half0, dup, "MPI_Comm_split", false, {0}, {}}},
+                        "a", 10};
+    LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
+                         mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
+                         {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
+                        {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}},
+                         {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}}},
+                        "b", 20};
+    const UnifiedDefinitions u = unify({r0, r1});
+    REQUIRE(u.regions.size() == 3);
+    CHECK(u.regions[2].name == "solve");
+    CHECK(u.region_maps[0] == std::vector<std::uint64_t>{0, 1});
+    CHECK(u.region_maps[1] == std::vector<std::uint64_t>{1, 0, 2});
+
+    // Global communicators: world, self, then by key: dup (0,1), half0 (0,2), half1 (1,1).
+    REQUIRE(u.comms.size() == 5);
+    CHECK(u.comms[0].name == "MPI_COMM_WORLD");
+    CHECK(u.comms[1].name == "MPI_COMM_SELF");
+    CHECK(u.comms[2].name == "MPI_Comm_dup");
+    CHECK(u.comms[2].parent == 0);
+    CHECK(u.comms[3].parent == 2);
+    CHECK(u.comms[4].parent == 2);
+    CHECK(u.comm_maps[0] == std::vector<std::uint64_t>{0, 1, 2, 3});
+    CHECK(u.comm_maps[1] == std::vector<std::uint64_t>{0, 1, 4, 2});
+
+    // Groups: locations, self, {0,1} shared by world and dup, {0}, {1}.
+    REQUIRE(u.groups.size() == 5);
+    CHECK(u.groups[0].type == OTF2_GROUP_TYPE_COMM_LOCATIONS);
+    CHECK(u.groups[1].type == OTF2_GROUP_TYPE_COMM_SELF);
+    CHECK(u.comms[0].group == u.comms[2].group);
+    CHECK(u.groups[u.comms[3].group].members == std::vector<std::uint64_t>{0});
+    CHECK(u.groups[u.comms[4].group].members == std::vector<std::uint64_t>{1});
+    CHECK(u.nodes == std::vector<std::string>{"a", "b"});
+    CHECK(u.events_of_rank == std::vector<std::uint64_t>{10, 20});
+}

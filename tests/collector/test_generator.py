@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Unit test of generate_wrappers.py: a small spec produces the expected
+wrappers, and spec mistakes stop it with SPEC:LINE: problem."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+GENERATOR = sys.argv[1]
+FAILURES = []
+
+
+def generate(spec_text):
+    with tempfile.TemporaryDirectory() as d:
+        spec = os.path.join(d, "t.spec")
+        with open(spec, "w") as out:
+            out.write(spec_text)
+        result = subprocess.run([sys.executable, GENERATOR, spec, os.path.join(d, "f.hpp"), os.path.join(d, "w.cpp")],
+                                capture_output=True, text=True)
+        header = source = ""
+        if result.returncode == 0:
+            header = open(os.path.join(d, "f.hpp")).read()
+            source = open(os.path.join(d, "w.cpp")).read()
+        return result, header, source
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+
+
+GOOD = """# comment
+custom | int MPI_Init(int *argc, char ***argv)
+send | int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+coll op=BCAST root=root bytes=bcast(count,datatype,root,comm) | int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+complete form=all test=yes | int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+comm_new out=newcomm parent=comm | int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+"""
+
+result, header, source = generate(GOOD)
+check(result.returncode == 0, f"a good spec failed: {result.stderr}")
+check('{"MPI_Init", OTF2_REGION_ROLE_FUNCTION}' in header, "MPI_Init region with role FUNCTION")
+check('{"MPI_Send", OTF2_REGION_ROLE_POINT2POINT}' in header, "MPI_Send region with role POINT2POINT")
+check('{"MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL}' in header, "MPI_Bcast region with role COLL_ONE2ALL")
+check("kMpiFunctionCount = 5" in header, "five functions")
+check("int MPI_Init(" not in source, "custom functions get no generated wrapper")
+check('extern "C" int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {' in source,
+      "MPI_Send keeps its signature")
+check("if (call) on_send(call, count, datatype, dest, tag, comm);\n    return PMPI_Send(buf, count, datatype, dest, tag, comm);" in source,
+      "MPI_SEND is recorded before PMPI_Send")
+check("on_collective_end(call, OTF2_COLLECTIVE_OP_BCAST, comm, root, bytes::bcast(count, datatype, root, comm))" in source,
+      "MPI_Bcast records its operation, root and bytes")
+check("complete_all(call, count, array_of_requests, flag, array_of_statuses, [&](MPI_Status* hs_statuses) { return PMPI_Testall(count, array_of_requests, flag, hs_statuses); })" in source,
+      "MPI_Testall goes through complete_all with its flag")
+check("on_comm_created(call, *newcomm, comm, MpiFunction::MPI_Comm_dup)" in source, "MPI_Comm_dup records the new communicator")
+
+BAD = [
+    ("send | int MPI_Send(const void *buf, int n, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)\n",
+     ":1: MPI_Send has no parameter 'count'"),
+    ("plain | int MPI_Barrier(MPI_Comm comm)\nfrob | int MPI_X(void)\n", ":2: unknown kind 'frob'"),
+    ("coll op=BCAST | int MPI_Bcast(void *b, int count, MPI_Datatype t, int root, MPI_Comm comm)\n",
+     ":1: kind 'coll' needs the key(s) bytes"),
+    ("coll op=BCAST bytes=bcast(count,size) | int MPI_Bcast(void *b, int count, MPI_Datatype t, int root, MPI_Comm comm)\n",
+     ":1: MPI_Bcast has no parameter 'size' (bytes rule)"),
+    ("plain | MPI_Barrier(MPI_Comm comm)\n", ":1: the prototype must read"),
+    ("plain | int MPI_A(void)\nplain | int MPI_A(void)\n", ":2: MPI_A is listed twice"),
+]
+for spec, message in BAD:
+    result, _, _ = generate(spec)
+    check(result.returncode == 1, f"a bad spec must fail: {spec!r}")
+    check(message in result.stderr, f"expected {message!r} in {result.stderr!r}")
+
+for failure in FAILURES:
+    print("FAILED:", failure, file=sys.stderr)
+sys.exit(1 if FAILURES else 0)
