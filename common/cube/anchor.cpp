@@ -1,0 +1,372 @@
+#include "common/cube/anchor.hpp"
+
+#include <charconv>
+
+#include "common/cube/metric_files.hpp"
+#include "common/cube/names.hpp"
+#include "common/cube/xml.hpp"
+#include "common/error.hpp"
+
+namespace hindsight::cube {
+
+// --- writing ---------------------------------------------------------------
+//
+// CubeLib parses anchor.xml with a grammar, not a generic XML reader, so the
+// layout below follows it exactly: the literal <cube version="4.4"> tag;
+// <attr>s, <doc>, <metrics>, <program>, <system> in this order; regions
+// before the call tree; in a system tree node <name>, <class>, then its
+// location groups, then its child nodes; in a location group or location
+// <name>, <rank>, <type>.
+
+namespace {
+
+std::string number(std::uint64_t v) { return std::to_string(v); }
+std::string signed_number(std::int64_t v) { return std::to_string(v); }
+
+void write_metrics(xml::Writer& w, const Report& report, const FileNumbering& numbering) {
+    w.open("metrics");
+    // Metrics are numbered in preorder, so walking the file ids opens them in
+    // document order; `open` tracks the chain of currently open ancestors.
+    std::vector<MetricIndex> open;
+    for (const MetricIndex m : numbering.metrics) {
+        const Metric& metric = report.metrics()[m];
+        while (!open.empty() && open.back() != metric.parent) {
+            w.close();
+            open.pop_back();
+        }
+        w.open("metric", {{"id", number(numbering.metric_id[m])}, {"type", "EXCLUSIVE"}});
+        w.leaf("disp_name", metric.display_name);
+        w.leaf("uniq_name", metric.unique_name);
+        w.leaf("dtype", data_type_name(metric.data_type));
+        w.leaf("uom", metric.unit);
+        w.leaf("url", metric.url);
+        w.leaf("descr", metric.description);
+        open.push_back(m);
+    }
+    for (; !open.empty(); open.pop_back()) w.close();
+    w.close();
+}
+
+void write_program(xml::Writer& w, const Report& report, const FileNumbering& numbering) {
+    w.open("program");
+    for (RegionIndex r = 0; r < report.regions().size(); ++r) {
+        const Region& region = report.regions()[r];
+        w.open("region", {{"id", number(r)},
+                          {"mod", region.source_file},
+                          {"begin", signed_number(region.begin_line)},
+                          {"end", signed_number(region.end_line)}});
+        w.leaf("name", region.name);
+        w.leaf("mangled_name", region.mangled_name.empty() ? region.name : region.mangled_name);
+        w.leaf("paradigm", paradigm_name(region.paradigm));
+        w.leaf("role", role_name(region.role));
+        w.leaf("url", region.url);
+        w.leaf("descr", region.description);
+        w.close();
+    }
+    std::vector<CnodeIndex> open;
+    for (const CnodeIndex c : numbering.cnodes) {
+        const Cnode& cnode = report.cnodes()[c];
+        while (!open.empty() && open.back() != cnode.parent) {
+            w.close();
+            open.pop_back();
+        }
+        w.open("cnode", {{"id", number(numbering.cnode_id[c])}, {"calleeId", number(cnode.region)}});
+        open.push_back(c);
+    }
+    for (; !open.empty(); open.pop_back()) w.close();
+    w.close();
+}
+
+void write_system(xml::Writer& w, const Report& report, const FileNumbering& numbering) {
+    w.open("system");
+    std::vector<std::vector<LocationGroupIndex>> groups_of(report.system_nodes().size());
+    for (const LocationGroupIndex g : numbering.location_groups) groups_of[report.location_groups()[g].parent].push_back(g);
+    std::vector<std::vector<LocationIndex>> locations_of(report.location_groups().size());
+    for (const LocationIndex l : numbering.locations) locations_of[report.locations()[l].group].push_back(l);
+
+    std::vector<SystemNodeIndex> open;
+    for (const SystemNodeIndex s : numbering.system_nodes) {
+        const SystemNode& node = report.system_nodes()[s];
+        while (!open.empty() && open.back() != node.parent) {
+            w.close();
+            open.pop_back();
+        }
+        w.open("systemtreenode", {{"Id", number(numbering.system_node_id[s])}});
+        w.leaf("name", node.name);
+        w.leaf("class", node.class_name);
+        if (!node.description.empty()) w.leaf("descr", node.description);
+        for (const LocationGroupIndex g : groups_of[s]) {
+            const LocationGroup& group = report.location_groups()[g];
+            w.open("locationgroup", {{"Id", number(numbering.location_group_id[g])}});
+            w.leaf("name", group.name);
+            w.leaf("rank", signed_number(group.rank));
+            w.leaf("type", "process");
+            for (const LocationIndex l : locations_of[g]) {
+                const Location& location = report.locations()[l];
+                w.open("location", {{"Id", number(numbering.location_id[l])}});
+                w.leaf("name", location.name);
+                w.leaf("rank", signed_number(location.rank));
+                w.leaf("type", "thread");
+                w.close();
+            }
+            w.close();
+        }
+        open.push_back(s);
+    }
+    for (; !open.empty(); open.pop_back()) w.close();
+    w.open("topologies");
+    w.close();
+    w.close();
+}
+
+}  // namespace
+
+std::string write_anchor(const Report& report, const FileNumbering& numbering) {
+    xml::Writer w;
+    w.raw_line("<cube version=\"4.4\">");
+    for (const auto& [key, value] : report.attributes()) w.empty("attr", {{"key", key}, {"value", value}});
+    w.open("doc");
+    w.open("mirrors");
+    for (const std::string& url : report.mirrors()) w.leaf("murl", url);
+    w.close();
+    w.close();
+    write_metrics(w, report, numbering);
+    write_program(w, report, numbering);
+    write_system(w, report, numbering);
+    w.raw_line("</cube>");
+    return w.finish();
+}
+
+// --- parsing ---------------------------------------------------------------
+
+namespace {
+
+class AnchorParser {
+public:
+    explicit AnchorParser(const xml::Document& doc) : doc_(doc) {}
+
+    Anchor run() {
+        const xml::Element& root = doc_.root();
+        if (root.name != "cube") fail(root, "the root element is <" + root.name + ">, not <cube>");
+        const std::string* version = root.attribute("version");
+        if (version == nullptr || !version->starts_with("4.")) fail(root, "not a CUBE 4 report");
+
+        bool seen_metrics = false, seen_program = false, seen_system = false;
+        for (const std::size_t i : root.children) {
+            const xml::Element& e = doc_.element(i);
+            if (e.name == "attr") {
+                anchor_.report.set_attribute(required(e, "key"), required(e, "value"));
+            } else if (e.name == "doc") {
+                parse_doc(e);
+            } else if (e.name == "metrics") {
+                parse_metrics(e);
+                seen_metrics = true;
+            } else if (e.name == "program") {
+                parse_program(e);
+                seen_program = true;
+            } else if (e.name == "system") {
+                parse_system(e);
+                seen_system = true;
+            }
+        }
+        if (!seen_metrics || !seen_program || !seen_system) fail(root, "<metrics>, <program> or <system> is missing");
+        return std::move(anchor_);
+    }
+
+private:
+    [[noreturn]] void fail(const xml::Element& e, const std::string& problem) const {
+        throw Error("", "line " + std::to_string(e.line) + ": " + problem);
+    }
+
+    const std::string& required(const xml::Element& e, std::string_view key) const {
+        const std::string* v = e.attribute(key);
+        if (v == nullptr) fail(e, "<" + e.name + "> lacks the attribute " + std::string(key));
+        return *v;
+    }
+
+    template <typename T>
+    T integer(const xml::Element& e, std::string_view what, std::string_view text) const {
+        T v{};
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+            fail(e, std::string(what) + " of <" + e.name + "> is not a valid number: '" + std::string(text) + "'");
+        return v;
+    }
+
+    std::uint32_t id(const xml::Element& e, std::string_view key) const {
+        return integer<std::uint32_t>(e, key, required(e, key));
+    }
+
+    // An id that numbers elements of the document, and so cannot exceed
+    // their count; checked before it sizes any table.
+    std::uint32_t element_id(const xml::Element& e, std::string_view key) const {
+        const std::uint32_t v = id(e, key);
+        if (v >= doc_.size()) fail(e, std::string(key) + " " + std::to_string(v) + " of <" + e.name + "> is out of range");
+        return v;
+    }
+
+    // Text of the first child element called `name`; empty if there is none.
+    const std::string& child_text(const xml::Element& e, std::string_view name) const {
+        static const std::string none;
+        for (const std::size_t i : e.children)
+            if (doc_.element(i).name == name) return doc_.element(i).text;
+        return none;
+    }
+    const xml::Element* child(const xml::Element& e, std::string_view name) const {
+        for (const std::size_t i : e.children)
+            if (doc_.element(i).name == name) return &doc_.element(i);
+        return nullptr;
+    }
+
+    // Children named `name`, last first, ready to be pushed on a work stack
+    // so that popping visits them in document order.
+    void push_children(std::vector<std::pair<std::size_t, std::uint32_t>>& stack, const xml::Element& e,
+                       std::string_view name, std::uint32_t parent) const {
+        for (auto it = e.children.rbegin(); it != e.children.rend(); ++it)
+            if (doc_.element(*it).name == name) stack.emplace_back(*it, parent);
+    }
+
+    void parse_doc(const xml::Element& doc) {
+        const xml::Element* mirrors = child(doc, "mirrors");
+        if (mirrors == nullptr) return;
+        for (const std::size_t i : mirrors->children)
+            if (doc_.element(i).name == "murl") anchor_.report.add_mirror(doc_.element(i).text);
+    }
+
+    void parse_metrics(const xml::Element& metrics) {
+        std::vector<bool> id_seen;
+        std::vector<std::pair<std::size_t, std::uint32_t>> stack;
+        push_children(stack, metrics, "metric", kNone);
+        while (!stack.empty()) {
+            const auto [index, parent] = stack.back();
+            stack.pop_back();
+            const xml::Element& e = doc_.element(index);
+            const std::uint32_t file_id = element_id(e, "id");
+            if (file_id >= id_seen.size()) id_seen.resize(std::size_t{file_id} + 1, false);
+            if (id_seen[file_id]) fail(e, "metric id " + std::to_string(file_id) + " is used twice");
+            id_seen[file_id] = true;
+            const std::string* type = e.attribute("type");
+            if (type != nullptr && *type != "EXCLUSIVE")
+                fail(e, "metric type " + *type + " is not supported (only EXCLUSIVE metrics are stored)");
+
+            Metric metric;
+            metric.display_name = child_text(e, "disp_name");
+            metric.unique_name = child_text(e, "uniq_name");
+            metric.unit = child_text(e, "uom");
+            metric.url = child_text(e, "url");
+            metric.description = child_text(e, "descr");
+            metric.parent = parent;
+            try {
+                metric.data_type = data_type_from_name(child_text(e, "dtype"));
+            } catch (const Error& err) {
+                fail(e, err.problem());
+            }
+            if (metric.unique_name.empty()) fail(e, "metric without <uniq_name>");
+            if (anchor_.report.find_metric(metric.unique_name) != kNone)
+                fail(e, "metric " + metric.unique_name + " is defined twice");
+            const MetricIndex m = anchor_.report.add_metric(std::move(metric));
+            anchor_.metric_file_ids.push_back(file_id);
+            push_children(stack, e, "metric", m);
+        }
+        if (anchor_.report.metrics().empty()) fail(metrics, "the report defines no metric");
+    }
+
+    void parse_program(const xml::Element& program) {
+        std::vector<RegionIndex> region_of_id;  // file region id -> report index
+        for (const std::size_t i : program.children) {
+            const xml::Element& e = doc_.element(i);
+            if (e.name != "region") continue;
+            const std::uint32_t file_id = element_id(e, "id");
+            if (file_id >= region_of_id.size()) region_of_id.resize(std::size_t{file_id} + 1, kNone);
+            if (region_of_id[file_id] != kNone) fail(e, "region id " + std::to_string(file_id) + " is used twice");
+            Region region;
+            region.name = child_text(e, "name");
+            region.mangled_name = child_text(e, "mangled_name");
+            region.description = child_text(e, "descr");
+            region.url = child_text(e, "url");
+            if (const std::string* mod = e.attribute("mod")) region.source_file = *mod;
+            if (const std::string* begin = e.attribute("begin")) region.begin_line = integer<std::int64_t>(e, "begin", *begin);
+            if (const std::string* end = e.attribute("end")) region.end_line = integer<std::int64_t>(e, "end", *end);
+            region.paradigm = paradigm_from_name(child_text(e, "paradigm"));
+            region.role = role_from_name(child_text(e, "role"));
+            region_of_id[file_id] = anchor_.report.add_region(std::move(region));
+        }
+
+        std::vector<bool> id_seen;
+        std::vector<std::pair<std::size_t, std::uint32_t>> stack;
+        push_children(stack, program, "cnode", kNone);
+        while (!stack.empty()) {
+            const auto [index, parent] = stack.back();
+            stack.pop_back();
+            const xml::Element& e = doc_.element(index);
+            const std::uint32_t file_id = element_id(e, "id");
+            if (file_id >= id_seen.size()) id_seen.resize(std::size_t{file_id} + 1, false);
+            if (id_seen[file_id]) fail(e, "cnode id " + std::to_string(file_id) + " is used twice");
+            id_seen[file_id] = true;
+            const std::uint32_t callee = id(e, "calleeId");
+            if (callee >= region_of_id.size() || region_of_id[callee] == kNone)
+                fail(e, "cnode " + std::to_string(file_id) + " calls the undefined region " + std::to_string(callee));
+            const CnodeIndex c = anchor_.report.add_cnode(region_of_id[callee], parent);
+            push_children(stack, e, "cnode", c);
+        }
+        if (anchor_.report.cnodes().empty()) fail(program, "the report has no call tree");
+    }
+
+    std::int64_t rank(const xml::Element& e) const {
+        const std::int64_t r = integer<std::int64_t>(e, "<rank>", child_text(e, "rank"));
+        if (r < 0) fail(e, "negative rank");
+        return r;
+    }
+
+    void parse_system(const xml::Element& system) {
+        std::vector<bool> column_seen;
+        std::vector<std::pair<std::size_t, std::uint32_t>> stack;
+        push_children(stack, system, "systemtreenode", kNone);
+        while (!stack.empty()) {
+            const auto [index, parent] = stack.back();
+            stack.pop_back();
+            const xml::Element& e = doc_.element(index);
+            SystemNode node;
+            node.name = child_text(e, "name");
+            node.class_name = child_text(e, "class");
+            node.description = child_text(e, "descr");
+            node.parent = parent;
+            const SystemNodeIndex s = anchor_.report.add_system_node(std::move(node));
+            for (const std::size_t gi : e.children) {
+                const xml::Element& ge = doc_.element(gi);
+                if (ge.name != "locationgroup") continue;
+                const LocationGroupIndex g =
+                    anchor_.report.add_location_group(LocationGroup{child_text(ge, "name"), rank(ge), s});
+                for (const std::size_t li : ge.children) {
+                    const xml::Element& le = doc_.element(li);
+                    if (le.name != "location") continue;
+                    const std::uint32_t column = element_id(le, "Id");
+                    if (column >= column_seen.size()) column_seen.resize(std::size_t{column} + 1, false);
+                    if (column_seen[column]) fail(le, "location id " + std::to_string(column) + " is used twice");
+                    column_seen[column] = true;
+                    anchor_.report.add_location(Location{child_text(le, "name"), rank(le), g});
+                    anchor_.location_columns.push_back(column);
+                }
+            }
+            push_children(stack, e, "systemtreenode", s);
+        }
+        if (anchor_.report.locations().empty()) fail(system, "the system tree has no location");
+        // Columns are addressed by location id, so the ids must number them
+        // without gaps.
+        if (column_seen.size() != anchor_.report.locations().size())
+            fail(system, "location ids do not number the locations 0.." +
+                             std::to_string(anchor_.report.locations().size() - 1));
+    }
+
+    const xml::Document& doc_;
+    Anchor anchor_;
+};
+
+}  // namespace
+
+Anchor parse_anchor(std::string_view text) {
+    const xml::Document doc = xml::Document::parse(text);
+    return AnchorParser(doc).run();
+}
+
+}  // namespace hindsight::cube

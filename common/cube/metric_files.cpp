@@ -1,0 +1,135 @@
+#include "common/cube/metric_files.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "common/error.hpp"
+
+namespace hindsight::cube {
+
+namespace {
+
+constexpr std::string_view kIndexMarker = "CUBEX.INDEX";
+constexpr std::string_view kDataMarker = "CUBEX.DATA";
+constexpr std::string_view kCompressedDataMarker = "ZCUBEX.DATA";
+constexpr std::uint8_t kSparse = 1;
+constexpr std::uint8_t kDense = 3;
+
+template <typename T>
+void put_le(std::string& out, T value) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) out += static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xff);
+}
+
+// Reads fixed-size numbers in the byte order the index declared.
+class Cursor {
+public:
+    Cursor(std::string_view bytes, bool big_endian, const char* what)
+        : bytes_(bytes), big_endian_(big_endian), what_(what) {}
+
+    template <typename T>
+    T get() {
+        if (bytes_.size() - pos_ < sizeof(T))
+            throw Error("", std::string(what_) + " is truncated at byte " + std::to_string(pos_));
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < sizeof(T); ++i) {
+            const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[pos_ + i]));
+            const std::size_t shift = big_endian_ ? 8 * (sizeof(T) - 1 - i) : 8 * i;
+            v |= byte << shift;
+        }
+        pos_ += sizeof(T);
+        return static_cast<T>(v);
+    }
+    void skip(std::size_t n) { pos_ += n; }
+    std::size_t remaining() const { return bytes_.size() - pos_; }
+
+private:
+    std::string_view bytes_;
+    std::size_t pos_ = 0;
+    bool big_endian_;
+    const char* what_;
+};
+
+std::size_t value_size(DataType) { return 8; }  // both types are 8 bytes wide
+
+}  // namespace
+
+std::string_view data_type_name(DataType type) { return type == DataType::Uint64 ? "UINT64" : "DOUBLE"; }
+
+DataType data_type_from_name(std::string_view name) {
+    // FLOAT is CUBE's older name for the same 8-byte double (Scalasca uses it).
+    if (name == "DOUBLE" || name == "FLOAT") return DataType::Double;
+    if (name == "UINT64") return DataType::Uint64;
+    throw Error("", "unsupported metric data type '" + std::string(name) + "'");
+}
+
+std::string encode_index(const std::vector<std::uint32_t>& rows) {
+    std::string out(kIndexMarker);
+    put_le<std::uint32_t>(out, 1);
+    put_le<std::uint16_t>(out, 0);
+    put_le<std::uint8_t>(out, kSparse);
+    put_le<std::uint32_t>(out, static_cast<std::uint32_t>(rows.size()));
+    for (const std::uint32_t r : rows) put_le<std::uint32_t>(out, r);
+    return out;
+}
+
+std::string encode_data(DataType type, const std::vector<double>& values) {
+    std::string out(kDataMarker);
+    out.reserve(out.size() + values.size() * value_size(type));
+    for (const double v : values) {
+        if (type == DataType::Uint64) {
+            // Counts: round to the nearest integer, clamping what has none.
+            const double r = std::isfinite(v) && v > 0 ? std::round(v) : 0.0;
+            put_le<std::uint64_t>(out, r >= 18446744073709551615.0 ? UINT64_MAX : static_cast<std::uint64_t>(r));
+        } else {
+            put_le<std::uint64_t>(out, std::bit_cast<std::uint64_t>(v));
+        }
+    }
+    return out;
+}
+
+MetricRows decode_metric(std::string_view index, std::string_view data, DataType type, std::size_t row_count,
+                         std::size_t location_count) {
+    if (!index.starts_with(kIndexMarker)) throw Error("", "index does not start with CUBEX.INDEX");
+    index.remove_prefix(kIndexMarker.size());
+    if (index.size() < 4) throw Error("", "index is truncated");
+    // The marker 1 reads as 1 in the writer's byte order only.
+    const bool big_endian = index[0] == 0 && index[3] == 1;
+    Cursor in(index, big_endian, "index");
+    if (in.get<std::uint32_t>() != 1) throw Error("", "index has an unknown byte-order marker");
+    in.get<std::uint16_t>();  // version: 0 in every CUBE 4 file
+    const auto format = in.get<std::uint8_t>();
+
+    MetricRows result;
+    if (format == kSparse) {
+        const auto n = in.get<std::uint32_t>();
+        if (in.remaining() != std::size_t{n} * 4) throw Error("", "index size does not match its entry count");
+        result.rows.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const auto row = in.get<std::uint32_t>();
+            if (row >= row_count) throw Error("", "index names row " + std::to_string(row) + " of only " + std::to_string(row_count) + " call paths");
+            if (!result.rows.empty() && row <= result.rows.back()) throw Error("", "index rows are not ascending");
+            result.rows.push_back(row);
+        }
+    } else if (format == kDense) {
+        if (in.remaining() != 0) throw Error("", "dense index has trailing bytes");
+        for (std::size_t r = 0; r < row_count; ++r) result.rows.push_back(static_cast<std::uint32_t>(r));
+    } else {
+        throw Error("", "unknown index format " + std::to_string(format));
+    }
+
+    if (data.starts_with(kCompressedDataMarker)) throw Error("", "compressed data is not supported");
+    if (!data.starts_with(kDataMarker)) throw Error("", "data does not start with CUBEX.DATA");
+    data.remove_prefix(kDataMarker.size());
+    const std::size_t expected = result.rows.size() * location_count * value_size(type);
+    if (data.size() != expected)
+        throw Error("", "data holds " + std::to_string(data.size()) + " bytes where " + std::to_string(expected) + " were expected");
+    Cursor values(data, big_endian, "data");
+    result.values.reserve(result.rows.size() * location_count);
+    for (std::size_t i = 0; i < result.rows.size() * location_count; ++i) {
+        const auto bits = values.get<std::uint64_t>();
+        result.values.push_back(type == DataType::Uint64 ? static_cast<double>(bits) : std::bit_cast<double>(bits));
+    }
+    return result;
+}
+
+}  // namespace hindsight::cube

@@ -1,0 +1,22 @@
+// Reads a .cubex report back: everything write_cubex() produces, and CUBE
+// files of the same shape (stored, call-tree-exclusive metrics).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "common/cube/report.hpp"
+
+namespace hindsight::cube {
+
+// The values come back as stored, i.e. value_kind() is MetricInclusive; call
+// Report::to_own_shares() to recover what the analyses wrote. Indices follow
+// the file's order (depth-first), which need not be the order the written
+// report was built in: look things up by name (query.hpp). Malformed or
+// truncated input throws hindsight::Error naming `path` and the problem.
+Report read_cubex(const std::filesystem::path& path);
+
+// The same for a report already in memory; `origin` names it in errors.
+Report parse_cubex(std::string bytes, const std::string& origin);
+
+}  // namespace hindsight::cube

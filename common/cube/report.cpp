@@ -1,0 +1,171 @@
+#include "common/cube/report.hpp"
+
+#include <stdexcept>
+
+namespace hindsight::cube {
+
+namespace {
+
+void require(bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(what);
+}
+
+}  // namespace
+
+MetricIndex Report::add_metric(Metric metric) {
+    require(metric.parent == kNone || metric.parent < metrics_.size(),
+            "cube metric: parent must be added before its children");
+    require(!metric.unique_name.empty(), "cube metric: the unique name must not be empty");
+    require(find_metric(metric.unique_name) == kNone, "cube metric: unique name used twice");
+    metrics_.push_back(std::move(metric));
+    values_.emplace_back();
+    return static_cast<MetricIndex>(metrics_.size() - 1);
+}
+
+RegionIndex Report::add_region(Region region) {
+    regions_.push_back(std::move(region));
+    return static_cast<RegionIndex>(regions_.size() - 1);
+}
+
+CnodeIndex Report::add_cnode(RegionIndex region, CnodeIndex parent) {
+    require(region < regions_.size(), "cube cnode: unknown region");
+    require(parent == kNone || parent < cnodes_.size(), "cube cnode: parent must be added before its children");
+    cnodes_.push_back(Cnode{region, parent});
+    // A new call path appends one row to every metric already holding values.
+    for (Plane& p : values_)
+        if (!p.empty()) p.resize(p.size() + locations_.size(), 0.0);
+    return static_cast<CnodeIndex>(cnodes_.size() - 1);
+}
+
+SystemNodeIndex Report::add_system_node(SystemNode node) {
+    require(node.parent == kNone || node.parent < system_nodes_.size(),
+            "cube system tree node: parent must be added before its children");
+    system_nodes_.push_back(std::move(node));
+    return static_cast<SystemNodeIndex>(system_nodes_.size() - 1);
+}
+
+LocationGroupIndex Report::add_location_group(LocationGroup group) {
+    require(group.parent < system_nodes_.size(), "cube location group: unknown system tree node");
+    require(group.rank >= 0, "cube location group: negative rank");
+    location_groups_.push_back(std::move(group));
+    return static_cast<LocationGroupIndex>(location_groups_.size() - 1);
+}
+
+LocationIndex Report::add_location(Location location) {
+    require(location.group < location_groups_.size(), "cube location: unknown location group");
+    require(location.rank >= 0, "cube location: negative rank");
+    for (const Plane& p : values_)
+        require(p.empty(), "cube location: locations must all be added before the first value");
+    locations_.push_back(std::move(location));
+    return static_cast<LocationIndex>(locations_.size() - 1);
+}
+
+void Report::set_attribute(std::string key, std::string value) {
+    for (auto& [k, v] : attributes_) {
+        if (k == key) {
+            v = std::move(value);
+            return;
+        }
+    }
+    attributes_.emplace_back(std::move(key), std::move(value));
+}
+
+std::vector<MetricIndex> Report::metric_children(MetricIndex metric) const {
+    std::vector<MetricIndex> children;
+    for (MetricIndex m = 0; m < metrics_.size(); ++m)
+        if (metrics_[m].parent == metric) children.push_back(m);
+    return children;
+}
+
+std::vector<CnodeIndex> Report::cnode_children(CnodeIndex cnode) const {
+    std::vector<CnodeIndex> children;
+    for (CnodeIndex c = 0; c < cnodes_.size(); ++c)
+        if (cnodes_[c].parent == cnode) children.push_back(c);
+    return children;
+}
+
+MetricIndex Report::find_metric(std::string_view unique_name) const {
+    for (MetricIndex m = 0; m < metrics_.size(); ++m)
+        if (metrics_[m].unique_name == unique_name) return m;
+    return kNone;
+}
+
+CnodeIndex Report::find_cnode(CnodeIndex parent, RegionIndex region) const {
+    for (CnodeIndex c = 0; c < cnodes_.size(); ++c)
+        if (cnodes_[c].parent == parent && cnodes_[c].region == region) return c;
+    return kNone;
+}
+
+CnodeIndex Report::find_cnode(const std::vector<std::string>& region_names) const {
+    CnodeIndex current = kNone;
+    for (const std::string& name : region_names) {
+        CnodeIndex next = kNone;
+        for (CnodeIndex c = 0; c < cnodes_.size() && next == kNone; ++c)
+            if (cnodes_[c].parent == current && regions_[cnodes_[c].region].name == name) next = c;
+        if (next == kNone) return kNone;
+        current = next;
+    }
+    return current;
+}
+
+std::size_t Report::offset(MetricIndex metric, CnodeIndex cnode, LocationIndex location) const {
+    if (metric >= metrics_.size() || cnode >= cnodes_.size() || location >= locations_.size())
+        throw std::out_of_range("cube value: metric, cnode or location index out of range");
+    return static_cast<std::size_t>(cnode) * locations_.size() + location;
+}
+
+Report::Plane& Report::plane(MetricIndex metric) {
+    Plane& p = values_.at(metric);
+    if (p.empty()) p.assign(cnodes_.size() * locations_.size(), 0.0);
+    return p;
+}
+
+double Report::value(MetricIndex metric, CnodeIndex cnode, LocationIndex location) const {
+    const std::size_t at = offset(metric, cnode, location);
+    const Plane& p = values_[metric];
+    return p.empty() ? 0.0 : p[at];
+}
+
+void Report::set_value(MetricIndex metric, CnodeIndex cnode, LocationIndex location, double v) {
+    const std::size_t at = offset(metric, cnode, location);
+    plane(metric)[at] = v;
+}
+
+void Report::add_value(MetricIndex metric, CnodeIndex cnode, LocationIndex location, double delta) {
+    const std::size_t at = offset(metric, cnode, location);
+    plane(metric)[at] += delta;
+}
+
+bool Report::has_values(MetricIndex metric) const { return !values_.at(metric).empty(); }
+
+// Parents always precede their children in metrics_ (add_metric enforces
+// it); both conversions rely on that order.
+void Report::to_metric_inclusive() {
+    if (value_kind_ == ValueKind::MetricInclusive) return;
+    // Children first (descending index): when a metric is added to its
+    // parent, it already includes its own sub-metrics.
+    for (MetricIndex m = static_cast<MetricIndex>(metrics_.size()); m-- > 0;) {
+        const MetricIndex parent = metrics_[m].parent;
+        if (parent == kNone || values_[m].empty()) continue;
+        Plane& target = plane(parent);
+        const Plane& source = values_[m];
+        for (std::size_t i = 0; i < source.size(); ++i) target[i] += source[i];
+    }
+    value_kind_ = ValueKind::MetricInclusive;
+}
+
+void Report::to_own_shares() {
+    if (value_kind_ == ValueKind::OwnShares) return;
+    // Parents first (ascending index): a parent subtracts each child while
+    // the child still holds its inclusive value.
+    for (MetricIndex m = 0; m < metrics_.size(); ++m) {
+        const MetricIndex parent = metrics_[m].parent;
+        if (parent == kNone || values_[m].empty()) continue;
+        Plane& target = plane(parent);
+        const Plane& source = values_[m];
+        for (std::size_t i = 0; i < source.size(); ++i) target[i] -= source[i];
+    }
+    value_kind_ = ValueKind::OwnShares;
+}
+
+}  // namespace hindsight::cube

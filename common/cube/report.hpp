@@ -1,0 +1,169 @@
+// The CUBE report model: what Hindsight's analyses measure, in the three
+// dimensions of a CUBE 4 report -- metric tree x call tree x system tree --
+// ready for the .cubex writer (writer.hpp) and back from its reader
+// (reader.hpp).
+//
+// Value semantics. A value normally is the metric's *own share* at one call
+// path and one location: exclusive along the metric tree (a child metric's
+// time is not also counted in its parent) and exclusive along the call tree
+// (a callee's time is not also counted in its caller). Analyses only ever add
+// own shares. The .cubex file stores values differently -- each metric
+// includes its sub-metrics, as the Cube browser shows a collapsed metric --
+// and a report read back from a file carries those stored values until
+// to_own_shares() turns them back; value_kind() says which a report holds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/definitions.hpp"
+
+namespace hindsight::cube {
+
+// Positions in the report's vectors; they become the ids in the file. They are
+// deliberately not the trace's definition ids (see common/definitions.hpp).
+using MetricIndex = std::uint32_t;
+using RegionIndex = std::uint32_t;
+using CnodeIndex = std::uint32_t;
+using SystemNodeIndex = std::uint32_t;
+using LocationGroupIndex = std::uint32_t;
+using LocationIndex = std::uint32_t;
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+// How a metric's values are stored in the file. Counts (visits, bytes, ...)
+// may use Uint64; the model keeps doubles either way, and the writer rounds.
+enum class DataType : std::uint8_t { Double, Uint64 };
+
+struct Metric {
+    std::string unique_name;   // stable identifier, e.g. "mpi_latesender"
+    std::string display_name;  // label in the browser, e.g. "Late Sender"
+    std::string unit;          // "sec", "occ" or "bytes"
+    std::string description;
+    std::string url;           // documentation link; may be empty
+    DataType data_type = DataType::Double;
+    MetricIndex parent = kNone;  // kNone: a root of the metric tree
+};
+
+struct Region {
+    std::string name;          // display name, e.g. "MPI_Send"
+    std::string mangled_name;  // canonical/linker name; may equal `name`
+    std::string description;
+    std::string url;
+    std::string source_file;   // the "module"; empty when unknown
+    std::int64_t begin_line = -1;  // -1: unknown
+    std::int64_t end_line = -1;
+    Paradigm paradigm = Paradigm::Unknown;
+    RegionRole role = RegionRole::Unknown;
+};
+
+// One call path: `region` entered from the call path `parent`.
+struct Cnode {
+    RegionIndex region = kNone;
+    CnodeIndex parent = kNone;  // kNone: a root of the call tree
+};
+
+// A machine, a node, or any other grouping above the processes.
+struct SystemNode {
+    std::string name;        // e.g. "quartz10"
+    std::string class_name;  // e.g. "machine", "node"
+    std::string description;
+    SystemNodeIndex parent = kNone;  // kNone: a root (the machine)
+};
+
+// A process (MPI rank).
+struct LocationGroup {
+    std::string name;  // e.g. "MPI Rank 3"
+    std::int64_t rank = 0;
+    SystemNodeIndex parent = kNone;
+};
+
+// A thread of a process; the values have one column per location.
+struct Location {
+    std::string name;  // e.g. "Master thread"
+    std::int64_t rank = 0;  // thread number within its process
+    LocationGroupIndex group = kNone;
+};
+
+enum class ValueKind : std::uint8_t {
+    OwnShares,        // exclusive along the metric tree (the model's own form)
+    MetricInclusive,  // each metric includes its sub-metrics (the file's form)
+};
+
+class Report {
+public:
+    // --- structure -------------------------------------------------------
+    // Parents must be added before their children; an invalid reference, a
+    // negative rank or an empty or repeated metric unique name throws
+    // std::invalid_argument. Adding a location is only possible while
+    // no value has been set, since values are laid out by location.
+    MetricIndex add_metric(Metric metric);
+    RegionIndex add_region(Region region);
+    CnodeIndex add_cnode(RegionIndex region, CnodeIndex parent);
+    SystemNodeIndex add_system_node(SystemNode node);
+    LocationGroupIndex add_location_group(LocationGroup group);
+    LocationIndex add_location(Location location);
+
+    // Report-level key/value attributes (<attr> of <cube>), e.g. "Creator".
+    void set_attribute(std::string key, std::string value);
+    const std::vector<std::pair<std::string, std::string>>& attributes() const { return attributes_; }
+    // Documentation mirrors: base URLs the browser substitutes for "@mirror@"
+    // at the start of a metric's URL (as Scalasca's pattern links use it).
+    void add_mirror(std::string url) { mirrors_.push_back(std::move(url)); }
+    const std::vector<std::string>& mirrors() const { return mirrors_; }
+
+    const std::vector<Metric>& metrics() const { return metrics_; }
+    const std::vector<Region>& regions() const { return regions_; }
+    const std::vector<Cnode>& cnodes() const { return cnodes_; }
+    const std::vector<SystemNode>& system_nodes() const { return system_nodes_; }
+    const std::vector<LocationGroup>& location_groups() const { return location_groups_; }
+    const std::vector<Location>& locations() const { return locations_; }
+
+    // Children in the order they were added.
+    std::vector<MetricIndex> metric_children(MetricIndex metric) const;
+    std::vector<CnodeIndex> cnode_children(CnodeIndex cnode) const;
+
+    // Lookups by name; kNone when absent.
+    MetricIndex find_metric(std::string_view unique_name) const;
+    // The call path whose regions, from the root down, have these names.
+    CnodeIndex find_cnode(const std::vector<std::string>& region_names) const;
+    // The child of `parent` (kNone: a root) that enters `region`; kNone if absent.
+    CnodeIndex find_cnode(CnodeIndex parent, RegionIndex region) const;
+
+    // --- values ----------------------------------------------------------
+    // Unset values are 0. Out-of-range indices throw std::out_of_range.
+    double value(MetricIndex metric, CnodeIndex cnode, LocationIndex location) const;
+    void set_value(MetricIndex metric, CnodeIndex cnode, LocationIndex location, double v);
+    void add_value(MetricIndex metric, CnodeIndex cnode, LocationIndex location, double delta);
+    // True once any value of the metric was set (others are implicitly 0).
+    bool has_values(MetricIndex metric) const;
+
+    ValueKind value_kind() const { return value_kind_; }
+    // Declares which kind the values already stored are (used by the reader).
+    void set_value_kind(ValueKind kind) { value_kind_ = kind; }
+    // Converts between the two kinds in place; a no-op if already of that kind.
+    void to_metric_inclusive();
+    void to_own_shares();
+
+private:
+    // One metric's values: cnode-major, one row of locations per cnode.
+    // Allocated on first write, so metrics no analysis fills cost nothing.
+    using Plane = std::vector<double>;
+    Plane& plane(MetricIndex metric);
+    std::size_t offset(MetricIndex metric, CnodeIndex cnode, LocationIndex location) const;
+
+    std::vector<std::pair<std::string, std::string>> attributes_;
+    std::vector<std::string> mirrors_;
+    std::vector<Metric> metrics_;
+    std::vector<Region> regions_;
+    std::vector<Cnode> cnodes_;
+    std::vector<SystemNode> system_nodes_;
+    std::vector<LocationGroup> location_groups_;
+    std::vector<Location> locations_;
+    std::vector<Plane> values_;  // one per metric; empty until first written
+    ValueKind value_kind_ = ValueKind::OwnShares;
+};
+
+}  // namespace hindsight::cube

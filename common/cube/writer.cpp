@@ -1,0 +1,102 @@
+#include "common/cube/writer.hpp"
+
+#include <system_error>
+
+#include "common/cube/anchor.hpp"
+#include "common/cube/metric_files.hpp"
+#include "common/cube/numbering.hpp"
+#include "common/cube/tar.hpp"
+#include "common/error.hpp"
+
+namespace hindsight::cube {
+
+namespace {
+
+// CUBE readers need at least one entry in every dimension, and a process
+// without threads has no column to hold its values.
+void check_expressible(const Report& report, const std::string& path) {
+    if (report.metrics().empty()) throw Error(path, "the report has no metric");
+    if (report.cnodes().empty()) throw Error(path, "the report has no call path");
+    if (report.locations().empty()) throw Error(path, "the report has no location");
+    std::vector<bool> has_location(report.location_groups().size(), false);
+    for (const Location& l : report.locations()) has_location[l.group] = true;
+    for (LocationGroupIndex g = 0; g < has_location.size(); ++g)
+        if (!has_location[g]) throw Error(path, "process '" + report.location_groups()[g].name + "' has no thread");
+}
+
+// The stored (metric-inclusive) values of one metric in file order: rows by
+// file cnode id, columns by file location id; only non-zero rows are kept.
+MetricRows stored_rows(const Report& report, const FileNumbering& numbering,
+                       const std::vector<std::vector<MetricIndex>>& children, MetricIndex metric) {
+    // Own shares are summed over the metric's subtree; stored values are
+    // taken as they are.
+    std::vector<MetricIndex> subtree{metric};
+    if (report.value_kind() == ValueKind::OwnShares)
+        for (std::size_t i = 0; i < subtree.size(); ++i)
+            subtree.insert(subtree.end(), children[subtree[i]].begin(), children[subtree[i]].end());
+
+    MetricRows rows;
+    const std::size_t width = numbering.locations.size();
+    std::vector<double> row(width);
+    for (std::uint32_t r = 0; r < numbering.cnodes.size(); ++r) {
+        const CnodeIndex c = numbering.cnodes[r];
+        bool nonzero = false;
+        for (std::size_t col = 0; col < width; ++col) {
+            double v = 0.0;
+            for (const MetricIndex m : subtree) v += report.value(m, c, numbering.locations[col]);
+            row[col] = v;
+            nonzero = nonzero || v != 0.0;
+        }
+        if (!nonzero) continue;
+        rows.rows.push_back(r);
+        rows.values.insert(rows.values.end(), row.begin(), row.end());
+    }
+    return rows;
+}
+
+void write_archive(const Report& report, const std::filesystem::path& path) {
+    const FileNumbering numbering = number_for_file(report);
+    std::vector<std::vector<MetricIndex>> children(report.metrics().size());
+    for (MetricIndex m = 0; m < report.metrics().size(); ++m)
+        if (report.metrics()[m].parent != kNone) children[report.metrics()[m].parent].push_back(m);
+
+    tar::Writer archive(path);
+    std::string anchor = write_anchor(report, numbering);
+    // See tar::Writer::add: a trailing newline moves the size off a block
+    // boundary without changing the document.
+    if (anchor.size() % 512 == 0) anchor += '\n';
+    archive.add("anchor.xml", anchor);
+    for (std::uint32_t id = 0; id < numbering.metrics.size(); ++id) {
+        const MetricIndex m = numbering.metrics[id];
+        const MetricRows rows = stored_rows(report, numbering, children, m);
+        // Index and data sizes are 2 modulo 4 and 8, never a block multiple.
+        archive.add(std::to_string(id) + ".index", encode_index(rows.rows));
+        archive.add(std::to_string(id) + ".data", encode_data(report.metrics()[m].data_type, rows.values));
+    }
+    archive.finish();
+}
+
+}  // namespace
+
+void write_cubex(const Report& report, const std::filesystem::path& path) {
+    check_expressible(report, path.string());
+    // Write beside the target and rename, so that a failure never leaves a
+    // truncated report under the requested name.
+    std::filesystem::path partial = path;
+    partial += ".partial";
+    try {
+        write_archive(report, partial);
+    } catch (const Error& e) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        throw Error(path.string(), e.problem());
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, path, ec);
+    if (ec) {
+        std::filesystem::remove(partial, ec);
+        throw Error(path.string(), "cannot create the file");
+    }
+}
+
+}  // namespace hindsight::cube
