@@ -1,0 +1,358 @@
+#include "tests/support/archive_writer.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "common/error.hpp"
+#include "tests/support/mpi_regions.hpp"
+#include "tests/support/trace_builder.hpp"
+
+namespace hindsight::testing {
+namespace {
+
+constexpr std::uint64_t kEventChunkSize = 1024 * 1024;
+constexpr std::uint64_t kDefinitionChunkSize = 4 * 1024 * 1024;
+
+// Fixed ids of the definitions every trace has.
+constexpr OTF2_SystemTreeNodeRef kMachineNode = 0;
+constexpr OTF2_GroupRef kLocationsGroup = 0;
+constexpr OTF2_GroupRef kSelfGroup = 1;
+constexpr OTF2_GroupRef kFirstCommGroup = 2;
+
+// Buffers are flushed whenever OTF2 asks, and no timestamps are recorded
+// for the flushes (the trace holds exactly the declared events).
+OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+const OTF2_FlushCallbacks kFlushCallbacks = {pre_flush, post_flush};
+
+// An open archive being written; closed on destruction.
+class ArchiveWriter {
+public:
+    explicit ArchiveWriter(const std::filesystem::path& dir)
+        : anchor_((dir / "traces.otf2").string()) {
+        archive_.reset(OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
+                                         kEventChunkSize, kDefinitionChunkSize,
+                                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
+        if (!archive_) throw Error(anchor_, "OTF2 cannot create the archive");
+        check(OTF2_Archive_SetFlushCallbacks(get(), &kFlushCallbacks, nullptr), "flush callbacks");
+        check(OTF2_Archive_SetSerialCollectiveCallbacks(get()), "collective callbacks");
+        check(OTF2_Archive_SetCreator(get(), "Hindsight trace builder"), "creator");
+    }
+
+    OTF2_Archive* get() const { return archive_.get(); }
+
+    void check(OTF2_ErrorCode code, const std::string& what) const {
+        if (code != OTF2_SUCCESS)
+            throw Error(anchor_,
+                        "OTF2 failed writing " + what + ": " + OTF2_Error_GetDescription(code));
+    }
+
+    // Closes the archive, reporting a failure (the destructor cannot).
+    void close() { check(OTF2_Archive_Close(archive_.release()), "the archive"); }
+
+private:
+    struct Close {
+        void operator()(OTF2_Archive* a) const { OTF2_Archive_Close(a); }
+    };
+    std::string anchor_;
+    std::unique_ptr<OTF2_Archive, Close> archive_;
+};
+
+// Global string definitions, each distinct string once, in first-use order.
+class StringTable {
+public:
+    OTF2_StringRef intern(const std::string& s) {
+        const auto [it, added] = ids_.try_emplace(s, static_cast<OTF2_StringRef>(strings_.size()));
+        if (added) strings_.push_back(s);
+        return it->second;
+    }
+    // The id of a string interned before.
+    OTF2_StringRef at(const std::string& s) const { return ids_.at(s); }
+    const std::vector<std::string>& strings() const { return strings_; }
+
+private:
+    std::unordered_map<std::string, OTF2_StringRef> ids_;
+    std::vector<std::string> strings_;
+};
+
+// Every id the definitions and events use, decided before anything is
+// written so that each string definition precedes its users: regions in
+// order of first use (rank by rank), compute nodes in order of first
+// appearance, one COMM_GROUP per distinct member list.
+struct Layout {
+    StringTable strings;
+    std::vector<std::string> regions;
+    std::unordered_map<std::string, OTF2_RegionRef> region_ids;
+    std::vector<std::string> nodes;  // system tree node i + 1
+    std::map<std::string, OTF2_SystemTreeNodeRef> node_ids;
+    std::vector<std::vector<int>> comm_groups;  // group kFirstCommGroup + i
+    std::map<std::vector<int>, OTF2_GroupRef> comm_group_ids;
+    OTF2_StringRef empty, mpi, comm_template, machine_class, machine_name, node_class, thread_name,
+        program_name;
+
+    explicit Layout(const TraceBuilder& trace) {
+        for (int r = 0; r < trace.size(); ++r) {
+            for (const RecordedEvent& e : trace.rank(r).events())
+                if (const auto* enter = std::get_if<event::Enter>(&e.payload))
+                    if (region_ids.try_emplace(enter->region, id<OTF2_RegionRef>(regions)).second)
+                        regions.push_back(enter->region);
+            const std::string& node = trace.node_of_rank(r);
+            if (node_ids.try_emplace(node, id<OTF2_SystemTreeNodeRef>(nodes) + 1).second)
+                nodes.push_back(node);
+        }
+        for (const CommTable::Entry& c : trace.comms().entries()) {
+            if (c.world_ranks.empty()) continue;  // MPI_COMM_SELF has a group of its own
+            if (comm_group_ids
+                    .try_emplace(c.world_ranks, kFirstCommGroup + id<OTF2_GroupRef>(comm_groups))
+                    .second)
+                comm_groups.push_back(c.world_ranks);
+        }
+
+        empty = strings.intern("");
+        mpi = strings.intern("MPI");
+        comm_template = strings.intern("Comm ${id}");
+        machine_class = strings.intern("machine");
+        machine_name = strings.intern(trace.machine_name());
+        node_class = strings.intern("node");
+        for (const std::string& n : nodes) strings.intern(n);
+        for (int r = 0; r < trace.size(); ++r) strings.intern(rank_name(r));
+        thread_name = strings.intern("Master thread");
+        for (const std::string& r : regions) strings.intern(r);
+        for (const CommTable::Entry& c : trace.comms().entries()) strings.intern(c.name);
+        program_name = strings.intern(trace.program_name());
+    }
+
+    static std::string rank_name(int r) { return "MPI Rank " + std::to_string(r); }
+
+    template <typename Ref, typename T>
+    static Ref id(const std::vector<T>& v) {
+        return static_cast<Ref>(v.size());
+    }
+};
+
+std::vector<std::uint64_t> as_members(const std::vector<int>& ranks) {
+    return {ranks.begin(), ranks.end()};
+}
+
+void write_region(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Layout& layout,
+                  OTF2_RegionRef id, const std::string& name) {
+    const OTF2_StringRef name_ref = layout.strings.at(name);
+    const bool mpi = is_mpi_region(name);
+    // User regions are plain functions; MPI ones get Score-P's role.
+    const OTF2_RegionRole role =
+        mpi ? mpi_region_role(name) : OTF2_RegionRole{OTF2_REGION_ROLE_FUNCTION};
+    const OTF2_Paradigm paradigm = mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+    a.check(OTF2_GlobalDefWriter_WriteRegion(w, id, name_ref, name_ref, layout.empty, role,
+                                             paradigm, OTF2_REGION_FLAG_NONE,
+                                             mpi ? layout.mpi : OTF2_UNDEFINED_STRING, 0, 0),
+            "region " + name);
+}
+
+void write_system_tree(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const TraceBuilder& trace,
+                       const Layout& layout) {
+    a.check(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, kMachineNode, layout.machine_name,
+                                                     layout.machine_class,
+                                                     OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+            "the system tree");
+    a.check(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, kMachineNode,
+                                                           OTF2_SYSTEM_TREE_DOMAIN_MACHINE),
+            "the system tree");
+    for (const std::string& node : layout.nodes) {
+        const OTF2_SystemTreeNodeRef id = layout.node_ids.at(node);
+        a.check(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, id, layout.strings.at(node),
+                                                         layout.node_class, kMachineNode),
+                "the system tree");
+        a.check(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+                    w, id, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY),
+                "the system tree");
+    }
+    // One process per rank, each with its master thread; location and
+    // location group ids equal the world rank.
+    for (int r = 0; r < trace.size(); ++r)
+        a.check(OTF2_GlobalDefWriter_WriteLocationGroup(
+                    w, static_cast<OTF2_LocationGroupRef>(r),
+                    layout.strings.at(Layout::rank_name(r)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                    layout.node_ids.at(trace.node_of_rank(r)), OTF2_UNDEFINED_LOCATION_GROUP),
+                "location groups");
+    for (int r = 0; r < trace.size(); ++r)
+        a.check(OTF2_GlobalDefWriter_WriteLocation(
+                    w, static_cast<OTF2_LocationRef>(r), layout.thread_name,
+                    OTF2_LOCATION_TYPE_CPU_THREAD, trace.rank(r).events().size(),
+                    static_cast<OTF2_LocationGroupRef>(r)),
+                "locations");
+}
+
+void write_group(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Layout& layout,
+                 OTF2_GroupRef id, OTF2_GroupType type, const std::vector<std::uint64_t>& members) {
+    a.check(OTF2_GlobalDefWriter_WriteGroup(
+                w, id, layout.empty, type, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                static_cast<std::uint32_t>(members.size()), members.data()),
+            "group " + std::to_string(id));
+}
+
+void write_communicators(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const TraceBuilder& trace,
+                         const Layout& layout) {
+    // Location ids equal world ranks, so the world's member list doubles as
+    // the list of locations in world-rank order.
+    write_group(w, a, layout, kLocationsGroup, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                as_members(trace.comms().at(kWorld).world_ranks));
+    write_group(w, a, layout, kSelfGroup, OTF2_GROUP_TYPE_COMM_SELF, {});
+    for (const auto& members : layout.comm_groups)
+        write_group(w, a, layout, layout.comm_group_ids.at(members), OTF2_GROUP_TYPE_COMM_GROUP,
+                    as_members(members));
+
+    const auto& comms = trace.comms().entries();
+    for (std::size_t i = 0; i < comms.size(); ++i) {
+        const OTF2_GroupRef group = comms[i].world_ranks.empty()
+                                        ? kSelfGroup
+                                        : layout.comm_group_ids.at(comms[i].world_ranks);
+        a.check(OTF2_GlobalDefWriter_WriteComm(w, static_cast<OTF2_CommRef>(i),
+                                               layout.strings.at(comms[i].name), group,
+                                               comms[i].parent, OTF2_COMM_FLAG_NONE),
+                "communicator " + std::to_string(i));
+    }
+}
+
+void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
+                              const Layout& layout) {
+    OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(a.get());
+    if (!w) a.check(OTF2_ERROR_INVALID, "the global definitions");
+
+    const ClockProperties clock = trace.clock();
+    a.check(
+        OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset,
+                                                  clock.trace_length, OTF2_UNDEFINED_TIMESTAMP),
+        "clock properties");
+    const auto& strings = layout.strings.strings();
+    for (std::size_t i = 0; i < strings.size(); ++i)
+        a.check(
+            OTF2_GlobalDefWriter_WriteString(w, static_cast<OTF2_StringRef>(i), strings[i].c_str()),
+            "strings");
+
+    a.check(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, layout.mpi,
+                                               OTF2_PARADIGM_CLASS_PROCESS),
+            "the MPI paradigm");
+    OTF2_AttributeValue template_value;
+    template_value.stringRef = layout.comm_template;
+    a.check(OTF2_GlobalDefWriter_WriteParadigmProperty(w, OTF2_PARADIGM_MPI,
+                                                       OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
+                                                       OTF2_TYPE_STRING, template_value),
+            "the MPI paradigm");
+
+    write_system_tree(w, a, trace, layout);
+    for (const std::string& region : layout.regions)
+        write_region(w, a, layout, layout.region_ids.at(region), region);
+    write_communicators(w, a, trace, layout);
+}
+
+// Writes one recorded event through the location's event writer.
+struct EventWriter {
+    OTF2_EvtWriter* w;
+    OTF2_TimeStamp t;
+    const Layout& layout;
+
+    OTF2_ErrorCode operator()(const event::ProgramBegin&) const {
+        return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, layout.program_name, 0, nullptr);
+    }
+    OTF2_ErrorCode operator()(const event::ProgramEnd& e) const {
+        return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, e.exit_status);
+    }
+    OTF2_ErrorCode operator()(const event::Enter& e) const {
+        return OTF2_EvtWriter_Enter(w, nullptr, t, layout.region_ids.at(e.region));
+    }
+    OTF2_ErrorCode operator()(const event::Leave& e) const {
+        return OTF2_EvtWriter_Leave(w, nullptr, t, layout.region_ids.at(e.region));
+    }
+    OTF2_ErrorCode operator()(const event::MpiSend& e) const {
+        const auto& m = e.envelope;
+        return OTF2_EvtWriter_MpiSend(w, nullptr, t, m.peer, m.comm, m.tag, m.bytes);
+    }
+    OTF2_ErrorCode operator()(const event::MpiRecv& e) const {
+        const auto& m = e.envelope;
+        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, m.peer, m.comm, m.tag, m.bytes);
+    }
+    OTF2_ErrorCode operator()(const event::MpiIsend& e) const {
+        const auto& m = e.envelope;
+        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, m.peer, m.comm, m.tag, m.bytes, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiIsendComplete& e) const {
+        return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiIrecvRequest& e) const {
+        return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiIrecv& e) const {
+        const auto& m = e.envelope;
+        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, m.peer, m.comm, m.tag, m.bytes, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiRequestTest& e) const {
+        return OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiRequestCancelled& e) const {
+        return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::MpiCollectiveBegin&) const {
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+    }
+    OTF2_ErrorCode operator()(const event::MpiCollectiveEnd& e) const {
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, e.op, e.comm, e.root, e.sent,
+                                               e.received);
+    }
+};
+
+void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {
+    a.check(OTF2_Archive_OpenEvtFiles(a.get()), "event files");
+    for (int r = 0; r < trace.size(); ++r) {
+        const std::string what = "the events of rank " + std::to_string(r);
+        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a.get(), static_cast<OTF2_LocationRef>(r));
+        if (!w) a.check(OTF2_ERROR_INVALID, what);
+        for (const RecordedEvent& e : trace.rank(r).events())
+            a.check(
+                std::visit(EventWriter{w, static_cast<OTF2_TimeStamp>(e.time), layout}, e.payload),
+                what);
+        a.check(OTF2_Archive_CloseEvtWriter(a.get(), w), what);
+    }
+    a.check(OTF2_Archive_CloseEvtFiles(a.get()), "event files");
+}
+
+// Local definitions: one file per location, holding its clock offsets.
+void write_local_definitions(const ArchiveWriter& a, const TraceBuilder& trace) {
+    a.check(OTF2_Archive_OpenDefFiles(a.get()), "local definition files");
+    for (int r = 0; r < trace.size(); ++r) {
+        const std::string what = "the local definitions of rank " + std::to_string(r);
+        OTF2_DefWriter* w = OTF2_Archive_GetDefWriter(a.get(), static_cast<OTF2_LocationRef>(r));
+        if (!w) a.check(OTF2_ERROR_INVALID, what);
+        for (const ClockOffset& c : trace.rank(r).clock_offsets())
+            a.check(OTF2_DefWriter_WriteClockOffset(w, static_cast<OTF2_TimeStamp>(c.time),
+                                                    c.offset, c.stddev),
+                    what);
+        a.check(OTF2_Archive_CloseDefWriter(a.get(), w), what);
+    }
+    a.check(OTF2_Archive_CloseDefFiles(a.get()), "local definition files");
+}
+
+}  // namespace
+
+void write_otf2_archive(const TraceBuilder& trace, const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    fs::remove(dir / "traces.otf2", ec);
+    fs::remove(dir / "traces.def", ec);
+    fs::remove_all(dir / "traces", ec);
+    if (ec) throw Error(dir.string(), "cannot prepare the archive directory: " + ec.message());
+
+    Layout layout(trace);
+    ArchiveWriter archive(dir);
+    write_events(archive, trace, layout);
+    write_local_definitions(archive, trace);
+    write_global_definitions(archive, trace, layout);
+    archive.close();
+}
+
+}  // namespace hindsight::testing

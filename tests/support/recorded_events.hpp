@@ -1,0 +1,100 @@
+// What a RankBuilder records: one entry per OTF2 event of a location, in the
+// order they will be written, plus its clock offsets. Communicator ranks are
+// already resolved to what OTF2 stores (ranks in the communicator, comm ids).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include <otf2/OTF2_Events.h>
+
+#include "common/clock.hpp"
+
+namespace hindsight::testing {
+
+namespace event {
+
+struct ProgramBegin {};
+struct ProgramEnd {
+    std::int64_t exit_status = 0;
+};
+struct Enter {
+    std::string region;
+};
+struct Leave {
+    std::string region;
+};
+// Sender or receiver side of a message: `peer` is the rank of the other
+// side in communicator `comm`.
+struct Envelope {
+    std::uint32_t peer = 0;
+    std::uint32_t comm = 0;
+    std::uint32_t tag = 0;
+    std::uint64_t bytes = 0;
+};
+struct MpiSend {
+    Envelope envelope;
+};
+struct MpiRecv {
+    Envelope envelope;
+};
+struct MpiIsend {
+    Envelope envelope;
+    std::uint64_t request = 0;
+};
+struct MpiIsendComplete {
+    std::uint64_t request = 0;
+};
+struct MpiIrecvRequest {
+    std::uint64_t request = 0;
+};
+struct MpiIrecv {
+    Envelope envelope;
+    std::uint64_t request = 0;
+};
+struct MpiRequestTest {
+    std::uint64_t request = 0;
+};
+struct MpiRequestCancelled {
+    std::uint64_t request = 0;
+};
+struct MpiCollectiveBegin {};
+struct MpiCollectiveEnd {
+    OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+    std::uint32_t comm = 0;
+    std::uint32_t root = 0;  // OTF2_UNDEFINED_UINT32 when the operation has none
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+};
+
+}  // namespace event
+
+using EventPayload =
+    std::variant<event::ProgramBegin, event::ProgramEnd, event::Enter, event::Leave,
+                 event::MpiSend, event::MpiRecv, event::MpiIsend, event::MpiIsendComplete,
+                 event::MpiIrecvRequest, event::MpiIrecv, event::MpiRequestTest,
+                 event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd>;
+
+struct RecordedEvent {
+    Ticks time = 0;
+    EventPayload payload;
+};
+
+struct ClockOffset {
+    Ticks time = 0;
+    std::int64_t offset = 0;
+    double stddev = 0.0;
+};
+
+// A request started on a rank and not completed yet. The envelope of a
+// receive request is unknown until it completes when it was started through
+// the low-level irecv_request_event().
+struct PendingRequest {
+    std::uint64_t id = 0;
+    bool is_send = false;
+    bool has_envelope = false;
+    event::Envelope envelope;
+};
+
+}  // namespace hindsight::testing

@@ -1,0 +1,298 @@
+// Exact-trace builder for tests: describes a small MPI run event by event,
+// with hand-chosen timestamps, and writes it as an OTF2 archive that follows
+// Score-P's conventions, so that the analyzer reads it exactly like a real
+// measurement. Analysis tests state a scenario here and derive the expected
+// wait states from the very timestamps they chose.
+//
+// Example (rank 1 waits 30 ns for a message from rank 0: a Late Sender):
+//
+//     TraceBuilder trace(2);
+//     trace.rank(0).enter(0, "main").send(50, 60, 1, 7, 1024).leave(100);
+//     trace.rank(1).enter(0, "main").recv(20, 70, 0, 7, 1024).leave(100);
+//     trace.write(dir);   // dir/traces.otf2, dir/traces.def, dir/traces/
+//
+// Time: every timestamp is an absolute tick count written to the trace as
+// is; the default clock has 1e9 ticks per second (1 tick = 1 ns) and global
+// offset 0, so a timestamp t is t ns after the trace's start. Timestamps of
+// one rank must not decrease in the order the calls are made; ranks are
+// independent of each other.
+//
+// Where each OTF2 event lands (the semantics analysis tests rely on):
+//   send/ssend/bsend/rsend  ENTER at `enter`, MPI_SEND at `enter`, LEAVE at `leave`
+//   recv                    ENTER at `enter`, MPI_RECV at `leave`, LEAVE at `leave`
+//   sendrecv                MPI_SEND at `enter`, MPI_RECV at `leave`
+//   isend                   MPI_ISEND at `enter` of MPI_Isend
+//   irecv                   MPI_IRECV_REQUEST at `enter` of MPI_Irecv
+//   wait/waitall/test       MPI_ISEND_COMPLETE / MPI_IRECV of each completed
+//                           request at `leave`, just before LEAVE (in the
+//                           order the requests are given); an unsuccessful
+//                           test writes MPI_REQUEST_TEST at `leave`
+//   collectives             MPI_COLLECTIVE_BEGIN at `enter` (right after
+//                           ENTER), MPI_COLLECTIVE_END at `leave` (right
+//                           before LEAVE)
+// Events that share a timestamp keep the order in which they were added.
+//
+// Ranks: `dest`, `source` and `root` are ranks in the given communicator
+// (as OTF2 records them), not world ranks. Location id == location group
+// id == world rank.
+//
+// Bytes of the collective shorthands follow Score-P's accounting (intra-
+// communicators, no MPI_IN_PLACE). `bytes` is the size of the call's own
+// data block (count x type size, per peer where MPI has one per peer); with
+// N the communicator size and r the caller's rank in it:
+//   barrier                       sent 0,          received 0
+//   bcast, scatter     at root    sent N*bytes,    received bytes
+//                      elsewhere  sent 0,          received bytes
+//   reduce, gather     at root    sent bytes,      received N*bytes
+//                      elsewhere  sent bytes,      received 0
+//   allreduce, allgather, alltoall, reduce_scatter_block
+//                                 sent N*bytes,    received N*bytes
+//   scan                          sent (N-r)*bytes,   received (r+1)*bytes
+//   exscan                        sent (N-r-1)*bytes, received r*bytes
+// Use collective() to record any other numbers.
+//
+// Regions: names starting with "MPI_" become MPI regions (paradigm MPI,
+// canonical name = name, file "MPI") with the role Score-P gives them
+// (BARRIER, COLL_ONE2ALL, COLL_ALL2ONE, COLL_ALL2ALL, COLL_OTHER,
+// POINT2POINT, FUNCTION, ...; like Score-P, MPI_Wait*/MPI_Test* are
+// FUNCTION); any other name is a USER region with role FUNCTION. Only
+// regions that occur are defined.
+//
+// Requests: ids count 1, 2, ... per rank, in the order requests are made.
+//
+// Misuse (time going backwards, negative time, leave without enter, a
+// region still open at write(), an unknown request, a rank outside its
+// communicator, ...) throws hindsight::Error naming the rank and problem.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <otf2/OTF2_Events.h>
+
+#include "common/clock.hpp"
+#include "tests/support/recorded_events.hpp"
+
+namespace hindsight::testing {
+
+using Ticks = hindsight::Ticks;
+using RequestId = std::uint64_t;
+
+// Handle of a communicator in the builder; `id` is its OTF2 comm id.
+struct Comm {
+    std::uint32_t id = 0;
+    friend bool operator==(Comm, Comm) = default;
+};
+
+inline constexpr Comm kWorld{0};  // MPI_COMM_WORLD
+inline constexpr Comm kSelf{1};   // MPI_COMM_SELF
+
+// The communicators a trace knows: members are world ranks, in
+// communicator rank order. Shared by the builder and its ranks.
+class CommTable {
+public:
+    explicit CommTable(int world_size);
+
+    struct Entry {
+        std::string name;
+        std::vector<int> world_ranks;  // empty for MPI_COMM_SELF
+        std::uint32_t parent;          // OTF2_UNDEFINED_COMM for the roots
+    };
+
+    Comm add(std::vector<int> world_ranks, Comm parent, std::string name);
+    const Entry& at(Comm c) const;  // throws on an unknown handle
+    const std::vector<Entry>& entries() const { return entries_; }
+    int world_size() const { return world_size_; }
+
+    // Number of ranks of `c` (1 for MPI_COMM_SELF).
+    int size(Comm c) const;
+    // Rank of `world_rank` in `c`; throws when it is no member.
+    int rank_of(Comm c, int world_rank) const;
+
+private:
+    int world_size_;
+    std::vector<Entry> entries_;
+};
+
+// The events of one rank (its "Master thread" location), appended in time
+// order. Every method returns *this for chaining unless it returns a request.
+class RankBuilder {
+public:
+    RankBuilder(int world_rank, const CommTable& comms);
+
+    int world_rank() const { return rank_; }
+
+    // --- regions -----------------------------------------------------------
+    RankBuilder& enter(Ticks t, const std::string& region);
+    RankBuilder& leave(Ticks t);  // leaves the innermost open region
+    // A region with nothing inside it.
+    RankBuilder& region(Ticks enter, Ticks leave, const std::string& name);
+
+    // PROGRAM_BEGIN must be the rank's first event, PROGRAM_END its last.
+    RankBuilder& program_begin(Ticks t);
+    RankBuilder& program_end(Ticks t, std::int64_t exit_status = 0);
+
+    // --- MPI calls (ENTER/LEAVE of the MPI region plus its events) ---------
+    RankBuilder& init(Ticks enter, Ticks leave);      // MPI_Init
+    RankBuilder& finalize(Ticks enter, Ticks leave);  // MPI_Finalize
+
+    // `region` may name another blocking send: MPI_Ssend, MPI_Bsend, ...
+    RankBuilder& send(Ticks enter, Ticks leave, int dest, std::uint32_t tag, std::uint64_t bytes,
+                      Comm c = kWorld, const std::string& region = "MPI_Send");
+    RankBuilder& recv(Ticks enter, Ticks leave, int source, std::uint32_t tag,
+                      std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& sendrecv(Ticks enter, Ticks leave, int dest, std::uint32_t send_tag,
+                          std::uint64_t send_bytes, int source, std::uint32_t recv_tag,
+                          std::uint64_t recv_bytes, Comm c = kWorld);
+
+    // Non-blocking calls return the request id their completion refers to.
+    RequestId isend(Ticks enter, Ticks leave, int dest, std::uint32_t tag, std::uint64_t bytes,
+                    Comm c = kWorld, const std::string& region = "MPI_Isend");
+    RequestId irecv(Ticks enter, Ticks leave, int source, std::uint32_t tag,
+                    std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& wait(Ticks enter, Ticks leave, RequestId request);
+    RankBuilder& waitall(Ticks enter, Ticks leave, const std::vector<RequestId>& requests);
+    // MPI_Test; `completed` says whether the request completes in this call.
+    RankBuilder& test(Ticks enter, Ticks leave, RequestId request, bool completed);
+
+    // Any collective; `region` must be an MPI collective ("MPI_Bcast", ...).
+    // `root` is a rank in `c`, or -1 for collectives without a root.
+    RankBuilder& collective(Ticks enter, Ticks leave, const std::string& region, Comm c,
+                            int root, std::uint64_t sent, std::uint64_t received);
+    // Shorthands with Score-P's byte accounting (see the table above).
+    RankBuilder& barrier(Ticks enter, Ticks leave, Comm c = kWorld);
+    RankBuilder& bcast(Ticks enter, Ticks leave, int root, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& scatter(Ticks enter, Ticks leave, int root, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& reduce(Ticks enter, Ticks leave, int root, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& gather(Ticks enter, Ticks leave, int root, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& allreduce(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& allgather(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& alltoall(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& reduce_scatter_block(Ticks enter, Ticks leave, std::uint64_t bytes,
+                                      Comm c = kWorld);
+    RankBuilder& scan(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& exscan(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
+
+    // --- low level: single events, only inside an open region --------------
+    RankBuilder& send_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,
+                            Comm c = kWorld);
+    RankBuilder& recv_event(Ticks t, int source, std::uint32_t tag, std::uint64_t bytes,
+                            Comm c = kWorld);
+    RequestId isend_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,
+                          Comm c = kWorld);
+    // MPI_IRECV_REQUEST; the receive's envelope is given to irecv_event.
+    RequestId irecv_request_event(Ticks t);
+    RankBuilder& isend_complete_event(Ticks t, RequestId request);
+    RankBuilder& irecv_event(Ticks t, RequestId request, int source, std::uint32_t tag,
+                             std::uint64_t bytes, Comm c = kWorld);
+    RankBuilder& request_test_event(Ticks t, RequestId request);
+    RankBuilder& request_cancelled_event(Ticks t, RequestId request);
+    RankBuilder& collective_begin_event(Ticks t);
+    // `root` is a rank in `c`, or -1 for none (written as OTF2_UNDEFINED_UINT32).
+    RankBuilder& collective_end_event(Ticks t, OTF2_CollectiveOp op, Comm c, int root,
+                                      std::uint64_t sent, std::uint64_t received);
+
+    // A CLOCK_OFFSET definition of this location (local definitions): at
+    // `time`, this rank's clock was `offset` ticks off the reference clock.
+    // Times must not decrease; they are independent of the event times.
+    // Event timestamps are written uncorrected; note that OTF2's event
+    // reader applies these offsets by default once the location's local
+    // definitions have been read (OTF2_EvtReader_ApplyClockOffsets).
+    RankBuilder& clock_offset(Ticks time, std::int64_t offset, double stddev = 0.0);
+
+    // What has been recorded, for the writer.
+    const std::vector<RecordedEvent>& events() const { return events_; }
+    const std::vector<ClockOffset>& clock_offsets() const { return clock_offsets_; }
+    // Throws when the rank's record is incomplete (a region still open).
+    void check_complete() const;
+
+private:
+    [[noreturn]] void fail(const std::string& problem) const;
+    void advance_to(Ticks t);  // checks t against the last timestamp
+    void require_open_region(const char* what) const;
+    std::uint32_t peer_rank(Comm c, int rank) const;
+    std::uint32_t root_rank(Comm c, int root) const;
+    RequestId new_request();
+    // Writes the completion event of `request` at `t` and forgets it.
+    void complete(Ticks t, RequestId request);
+    // An MPI call that completes `requests` at `leave` (MPI_Wait, ...).
+    RankBuilder& completion_call(Ticks enter, Ticks leave, const std::vector<RequestId>& requests,
+                                 const std::string& region);
+    RankBuilder& rooted(Ticks enter, Ticks leave, const std::string& region, int root,
+                        std::uint64_t bytes, Comm c, bool root_sends);
+    RankBuilder& symmetric(Ticks enter, Ticks leave, const std::string& region,
+                           std::uint64_t bytes, Comm c);
+    RankBuilder& push(RecordedEvent e);
+
+    int rank_;
+    const CommTable* comms_;
+    std::vector<RecordedEvent> events_;
+    std::vector<ClockOffset> clock_offsets_;
+    std::vector<std::string> open_regions_;
+    std::vector<PendingRequest> pending_;
+    Ticks last_time_ = 0;
+    bool ended_ = false;  // PROGRAM_END written
+    RequestId next_request_ = 1;
+};
+
+// The whole run: ranks, communicators, machine layout, clock.
+// Copying is disabled (ranks refer to the shared communicator table);
+// moving is fine, references from rank() stay valid.
+class TraceBuilder {
+public:
+    explicit TraceBuilder(int ranks);
+    TraceBuilder(const TraceBuilder&) = delete;
+    TraceBuilder& operator=(const TraceBuilder&) = delete;
+    TraceBuilder(TraceBuilder&&) = default;
+    TraceBuilder& operator=(TraceBuilder&&) = default;
+    ~TraceBuilder();
+
+    int size() const { return static_cast<int>(ranks_.size()); }
+    Comm world() const { return kWorld; }
+    Comm self() const { return kSelf; }
+    // A communicator derived from `parent` (e.g. by MPI_Comm_split) whose
+    // rank i is world rank world_ranks[i]; members must belong to `parent`.
+    // An empty name is written as "" (readers use the "Comm ${id}" template).
+    Comm communicator(std::vector<int> world_ranks, Comm parent, std::string name = "");
+    const CommTable& comms() const { return *comms_; }
+
+    RankBuilder& rank(int r);
+    const RankBuilder& rank(int r) const;
+
+    // Machine layout: one machine node (default "Linux") holding compute
+    // nodes; ranks not placed otherwise live on node "node0".
+    void set_machine_name(std::string name);
+    void set_node_of_rank(int rank, std::string node_name);
+    const std::string& machine_name() const { return machine_; }
+    const std::string& node_of_rank(int rank) const;
+
+    // Clock properties: ticks per second (default 1e9) and global offset
+    // (default 0); the trace length is last - first event timestamp.
+    void set_ticks_per_second(std::uint64_t ticks_per_second);
+    void set_global_offset(std::uint64_t offset);
+    ClockProperties clock() const;
+
+    // Name recorded in PROGRAM_BEGIN events.
+    void set_program_name(std::string name);
+    const std::string& program_name() const { return program_name_; }
+
+    // Writes dir/traces.otf2, dir/traces.def and dir/traces/ (replacing an
+    // earlier archive of that name; `dir` is created when missing).
+    void write(const std::filesystem::path& dir) const;
+
+private:
+    void check_rank(int r) const;
+
+    std::unique_ptr<CommTable> comms_;
+    std::vector<RankBuilder> ranks_;
+    std::vector<std::string> node_of_rank_;
+    std::string machine_ = "Linux";
+    std::string program_name_ = "program";
+    std::uint64_t ticks_per_second_ = 1'000'000'000;
+    std::uint64_t global_offset_ = 0;
+};
+
+}  // namespace hindsight::testing
