@@ -1,0 +1,201 @@
+#include "analyses/collective_wait_states.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "analyses/metric_claims.hpp"
+#include "common/error.hpp"
+
+namespace hindsight {
+
+using replay::CollectiveExchange;
+using replay::CollectiveOp;
+using replay::RankedValue;
+
+// Timestamps travel as doubles: exact for tick counts below 2^53.
+namespace {
+
+// "No metric" for operations that have no wait or no completion metric.
+constexpr Metric kNoMetric = Metric::Count_;
+constexpr double kNever = std::numeric_limits<double>::max();
+constexpr double kNotSending = std::numeric_limits<double>::lowest();
+
+double as_value(Ticks t) { return static_cast<double>(t); }
+Ticks as_ticks(double v) { return static_cast<Ticks>(v); }
+
+}  // namespace
+
+struct CollectiveWaitStates::Call {
+    const replay::EventView& view;
+    Ticks enter = 0;  // entry of the MPI call
+    Ticks end = 0;    // end of the operation
+    bool sends = false;
+    bool receives = false;
+    int rank = 0;  // in the communicator
+};
+
+void CollectiveWaitStates::begin_pass(const replay::LocalTrace& trace,
+                                      replay::Direction direction) {
+    if (direction != replay::Direction::Forward)
+        throw Error(trace.anchor_path, "collective wait states need a forward replay");
+}
+
+void CollectiveWaitStates::on_collective(const replay::EventView& view,
+                                         CollectiveExchange& exchange) {
+    if (exchange.size() <= 1) return;
+    const replay::Collective& coll = view.collective();
+    const Call call{view,
+                    view.enter().time,
+                    view.time(),
+                    coll.bytes_sent > 0,
+                    coll.bytes_received > 0,
+                    exchange.rank()};
+    switch (coll.op) {
+    case CollectiveOp::Barrier:
+        all_synchronizing(call, exchange, WaitPattern::Barrier, Metric::MpiBarrierWait,
+                          Metric::MpiBarrierCompletion);
+        break;
+    case CollectiveOp::Init:
+        // No wait at MPI_Init: the ranks start at unrelated times, and that
+        // is nobody's delay.
+        all_synchronizing(call, exchange, WaitPattern::InitCompletion, kNoMetric,
+                          Metric::MpiInitCompletion);
+        break;
+    case CollectiveOp::Finalize:
+        all_synchronizing(call, exchange, WaitPattern::FinalizeWait, Metric::MpiFinalizeWait,
+                          kNoMetric);
+        break;
+    case CollectiveOp::Allgather:
+    case CollectiveOp::Allgatherv:
+    case CollectiveOp::Alltoall:
+    case CollectiveOp::Allreduce:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::ReduceScatterBlock:
+        all_to_all(call, exchange);
+        break;
+    case CollectiveOp::Bcast:
+    case CollectiveOp::Scatter:
+    case CollectiveOp::Scatterv:
+        one_to_all(call, exchange);
+        break;
+    case CollectiveOp::Gather:
+    case CollectiveOp::Gatherv:
+    case CollectiveOp::Reduce:
+        all_to_one(call, exchange);
+        break;
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+        scan(call, exchange);
+        break;
+    case CollectiveOp::Alltoallv:
+    case CollectiveOp::Alltoallw:
+    case CollectiveOp::Other:
+        break;
+    }
+}
+
+void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cause,
+                                  Ticks awaited_enter, Ticks first_end, Metric wait_metric,
+                                  Metric completion_metric) {
+    if (awaited_enter > call.end) ++points_->clock_violations.collective;
+    // Clamped to the time in the call: with skewed clocks the awaited entry
+    // may seem to come after this rank's end.
+    const Ticks awaited = std::min(awaited_enter, call.end);
+    // Nobody can leave before the awaited rank entered.
+    const Ticks completion_start = std::max(first_end, awaited);
+    const Ticks wait = std::max<Ticks>(0, awaited - call.enter);
+    const Ticks completion = std::max<Ticks>(0, call.end - completion_start);
+
+    // A wait the report does not show (at MPI_Init) is no wait state either:
+    // nobody's work delayed the ranks' start.
+    const Ticks recorded_wait = wait_metric == kNoMetric ? 0 : wait;
+    points_->wait_states.record(call.view.index(), {pattern, recorded_wait, cause});
+    const CallPathId cnode = call.view.enter().cnode;
+    const auto& trace = call.view.trace();
+    if (wait > 0 && wait_metric != kNoMetric) claim_time(*cube_, trace, wait_metric, cnode, wait);
+    if (completion > 0 && completion_metric != kNoMetric)
+        claim_time(*cube_, trace, completion_metric, cnode, completion);
+}
+
+void CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveExchange& ex,
+                                             WaitPattern pattern, Metric wait, Metric completion) {
+    const RankedValue latest = ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue earliest_end = ex.allreduce_minloc(as_value(call.end));
+    settle(call, pattern, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value), wait,
+           completion);
+}
+
+void CollectiveWaitStates::all_to_all(const Call& call, CollectiveExchange& ex) {
+    const RankedValue latest = ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue earliest_end = ex.allreduce_minloc(as_value(call.end));
+    const bool moves_data = call.sends || call.receives;
+    if (earliest_end.value > latest.value) {
+        // All ranks were inside the operation at once: all synchronized.
+        if (moves_data)
+            settle(call, WaitPattern::NxN, latest.rank, as_ticks(latest.value),
+                   as_ticks(earliest_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
+        return;
+    }
+    // Some rank left before the last one entered: only the last sender and
+    // the receivers that entered before it synchronized.
+    const RankedValue last_sender =
+        ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+    const bool synchronized = (call.receives && as_value(call.enter) < last_sender.value) ||
+                              (call.sends && call.rank == last_sender.rank);
+    const RankedValue first_sync_end =
+        ex.allreduce_minloc(synchronized ? as_value(call.end) : kNever);
+    if (synchronized)
+        settle(call, WaitPattern::NxN, last_sender.rank, as_ticks(last_sender.value),
+               as_ticks(first_sync_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
+}
+
+void CollectiveWaitStates::one_to_all(const Call& call, CollectiveExchange& ex) {
+    const int root = call.view.collective().root;
+    if (root < 0 || root >= ex.size()) return;  // the same on every rank
+    std::vector<double> root_info{as_value(call.enter), call.sends ? 1.0 : 0.0};
+    ex.broadcast(root_info, root);
+    if (root_info.size() != 2 || root_info[1] == 0.0) return;  // the root sent nothing
+    const Ticks root_enter = as_ticks(root_info[0]);
+    const bool waits_for_root = call.receives && call.enter < root_enter;
+    const RankedValue first_waiter_end =
+        ex.allreduce_minloc(waits_for_root ? as_value(call.end) : kNever);
+    // The root synchronizes with the ranks that waited for it, if any.
+    const bool synchronized =
+        waits_for_root || (call.rank == root && first_waiter_end.value < kNever);
+    if (synchronized)
+        settle(call, WaitPattern::LateBroadcast, root, root_enter, call.end,
+               Metric::MpiLateBroadcast, kNoMetric);
+}
+
+void CollectiveWaitStates::all_to_one(const Call& call, CollectiveExchange& ex) {
+    const int root = call.view.collective().root;
+    if (root < 0 || root >= ex.size()) return;
+    std::vector<double> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
+    ex.broadcast(root_info, root);
+    if (root_info.size() != 2 || root_info[1] == 0.0) return;  // the root received nothing
+    const RankedValue last_sender =
+        ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+    // Only the root and the last sender synchronize, if the root came first.
+    const bool synchronized =
+        root_info[0] < last_sender.value && (call.rank == root || call.rank == last_sender.rank);
+    if (synchronized)
+        settle(call, WaitPattern::EarlyReduce, last_sender.rank, as_ticks(last_sender.value),
+               call.end, Metric::MpiEarlyReduce, kNoMetric);
+}
+
+void CollectiveWaitStates::scan(const Call& call, CollectiveExchange& ex) {
+    // Every rank's entry (senders only), so that each finds the last of the
+    // ranks up to itself, and which rank that was.
+    std::vector<double> enters(static_cast<std::size_t>(ex.size()), kNotSending);
+    enters[static_cast<std::size_t>(call.rank)] = call.sends ? as_value(call.enter) : kNotSending;
+    ex.allreduce(enters, replay::ReduceOp::Max);
+    const auto upto = enters.begin() + call.rank + 1;
+    const auto last = std::max_element(enters.begin(), upto);  // the first of equal maxima
+    const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < *last;
+    if (synchronized)
+        settle(call, WaitPattern::EarlyScan, static_cast<int>(last - enters.begin()),
+               as_ticks(*last), call.end, Metric::MpiEarlyScan, kNoMetric);
+}
+
+}  // namespace hindsight

@@ -1,0 +1,58 @@
+// Wait states of collective operations (and of MPI_Init / MPI_Finalize,
+// which synchronize all ranks), with Scalasca's semantics. Times are the
+// entry of the MPI call and the end of the collective operation; each wait
+// is clamped to the time the rank actually spent in the call.
+//  - Barrier: Wait at Barrier = until the last rank entered; Barrier
+//    Completion = after the first rank left.
+//  - n-to-n (allreduce, allgather[v], alltoall, reduce_scatter[_block]):
+//    Wait at N x N and N x N Completion alike. If some rank left before the
+//    last one entered, only the ranks that exchanged data with the last
+//    sender take part.
+//  - 1-to-n (bcast, scatter[v]): Late Broadcast = a receiving rank entered
+//    before the root.
+//  - n-to-1 (reduce, gather[v]): Early Reduce = the root entered before the
+//    last sending rank.
+//  - scan, exscan: Early Scan = a rank entered before the last of the lower
+//    (or equal) ranks that contribute data.
+//  - MPI_Init: Initialization Completion (after the first rank left);
+//    MPI_Finalize: Wait at Finalize (until the last rank entered).
+// Operations on single-rank communicators, MPI_Alltoallv/w (whose traces do
+// not say who exchanged with whom) and operations that move no data do not
+// synchronize.
+#pragma once
+
+#include "analyses/local_cube.hpp"
+#include "analyses/synchronization_points.hpp"
+#include "replay/observer.hpp"
+
+namespace hindsight {
+
+class CollectiveWaitStates final : public replay::ReplayObserver {
+public:
+    CollectiveWaitStates(LocalCube& cube, SynchronizationPoints& points)
+        : cube_(&cube), points_(&points) {}
+
+    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+
+private:
+    struct Call;  // one rank's view of the operation
+
+    void all_synchronizing(const Call& call, replay::CollectiveExchange& ex, WaitPattern pattern,
+                           Metric wait, Metric completion);
+    void all_to_all(const Call& call, replay::CollectiveExchange& ex);
+    void one_to_all(const Call& call, replay::CollectiveExchange& ex);
+    void all_to_one(const Call& call, replay::CollectiveExchange& ex);
+    void scan(const Call& call, replay::CollectiveExchange& ex);
+    // Records this rank's wait for the entry of communicator rank `cause`
+    // and its completion time after the first synchronizing rank's end
+    // (`first_end`), and claims them for the given metrics (Metric::Count_:
+    // the operation has no such metric).
+    void settle(const Call& call, WaitPattern pattern, int cause, Ticks awaited_enter,
+                Ticks first_end, Metric wait_metric, Metric completion_metric);
+
+    LocalCube* cube_;
+    SynchronizationPoints* points_;
+};
+
+}  // namespace hindsight

@@ -1,0 +1,112 @@
+// The critical path (Böhme et al., IPDPS 2012): the longest path through
+// the run that contains no wait state, found in a backward replay.
+//
+// The path ends where the last rank entered MPI_Finalize. Walking backward,
+// a "token" stays on its rank until an event at which that rank waited; then
+// it moves to the rank that caused the wait (the sender of a Late Sender
+// message, the receiver of a Late Receiver message, the last rank to enter a
+// collective, the root of a 1-to-n operation), at the moment that rank
+// caused the wait to end. The rank holding the token accumulates the time of
+// each call path it passes, without its waiting time. So the path's length
+// is the time from its start to the last entry into MPI_Finalize.
+//
+// At the beginning of the trace (the first collective on MPI_COMM_WORLD,
+// normally the one of MPI_Init) one reduction combines the ranks'
+// critical-path and profile times, from which every rank computes its share
+// of the indicators:
+//   critical_path                 this rank's time on the critical path
+//   critical_path_imbalance       ι(c) = max(d_cp(c) − avg(c), 0), spread
+//                                 over the ranks in proportion to their
+//                                 share of d_cp(c), so that the ranks add up
+//                                 to ι(c) and each rank's imbalance is part
+//                                 of its own critical-path time
+//   critical_path_activities      this rank's time (without waits) in call
+//                                 paths that are on the critical path
+//   non_critical_path_activities  ... in call paths that are not
+//   critical_imbalance_impact     this rank's headroom h (critical-path
+//     intra_partition_imbalance   length minus its own time without waits),
+//     inter_partition_imbalance   spread over the call paths c in proportion
+//                                 to δ(c) = max(d_cp(c) − d(c), 0); "inter"
+//                                 where the rank never ran c, "intra" where
+//                                 it did
+// d_cp(c): all ranks' time in c on the critical path; d(c): this rank's time
+// in c without waits, up to its MPI_Finalize; avg(c): d(c) averaged over all
+// ranks. Per rank the performance-impact metrics add up to the critical
+// path's length.
+//
+// A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
+// MPI_Finalize) has no anchor for the path: the metrics stay empty.
+//
+// Registered in a backward pass after LateReceiverDelivery, which fills in
+// the senders' Late Receiver waits before this observer sees a send.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "analyses/local_cube.hpp"
+#include "analyses/synchronization_points.hpp"
+#include "replay/observer.hpp"
+
+namespace hindsight {
+
+class CriticalPathAnalysis final : public replay::ReplayObserver {
+public:
+    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points)
+        : cube_(&cube), points_(&points) {}
+
+    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void on_enter(const replay::EventView& view) override;
+    void on_leave(const replay::EventView& view) override;
+    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    bool expects_reply(const replay::EventView& view) const override;
+    void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
+    void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
+    void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+
+private:
+    // Where the token stands. Only the holder accumulates.
+    struct Token {
+        bool held = false;
+        Ticks position = 0;  // time down to which the path is accounted for
+    };
+    // A hand-off this rank owes the receiver of a Late Receiver message,
+    // made when the reply is asked for.
+    struct PendingHandOff {
+        bool due = false;
+    };
+
+    void pass_event(const replay::EventView& view);
+    void accumulate(CallPathId cnode, Ticks from, Ticks to);
+    void subtract_wait(const replay::EventView& view);
+    // The wait state at `view` that makes the holder give the token away, or
+    // nullptr.
+    const WaitState* hand_off_wait(const replay::EventView& view) const;
+    // Gives the token away at the end of the wait at `view`; returns the
+    // moment the path continues on the causing rank.
+    Ticks give_token(const replay::EventView& view, const WaitState& wait);
+    void take_token(const replay::EventView& view, Ticks until);
+    void start(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    void pass_collective(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    void finish(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    void record(std::span<const double> path_total, std::span<const double> activity_total,
+                int ranks);
+
+    LocalCube* cube_;
+    const SynchronizationPoints* points_;
+    const replay::LocalTrace* trace_ = nullptr;
+
+    replay::EventIndex start_event_ = replay::kNoEvent;   // last collective on MPI_COMM_WORLD
+    replay::EventIndex finish_event_ = replay::kNoEvent;  // first collective on MPI_COMM_WORLD
+    bool started_ = false;
+    bool finished_ = false;
+    Token token_;
+    PendingHandOff pending_;
+    Ticks before_ = 0;  // the token's position before the current event
+
+    std::vector<double> on_path_;  // ticks on the critical path, by call path
+    std::vector<double> activity_; // ticks without waits up to MPI_Finalize, by call path
+};
+
+}  // namespace hindsight

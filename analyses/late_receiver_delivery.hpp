@@ -1,0 +1,29 @@
+// Late Receiver belongs to the sender, but only the receiver can see it in
+// the forward pass (it compares the send call's times with its own). In the
+// backward pass, where messages travel from receiver to sender, this
+// observer hands each sender its wait, records the metric on the send's call
+// path and completes the sender's synchronization points. Register it before
+// the backward analyses, so that they find the sends' wait states filled in.
+#pragma once
+
+#include "analyses/local_cube.hpp"
+#include "analyses/synchronization_points.hpp"
+#include "replay/observer.hpp"
+
+namespace hindsight {
+
+class LateReceiverDelivery final : public replay::ReplayObserver {
+public:
+    LateReceiverDelivery(LocalCube& cube, SynchronizationPoints& points)
+        : cube_(&cube), points_(&points) {}
+
+    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+
+private:
+    LocalCube* cube_;
+    SynchronizationPoints* points_;
+};
+
+}  // namespace hindsight

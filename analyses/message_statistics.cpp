@@ -1,0 +1,53 @@
+#include "analyses/message_statistics.hpp"
+
+namespace hindsight {
+namespace {
+
+using replay::EventKind;
+
+void count_message(LocalCube& cube, const replay::EventView& view, Metric sync, Metric comm,
+                   Metric bytes) {
+    const auto size = view.message().bytes;
+    if (size == 0) {
+        cube.add(sync, view.cnode(), 1.0);
+    } else {
+        cube.add(comm, view.cnode(), 1.0);
+        cube.add(bytes, view.cnode(), static_cast<double>(size));
+    }
+}
+
+}  // namespace
+
+void MessageStatistics::pack(const replay::EventView& view, replay::PayloadWriter&) {
+    if (forward_ && view.kind() == EventKind::Send)
+        count_message(*cube_, view, Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent);
+}
+
+void MessageStatistics::unpack(const replay::EventView& view, replay::PayloadReader&) {
+    if (forward_ && view.kind() == EventKind::Recv)
+        count_message(*cube_, view, Metric::SyncsRecv, Metric::CommsRecv, Metric::BytesRcvd);
+}
+
+void MessageStatistics::on_collective(const replay::EventView& view,
+                                      replay::CollectiveExchange&) {
+    if (!forward_) return;
+    const replay::Collective& coll = view.collective();
+    // MPI_Init and MPI_Finalize synchronize but are no collective operations
+    // of the program.
+    if (coll.op == replay::CollectiveOp::Init || coll.op == replay::CollectiveOp::Finalize) return;
+    const CallPathId cnode = view.cnode();
+    const bool sends = coll.bytes_sent > 0;
+    const bool receives = coll.bytes_received > 0;
+    if (!sends && !receives)
+        cube_->add(Metric::SyncsColl, cnode, 1.0);
+    else if (sends && receives)
+        cube_->add(Metric::CommsCxch, cnode, 1.0);
+    else if (sends)
+        cube_->add(Metric::CommsCsrc, cnode, 1.0);
+    else
+        cube_->add(Metric::CommsCdst, cnode, 1.0);
+    cube_->add(Metric::BytesCout, cnode, static_cast<double>(coll.bytes_sent));
+    cube_->add(Metric::BytesCin, cnode, static_cast<double>(coll.bytes_received));
+}
+
+}  // namespace hindsight

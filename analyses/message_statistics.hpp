@@ -1,0 +1,31 @@
+// How many MPI operations synchronized or communicated, and how many bytes
+// they moved. A zero-byte message or a collective that moves no data for a
+// rank only synchronizes; everything else communicates. Collectives count
+// for each rank by what that rank moved: both ways (exchange), only out
+// (source), only in (destination).
+#pragma once
+
+#include "analyses/local_cube.hpp"
+#include "replay/observer.hpp"
+
+namespace hindsight {
+
+class MessageStatistics final : public replay::ReplayObserver {
+public:
+    explicit MessageStatistics(LocalCube& cube) : cube_(&cube) {}
+
+    // Counted in the forward pass where the engine meets the events;
+    // nothing travels.
+    void begin_pass(const replay::LocalTrace&, replay::Direction direction) override {
+        forward_ = direction == replay::Direction::Forward;
+    }
+    void pack(const replay::EventView& view, replay::PayloadWriter&) override;
+    void unpack(const replay::EventView& view, replay::PayloadReader&) override;
+    void on_collective(const replay::EventView& view, replay::CollectiveExchange&) override;
+
+private:
+    LocalCube* cube_;
+    bool forward_ = true;
+};
+
+}  // namespace hindsight

@@ -1,0 +1,26 @@
+// Pattern metrics are parts of broader metrics (Late Sender time is part of
+// the point-to-point time, Late Sender counts part of the receive counts).
+// Because the cube holds each metric's own share, recording a pattern moves
+// its value out of the broader metric's share into the pattern's; done at
+// each detection, the split stays exact whichever analysis runs first.
+#pragma once
+
+#include "analyses/local_cube.hpp"
+#include "analyses/time_category.hpp"
+#include "replay/local_trace.hpp"
+
+namespace hindsight {
+
+inline void claim(LocalCube& cube, Metric whole, Metric part, CallPathId cnode, double value) {
+    cube.add(part, cnode, value);
+    cube.add(whole, cnode, -value);
+}
+
+// A wait-state time pattern: taken from the time class of the call path's
+// region (e.g. MPI_Recv: point-to-point), where the profile put that time.
+inline void claim_time(LocalCube& cube, const replay::LocalTrace& trace, Metric part,
+                       CallPathId cnode, Ticks span) {
+    claim(cube, time_category(trace.region_of(cnode)), part, cnode, trace.seconds(span));
+}
+
+}  // namespace hindsight

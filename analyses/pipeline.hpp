@@ -1,0 +1,35 @@
+// The analysis of one rank's trace: the forward pass (profile, message
+// statistics, wait states), then the backward pass (Late Receiver delivery,
+// critical path, delay costs), into one LocalCube per rank.
+#pragma once
+
+#include <cstdint>
+
+#include "analyses/local_cube.hpp"
+#include "analyses/synchronization_points.hpp"
+#include "replay/engine.hpp"
+#include "replay/local_trace.hpp"
+
+namespace hindsight {
+
+struct AnalysisOptions {
+    bool critical_path = true;
+    bool root_cause = true;
+};
+
+// What the analyzer may report besides the cube; per rank, to be summed
+// over ranks by the caller.
+struct AnalysisFindings {
+    ClockViolations clock_violations;
+    std::uint64_t synchronization_points = 0;  // communication events with a recorded wait state
+};
+
+// Runs every pass on this rank; all ranks must call it together (the engine
+// replays their communication).
+LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+                  const AnalysisOptions& options);
+// The same, also filling `findings`.
+LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+                  const AnalysisOptions& options, AnalysisFindings& findings);
+
+}  // namespace hindsight

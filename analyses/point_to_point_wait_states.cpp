@@ -1,0 +1,138 @@
+#include "analyses/point_to_point_wait_states.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "analyses/metric_claims.hpp"
+#include "common/error.hpp"
+
+namespace hindsight {
+namespace {
+
+using replay::EventKind;
+
+bool is_any_of(std::string_view name, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
+                                        replay::Direction direction) {
+    if (direction != replay::Direction::Forward)
+        throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
+    trace_ = &trace;
+    completion_.clear();
+    completion_.reserve(trace.call_tree.size());
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {
+        const std::string_view name = trace.region_of(c).name;
+        if (is_any_of(name, {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome"}))
+            completion_.push_back(Completion::Test);
+        else if (is_any_of(name, {"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome"}))
+            completion_.push_back(Completion::Multiple);
+        else
+            completion_.push_back(Completion::Single);
+    }
+    members_.clear();
+    candidates_.clear();
+    open_call_ = replay::kNoEvent;
+}
+
+int PointToPointWaitStates::world_rank(CommId comm, int rank) {
+    auto it = members_.find(comm);
+    if (it == members_.end()) it = members_.emplace(comm, trace_->definitions.world_ranks(comm)).first;
+    const auto& ranks = it->second;
+    if (rank >= 0 && static_cast<std::size_t>(rank) < ranks.size())
+        return ranks[static_cast<std::size_t>(rank)];
+    return rank;  // communicators without a member list (MPI_COMM_SELF-like)
+}
+
+void PointToPointWaitStates::pack(const replay::EventView& view, replay::PayloadWriter& out) {
+    if (view.kind() != EventKind::Send) return;
+    out.put<Ticks>(view.enter().time);
+    out.put<Ticks>(view.leave().time);
+    out.put<Ticks>(view.time());
+    out.put<std::uint8_t>(view.message().nonblocking ? 0 : 1);
+}
+
+void PointToPointWaitStates::unpack(const replay::EventView& view, replay::PayloadReader& in) {
+    if (view.kind() != EventKind::Recv) return;
+    SendTimes sent;
+    sent.enter = in.get<Ticks>();
+    sent.leave = in.get<Ticks>();
+    sent.send = in.get<Ticks>();
+    sent.blocking = in.get<std::uint8_t>() != 0;
+
+    const replay::Message& msg = view.message();
+    const replay::EventIndex recv = view.index();
+    const Ticks recv_enter = view.enter().time;
+    const Ticks recv_leave = view.leave().time;
+    if (sent.send > view.time()) ++points_->clock_violations.point_to_point;
+
+    const int source = world_rank(msg.comm, msg.partner);
+    // Earlier Late Sender messages sent after this one were received in the
+    // wrong order.
+    check_wrong_order(sent.send, source);
+
+    // Every receive synchronizes with its sender; a Late Sender below
+    // replaces this zero wait.
+    points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner});
+
+    // Late Receiver: both calls blocking (the posting time of a non-blocking
+    // receive is not in the event model), the send still running when the
+    // receive began.
+    if (sent.blocking && !msg.nonblocking && sent.leave > recv_enter && recv_enter > sent.enter)
+        points_->late_receivers_caused[recv] = recv_enter - sent.enter;
+
+    const CallPathId call = view.enter().cnode;
+    const Completion completion = completion_[call];
+    if (completion == Completion::Test) return;
+    // The wait ends when the send begins, or when the receive ends if the
+    // clocks say the send began later still.
+    const Ticks waiting = std::min(sent.enter, recv_leave) - recv_enter;
+    if (waiting <= 0) return;
+    const LateMessage late{recv, call, waiting, sent.send, source, msg.partner, msg.bytes == 0};
+    if (completion == Completion::Single) {
+        report_late_sender(late);
+        return;
+    }
+    const replay::EventIndex call_enter = view.enter_index();
+    if (open_call_ != call_enter || waiting > longest_.waiting) longest_ = late;
+    open_call_ = call_enter;
+}
+
+void PointToPointWaitStates::on_leave(const replay::EventView& view) {
+    if (open_call_ == replay::kNoEvent || view.enter_index() != open_call_) return;
+    open_call_ = replay::kNoEvent;
+    report_late_sender(longest_);
+}
+
+void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
+    claim_time(*cube_, *trace_, Metric::MpiLateSender, late.cnode, late.waiting);
+    if (late.zero_bytes)
+        claim(*cube_, Metric::SyncsRecv, Metric::MpiSlsCount, late.cnode, 1.0);
+    else
+        claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
+    points_->wait_states.record(late.recv,
+                                {WaitPattern::LateSender, late.waiting, late.source_in_comm});
+    if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
+    candidates_.push_back(late);
+}
+
+void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
+    for (auto it = candidates_.begin(); it != candidates_.end();) {
+        if (it->send <= send) {
+            ++it;
+            continue;
+        }
+        const Metric kind = it->source == source ? Metric::MpiLswoSame : Metric::MpiLswoDifferent;
+        claim(*cube_, Metric::MpiLateSender, kind, it->cnode, trace_->seconds(it->waiting));
+        if (it->zero_bytes)
+            claim(*cube_, Metric::MpiSlsCount, Metric::MpiSlswoCount, it->cnode, 1.0);
+        else
+            claim(*cube_, Metric::MpiClsCount, Metric::MpiClswoCount, it->cnode, 1.0);
+        it = candidates_.erase(it);
+    }
+}
+
+}  // namespace hindsight

@@ -1,0 +1,80 @@
+// Wait states of point-to-point messages, found by the receiver in the
+// forward pass from the send call's times that travel with each message:
+//  - Late Sender: the receive (MPI_Recv, or the MPI_Wait* completing an
+//    MPI_Irecv) began before the matching send; the receiver waited from
+//    its own entry until the send began, at most until it left the call.
+//    A call completing several messages (MPI_Waitall, ...) counts only the
+//    longest of their waits. Completion by MPI_Test* never waits.
+//  - Late Sender, wrong order: a Late Sender message turns out to have been
+//    sent after a message this rank received later; receiving in the order
+//    of sending would have avoided (part of) the wait. Split by whether the
+//    two messages came from the same rank. As in Scalasca, the last 100 Late
+//    Sender instances are kept as candidates.
+//  - Late Receiver: a blocking send started before the matching blocking
+//    receive and did not finish before it; the sender waited from its entry
+//    until the receive began. The metric belongs to the sender, which learns
+//    it in the backward pass (LateReceiverDelivery).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "analyses/local_cube.hpp"
+#include "analyses/synchronization_points.hpp"
+#include "replay/observer.hpp"
+
+namespace hindsight {
+
+class PointToPointWaitStates final : public replay::ReplayObserver {
+public:
+    PointToPointWaitStates(LocalCube& cube, SynchronizationPoints& points)
+        : cube_(&cube), points_(&points) {}
+
+    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void on_leave(const replay::EventView& view) override;
+    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+
+    static constexpr std::size_t kWrongOrderCandidates = 100;
+
+private:
+    // How a call that completes receives behaves.
+    enum class Completion : std::uint8_t { Single, Multiple, Test };
+
+    // The sender's side of a message, as it travels to the receiver.
+    struct SendTimes {
+        Ticks enter = 0;  // the send call's entry
+        Ticks leave = 0;  // the send call's exit
+        Ticks send = 0;   // the send event itself
+        bool blocking = true;
+    };
+
+    // One receive that waited for its sender.
+    struct LateMessage {
+        replay::EventIndex recv = replay::kNoEvent;
+        CallPathId cnode = kNoCallPath;
+        Ticks waiting = 0;
+        Ticks send = 0;  // when the message was sent
+        int source = -1;  // sender's world rank
+        int source_in_comm = -1;
+        bool zero_bytes = false;
+    };
+
+    void report_late_sender(const LateMessage& late);
+    void check_wrong_order(Ticks send, int source);
+    int world_rank(CommId comm, int rank);
+
+    LocalCube* cube_;
+    SynchronizationPoints* points_;
+    const replay::LocalTrace* trace_ = nullptr;
+    std::vector<Completion> completion_;          // by call path
+    std::unordered_map<CommId, std::vector<int>> members_;
+    std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first
+    // The longest wait so far inside the current multiple-completion call.
+    replay::EventIndex open_call_ = replay::kNoEvent;
+    LateMessage longest_;
+};
+
+}  // namespace hindsight

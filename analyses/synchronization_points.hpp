@@ -1,0 +1,50 @@
+// What the forward pass learns about a rank's synchronization points and
+// hands on to the backward pass (critical path, delay costs) and to the
+// analyzer's summary.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "analyses/wait_states.hpp"
+#include "common/clock.hpp"
+#include "replay/event.hpp"
+
+namespace hindsight {
+
+// Events whose timestamps contradict the order of the communication: a
+// message received before it was sent, a rank leaving a collective before
+// the rank it had to wait for entered it. They hint at unsynchronized clocks;
+// the analysis clamps the affected wait states to the time actually spent.
+struct ClockViolations {
+    std::uint64_t point_to_point = 0;
+    std::uint64_t collective = 0;
+};
+
+struct SynchronizationPoints {
+    // This rank's own side of every synchronization point, by the index of
+    // its communication event. Conventions:
+    //  - receives (Recv events): the Late Sender wait of this rank, or a
+    //    zero wait; cause = the sender's rank in the message's communicator.
+    //    In a MPI_Waitall-like call that completes several late messages,
+    //    only the receive with the longest wait carries it (as the metric).
+    //  - sends (Send events): filled in the backward pass, before the
+    //    backward analyses see the event: the Late Receiver wait of this
+    //    rank, or a zero wait; cause = the receiver's rank.
+    //  - collectives (CollectiveEnd events): the pattern of the operation,
+    //    this rank's wait (zero for the ranks that did not wait) and the
+    //    communicator rank that everyone waited for (the last to enter, or
+    //    the root of 1-to-n operations); cause == own communicator rank
+    //    marks the rank that caused the waiting.
+    WaitStateMap wait_states;
+
+    // Late Receiver waits this rank caused as the receiver, by the index of
+    // its Recv event: how long the sender of that message was blocked
+    // waiting for this receive. Known to the receiver right after the
+    // forward pass; the sender learns it in the backward pass.
+    std::unordered_map<replay::EventIndex, Ticks> late_receivers_caused;
+
+    ClockViolations clock_violations;
+};
+
+}  // namespace hindsight

@@ -1,0 +1,90 @@
+#include "analyses/time_category.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace hindsight {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
+
+// MPI functions that manage communicators, groups of processes and process
+// topologies; they cost time but neither move data nor synchronize on
+// purpose.
+bool is_communicator_management(std::string_view name) {
+    static constexpr std::array<std::string_view, 12> kPrefixes{
+        "MPI_Comm_",      "MPI_Cart_",     "MPI_Cartdim_get", "MPI_Graph_",
+        "MPI_Graphdims_get", "MPI_Dist_graph_", "MPI_Dims_create", "MPI_Intercomm_",
+        "MPI_Topo_test",  "MPI_Open_port", "MPI_Close_port",  "MPI_Lookup_name",
+    };
+    static constexpr std::array<std::string_view, 2> kNames{"MPI_Publish_name",
+                                                            "MPI_Unpublish_name"};
+    for (auto p : kPrefixes)
+        if (starts_with(name, p)) return true;
+    for (auto n : kNames)
+        if (name == n) return true;
+    return false;
+}
+
+// MPI_Wait, MPI_Waitall, MPI_Test, ...: they complete point-to-point
+// requests, but Score-P gives them no point-to-point role.
+bool is_request_completion(std::string_view name) {
+    for (std::string_view base : {"MPI_Wait", "MPI_Test"}) {
+        if (!starts_with(name, base)) continue;
+        const std::string_view rest = name.substr(base.size());
+        if (rest.empty() || rest == "all" || rest == "any" || rest == "some") return true;
+    }
+    return false;
+}
+
+bool is_init_or_finalize(std::string_view name) {
+    return name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Initialized" ||
+           name == "MPI_Finalize" || name == "MPI_Finalized";
+}
+
+// Score-P's measurement regions that stand for its own work rather than the
+// program's.
+bool is_measurement_overhead(std::string_view name) {
+    return name == "TRACE BUFFER FLUSH" || name == "TRACING";
+}
+
+Metric mpi_time_category(const Region& region) {
+    const std::string_view name = region.canonical_name.empty() ? region.name : region.canonical_name;
+    if (is_init_or_finalize(name)) return Metric::MpiInitExit;
+    if (is_communicator_management(name)) return Metric::MpiMgmtComm;
+    switch (region.role) {
+    case RegionRole::Barrier:
+    case RegionRole::ImplicitBarrier:
+        return Metric::MpiSyncCollective;
+    case RegionRole::Point2Point:
+        return Metric::MpiPoint2Point;
+    case RegionRole::CollOne2All:
+    case RegionRole::CollAll2One:
+    case RegionRole::CollAll2All:
+    case RegionRole::CollOther:
+        return Metric::MpiCollective;
+    default:
+        break;
+    }
+    if (is_request_completion(name)) return Metric::MpiPoint2Point;
+    return Metric::Mpi;
+}
+
+}  // namespace
+
+bool is_mpi_region(const Region& region) {
+    if (region.paradigm == Paradigm::Mpi) return true;
+    // Traces that do not state a paradigm still name MPI functions "MPI_...".
+    return region.paradigm == Paradigm::Unknown && starts_with(region.name, "MPI_");
+}
+
+Metric time_category(const Region& region) {
+    // Score-P's "PARALLEL" region of the MPI paradigm spans the whole
+    // parallel program; it is not time spent in MPI.
+    if (is_mpi_region(region) && region.name != "PARALLEL") return mpi_time_category(region);
+    if (region.paradigm == Paradigm::MeasurementSystem && is_measurement_overhead(region.name))
+        return Metric::Overhead;
+    return Metric::Comp;
+}
+
+}  // namespace hindsight

@@ -1,0 +1,158 @@
+// hindsight-analyze: loads an OTF2 trace on as many MPI ranks as it has,
+// replays it forward and backward with the analyses, writes the CUBE report
+// and prints a summary.
+//
+// Failure handling: every phase before the replay ends with an agreement
+// among all ranks (replay/rank_agreement.hpp), so that a problem seen by
+// some ranks only makes all of them exit with status 1 and rank 0 prints it
+// as one line. The replay itself cannot be left by all ranks together once
+// one of them fails (the others may wait on it): there the failing rank
+// prints its problem and aborts the MPI job.
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <mpi.h>
+
+#include "analyses/pipeline.hpp"
+#include "common/cube/writer.hpp"
+#include "common/error.hpp"
+#include "replay/analyzer/options.hpp"
+#include "replay/analyzer/report_assembly.hpp"
+#include "replay/analyzer/run_stats.hpp"
+#include "replay/analyzer/summary.hpp"
+#include "replay/call_tree_unification.hpp"
+#include "replay/communicators.hpp"
+#include "replay/consistency.hpp"
+#include "replay/mpi_engine.hpp"
+#include "replay/mpi_handles.hpp"
+#include "replay/rank_agreement.hpp"
+#include "replay/trace_loader.hpp"
+
+namespace {
+
+using namespace hindsight;
+constexpr const char* kProgram = "hindsight-analyze";
+
+struct World {
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int rank = 0;
+    int size = 1;
+};
+
+// Runs `step` on every rank; a hindsight::Error (or any exception) on any
+// rank becomes the agreed problem of all.
+template <typename Step>
+std::optional<std::string> agreed(const World& world, Step&& step) {
+    std::optional<std::string> problem;
+    try {
+        step();
+    } catch (const std::bad_alloc&) {
+        problem = "out of memory";
+    } catch (const std::exception& e) {
+        problem = e.what();
+    }
+    return replay::agree_on_problem(world.comm, problem);
+}
+
+int report_problem(const World& world, const std::string& problem) {
+    if (world.rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
+    return EXIT_FAILURE;
+}
+
+analyzer::RunFacts run_facts(const World& world, const analyzer::Options& options, const replay::LoadedTrace& loaded,
+                             const AnalysisFindings& findings) {
+    const replay::LoadStats& s = loaded.stats;
+    std::uint64_t sums[6] = {s.metric_records,
+                             s.parameter_records,
+                             s.other_skipped,
+                             s.timestamp_fixups,
+                             findings.clock_violations.point_to_point,
+                             findings.clock_violations.collective};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, world.comm);
+    Ticks first = s.first_time, last = s.last_time;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm);
+
+    analyzer::RunFacts facts;
+    facts.trace_path = options.trace;
+    facts.report_path = options.report;
+    facts.ranks = world.size;
+    facts.wall_seconds = loaded.trace.seconds(last - first);
+    facts.skipped_metric_records = sums[0];
+    facts.skipped_parameter_records = sums[1];
+    facts.skipped_other_records = sums[2];
+    facts.timestamp_fixups = sums[3];
+    facts.clock_violations_p2p = sums[4];
+    facts.clock_violations_collective = sums[5];
+    return facts;
+}
+
+int analyze_trace(const World& world, const analyzer::Options& options) {
+    analyzer::RunStats stats;
+    // 1. Load this rank's share of the trace.
+    stats.phase("load");
+    replay::LoadedTrace loaded;
+    if (auto problem = agreed(world, [&] { loaded = replay::load_local_trace(options.trace, world.rank, world.size); }))
+        return report_problem(world, *problem);
+    replay::LocalTrace& trace = loaded.trace;
+
+    // 2. Same call tree everywhere; the traces fit together.
+    stats.phase("unify");
+    replay::unify_call_trees(trace, world.comm);
+    stats.phase("check");
+    if (auto problem = replay::check_consistency(trace, world.comm))
+        return report_problem(world, options.trace + ": " + *problem);
+
+    // 3. The replay with the analyses.
+    stats.phase("replay");
+    const replay::CommunicatorMirror mirror(trace, world.comm);
+    replay::MpiReplayEngine engine(trace, mirror, std::chrono::duration<double>(options.timeout_seconds));
+    AnalysisFindings findings;
+    std::optional<LocalCube> cube;
+    try {
+        cube = analyze(trace, engine, AnalysisOptions{options.critical_path, options.root_cause}, findings);
+    } catch (const std::exception& e) {
+        std::cerr << kProgram << ": " << options.trace << ": rank " << world.rank << ": " << e.what() << std::endl;
+        MPI_Abort(world.comm, EXIT_FAILURE);
+        return EXIT_FAILURE;  // not reached
+    }
+
+    // 4. Report and summary on rank 0.
+    stats.phase("report");
+    const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
+    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(*cube, world.comm);
+    std::optional<cube::Report> report;
+    auto problem = agreed(world, [&] {
+        if (world.rank != 0) return;
+        report = analyzer::assemble_report(trace, cubes);
+        cube::write_cubex(*report, options.report);
+    });
+    if (problem) return report_problem(world, *problem);
+    if (world.rank == 0 && !options.quiet)
+        analyzer::print_summary(std::cout, *report, facts, analyzer::summary_sections());
+    if (options.stats) stats.report(std::cout, trace, world.comm);
+    return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    replay::mpi::Session session(argc, argv);
+    World world;
+    MPI_Comm_rank(world.comm, &world.rank);
+    MPI_Comm_size(world.comm, &world.size);
+
+    std::optional<analyzer::Options> options;
+    std::ostringstream unused_help;  // the help is printed once, by rank 0
+    try {
+        options = analyzer::parse_options(argc, argv, world.rank == 0 ? std::cout : unused_help);
+    } catch (const Error& e) {
+        // Every rank parses the same command line and fails the same way.
+        return report_problem(world, e.what());
+    }
+    if (!options) return EXIT_SUCCESS;  // --help
+    return analyze_trace(world, *options);
+}

@@ -1,0 +1,55 @@
+#include "replay/analyzer/run_stats.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+namespace hindsight::analyzer {
+
+void RunStats::phase(std::string name) {
+    names_.push_back(std::move(name));
+    starts_.push_back(MPI_Wtime());
+}
+
+std::uint64_t peak_resident_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmHWM:") {
+            std::uint64_t kib = 0;
+            status >> kib;
+            return kib;
+        }
+        status.ignore(4096, '\n');
+    }
+    return 0;
+}
+
+void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Comm world) {
+    const double end = MPI_Wtime();
+    std::vector<double> took(names_.size());
+    for (std::size_t i = 0; i < names_.size(); ++i) took[i] = (i + 1 < starts_.size() ? starts_[i + 1] : end) - starts_[i];
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    std::vector<double> max_took(took.size());
+    MPI_Reduce(took.data(), max_took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_MAX, 0, world);
+    const double store = static_cast<double>(trace.events.capacity() * sizeof(replay::Event) +
+                                             trace.messages.capacity() * sizeof(replay::Message) +
+                                             trace.collectives.capacity() * sizeof(replay::Collective));
+    double local[3] = {static_cast<double>(trace.events.size()), store, static_cast<double>(peak_resident_kib())};
+    double high[3] = {};
+    MPI_Reduce(local, high, 3, MPI_DOUBLE, MPI_MAX, 0, world);
+    if (rank != 0) return;
+    char line[160];
+    out << "Statistics (maximum over ranks):\n";
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+        std::snprintf(line, sizeof line, "  %-12s %10.3f s\n", names_[i].c_str(), max_took[i]);
+        out << line;
+    }
+    std::snprintf(line, sizeof line, "  events per rank %.0f, store %.1f bytes/event, peak resident %.1f MiB\n",
+                  high[0], high[0] > 0 ? high[1] / high[0] : 0.0, high[2] / 1024.0);
+    out << line;
+}
+
+}  // namespace hindsight::analyzer

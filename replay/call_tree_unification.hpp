@@ -1,0 +1,16 @@
+// Gives every rank the same call tree. Each rank built its own tree while
+// loading; rank 0 merges them all (its own first, so its ids stay), sends
+// the global tree to everyone and each rank its id mapping, and every rank
+// renumbers its events' call paths.
+#pragma once
+
+#include <mpi.h>
+
+#include "replay/local_trace.hpp"
+
+namespace hindsight::replay {
+
+// Collective over `world`; afterwards trace.call_tree is the global tree.
+void unify_call_trees(LocalTrace& trace, MPI_Comm world);
+
+}  // namespace hindsight::replay

@@ -1,0 +1,23 @@
+// Size of a trace communicator and a rank's place in it, from the
+// definitions alone (no MPI): what the loader validates events against and
+// what the replay's communicator mirror reproduces.
+#pragma once
+
+#include <vector>
+
+#include "common/definitions.hpp"
+
+namespace hindsight::replay {
+
+struct CommLayout {
+    bool valid = false;        // an MPI communicator with a usable group
+    bool self = false;         // MPI_COMM_SELF-like: every rank alone
+    std::vector<int> members;  // world ranks in communicator rank order (empty for self)
+    int size() const { return self ? 1 : static_cast<int>(members.size()); }
+    // Rank of `world_rank` in the communicator, or -1 when it is no member.
+    int rank_of(int world_rank) const;
+};
+
+CommLayout comm_layout(const Definitions& definitions, CommId comm);
+
+}  // namespace hindsight::replay

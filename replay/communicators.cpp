@@ -1,0 +1,73 @@
+#include "replay/communicators.hpp"
+
+#include <utility>
+
+namespace hindsight::replay {
+namespace {
+
+// Which communicators any rank's events use (OR over all ranks).
+std::vector<unsigned char> used_anywhere(const LocalTrace& trace, MPI_Comm world) {
+    std::vector<unsigned char> used(trace.definitions.communicators.size(), 0);
+    for (const Message& m : trace.messages) used[m.comm] = 1;
+    for (const Collective& c : trace.collectives) used[c.comm] = 1;
+    MPI_Allreduce(MPI_IN_PLACE, used.data(), static_cast<int>(used.size()), MPI_UNSIGNED_CHAR, MPI_MAX, world);
+    return used;
+}
+
+bool is_world(const CommLayout& layout, int world_size) {
+    if (layout.self || static_cast<int>(layout.members.size()) != world_size) return false;
+    for (int i = 0; i < world_size; ++i)
+        if (layout.members[static_cast<std::size_t>(i)] != i) return false;
+    return true;
+}
+
+}  // namespace
+
+CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world) {
+    int world_size = 0;
+    MPI_Comm_rank(world, &world_rank_);
+    MPI_Comm_size(world, &world_size);
+    const auto used = used_anywhere(trace, world);
+    int tag_ub = 0;
+    {
+        int* value = nullptr;
+        int found = 0;
+        MPI_Comm_get_attr(world, MPI_TAG_UB, &value, &found);
+        tag_ub = found ? *value : 32767;
+    }
+
+    mpi::Group world_group;
+    MPI_Comm_group(world, world_group.out());
+    mirrors_.resize(used.size());
+    // Increasing id order on every rank: creating communicators of
+    // overlapping groups in the same order cannot deadlock.
+    for (CommId c = 0; c < used.size(); ++c) {
+        Mirror& m = mirrors_[c];
+        m.layout = comm_layout(trace.definitions, c);
+        if (!used[c] || !m.layout.valid) continue;
+        MPI_Comm base = MPI_COMM_NULL;
+        mpi::Comm created;
+        if (m.layout.self) {
+            base = MPI_COMM_SELF;
+        } else if (is_world(m.layout, world_size)) {
+            base = world;
+        } else if (m.layout.rank_of(world_rank_) >= 0) {
+            mpi::Group group;
+            MPI_Group_incl(world_group.get(), static_cast<int>(m.layout.members.size()), m.layout.members.data(),
+                           group.out());
+            MPI_Comm_create_group(world, group.get(), static_cast<int>(c % (static_cast<unsigned>(tag_ub) + 1)),
+                                  created.out());
+            base = created.get();
+        } else {
+            continue;  // not a member
+        }
+        if (created.get() != MPI_COMM_NULL) {
+            m.data = std::move(created);
+        } else {
+            MPI_Comm_dup(base, m.data.out());
+        }
+        MPI_Comm_dup(m.data.get(), m.reply.out());
+    }
+}
+
+}  // namespace hindsight::replay

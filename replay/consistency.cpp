@@ -1,0 +1,130 @@
+#include "replay/consistency.hpp"
+
+#include <limits>
+#include <vector>
+
+#include "replay/comm_layout.hpp"
+#include "replay/definitions_reader.hpp"
+#include "replay/rank_agreement.hpp"
+
+namespace hindsight::replay {
+namespace {
+
+// A 64-bit mix (splitmix64's finalizer); summed over messages, it gives a
+// checksum independent of order.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t signature(const Message& m) {
+    return mix(mix(mix(m.comm) ^ m.tag) ^ m.bytes);
+}
+
+struct PeerTally {
+    std::vector<std::uint64_t> count;
+    std::vector<std::uint64_t> checksum;
+    explicit PeerTally(std::size_t ranks) : count(ranks, 0), checksum(ranks, 0) {}
+};
+
+std::string rank_name(int r) { return "rank " + std::to_string(r); }
+
+std::optional<std::string> check_messages(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
+                                          MPI_Comm world, int world_size) {
+    const auto n = static_cast<std::size_t>(world_size);
+    PeerTally sent(n), received(n);
+    for (const Event& e : trace.events) {
+        if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
+        const Message& m = trace.message(e);
+        const CommLayout& layout = layouts[m.comm];
+        const int peer = layout.self ? trace.rank : layout.members[static_cast<std::size_t>(m.partner)];
+        PeerTally& tally = e.kind == EventKind::Send ? sent : received;
+        tally.count[static_cast<std::size_t>(peer)] += 1;
+        tally.checksum[static_cast<std::size_t>(peer)] += signature(m);
+    }
+    // incoming[p]: what rank p says it sent to this rank.
+    PeerTally incoming(n);
+    MPI_Alltoall(sent.count.data(), 1, MPI_UINT64_T, incoming.count.data(), 1, MPI_UINT64_T, world);
+    MPI_Alltoall(sent.checksum.data(), 1, MPI_UINT64_T, incoming.checksum.data(), 1, MPI_UINT64_T, world);
+
+    std::optional<std::string> problem;
+    for (std::size_t p = 0; p < n && !problem; ++p) {
+        const auto from = rank_name(static_cast<int>(p)), to = rank_name(trace.rank);
+        if (incoming.count[p] > received.count[p]) {
+            problem = std::to_string(incoming.count[p] - received.count[p]) + " messages from " + from + " to " + to +
+                      " have no matching receive";
+        } else if (incoming.count[p] < received.count[p]) {
+            problem = std::to_string(received.count[p] - incoming.count[p]) + " receives of " + to + " from " + from +
+                      " have no matching send";
+        } else if (incoming.checksum[p] != received.checksum[p]) {
+            problem = "messages from " + from + " to " + to +
+                      " differ between sender and receiver in communicator, tag or size";
+        }
+    }
+    return agree_on_problem(world, problem);
+}
+
+std::optional<std::string> check_collectives(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
+                                             MPI_Comm world) {
+    const std::size_t comms = layouts.size();
+    std::vector<std::uint64_t> count(comms, 0), sequence(comms, 0);
+    for (const Event& e : trace.events) {
+        if (e.kind != EventKind::CollectiveEnd) continue;
+        const Collective& c = trace.collective(e);
+        count[c.comm] += 1;
+        // Order-dependent: the sequence must agree, not only the set.
+        sequence[c.comm] = mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.op) << 32) |
+                                                   static_cast<std::uint32_t>(c.root + 1)));
+    }
+    // Minimum and maximum over the members of each communicator, with a
+    // rank holding each; non-members contribute neutral elements.
+    struct Ranked {
+        double value;
+        int rank;
+    };
+    std::vector<Ranked> low(comms), high(comms);
+    std::vector<std::uint64_t> seq_low(comms), seq_high(comms);
+    for (std::size_t c = 0; c < comms; ++c) {
+        const bool member = layouts[c].valid && layouts[c].rank_of(trace.rank) >= 0 && !layouts[c].self;
+        const double value = static_cast<double>(count[c]);
+        low[c] = {member ? value : std::numeric_limits<double>::infinity(), trace.rank};
+        high[c] = {member ? value : -1.0, trace.rank};
+        // 63 bits: MPICH 4.0 reduces MPI_UINT64_T values with the top bit
+        // set as if they were signed.
+        const std::uint64_t seq = sequence[c] >> 1;
+        seq_low[c] = member ? seq : std::numeric_limits<std::int64_t>::max();
+        seq_high[c] = member ? seq : 0;
+    }
+    const int n = static_cast<int>(comms);
+    MPI_Allreduce(MPI_IN_PLACE, low.data(), n, MPI_DOUBLE_INT, MPI_MINLOC, world);
+    MPI_Allreduce(MPI_IN_PLACE, high.data(), n, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+    MPI_Allreduce(MPI_IN_PLACE, seq_low.data(), n, MPI_UINT64_T, MPI_MIN, world);
+    MPI_Allreduce(MPI_IN_PLACE, seq_high.data(), n, MPI_UINT64_T, MPI_MAX, world);
+    for (std::size_t c = 0; c < comms; ++c) {
+        const std::string name = comm_display_name(trace.definitions, static_cast<CommId>(c));
+        if (high[c].value < 0) continue;  // no members (unused)
+        if (low[c].value != high[c].value)
+            return name + ": " + rank_name(high[c].rank) + " records " +
+                   std::to_string(static_cast<std::uint64_t>(high[c].value)) + " collective operations, " +
+                   rank_name(low[c].rank) + " only " + std::to_string(static_cast<std::uint64_t>(low[c].value));
+        if (seq_low[c] != seq_high[c])
+            return name + ": the ranks record different sequences of collective operations (kind or root differ)";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_consistency(const LocalTrace& trace, MPI_Comm world) {
+    int world_size = 0;
+    MPI_Comm_size(world, &world_size);
+    std::vector<CommLayout> layouts;
+    for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
+        layouts.push_back(comm_layout(trace.definitions, c));
+    if (auto problem = check_messages(trace, layouts, world, world_size)) return problem;
+    return check_collectives(trace, layouts, world);
+}
+
+}  // namespace hindsight::replay

@@ -1,0 +1,22 @@
+// Checks, before any replay, that the ranks' traces fit together, so that
+// the replay cannot wait for a message or a collective that never comes:
+//  - per pair of ranks, as many messages sent as received, with the same
+//    communicators, tags and sizes (an order-independent checksum);
+//  - per communicator, every member records the same number and sequence of
+//    collective operations (kind and root).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <mpi.h>
+
+#include "replay/local_trace.hpp"
+
+namespace hindsight::replay {
+
+// Collective over `world` (rank r holds trace rank r). Returns the same
+// problem on every rank, or nullopt when the traces are consistent.
+std::optional<std::string> check_consistency(const LocalTrace& trace, MPI_Comm world);
+
+}  // namespace hindsight::replay

@@ -1,0 +1,34 @@
+// Reads an archive's global definitions into Hindsight's definitions model,
+// with dense ids (see id_map.hpp) and OTF2's enumerations mapped to ours.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/definitions.hpp"
+#include "replay/id_map.hpp"
+#include "replay/otf2_handles.hpp"
+
+namespace hindsight::replay {
+
+struct TraceDefinitions {
+    Definitions definitions;
+    // Trace id -> index in `definitions`, for the references in events.
+    IdMap region_ids;
+    IdMap comm_ids;
+    // The string table, for names events refer to (PROGRAM_BEGIN).
+    IdMap string_ids;
+    std::vector<std::string> strings;
+
+    const std::string& string(std::uint64_t trace_id) const;
+    // Index of MPI_COMM_WORLD: the communicator of that name, or else the
+    // first MPI communicator whose group holds every rank in order.
+    CommId world_comm() const;
+};
+
+TraceDefinitions read_global_definitions(const otf2::Reader& reader);
+
+// Display name of a communicator for messages ("MPI_COMM_WORLD", "Comm 3").
+std::string comm_display_name(const Definitions& definitions, CommId comm);
+
+}  // namespace hindsight::replay

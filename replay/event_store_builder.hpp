@@ -1,0 +1,87 @@
+// Builds one rank's event store from its OTF2 records, in stream order:
+// call paths from the ENTER/LEAVE nesting (in a rank-local call tree),
+// Enter<->Leave links, messages and collectives in their side tables, and
+// the implicit synchronizations of MPI_Init and MPI_Finalize.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "replay/clock_correction.hpp"
+#include "replay/comm_layout.hpp"
+#include "replay/definitions_reader.hpp"
+#include "replay/local_trace.hpp"
+
+namespace hindsight::replay {
+
+// What loading saw besides the events it keeps.
+struct LoadStats {
+    std::uint64_t records = 0;           // OTF2 event records read
+    std::uint64_t metric_records = 0;    // METRIC (hardware counters), skipped
+    std::uint64_t parameter_records = 0; // PARAMETER_*, skipped
+    std::uint64_t other_skipped = 0;     // any other record the analysis does not use
+    std::uint64_t timestamp_fixups = 0;  // timestamps raised to keep the stream monotonic
+    Ticks first_time = 0;                // first and last corrected timestamp
+    Ticks last_time = 0;
+};
+
+class EventStoreBuilder {
+public:
+    // `trace` receives the events; its definitions must be set already.
+    EventStoreBuilder(const TraceDefinitions& defs, ClockCorrection clock, LocalTrace& trace);
+
+    void enter(std::uint64_t time, OTF2_RegionRef region);
+    void leave(std::uint64_t time, OTF2_RegionRef region);
+    void send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+              std::uint64_t bytes, bool nonblocking);
+    void recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+              std::uint64_t bytes, bool nonblocking);
+    void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                        std::uint64_t sent, std::uint64_t received);
+    void program_begin(std::uint64_t time, OTF2_StringRef program_name);
+    void program_end(std::uint64_t time);
+    // Records that use no event of the store but are part of it (request
+    // bookkeeping of non-blocking calls): only the time is checked.
+    void bookkeeping(std::uint64_t time) { (void)corrected(time); }
+
+    // Checks that the stream ended cleanly; the stats are final afterwards.
+    void finish();
+
+    LoadStats stats;
+
+private:
+    enum class MpiLifecycle : std::uint8_t { None, Init, Finalize };
+
+    [[noreturn]] void fail(const std::string& problem) const;
+    Ticks corrected(std::uint64_t time);
+    RegionId region_index(OTF2_RegionRef region) const;
+    CommId comm_index(OTF2_CommRef comm) const;
+    const CommLayout& layout(CommId comm) const { return layouts_[comm]; }
+    EventIndex open_call() const { return open_.empty() ? kNoEvent : open_.back(); }
+    CallPathId current_path() const;
+    void push_enter(Ticks time, RegionId region);
+    void push_leave(Ticks time);
+    EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
+    void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
+                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking);
+    void push_collective(Ticks time, CollectiveOp op, CommId comm, int root, std::uint64_t sent,
+                         std::uint64_t received);
+
+    const TraceDefinitions& defs_;
+    ClockCorrection clock_;
+    LocalTrace& trace_;
+    std::vector<CommLayout> layouts_;
+    std::vector<MpiLifecycle> lifecycle_;  // by region
+    CommId world_;
+    std::vector<EventIndex> open_;         // Enter events of the open regions
+    std::optional<Ticks> last_time_;
+    EventIndex last_collective_call_ = kNoEvent;
+    std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
+    bool program_open_ = false;
+};
+
+}  // namespace hindsight::replay

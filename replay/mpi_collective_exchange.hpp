@@ -1,0 +1,43 @@
+// CollectiveExchange on a mirror communicator, with MPI's non-blocking
+// collectives completed under the progress watch (never a blocking call).
+#pragma once
+
+#include <vector>
+
+#include "replay/comm_layout.hpp"
+#include "replay/observer.hpp"
+#include "replay/progress.hpp"
+
+namespace hindsight::replay {
+
+class MpiCollectiveExchange final : public CollectiveExchange {
+public:
+    // `scratch` is reused between exchanges to avoid allocations.
+    MpiCollectiveExchange(MPI_Comm comm, const CommLayout& layout, int world_rank, ProgressWatch& watch,
+                          std::vector<double>& scratch);
+
+    int size() const override { return size_; }
+    int rank() const override { return rank_; }
+    int world_rank(int r) const override;
+
+    void allreduce(std::span<double> values, ReduceOp op) override;
+    RankedValue allreduce_maxloc(double value) override;
+    RankedValue allreduce_minloc(double value) override;
+    void exscan(std::span<double> values, ReduceOp op) override;
+    void reduce_sum(std::span<double> values, int root) override;
+    void broadcast(std::vector<double>& values, int root) override;
+
+private:
+    void complete(MPI_Request& request, const char* operation);
+    RankedValue allreduce_loc(double value, MPI_Op op, const char* operation);
+
+    MPI_Comm comm_;
+    const CommLayout& layout_;
+    int world_rank_;
+    int size_ = 1;
+    int rank_ = 0;
+    ProgressWatch& watch_;
+    std::vector<double>& scratch_;
+};
+
+}  // namespace hindsight::replay

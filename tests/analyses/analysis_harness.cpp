@@ -1,0 +1,65 @@
+#include "tests/analyses/analysis_harness.hpp"
+
+#include <optional>
+#include <string>
+
+#include "common/error.hpp"
+#include "tests/analyses/builder_traces.hpp"
+#include "tests/analyses/in_process_replay.hpp"
+
+namespace hindsight::testing {
+
+AnalysisResults::AnalysisResults(const TraceBuilder& builder, AnalysisOptions options)
+    : traces_(local_traces(builder)) {
+    std::vector<std::optional<LocalCube>> cubes(traces_.size());
+    findings_.resize(traces_.size());
+    InProcessReplay replay(traces_);
+    replay.run_ranks([&](int r) {
+        const auto i = static_cast<std::size_t>(r);
+        cubes[i] = analyze(traces_[i], replay.engine(r), options, findings_[i]);
+    });
+    for (auto& c : cubes) cubes_.push_back(std::move(*c));
+}
+
+CallPathId AnalysisResults::find_path(int rank, std::string_view path) const {
+    const replay::LocalTrace& t = trace(rank);
+    CallPathId node = kNoCallPath;
+    while (!path.empty()) {
+        const auto slash = path.find('/');
+        const std::string_view name = path.substr(0, slash);
+        path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+        RegionId region = kNoId;
+        for (RegionId id = 0; id < t.definitions.regions.size(); ++id)
+            if (t.definitions.regions[id].name == name) region = id;
+        if (region == kNoId) throw Error("", "no region named " + std::string(name));
+        node = t.call_tree.find(node, region);
+        if (node == kNoCallPath) return kNoCallPath;
+    }
+    return node;
+}
+
+double AnalysisResults::own(Metric m, int rank, std::string_view path) const {
+    const CallPathId node = find_path(rank, path);
+    return node == kNoCallPath ? 0.0 : cube(rank).get(m, node);
+}
+
+double AnalysisResults::with_children(Metric m, int rank, std::string_view path) const {
+    double sum = own(m, rank, path);
+    for (const MetricInfo& row : metric_table())
+        if (row.parent == m) sum += with_children(row.metric, rank, path);
+    return sum;
+}
+
+double AnalysisResults::total(Metric m, int rank) const { return cube(rank).total(m); }
+
+const AnalysisFindings& AnalysisResults::findings(int rank) const {
+    return findings_.at(static_cast<std::size_t>(rank));
+}
+const LocalCube& AnalysisResults::cube(int rank) const {
+    return cubes_.at(static_cast<std::size_t>(rank));
+}
+const replay::LocalTrace& AnalysisResults::trace(int rank) const {
+    return traces_.at(static_cast<std::size_t>(rank));
+}
+
+}  // namespace hindsight::testing

@@ -1,0 +1,68 @@
+// End-to-end check of the backward analyses through hindsight-analyze:
+//   backward_report_check write DIR     writes Figure 3's trace to DIR
+//   backward_report_check check REPORT  checks the report's values
+// (run_backward_e2e.py runs the analyzer in between). The expected values
+// are the paper's (see figure3.hpp) and the hand-derived critical path.
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "common/cube/query.hpp"
+#include "common/cube/reader.hpp"
+#include "tests/analyses/backward/figure3.hpp"
+
+using namespace hindsight;
+
+namespace {
+
+int failures = 0;
+
+void expect(const char* what, double got, double want) {
+    if (std::fabs(got - want) <= 1e-9 * std::max(1.0, std::fabs(want))) return;
+    std::fprintf(stderr, "FAIL: %s is %.12g, expected %.12g\n", what, got, want);
+    ++failures;
+}
+
+int check(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath f{"main", "f"}, g{"main", "g"}, recv{"main", "MPI_Recv"};
+    // Delay costs of Figure 3 (values as stored: with their sub-metrics).
+    expect("delay_latesender at f on A", cube::value_at(report, "delay_latesender", f, 0), 0.75);
+    expect("delay_latesender at g on A", cube::value_at(report, "delay_latesender", g, 0), 2.25);
+    expect("delay_latesender at R3 on B", cube::value_at(report, "delay_latesender", recv, 1), 0.5);
+    expect("delay_latesender_longterm at f on A",
+           cube::value_at(report, "delay_latesender_longterm", f, 0), 0.375);
+    expect("delay_latesender_longterm at g on A",
+           cube::value_at(report, "delay_latesender_longterm", g, 0), 1.125);
+    expect("all delay costs", cube::total(report, "delay"), 5.0);
+    expect("indirect Late Sender waiting", cube::total(report, "mpi_wait_indirect"), 1.5);
+    expect("propagating Late Sender waiting", cube::total(report, "mpi_wait_propagating"), 3.0);
+    // The critical path: 8 units, C entered MPI_Finalize last at 8.
+    expect("critical path", cube::total(report, "critical_path"), 8.0);
+    expect("critical-path imbalance at MPI_Recv",
+           cube::sum_over_ranks(report, "critical_path_imbalance", recv), 4.0 / 3);
+    expect("critical-path imbalance at g",
+           cube::sum_over_ranks(report, "critical_path_imbalance", g), 1.5);
+    expect("inter-partition imbalance on B",
+           cube::sum_over_call_paths(report, "inter_partition_imbalance", 1), 2.1);
+    return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const std::string mode = argc == 3 ? argv[1] : "";
+        if (mode == "write") {
+            testing::figure3_trace().write(argv[2]);
+            return 0;
+        }
+        if (mode == "check") return check(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write DIR | check REPORT\n");
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "backward_report_check: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Writes Figure 3's trace, analyzes it with hindsight-analyze on 3 ranks and
+checks the report's backward-analysis values.
+
+usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+LIMIT_SECONDS = 120
+
+
+def step(cmd):
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=LIMIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"FAIL: no exit within {LIMIT_SECONDS} s: {' '.join(cmd)}")
+    print(done.stdout, done.stderr, sep="\n")
+    if done.returncode != 0:
+        sys.exit(f"FAIL: exit status {done.returncode}: {' '.join(cmd)}")
+    return done
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--checker", required=True)
+    parser.add_argument("--analyzer", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        trace_dir = os.path.join(work, "figure3")
+        report = os.path.join(work, "figure3.cubex")
+        step([args.checker, "write", trace_dir])
+        done = step([args.mpiexec, "-n", "3", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+                     "-o", report])
+        for section in ("Critical path", "Largest delay costs"):
+            if section not in done.stdout:
+                sys.exit(f"FAIL: the summary has no section {section!r}")
+        step([args.checker, "check", report])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+// Delay costs (root causes of wait states) on exact scenarios.
+#include <catch2/catch.hpp>
+
+#include "tests/analyses/backward/backward_helpers.hpp"
+#include "tests/analyses/backward/figure3.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+// Every tick of waiting of a pattern ends up as delay cost of that pattern.
+void check_conservation(const AnalysisResults& r, int ranks, Metric wait, Metric delay_short,
+                        Metric delay_long) {
+    const double waiting = all_ranks(r, wait, ranks);
+    CHECK(all_ranks(r, delay_short, ranks) + all_ranks(r, delay_long, ranks) ==
+          Approx(waiting).margin(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("delay costs: Figure 3 of the delay-analysis paper", "[delay]") {
+    const AnalysisResults r(figure3_trace(), kAllAnalyses);
+    const int A = 0, B = 1, C = 2;
+    // The forward analysis sees the two waits the figure shows.
+    REQUIRE(r.own(Metric::MpiLateSender, B, "main/MPI_Recv") == Approx(3.0));
+    REQUIRE(r.own(Metric::MpiLateSender, C, "main/MPI_Recv") == Approx(2.0));
+
+    // Short-term: f 0.75 and g 2.25 on A, 0.5 in B's receive R3.
+    CHECK(r.own(Metric::DelayLateSender, A, "main/f") == Approx(0.75));
+    CHECK(r.own(Metric::DelayLateSender, A, "main/g") == Approx(2.25));
+    CHECK(r.own(Metric::DelayLateSender, B, "main/MPI_Recv") == Approx(0.5));
+    // Long-term: R4's wait propagated through R3 to f (0.375) and g (1.125).
+    CHECK(r.own(Metric::DelayLateSenderLongterm, A, "main/f") == Approx(0.375));
+    CHECK(r.own(Metric::DelayLateSenderLongterm, A, "main/g") == Approx(1.125));
+    CHECK(r.own(Metric::DelayLateSenderLongterm, B, "main/MPI_Recv") == 0.0);
+    // Nothing else is a delay; together the costs are the 5 units of waiting.
+    CHECK(all_ranks(r, Metric::DelayLateSenderAggregate, 3) == Approx(5.0));
+    CHECK(r.own(Metric::DelayLateSender, C, "main/f") == 0.0);
+    CHECK(r.own(Metric::DelayLateSender, C, "main/g") == 0.0);
+    check_conservation(r, 3, Metric::MpiLateSender, Metric::DelayLateSender,
+                       Metric::DelayLateSenderLongterm);
+}
+
+TEST_CASE("delay costs: Figure 3's wait states, classified", "[delay]") {
+    const AnalysisResults r(figure3_trace(), kAllAnalyses);
+    const int B = 1, C = 2;
+    // R3 on B is caused by A's computation alone (direct) and causes R4
+    // (propagating). R4 on C is explained 0.5 by R3's processing (direct)
+    // and 1.5 by R3's waiting (indirect), and causes nothing (terminal).
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, B, "main/MPI_Recv") == Approx(3.0));
+    CHECK(r.own(Metric::MpiWaitIndirectLatesender, B, "main/MPI_Recv") == Approx(0.0));
+    CHECK(r.own(Metric::MpiWaitPropagatingLs, B, "main/MPI_Recv") == Approx(3.0));
+    CHECK(r.own(Metric::MpiWaitTerminalLs, B, "main/MPI_Recv") == Approx(0.0));
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, C, "main/MPI_Recv") == Approx(0.5));
+    CHECK(r.own(Metric::MpiWaitIndirectLatesender, C, "main/MPI_Recv") == Approx(1.5));
+    CHECK(r.own(Metric::MpiWaitPropagatingLs, C, "main/MPI_Recv") == Approx(0.0));
+    CHECK(r.own(Metric::MpiWaitTerminalLs, C, "main/MPI_Recv") == Approx(2.0));
+    // Both classifications partition the 5 units of Late Sender waiting.
+    CHECK(all_ranks(r, Metric::MpiWaitDirect, 3) + all_ranks(r, Metric::MpiWaitIndirect, 3) ==
+          Approx(5.0));
+    CHECK(all_ranks(r, Metric::MpiWaitPropagating, 3) + all_ranks(r, Metric::MpiWaitTerminal, 3) ==
+          Approx(5.0));
+}
+
+TEST_CASE("delay costs: a Late Receiver chain goes back through a Late Sender", "[delay]") {
+    // Ticks of 1 ns.
+    //   rank 0: Init 0-10 | MPI_Send to 1: 10-50                 | Finalize 50-60
+    //   rank 1: Init 0-10 | MPI_Recv from 2: 10-45 | from 0: 45-50 | Finalize 50-60
+    //   rank 2: Init 0-10 | k 10-40 | MPI_Send to 1: 40-45      | Finalize 45-60
+    // Rank 1 waits 30 for rank 2 (Late Sender, 10-40); rank 0's send waits
+    // 35 for rank 1's receive (Late Receiver, 10-45).
+    TraceBuilder t(3);
+    t.rank(0).enter(0, "main").init(0, 10).send(10, 50, 1, 1, 8).finalize(50, 60).leave(60);
+    t.rank(1).enter(0, "main").init(0, 10).recv(10, 45, 2, 2, 8).recv(45, 50, 0, 1, 8)
+        .finalize(50, 60).leave(60);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 40, "k").send(40, 45, 1, 2, 8)
+        .finalize(45, 60).leave(60);
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Send") == Approx(ns(35)));
+    // (Received after a message sent earlier: Late Sender, wrong order.)
+    REQUIRE(r.with_children(Metric::MpiLateSender, 1, "main/MPI_Recv") == Approx(ns(30)));
+
+    // Rank 0's wait (interval: nothing on rank 0; on rank 1 the first receive
+    // with 5 of processing and 30 of waiting): s = 1/35, so 5 go to rank 1's
+    // receive as short-term cost and 30 to the Late Sender wait's gamma_long.
+    CHECK(r.own(Metric::DelayLateReceiver, 1, "main/MPI_Recv") == Approx(ns(5)));
+    CHECK(r.own(Metric::DelayLateReceiverLongterm, 1, "main/MPI_Recv") == 0.0);
+    // Rank 1's wait: all of it from k on rank 2, short-term 30, and the 30 it
+    // propagated to rank 0 as long-term cost.
+    CHECK(r.own(Metric::DelayLateSender, 2, "main/k") == Approx(ns(30)));
+    CHECK(r.own(Metric::DelayLateSenderLongterm, 2, "main/k") == Approx(ns(30)));
+    // All waiting (35 + 30) is charged; the Late Sender delay carries the
+    // Late Receiver wait it caused as its long-term cost.
+    CHECK(all_ranks(r, Metric::Delay, 3) == Approx(ns(35 + 30)));
+
+    // Rank 0's Late Receiver wait: 30 of it indirect (rank 1's waiting), 5
+    // direct; it causes nothing further.
+    CHECK(r.own(Metric::MpiWaitIndirectLatereceiver, 0, "main/MPI_Send") == Approx(ns(30)));
+    CHECK(r.own(Metric::MpiWaitDirectLatereceiver, 0, "main/MPI_Send") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiWaitTerminalLr, 0, "main/MPI_Send") == Approx(ns(35)));
+    CHECK(r.own(Metric::MpiWaitPropagatingLr, 0, "main/MPI_Send") == 0.0);
+    // Rank 1's Late Sender wait propagated.
+    CHECK(r.own(Metric::MpiWaitPropagatingLs, 1, "main/MPI_Recv") == Approx(ns(30)));
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 1, "main/MPI_Recv") == Approx(ns(30)));
+}
+
+TEST_CASE("delay costs: barrier waits go to the last rank's excess", "[delay]") {
+    // Three ranks compute for 10, 10 and 40 ticks, then a barrier: ranks 0
+    // and 1 wait 30 each for rank 2. In their interval (since MPI_Init)
+    // rank 2 did 30 more of "work" than each of them.
+    TraceBuilder t(3);
+    for (int rank = 0; rank < 3; ++rank) {
+        const Ticks work = rank == 2 ? 40 : 10;
+        t.rank(rank).enter(0, "main").init(0, 10).region(10, 10 + work, "work")
+            .barrier(10 + work, 50).finalize(50, 60).leave(60);
+    }
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(all_ranks(r, Metric::MpiBarrierWait, 3) == Approx(ns(60)));
+    CHECK(r.own(Metric::DelayBarrier, 2, "main/work") == Approx(ns(60)));
+    CHECK(all_ranks(r, Metric::DelayBarrierLongterm, 3) == 0.0);
+    CHECK(r.own(Metric::DelayBarrier, 0, "main/work") == 0.0);
+    check_conservation(r, 3, Metric::MpiBarrierWait, Metric::DelayBarrier,
+                       Metric::DelayBarrierLongterm);
+    // The critical path: from the start to the last MPI_Finalize entry.
+    CHECK(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(50)));
+}
+
+TEST_CASE("delay costs: a late broadcast root carries the costs", "[delay]") {
+    // Root 1 computes 50 before MPI_Bcast, the others 20: each waits 30 at
+    // the broadcast (Late Broadcast), caused by the root's excess "prep".
+    TraceBuilder t(3);
+    for (int rank = 0; rank < 3; ++rank) {
+        const Ticks prep = rank == 1 ? 50 : 20;
+        t.rank(rank).enter(0, "main").init(0, 10).region(10, 10 + prep, "prep")
+            .bcast(10 + prep, 70, 1, 8).finalize(70, 80).leave(80);
+    }
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(all_ranks(r, Metric::MpiLateBroadcast, 3) == Approx(ns(60)));
+    CHECK(r.own(Metric::Delay12n, 1, "main/prep") == Approx(ns(60)));
+    check_conservation(r, 3, Metric::MpiLateBroadcast, Metric::Delay12n, Metric::Delay12nLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(70)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/prep") == Approx(ns(50)));
+}
+
+TEST_CASE("delay costs: switched off with the root-cause option", "[delay]") {
+    const AnalysisResults r(figure3_trace(), AnalysisOptions{true, false});
+    CHECK(all_ranks(r, Metric::Delay, 3) == 0.0);
+    CHECK(all_ranks(r, Metric::WaitstatesDirectVsIndirect, 3) == 0.0);
+}

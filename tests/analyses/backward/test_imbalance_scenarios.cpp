@@ -1,0 +1,131 @@
+// The synthetic load-imbalance benchmark of Böhme et al. (IPDPS 2012,
+// Section IV-A) in small: 4 ranks run N iterations of work() followed by a
+// barrier. The total work is the same in every scenario (4 w per
+// iteration); in the imbalanced ones one rank per iteration works w + x and
+// the others w - x/3, so every iteration takes x longer than when balanced:
+//   static  — rank 0 is the overloaded one in every iteration;
+//   dynamic — iteration i overloads rank i mod 4, so over the run every
+//             rank works the same (4 divides N);
+//   mixed   — rank 0 in the first half, rank 1 in the second.
+// The critical path runs through the overloaded rank's work() in every
+// iteration: N (w + x) on the path against N w on average, so its
+// imbalance is N x in all three. The per-process profile (max - avg of a
+// rank's time in work()) sees N x (static), 0 (dynamic) and, for the
+// mixed case, rank 0's N/2 (w + x) + N/2 (w - x/3) = N w + N x / 3 minus
+// the average N w: N x / 3 (the paper's "half" is the limit for many ranks:
+// (N x / 2)(1 - 1 / (P - 1))).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include "tests/analyses/backward/backward_helpers.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+constexpr int kRanks = 4;
+constexpr int kIterations = 8;
+constexpr Ticks kWork = 1000;  // w
+constexpr Ticks kExtra = 300;  // x (divisible by 3)
+constexpr Ticks kInit = 10;
+
+// overloaded(i): the rank that works w + x in iteration i, or -1.
+TraceBuilder benchmark(const std::function<int(int)>& overloaded) {
+    TraceBuilder t(kRanks);
+    for (int rank = 0; rank < kRanks; ++rank) t.rank(rank).enter(0, "main").init(0, kInit);
+    Ticks start = kInit;
+    for (int i = 0; i < kIterations; ++i) {
+        const int heavy = overloaded(i);
+        const Ticks longest = heavy < 0 ? kWork : kWork + kExtra;
+        for (int rank = 0; rank < kRanks; ++rank) {
+            const Ticks work = heavy < 0 ? kWork : rank == heavy ? kWork + kExtra : kWork - kExtra / 3;
+            t.rank(rank).region(start, start + work, "work").barrier(start + work, start + longest);
+        }
+        start += longest;
+    }
+    for (int rank = 0; rank < kRanks; ++rank) t.rank(rank).finalize(start, start + kInit).leave(start + kInit);
+    return t;
+}
+
+struct Indicators {
+    double path_length = 0;
+    double path_work = 0;           // work() on the critical path
+    double path_imbalance = 0;      // critical-path imbalance of work()
+    double other_imbalance = 0;     // of every other call path
+    double profile_imbalance = 0;   // max - avg over ranks of work() without waits
+    double barrier_wait = 0;
+    double barrier_delay = 0;       // short + long term
+    double impact_total = 0;        // all performance-impact metrics, all ranks
+};
+
+Indicators measure(const TraceBuilder& t) {
+    const AnalysisResults r(t, kAllAnalyses);
+    Indicators m;
+    double max_work = 0;
+    double sum_work = 0;
+    for (int rank = 0; rank < kRanks; ++rank) {
+        m.path_length += subtree_total(r, Metric::CriticalPath, rank);
+        m.path_work += r.with_children(Metric::CriticalPath, rank, "main/work");
+        const double imbalance = r.with_children(Metric::CriticalPathImbalance, rank, "main/work");
+        m.path_imbalance += imbalance;
+        m.other_imbalance += subtree_total(r, Metric::CriticalPathImbalance, rank) - imbalance;
+        const double work = r.with_children(Metric::CriticalPathActivities, rank, "main/work");
+        max_work = std::max(max_work, work);
+        sum_work += work;
+        m.impact_total += subtree_total(r, Metric::CriticalPathActivities, rank) +
+                          subtree_total(r, Metric::CriticalImbalanceImpact, rank) +
+                          subtree_total(r, Metric::NonCriticalPathActivities, rank);
+    }
+    m.profile_imbalance = max_work - sum_work / kRanks;
+    m.barrier_wait = all_ranks(r, Metric::MpiBarrierWait, kRanks);
+    m.barrier_delay = all_ranks(r, Metric::DelayBarrierAggregate, kRanks);
+    return m;
+}
+
+constexpr double N = kIterations;
+const double w = ns(kWork);
+const double x = ns(kExtra);
+
+}  // namespace
+
+TEST_CASE("imbalance scenarios: balanced", "[critical-path][imbalance]") {
+    const Indicators m = measure(benchmark([](int) { return -1; }));
+    CHECK(m.path_length == Approx(ns(kInit) + N * w));
+    CHECK(m.path_imbalance == Approx(0.0).margin(1e-15));
+    CHECK(m.profile_imbalance == Approx(0.0).margin(1e-15));
+    CHECK(m.barrier_wait == 0.0);
+}
+
+TEST_CASE("imbalance scenarios: static", "[critical-path][imbalance]") {
+    const Indicators m = measure(benchmark([](int) { return 0; }));
+    CHECK(m.path_length == Approx(ns(kInit) + N * (w + x)));
+    CHECK(m.path_work == Approx(N * (w + x)));
+    CHECK(m.path_imbalance == Approx(N * x));
+    CHECK(m.other_imbalance == Approx(0.0).margin(1e-15));
+    CHECK(m.profile_imbalance == Approx(N * x));
+    CHECK(m.impact_total == Approx(kRanks * m.path_length));
+    // Each iteration 3 ranks wait 4x/3: all of it is rank 0's excess work.
+    CHECK(m.barrier_wait == Approx(N * 4 * x));
+    CHECK(m.barrier_delay == Approx(m.barrier_wait));
+}
+
+TEST_CASE("imbalance scenarios: dynamic", "[critical-path][imbalance]") {
+    const Indicators m = measure(benchmark([](int i) { return i % kRanks; }));
+    CHECK(m.path_length == Approx(ns(kInit) + N * (w + x)));
+    // The configured imbalance, which the per-process profile cannot see.
+    CHECK(m.path_imbalance == Approx(N * x));
+    CHECK(m.profile_imbalance == Approx(0.0).margin(1e-15));
+    CHECK(m.impact_total == Approx(kRanks * m.path_length));
+    CHECK(m.barrier_delay == Approx(m.barrier_wait));
+}
+
+TEST_CASE("imbalance scenarios: mixed", "[critical-path][imbalance]") {
+    const Indicators m = measure(benchmark([](int i) { return i < kIterations / 2 ? 0 : 1; }));
+    CHECK(m.path_imbalance == Approx(N * x));
+    CHECK(m.profile_imbalance == Approx(N * x / 3));
+    CHECK(m.impact_total == Approx(kRanks * m.path_length));
+    CHECK(m.barrier_delay == Approx(m.barrier_wait));
+}

@@ -1,0 +1,199 @@
+#include "tests/analyses/builder_traces.hpp"
+
+#include <map>
+#include <string>
+#include <variant>
+
+#include "common/error.hpp"
+#include "tests/support/mpi_regions.hpp"
+
+namespace hindsight::testing {
+namespace {
+
+using replay::CollectiveOp;
+using replay::EventIndex;
+using replay::EventKind;
+
+RegionRole role_of(OTF2_RegionRole role) {
+    switch (role) {
+    case OTF2_REGION_ROLE_BARRIER: return RegionRole::Barrier;
+    case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return RegionRole::ImplicitBarrier;
+    case OTF2_REGION_ROLE_COLL_ONE2ALL: return RegionRole::CollOne2All;
+    case OTF2_REGION_ROLE_COLL_ALL2ONE: return RegionRole::CollAll2One;
+    case OTF2_REGION_ROLE_COLL_ALL2ALL: return RegionRole::CollAll2All;
+    case OTF2_REGION_ROLE_COLL_OTHER: return RegionRole::CollOther;
+    case OTF2_REGION_ROLE_POINT2POINT: return RegionRole::Point2Point;
+    case OTF2_REGION_ROLE_FUNCTION: return RegionRole::Function;
+    default: return RegionRole::Other;
+    }
+}
+
+CollectiveOp op_of(OTF2_CollectiveOp op) {
+    switch (op) {
+    case OTF2_COLLECTIVE_OP_BARRIER: return CollectiveOp::Barrier;
+    case OTF2_COLLECTIVE_OP_BCAST: return CollectiveOp::Bcast;
+    case OTF2_COLLECTIVE_OP_GATHER: return CollectiveOp::Gather;
+    case OTF2_COLLECTIVE_OP_GATHERV: return CollectiveOp::Gatherv;
+    case OTF2_COLLECTIVE_OP_SCATTER: return CollectiveOp::Scatter;
+    case OTF2_COLLECTIVE_OP_SCATTERV: return CollectiveOp::Scatterv;
+    case OTF2_COLLECTIVE_OP_ALLGATHER: return CollectiveOp::Allgather;
+    case OTF2_COLLECTIVE_OP_ALLGATHERV: return CollectiveOp::Allgatherv;
+    case OTF2_COLLECTIVE_OP_ALLTOALL: return CollectiveOp::Alltoall;
+    case OTF2_COLLECTIVE_OP_ALLTOALLV: return CollectiveOp::Alltoallv;
+    case OTF2_COLLECTIVE_OP_ALLTOALLW: return CollectiveOp::Alltoallw;
+    case OTF2_COLLECTIVE_OP_ALLREDUCE: return CollectiveOp::Allreduce;
+    case OTF2_COLLECTIVE_OP_REDUCE: return CollectiveOp::Reduce;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: return CollectiveOp::ReduceScatter;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return CollectiveOp::ReduceScatterBlock;
+    case OTF2_COLLECTIVE_OP_SCAN: return CollectiveOp::Scan;
+    case OTF2_COLLECTIVE_OP_EXSCAN: return CollectiveOp::Exscan;
+    default: return CollectiveOp::Other;
+    }
+}
+
+Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, RegionId>& regions) {
+    Definitions defs;
+    defs.clock = builder.clock();
+    for (int r = 0; r < builder.size(); ++r) {
+        for (const RecordedEvent& e : builder.rank(r).events()) {
+            const auto* enter = std::get_if<event::Enter>(&e.payload);
+            if (!enter || regions.count(enter->region)) continue;
+            Region region;
+            region.name = region.canonical_name = enter->region;
+            if (is_mpi_region(enter->region)) {
+                region.paradigm = Paradigm::Mpi;
+                region.role = role_of(mpi_region_role(enter->region));
+                region.source_file = "MPI";
+            } else {
+                region.paradigm = Paradigm::User;
+                region.role = RegionRole::Function;
+            }
+            regions.emplace(enter->region, static_cast<RegionId>(defs.regions.size()));
+            defs.regions.push_back(std::move(region));
+        }
+    }
+    Group locations{"", GroupType::CommLocations, Paradigm::Mpi, {}};
+    for (int r = 0; r < builder.size(); ++r) locations.members.push_back(static_cast<std::uint64_t>(r));
+    defs.groups.push_back(std::move(locations));
+    for (const CommTable::Entry& entry : builder.comms().entries()) {
+        Group group{entry.name, entry.world_ranks.empty() ? GroupType::CommSelf : GroupType::CommGroup,
+                    Paradigm::Mpi, {}};
+        for (int r : entry.world_ranks) group.members.push_back(static_cast<std::uint64_t>(r));
+        defs.communicators.push_back(
+            {entry.name, static_cast<GroupId>(defs.groups.size()),
+             entry.parent == OTF2_UNDEFINED_COMM ? kNoId : entry.parent});
+        defs.groups.push_back(std::move(group));
+    }
+    for (int r = 0; r < builder.size(); ++r) {
+        defs.location_groups.push_back({"MPI Rank " + std::to_string(r), kNoId});
+        defs.locations.push_back({static_cast<LocationId>(r), "Master thread",
+                                  static_cast<LocationGroupId>(r),
+                                  builder.rank(r).events().size()});
+    }
+    return defs;
+}
+
+// Turns one rank's recorded OTF2 events into event-store records.
+class RankConverter {
+public:
+    RankConverter(replay::LocalTrace& trace, CallTree& tree,
+                  const std::map<std::string, RegionId>& regions)
+        : trace_(trace), tree_(tree), regions_(regions) {}
+
+    void operator()(Ticks t, const event::Enter& e) {
+        const CallPathId parent = open_.empty() ? kNoCallPath : top().cnode;
+        const CallPathId cnode = tree_.child(parent, regions_.at(e.region));
+        open_.push_back(add({t, cnode, 0, EventKind::Enter}));
+    }
+    void operator()(Ticks t, const event::Leave& e) {
+        if (open_.empty()) throw Error("", "leave without enter in a builder trace");
+        // The loader adds MPI_Init's and MPI_Finalize's implicit collective
+        // right before their leave.
+        if (e.region == "MPI_Init" || e.region == "MPI_Init_thread")
+            add_collective(t, CollectiveOp::Init);
+        else if (e.region == "MPI_Finalize")
+            add_collective(t, CollectiveOp::Finalize);
+        const EventIndex enter = open_.back();
+        open_.pop_back();
+        const EventIndex leave = add({t, trace_.events[enter].cnode, enter, EventKind::Leave});
+        trace_.events[enter].ref = leave;
+    }
+    void operator()(Ticks t, const event::MpiSend& e) { message(t, EventKind::Send, e.envelope, false); }
+    void operator()(Ticks t, const event::MpiIsend& e) { message(t, EventKind::Send, e.envelope, true); }
+    void operator()(Ticks t, const event::MpiRecv& e) { message(t, EventKind::Recv, e.envelope, false); }
+    void operator()(Ticks t, const event::MpiIrecv& e) { message(t, EventKind::Recv, e.envelope, true); }
+    void operator()(Ticks t, const event::MpiCollectiveEnd& e) {
+        replay::Collective coll;
+        coll.comm = e.comm;
+        coll.root = e.root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<std::int32_t>(e.root);
+        coll.bytes_sent = e.sent;
+        coll.bytes_received = e.received;
+        coll.call_enter = open_.back();
+        coll.op = op_of(e.op);
+        trace_.collectives.push_back(coll);
+        add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
+             EventKind::CollectiveEnd});
+    }
+    // Request bookkeeping, program begin/end and collective begin leave no
+    // record in the event store.
+    template <typename Other>
+    void operator()(Ticks, const Other&) {}
+
+private:
+    const replay::Event& top() const { return trace_.events[open_.back()]; }
+    EventIndex add(replay::Event e) {
+        trace_.events.push_back(e);
+        return static_cast<EventIndex>(trace_.events.size() - 1);
+    }
+    void message(Ticks t, EventKind kind, const event::Envelope& env, bool nonblocking) {
+        replay::Message msg;
+        msg.comm = env.comm;
+        msg.partner = static_cast<std::int32_t>(env.peer);
+        msg.tag = env.tag;
+        msg.bytes = env.bytes;
+        msg.call_enter = open_.back();
+        msg.nonblocking = nonblocking;
+        trace_.messages.push_back(msg);
+        add({t, top().cnode, static_cast<std::uint32_t>(trace_.messages.size() - 1), kind});
+    }
+    void add_collective(Ticks t, CollectiveOp op) {
+        replay::Collective coll;
+        coll.comm = 0;  // MPI_COMM_WORLD
+        coll.call_enter = open_.back();
+        coll.op = op;
+        trace_.collectives.push_back(coll);
+        add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
+             EventKind::CollectiveEnd});
+    }
+
+    replay::LocalTrace& trace_;
+    CallTree& tree_;
+    const std::map<std::string, RegionId>& regions_;
+    std::vector<EventIndex> open_;
+};
+
+}  // namespace
+
+std::vector<replay::LocalTrace> local_traces(const TraceBuilder& builder) {
+    std::map<std::string, RegionId> regions;
+    const Definitions defs = definitions_of(builder, regions);
+    // One tree for all ranks: its ids are then global, as after the merge.
+    CallTree tree;
+    std::vector<replay::LocalTrace> traces(static_cast<std::size_t>(builder.size()));
+    for (int r = 0; r < builder.size(); ++r) {
+        builder.rank(r).check_complete();
+        replay::LocalTrace& trace = traces[static_cast<std::size_t>(r)];
+        trace.rank = r;
+        trace.anchor_path = "builder-trace";
+        RankConverter convert(trace, tree, regions);
+        for (const RecordedEvent& e : builder.rank(r).events())
+            std::visit([&](const auto& payload) { convert(e.time, payload); }, e.payload);
+    }
+    for (auto& trace : traces) {
+        trace.definitions = defs;
+        trace.call_tree = tree;
+    }
+    return traces;
+}
+
+}  // namespace hindsight::testing

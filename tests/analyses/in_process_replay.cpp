@@ -1,0 +1,306 @@
+#include "tests/analyses/in_process_replay.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <tuple>
+
+#include "common/error.hpp"
+
+namespace hindsight::testing {
+
+using replay::CollectiveExchange;
+using replay::Direction;
+using replay::EventIndex;
+using replay::EventKind;
+using replay::EventView;
+using replay::RankedValue;
+using replay::ReduceOp;
+using replay::ReplayObserver;
+
+namespace {
+
+// A replay that waits this long for a peer is taken to be deadlocked.
+constexpr auto kPatience = std::chrono::seconds(20);
+
+// A message's identity in a pass: communicator, original sender and
+// receiver (world ranks), tag, direction, and whether it is a reply.
+using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, bool>;
+
+}  // namespace
+
+class InProcessReplay::Shared {
+public:
+    explicit Shared(const std::vector<replay::LocalTrace>& traces) : traces_(traces) {}
+
+    const std::vector<replay::LocalTrace>& traces() const { return traces_; }
+
+    void post(const MailboxKey& key, std::vector<std::byte> bytes) {
+        std::lock_guard lock(mutex_);
+        mailboxes_[key].push_back(std::move(bytes));
+        changed_.notify_all();
+    }
+
+    std::vector<std::byte> take(const MailboxKey& key) {
+        std::unique_lock lock(mutex_);
+        auto& box = mailboxes_[key];
+        wait(lock, [&] { return !box.empty(); });
+        auto bytes = std::move(box.front());
+        box.pop_front();
+        return bytes;
+    }
+
+    // Every member's contribution to the current round of `comm`'s
+    // collective exchange, in communicator rank order.
+    std::vector<std::vector<double>> all_gather(CommId comm, int size, int rank,
+                                                std::vector<double> mine) {
+        std::unique_lock lock(mutex_);
+        Rendezvous& point = rendezvous_[comm];
+        if (point.slots.empty()) point.slots.resize(static_cast<std::size_t>(size));
+        point.slots[static_cast<std::size_t>(rank)] = std::move(mine);
+        const std::uint64_t round = point.round;
+        if (++point.arrived == size) {
+            point.result = point.slots;
+            point.arrived = 0;
+            ++point.round;
+            changed_.notify_all();
+        } else {
+            wait(lock, [&] { return point.round != round; });
+        }
+        return point.result;
+    }
+
+    void abort() {
+        std::lock_guard lock(mutex_);
+        aborted_ = true;
+        changed_.notify_all();
+    }
+
+private:
+    struct Rendezvous {
+        std::vector<std::vector<double>> slots, result;
+        int arrived = 0;
+        std::uint64_t round = 0;
+    };
+
+    template <typename Ready>
+    void wait(std::unique_lock<std::mutex>& lock, Ready ready) {
+        if (!changed_.wait_for(lock, kPatience, [&] { return aborted_ || ready(); }))
+            throw Error("", "in-process replay: a rank waited too long for its peers");
+        if (aborted_ && !ready()) throw Error("", "in-process replay aborted by another rank");
+    }
+
+    const std::vector<replay::LocalTrace>& traces_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::map<MailboxKey, std::deque<std::vector<std::byte>>> mailboxes_;
+    std::map<CommId, Rendezvous> rendezvous_;
+    bool aborted_ = false;
+};
+
+namespace {
+
+class Exchange final : public CollectiveExchange {
+public:
+    Exchange(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
+        : shared_(&shared), comm_(comm), members_(std::move(members)), rank_(rank) {}
+
+    int size() const override { return static_cast<int>(members_.size()); }
+    int rank() const override { return rank_; }
+    int world_rank(int r) const override { return members_.at(static_cast<std::size_t>(r)); }
+
+    void allreduce(std::span<double> values, ReduceOp op) override {
+        const auto all = gather(values);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = reduce(all, i, all.size(), op);
+    }
+    RankedValue allreduce_maxloc(double value) override {
+        return pick(gather({&value, 1}), [](double a, double b) { return a > b; });
+    }
+    RankedValue allreduce_minloc(double value) override {
+        return pick(gather({&value, 1}), [](double a, double b) { return a < b; });
+    }
+    void exscan(std::span<double> values, ReduceOp op) override {
+        const auto all = gather(values);
+        if (rank_ == 0) return;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = reduce(all, i, static_cast<std::size_t>(rank_), op);
+    }
+    void reduce_sum(std::span<double> values, int root) override {
+        const auto all = gather(values);
+        if (rank_ != root) return;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = reduce(all, i, all.size(), ReduceOp::Sum);
+    }
+    void broadcast(std::vector<double>& values, int root) override {
+        values = gather(values).at(static_cast<std::size_t>(root));
+    }
+
+private:
+    std::vector<std::vector<double>> gather(std::span<const double> mine) {
+        if (size() == 1) return {std::vector<double>(mine.begin(), mine.end())};
+        return shared_->all_gather(comm_, size(), rank_, {mine.begin(), mine.end()});
+    }
+    // Element i over the first `count` ranks.
+    static double reduce(const std::vector<std::vector<double>>& all, std::size_t i,
+                         std::size_t count, ReduceOp op) {
+        double acc = all[0].at(i);
+        for (std::size_t r = 1; r < count; ++r) {
+            const double v = all[r].at(i);
+            acc = op == ReduceOp::Sum ? acc + v : op == ReduceOp::Min ? std::min(acc, v) : std::max(acc, v);
+        }
+        return acc;
+    }
+    // The best value, the lowest rank among equals.
+    template <typename Better>
+    static RankedValue pick(const std::vector<std::vector<double>>& all, Better better) {
+        RankedValue best{all[0].at(0), 0};
+        for (std::size_t r = 1; r < all.size(); ++r)
+            if (better(all[r].at(0), best.value)) best = {all[r].at(0), static_cast<int>(r)};
+        return best;
+    }
+
+    InProcessReplay::Shared* shared_;
+    CommId comm_;
+    std::vector<int> members_;
+    int rank_;
+};
+
+class RankEngine final : public replay::ReplayEngine {
+public:
+    RankEngine(InProcessReplay::Shared& shared, int rank)
+        : shared_(&shared), trace_(&shared.traces().at(static_cast<std::size_t>(rank))) {}
+
+    void run(Direction direction, std::span<ReplayObserver* const> observers) override {
+        for (auto* o : observers) o->begin_pass(*trace_, direction);
+        const auto n = static_cast<EventIndex>(trace_->events.size());
+        for (EventIndex k = 0; k < n; ++k) {
+            const EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
+            visit(EventView(*trace_, i), direction, observers);
+        }
+        for (auto* o : observers) o->end_pass(*trace_, direction);
+    }
+
+private:
+    void visit(const EventView& view, Direction direction,
+               std::span<ReplayObserver* const> observers) {
+        switch (view.kind()) {
+        case EventKind::Enter:
+            for (auto* o : observers) o->on_enter(view);
+            break;
+        case EventKind::Leave:
+            for (auto* o : observers) o->on_leave(view);
+            break;
+        case EventKind::Send:
+        case EventKind::Recv: {
+            const bool packs = (view.kind() == EventKind::Send) == (direction == Direction::Forward);
+            if (packs)
+                pack(view, direction, observers);
+            else
+                unpack(view, direction, observers);
+            break;
+        }
+        case EventKind::CollectiveEnd: {
+            const CommId comm = view.collective().comm;
+            Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
+            for (auto* o : observers) o->on_collective(view, exchange);
+            break;
+        }
+        }
+    }
+
+    std::vector<int> members(CommId comm) const {
+        auto ranks = trace_->definitions.world_ranks(comm);
+        if (ranks.empty()) ranks.push_back(trace_->rank);  // MPI_COMM_SELF-like
+        return ranks;
+    }
+    int rank_in(CommId comm) const {
+        const auto ranks = members(comm);
+        return static_cast<int>(std::find(ranks.begin(), ranks.end(), trace_->rank) - ranks.begin());
+    }
+    // The message's key, named by its original sender and receiver.
+    MailboxKey key(const EventView& view, Direction direction, bool reply) const {
+        const replay::Message& msg = view.message();
+        const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
+        const bool sender = view.kind() == EventKind::Send;
+        return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag,
+                direction, reply};
+    }
+
+    void pack(const EventView& view, Direction direction,
+              std::span<ReplayObserver* const> observers) {
+        replay::PayloadWriter out;
+        bool wants_reply = false;
+        for (auto* o : observers) {
+            o->pack(view, out);
+            wants_reply = wants_reply || o->expects_reply(view);
+        }
+        out.put<std::uint8_t>(wants_reply ? 1 : 0);
+        shared_->post(key(view, direction, false), std::move(out.bytes()));
+        if (!wants_reply) return;
+        const auto reply = shared_->take(key(view, direction, true));
+        replay::PayloadReader in(reply);
+        for (auto* o : observers) o->unpack_reply(view, in);
+    }
+
+    void unpack(const EventView& view, Direction direction,
+                std::span<ReplayObserver* const> observers) {
+        const auto bytes = shared_->take(key(view, direction, false));
+        if (bytes.empty()) throw Error("", "in-process replay: empty message");
+        const bool wants_reply = bytes.back() == std::byte{1};
+        replay::PayloadReader in(std::span<const std::byte>(bytes).first(bytes.size() - 1));
+        for (auto* o : observers) o->unpack(view, in);
+        if (!in.empty()) throw Error("", "in-process replay: observers left payload bytes unread");
+        if (!wants_reply) return;
+        replay::PayloadWriter out;
+        for (auto* o : observers) o->pack_reply(view, out);
+        shared_->post(key(view, direction, true), std::move(out.bytes()));
+    }
+
+    InProcessReplay::Shared* shared_;
+    const replay::LocalTrace* trace_;
+};
+
+}  // namespace
+
+InProcessReplay::InProcessReplay(const std::vector<replay::LocalTrace>& traces)
+    : shared_(std::make_unique<Shared>(traces)) {
+    for (int r = 0; r < static_cast<int>(traces.size()); ++r)
+        engines_.push_back(std::make_unique<RankEngine>(*shared_, r));
+}
+
+InProcessReplay::~InProcessReplay() = default;
+
+int InProcessReplay::size() const { return static_cast<int>(engines_.size()); }
+
+replay::ReplayEngine& InProcessReplay::engine(int rank) {
+    return *engines_.at(static_cast<std::size_t>(rank));
+}
+
+void InProcessReplay::run_ranks(const std::function<void(int rank)>& body) {
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    std::vector<std::thread> threads;
+    for (int r = 0; r < size(); ++r) {
+        threads.emplace_back([&, r] {
+            try {
+                body(r);
+            } catch (...) {
+                {
+                    std::lock_guard lock(failure_mutex);
+                    if (!failure) failure = std::current_exception();
+                }
+                shared_->abort();
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace hindsight::testing

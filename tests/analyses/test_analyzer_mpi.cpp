@@ -1,0 +1,127 @@
+// End to end: a builder scenario written as an OTF2 archive, analysed by
+// hindsight-analyze under mpiexec, read back from the .cubex. The values are
+// the metric-inclusive ones a report stores (a metric plus its sub-metrics),
+// derived by hand from the timestamps (1 tick = 1 ns).
+//
+// Environment: HINDSIGHT_ANALYZE (the analyzer), HINDSIGHT_MPIEXEC (mpiexec).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "common/cube/query.hpp"
+#include "common/cube/reader.hpp"
+#include "tests/support/trace_builder.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+double ns(Ticks ticks) { return static_cast<double>(ticks) * 1e-9; }
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    if (!value) FAIL("environment variable " << name << " is not set");
+    return value;
+}
+
+// Writes the scenario, analyses it on as many ranks and reads the report.
+cube::Report analyse(const TraceBuilder& t, const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("hindsight-analyses-" + name + "-" +
+                                                      std::to_string(::getpid()));
+    fs::remove_all(dir);
+    t.write(dir / "trace");
+    const fs::path report = dir / "report.cubex";
+    const std::string command = env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) +
+                                " " + env("HINDSIGHT_ANALYZE") + " --quiet --timeout 60 -o " +
+                                report.string() + " " + (dir / "trace" / "traces.otf2").string();
+    REQUIRE(std::system(command.c_str()) == 0);
+    cube::Report result = cube::read_cubex(report);
+    fs::remove_all(dir);
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("analyzer: point-to-point and collective wait states of a 3-rank run", "[mpi]") {
+    TraceBuilder t(3);
+    // MPI_Init: 0..50, 10..40, 5..45 -> first exit 40, last entry 10.
+    // Point-to-point:
+    //   rank 0 sends to 2 at 100..105 (late: rank 2 waits from 70 in "first")
+    //   rank 1 sends to 2 at 60..62 (early), rank 2 receives it next (110..115)
+    //     -> rank 2's first wait (100 - 70) was due to messages in wrong order
+    //   rank 1 sends to 0 at 120..170, rank 0 receives at 150..171 -> Late Receiver 150 - 120
+    // Barrier: enters 200, 210, 230; leaves 240, 245, 250.
+    // MPI_Finalize: 300..400, 380..400, 350..400 -> rank 0 waits 80, rank 2 30.
+    t.rank(0).enter(0, "main").init(0, 50).send(100, 105, 2, 1, 8).recv(150, 171, 1, 2, 16)
+        .barrier(200, 240).finalize(300, 400).leave(400);
+    t.rank(1).enter(0, "main").init(10, 40).send(60, 62, 2, 1, 8).send(120, 170, 0, 2, 16)
+        .barrier(230, 250).finalize(380, 400).leave(400);
+    t.rank(2).enter(0, "main").init(5, 45).enter(65, "first").recv(70, 108, 0, 1, 8).leave(109)
+        .recv(110, 115, 1, 1, 8).barrier(210, 245).finalize(350, 400).leave(400);
+    const cube::Report r = analyse(t, "waitstates");
+    using cube::value_at;
+
+    CHECK(value_at(r, "mpi_init_completion", {"main", "MPI_Init"}, 0) == Approx(ns(50 - 40)));
+    CHECK(value_at(r, "mpi_init_completion", {"main", "MPI_Init"}, 2) == Approx(ns(45 - 40)));
+
+    CHECK(value_at(r, "mpi_latesender", {"main", "first", "MPI_Recv"}, 2) == Approx(ns(100 - 70)));
+    CHECK(value_at(r, "mpi_latesender_wo", {"main", "first", "MPI_Recv"}, 2) == Approx(ns(100 - 70)));
+    CHECK(value_at(r, "mpi_lswo_different", {"main", "first", "MPI_Recv"}, 2) == Approx(ns(100 - 70)));
+    CHECK(value_at(r, "mpi_lswo_same", {"main", "first", "MPI_Recv"}, 2) == 0.0);
+    CHECK(value_at(r, "mpi_cls_count", {"main", "first", "MPI_Recv"}, 2) == 1.0);
+    CHECK(value_at(r, "mpi_clswo_count", {"main", "first", "MPI_Recv"}, 2) == 1.0);
+
+    CHECK(value_at(r, "mpi_latereceiver", {"main", "MPI_Send"}, 1) == Approx(ns(150 - 120)));
+    CHECK(value_at(r, "mpi_clr_count", {"main", "MPI_Send"}, 1) == 1.0);
+    CHECK(value_at(r, "comms_send", {"main", "MPI_Send"}, 1) == 2.0);
+    CHECK(value_at(r, "bytes_sent", {"main", "MPI_Send"}, 1) == 8.0 + 16.0);
+    // MPI_Send on rank 1: 2 + 50 in total, of which 30 Late Receiver.
+    CHECK(value_at(r, "mpi_point2point", {"main", "MPI_Send"}, 1) == Approx(ns(2 + 50)));
+
+    CHECK(value_at(r, "mpi_barrier_wait", {"main", "MPI_Barrier"}, 0) == Approx(ns(230 - 200)));
+    CHECK(value_at(r, "mpi_barrier_wait", {"main", "MPI_Barrier"}, 2) == Approx(ns(230 - 210)));
+    CHECK(value_at(r, "mpi_barrier_completion", {"main", "MPI_Barrier"}, 1) == Approx(ns(250 - 240)));
+    CHECK(value_at(r, "mpi_barrier_completion", {"main", "MPI_Barrier"}, 2) == Approx(ns(245 - 240)));
+    CHECK(value_at(r, "syncs_coll", {"main", "MPI_Barrier"}, 1) == 1.0);
+
+    CHECK(value_at(r, "mpi_finalize_wait", {"main", "MPI_Finalize"}, 0) == Approx(ns(380 - 300)));
+    CHECK(value_at(r, "mpi_finalize_wait", {"main", "MPI_Finalize"}, 2) == Approx(ns(380 - 350)));
+    CHECK(value_at(r, "mpi_finalize_wait", {"main", "MPI_Finalize"}, 1) == 0.0);
+
+    // Every rank's time adds up to the run's length (400).
+    for (std::int64_t rank = 0; rank < 3; ++rank)
+        CHECK(cube::sum_over_call_paths(r, "time", rank) == Approx(ns(400)));
+    // main, MPI_Init, first, first/MPI_Recv, MPI_Recv, MPI_Barrier, MPI_Finalize
+    CHECK(cube::sum_over_call_paths(r, "visits", 2) == 7.0);
+}
+
+TEST_CASE("analyzer: collectives on a sub-communicator of 4 ranks", "[mpi]") {
+    TraceBuilder t(4);
+    const Comm even = t.communicator({0, 2}, t.world(), "even");
+    // Allreduce on {0, 2}: enters 10, 30; leaves 50, 60.
+    // Reduce on world to root 3: root enters 70, others 80, 90, 75 -> waits 90 - 70.
+    // Scan on world: enters 120, 100, 130, 110 -> rank 1 waits 20, rank 3 20.
+    const Ticks reduce_enter[] = {80, 90, 75, 70};
+    const Ticks scan_enter[] = {120, 100, 130, 110};
+    for (int k = 0; k < 4; ++k) {
+        auto& rank = t.rank(k).enter(0, "main");
+        if (k == 0) rank.allreduce(10, 50, 8, even);
+        if (k == 2) rank.allreduce(30, 60, 8, even);
+        rank.reduce(reduce_enter[k], 95, 3, 8).scan(scan_enter[k], 140, 8).leave(200);
+    }
+    const cube::Report r = analyse(t, "subcomm");
+    using cube::value_at;
+    CHECK(value_at(r, "mpi_wait_nxn", {"main", "MPI_Allreduce"}, 0) == Approx(ns(30 - 10)));
+    CHECK(value_at(r, "mpi_nxn_completion", {"main", "MPI_Allreduce"}, 2) == Approx(ns(60 - 50)));
+    CHECK(value_at(r, "bytes_cout", {"main", "MPI_Allreduce"}, 2) == 2.0 * 8);
+    CHECK(value_at(r, "mpi_earlyreduce", {"main", "MPI_Reduce"}, 3) == Approx(ns(90 - 70)));
+    CHECK(cube::sum_over_ranks(r, "mpi_earlyreduce", {"main", "MPI_Reduce"}) == Approx(ns(90 - 70)));
+    CHECK(value_at(r, "mpi_earlyscan", {"main", "MPI_Scan"}, 1) == Approx(ns(120 - 100)));
+    CHECK(value_at(r, "mpi_earlyscan", {"main", "MPI_Scan"}, 3) == Approx(ns(130 - 110)));
+    CHECK(value_at(r, "mpi_earlyscan", {"main", "MPI_Scan"}, 2) == 0.0);
+    CHECK(value_at(r, "comms_cxch", {"main", "MPI_Scan"}, 0) == 1.0);
+}

@@ -1,0 +1,159 @@
+// The metric table against Scalasca's metric tree (identifiers, display
+// names, units and parents as Scalasca's reports have them).
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "analyses/metrics.hpp"
+
+using namespace hindsight;
+
+namespace {
+
+struct Expected {
+    const char* unique_name;
+    const char* parent;  // "" for a root
+    const char* display_name;
+    const char* unit;    // "sec", "occ" or "bytes"
+};
+
+// Scalasca's MPI metric tree, in its order, restricted to the metrics
+// Hindsight measures (no MPI file I/O, no computational imbalance).
+const Expected kScalascaTree[] = {
+    {"time", "", "Time", "sec"},
+    {"execution", "time", "Execution", "sec"},
+    {"comp", "execution", "Computation", "sec"},
+    {"mpi", "execution", "MPI", "sec"},
+    {"mpi_management", "mpi", "Management", "sec"},
+    {"mpi_init_exit", "mpi_management", "Init/Finalize", "sec"},
+    {"mpi_init_completion", "mpi_init_exit", "Initialization Completion", "sec"},
+    {"mpi_finalize_wait", "mpi_init_exit", "Wait at Finalize", "sec"},
+    {"mpi_mgmt_comm", "mpi_management", "Communicator", "sec"},
+    {"mpi_synchronization", "mpi", "Synchronization", "sec"},
+    {"mpi_sync_collective", "mpi_synchronization", "Collective", "sec"},
+    {"mpi_barrier_wait", "mpi_sync_collective", "Wait at Barrier", "sec"},
+    {"mpi_barrier_completion", "mpi_sync_collective", "Barrier Completion", "sec"},
+    {"mpi_communication", "mpi", "Communication", "sec"},
+    {"mpi_point2point", "mpi_communication", "Point-to-point", "sec"},
+    {"mpi_latesender", "mpi_point2point", "Late Sender", "sec"},
+    {"mpi_latesender_wo", "mpi_latesender", "Messages in Wrong Order", "sec"},
+    {"mpi_lswo_different", "mpi_latesender_wo", "From different sources", "sec"},
+    {"mpi_lswo_same", "mpi_latesender_wo", "From same source", "sec"},
+    {"mpi_latereceiver", "mpi_point2point", "Late Receiver", "sec"},
+    {"mpi_collective", "mpi_communication", "Collective", "sec"},
+    {"mpi_earlyreduce", "mpi_collective", "Early Reduce", "sec"},
+    {"mpi_earlyscan", "mpi_collective", "Early Scan", "sec"},
+    {"mpi_latebroadcast", "mpi_collective", "Late Broadcast", "sec"},
+    {"mpi_wait_nxn", "mpi_collective", "Wait at N x N", "sec"},
+    {"mpi_nxn_completion", "mpi_collective", "N x N Completion", "sec"},
+    {"overhead", "time", "Overhead", "sec"},
+    {"visits", "", "Visits", "occ"},
+    {"syncs", "", "MPI synchronizations", "occ"},
+    {"syncs_p2p", "syncs", "Point-to-point", "occ"},
+    {"syncs_send", "syncs_p2p", "Sends", "occ"},
+    {"mpi_slr_count", "syncs_send", "Late Receivers", "occ"},
+    {"syncs_recv", "syncs_p2p", "Receives", "occ"},
+    {"mpi_sls_count", "syncs_recv", "Late Senders", "occ"},
+    {"mpi_slswo_count", "mpi_sls_count", "Messages in Wrong Order", "occ"},
+    {"syncs_coll", "syncs", "Collective", "occ"},
+    {"comms", "", "MPI communications", "occ"},
+    {"comms_p2p", "comms", "Point-to-point", "occ"},
+    {"comms_send", "comms_p2p", "Sends", "occ"},
+    {"mpi_clr_count", "comms_send", "Late Receivers", "occ"},
+    {"comms_recv", "comms_p2p", "Receives", "occ"},
+    {"mpi_cls_count", "comms_recv", "Late Senders", "occ"},
+    {"mpi_clswo_count", "mpi_cls_count", "Messages in Wrong Order", "occ"},
+    {"comms_coll", "comms", "Collective", "occ"},
+    {"comms_cxch", "comms_coll", "Exchange", "occ"},
+    {"comms_csrc", "comms_coll", "As source", "occ"},
+    {"comms_cdst", "comms_coll", "As destination", "occ"},
+    {"bytes", "", "MPI bytes transferred", "bytes"},
+    {"bytes_p2p", "bytes", "Point-to-point", "bytes"},
+    {"bytes_sent", "bytes_p2p", "Sent", "bytes"},
+    {"bytes_rcvd", "bytes_p2p", "Received", "bytes"},
+    {"bytes_coll", "bytes", "Collective", "bytes"},
+    {"bytes_cout", "bytes_coll", "Outgoing", "bytes"},
+    {"bytes_cin", "bytes_coll", "Incoming", "bytes"},
+    {"delay", "", "Delay costs", "sec"},
+    {"delay_mpi", "delay", "MPI", "sec"},
+    {"delay_p2p", "delay_mpi", "Point-to-point", "sec"},
+    {"delay_latesender_aggregate", "delay_p2p", "Late Sender", "sec"},
+    {"delay_latesender", "delay_latesender_aggregate", "Short-term", "sec"},
+    {"delay_latesender_longterm", "delay_latesender_aggregate", "Long-term", "sec"},
+    {"delay_latereceiver_aggregate", "delay_p2p", "Late Receiver", "sec"},
+    {"delay_latereceiver", "delay_latereceiver_aggregate", "Short-term", "sec"},
+    {"delay_latereceiver_longterm", "delay_latereceiver_aggregate", "Long-term", "sec"},
+    {"delay_collective", "delay_mpi", "Collective", "sec"},
+    {"delay_barrier_aggregate", "delay_collective", "Wait at Barrier", "sec"},
+    {"delay_barrier", "delay_barrier_aggregate", "Short-term", "sec"},
+    {"delay_barrier_longterm", "delay_barrier_aggregate", "Long-term", "sec"},
+    {"delay_n21_aggregate", "delay_collective", "Early Reduce", "sec"},
+    {"delay_n21", "delay_n21_aggregate", "Short-term", "sec"},
+    {"delay_n21_longterm", "delay_n21_aggregate", "Long-term", "sec"},
+    {"delay_12n_aggregate", "delay_collective", "Late Broadcast", "sec"},
+    {"delay_12n", "delay_12n_aggregate", "Short-term", "sec"},
+    {"delay_12n_longterm", "delay_12n_aggregate", "Long-term", "sec"},
+    {"delay_n2n_aggregate", "delay_collective", "Wait at N x N", "sec"},
+    {"delay_n2n", "delay_n2n_aggregate", "Short-term", "sec"},
+    {"delay_n2n_longterm", "delay_n2n_aggregate", "Long-term", "sec"},
+    {"waitstates_propagating_vs_terminal", "", "MPI point-to-point wait states (propagating vs. terminal)", "sec"},
+    {"mpi_wait_propagating", "waitstates_propagating_vs_terminal", "Propagating wait states", "sec"},
+    {"mpi_wait_propagating_ls", "mpi_wait_propagating", "Late Sender", "sec"},
+    {"mpi_wait_propagating_lr", "mpi_wait_propagating", "Late Receiver", "sec"},
+    {"mpi_wait_terminal", "waitstates_propagating_vs_terminal", "Terminal wait states", "sec"},
+    {"mpi_wait_terminal_ls", "mpi_wait_terminal", "Late Sender", "sec"},
+    {"mpi_wait_terminal_lr", "mpi_wait_terminal", "Late Receiver", "sec"},
+    {"waitstates_direct_vs_indirect", "", "MPI point-to-point wait states (direct vs. indirect)", "sec"},
+    {"mpi_wait_direct", "waitstates_direct_vs_indirect", "Direct wait states", "sec"},
+    {"mpi_wait_direct_latesender", "mpi_wait_direct", "Late Sender", "sec"},
+    {"mpi_wait_direct_latereceiver", "mpi_wait_direct", "Late Receiver", "sec"},
+    {"mpi_wait_indirect", "waitstates_direct_vs_indirect", "Indirect wait states", "sec"},
+    {"mpi_wait_indirect_latesender", "mpi_wait_indirect", "Late Sender", "sec"},
+    {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect", "Late Receiver", "sec"},
+    {"critical_path", "", "Critical path", "sec"},
+    {"critical_path_imbalance", "critical_path", "Imbalance", "sec"},
+    {"critical_path_activities", "critical_path_imbalance", "Activity impact", "sec"},
+    {"critical_imbalance_impact", "critical_path_imbalance", "Imbalance impact", "sec"},
+    {"intra_partition_imbalance", "critical_imbalance_impact", "Intra-partition imbalance", "sec"},
+    {"inter_partition_imbalance", "critical_imbalance_impact", "Inter-partition imbalance", "sec"},
+    {"non_critical_path_activities", "critical_path", "Non-critical-path activities", "sec"},};
+
+const char* unit_name(Unit u) {
+    switch (u) {
+    case Unit::Seconds: return "sec";
+    case Unit::Occurrences: return "occ";
+    case Unit::Bytes: return "bytes";
+    }
+    return "?";
+}
+
+}  // namespace
+
+TEST_CASE("metric table: every metric as in Scalasca's tree, in its order", "[metrics]") {
+    const auto& table = metric_table();
+    REQUIRE(table.size() == std::size(kScalascaTree));
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const MetricInfo& row = table[i];
+        const Expected& want = kScalascaTree[i];
+        INFO("row " << i << ": " << want.unique_name);
+        CHECK(row.unique_name == want.unique_name);
+        CHECK(row.display_name == want.display_name);
+        CHECK(std::string(unit_name(row.unit)) == want.unit);
+        const std::string parent = row.parent ? std::string(info(*row.parent).unique_name) : "";
+        CHECK(parent == want.parent);
+        CHECK(static_cast<std::size_t>(row.metric) == i);
+        CHECK_FALSE(row.description.empty());
+    }
+}
+
+TEST_CASE("metric table: lookups by enum and by name agree", "[metrics]") {
+    std::set<std::string_view> names;
+    for (const MetricInfo& row : metric_table()) {
+        CHECK(names.insert(row.unique_name).second);
+        CHECK(&info(row.metric) == &row);
+        CHECK(metric_by_name(row.unique_name) == row.metric);
+    }
+    CHECK(metric_by_name("mpi_latesender") == Metric::MpiLateSender);
+    CHECK_FALSE(metric_by_name("no_such_metric").has_value());
+}

@@ -1,0 +1,101 @@
+// Time, visits and the split of time into computation and MPI classes.
+#include <catch2/catch.hpp>
+
+#include "tests/analyses/analysis_harness.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+// Rank 0 computes in foo (with bar inside) and sends; rank 1 only receives.
+//   rank 0: main 0..100, foo 10..40 { bar 20..30 }, MPI_Send 50..60 (8 bytes)
+//   rank 1: main 0..100, MPI_Recv 45..70
+TraceBuilder nested_calls() {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").enter(10, "foo").region(20, 30, "bar").leave(40)
+        .send(50, 60, 1, 7, 8).leave(100);
+    t.rank(1).enter(0, "main").recv(45, 70, 0, 7, 8).leave(100);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("profile: exclusive time goes to computation or the MPI class", "[profile]") {
+    const AnalysisResults r(nested_calls());
+    // main's own time: 100 minus foo (30) minus the send (10).
+    CHECK(r.own(Metric::Comp, 0, "main") == Approx(ns(100 - 30 - 10)));
+    // foo's own time: 30 minus bar (10).
+    CHECK(r.own(Metric::Comp, 0, "main/foo") == Approx(ns(30 - 10)));
+    CHECK(r.own(Metric::Comp, 0, "main/foo/bar") == Approx(ns(30 - 20)));
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Send") == Approx(ns(60 - 50)));
+    CHECK(r.own(Metric::Comp, 0, "main/MPI_Send") == 0.0);
+    // Everything is classified: Time, Execution and Mpi keep no own share.
+    CHECK(r.total(Metric::Time, 0) == 0.0);
+    CHECK(r.total(Metric::Execution, 0) == 0.0);
+    CHECK(r.total(Metric::Mpi, 0) == 0.0);
+    // The whole time tree adds up to the run's length on each rank.
+    for (int rank : {0, 1}) CHECK(r.with_children(Metric::Time, rank, "main") +
+                                      r.with_children(Metric::Time, rank, "main/MPI_Send") +
+                                      r.with_children(Metric::Time, rank, "main/MPI_Recv") +
+                                      r.with_children(Metric::Time, rank, "main/foo") +
+                                      r.with_children(Metric::Time, rank, "main/foo/bar") ==
+                                  Approx(ns(100)));
+}
+
+TEST_CASE("profile: receive time is split into Late Sender and the rest", "[profile]") {
+    const AnalysisResults r(nested_calls());
+    // Rank 1 entered MPI_Recv at 45, the send began at 50: 5 of its 25 are
+    // Late Sender, the remaining 20 stay point-to-point time.
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Recv") == Approx(ns(50 - 45)));
+    CHECK(r.own(Metric::MpiPoint2Point, 1, "main/MPI_Recv") == Approx(ns(70 - 45 - (50 - 45))));
+    CHECK(r.with_children(Metric::MpiPoint2Point, 1, "main/MPI_Recv") == Approx(ns(70 - 45)));
+    CHECK(r.own(Metric::Comp, 1, "main") == Approx(ns(100 - 25)));
+}
+
+TEST_CASE("profile: visits count every entry", "[profile]") {
+    TraceBuilder t(1);
+    t.rank(0).enter(0, "main").region(1, 2, "foo").region(3, 4, "foo").region(5, 6, "bar").leave(10);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::Visits, 0, "main") == 1.0);
+    CHECK(r.own(Metric::Visits, 0, "main/foo") == 2.0);
+    CHECK(r.own(Metric::Visits, 0, "main/bar") == 1.0);
+    CHECK(r.own(Metric::Comp, 0, "main/foo") == Approx(ns(2 - 1 + 4 - 3)));
+}
+
+TEST_CASE("profile: MPI functions fall into Scalasca's time classes", "[profile]") {
+    // One rank, one call of each class, 10 ticks each (MPI_COMM_SELF keeps
+    // the collectives free of wait states).
+    TraceBuilder t(1);
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main").init(0, 10);
+    r0.enter(10, "MPI_Comm_size").leave(20);
+    r0.enter(20, "MPI_Comm_split").leave(30);
+    r0.barrier(30, 40, t.self());
+    r0.allreduce(40, 50, 8, t.self());
+    r0.enter(50, "MPI_Get_count").leave(60);
+    r0.finalize(60, 70).leave(70);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiInitExit, 0, "main/MPI_Init") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiInitExit, 0, "main/MPI_Finalize") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiMgmtComm, 0, "main/MPI_Comm_size") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiMgmtComm, 0, "main/MPI_Comm_split") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiSyncCollective, 0, "main/MPI_Barrier") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiCollective, 0, "main/MPI_Allreduce") == Approx(ns(10)));
+    // An MPI function of no finer class stays in MPI's own share.
+    CHECK(r.own(Metric::Mpi, 0, "main/MPI_Get_count") == Approx(ns(10)));
+    CHECK(r.own(Metric::Comp, 0, "main") == 0.0);
+}
+
+TEST_CASE("profile: MPI_Wait and MPI_Waitall are point-to-point time", "[profile]") {
+    TraceBuilder t(2);
+    const auto req = t.rank(0).enter(0, "main").isend(0, 5, 1, 1, 4);
+    t.rank(0).wait(5, 15, req).leave(20);
+    const auto a = t.rank(1).enter(0, "main").irecv(0, 2, 0, 1, 4);
+    t.rank(1).waitall(2, 12, {a}).leave(20);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Isend") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Wait") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiPoint2Point, 1, "main/MPI_Irecv") == Approx(ns(2)));
+    CHECK(r.own(Metric::MpiPoint2Point, 1, "main/MPI_Waitall") == Approx(ns(10)));
+}

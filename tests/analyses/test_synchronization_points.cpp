@@ -1,0 +1,112 @@
+// The annotations the forward observers leave for the backward passes:
+// which rank waited at which event, how long, and for whom.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <vector>
+
+#include "analyses/collective_wait_states.hpp"
+#include "analyses/late_receiver_delivery.hpp"
+#include "analyses/point_to_point_wait_states.hpp"
+#include "tests/analyses/builder_traces.hpp"
+#include "tests/analyses/in_process_replay.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+// Runs the wait-state observers (forward, then the Late Receiver delivery
+// backward) on every rank and returns each rank's annotations.
+struct Annotated {
+    std::vector<replay::LocalTrace> traces;
+    std::vector<SynchronizationPoints> points;
+
+    explicit Annotated(const TraceBuilder& builder) : traces(local_traces(builder)) {
+        points.resize(traces.size());
+        InProcessReplay replay(traces);
+        replay.run_ranks([&](int r) {
+            const auto i = static_cast<std::size_t>(r);
+            LocalCube cube(traces[i].call_tree.size());
+            PointToPointWaitStates p2p(cube, points[i]);
+            CollectiveWaitStates coll(cube, points[i]);
+            const std::array<replay::ReplayObserver*, 2> forward{&p2p, &coll};
+            replay.engine(r).run(replay::Direction::Forward, forward);
+            LateReceiverDelivery delivery(cube, points[i]);
+            const std::array<replay::ReplayObserver*, 1> backward{&delivery};
+            replay.engine(r).run(replay::Direction::Backward, backward);
+        });
+    }
+
+    // The wait state at rank r's n-th event of `kind`.
+    const WaitState* at(int r, replay::EventKind kind, int n = 0) const {
+        const auto& trace = traces.at(static_cast<std::size_t>(r));
+        for (replay::EventIndex i = 0; i < trace.events.size(); ++i)
+            if (trace.events[i].kind == kind && n-- == 0)
+                return points[static_cast<std::size_t>(r)].wait_states.find(i);
+        return nullptr;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("annotations: Late Sender at the receive, zero waits elsewhere", "[annotations]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(50, 60, 1, 7, 8).send(70, 72, 1, 8, 8).leave(100);
+    t.rank(1).enter(0, "main").recv(20, 65, 0, 7, 8).recv(80, 85, 0, 8, 8).leave(100);
+    const Annotated a(t);
+    const WaitState* late = a.at(1, replay::EventKind::Recv, 0);
+    REQUIRE(late);
+    CHECK(late->pattern == WaitPattern::LateSender);
+    CHECK(late->waiting == 50 - 20);
+    CHECK(late->cause == 0);
+    const WaitState* in_time = a.at(1, replay::EventKind::Recv, 1);
+    REQUIRE(in_time);
+    CHECK(in_time->pattern == WaitPattern::None);
+    CHECK(in_time->waiting == 0);
+    CHECK(in_time->cause == 0);
+    // The sends waited for nobody (filled in by the backward delivery).
+    const WaitState* send = a.at(0, replay::EventKind::Send, 0);
+    REQUIRE(send);
+    CHECK(send->pattern == WaitPattern::None);
+    CHECK(send->cause == 1);
+}
+
+TEST_CASE("annotations: Late Receiver on both sides", "[annotations]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 8).leave(100);
+    t.rank(1).enter(0, "main").recv(40, 62, 0, 7, 8).leave(100);
+    const Annotated a(t);
+    // The receiver knows after the forward pass what it caused ...
+    const auto& caused = a.points[1].late_receivers_caused;
+    REQUIRE(caused.size() == 1);
+    CHECK(caused.begin()->second == 40 - 10);
+    // ... and the sender after the backward pass what it suffered.
+    const WaitState* send = a.at(0, replay::EventKind::Send);
+    REQUIRE(send);
+    CHECK(send->pattern == WaitPattern::LateReceiver);
+    CHECK(send->waiting == 40 - 10);
+    CHECK(send->cause == 1);
+}
+
+TEST_CASE("annotations: collectives name the rank everyone waited for", "[annotations]") {
+    TraceBuilder t(3);
+    const Ticks enter[] = {10, 40, 20};
+    for (int k = 0; k < 3; ++k) t.rank(k).enter(0, "main").barrier(enter[k], 50).bcast(60 + k, 70, 2, 8).leave(100);
+    const Annotated a(t);
+    for (int k = 0; k < 3; ++k) {
+        const WaitState* barrier = a.at(k, replay::EventKind::CollectiveEnd, 0);
+        REQUIRE(barrier);
+        CHECK(barrier->pattern == WaitPattern::Barrier);
+        CHECK(barrier->cause == 1);  // the last to enter (40)
+        CHECK(barrier->waiting == 40 - enter[k]);
+    }
+    // Bcast from rank 2 (entered 62): ranks 0 and 1 waited for it.
+    for (int k = 0; k < 3; ++k) {
+        const WaitState* bcast = a.at(k, replay::EventKind::CollectiveEnd, 1);
+        REQUIRE(bcast);
+        CHECK(bcast->pattern == WaitPattern::LateBroadcast);
+        CHECK(bcast->cause == 2);
+        CHECK(bcast->waiting == 62 - (60 + k));
+    }
+}
