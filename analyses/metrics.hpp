@@ -1,6 +1,10 @@
 // The metric tree of Hindsight's reports. Identifiers (CUBE uniq_name) and
 // the tree follow Scalasca's, so that users' scripts and habits carry over
-// and both tools compare metric by metric on the same trace.
+// and both tools compare metric by metric on the same trace. As in Scalasca,
+// the performance-impact metrics hang below two grouping metrics
+// (performance_impact, performance_impact_criticalpath) of their own rather
+// than below the critical path: each impact sums to a share of the whole
+// allocation time, which is no part of the critical path's wall-clock time.
 //
 // Values an analysis records are each metric's *own share*: exclusive along
 // the metric tree (a parent holds only what none of its children holds) and
@@ -108,6 +112,8 @@ enum class Metric : std::uint16_t {
     MpiWaitIndirectLatereceiver,
     CriticalPath,
     CriticalPathImbalance,
+    PerformanceImpact,
+    PerformanceImpactCriticalPath,
     CriticalPathActivities,
     CriticalImbalanceImpact,
     IntraPartitionImbalance,
