@@ -1,32 +1,67 @@
 #include "replay/mpi_engine.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "replay/definitions_reader.hpp"
 #include "replay/mpi_collective_exchange.hpp"
 
+// Why waiting for replies cannot deadlock (backward pass; the forward pass
+// is its mirror image). Give every wait of a rank a moment of the original
+// run, and show that a rank it waits for, if it has not yet done what is
+// awaited, waits at a strictly later moment itself: then a cycle of waits is
+// impossible. A rank waits
+//  (a) at an unpacking Send s for the payload of the matching Recv r:
+//      moment t(s). The peer that has not packed r stands at r or later in
+//      the original run, and r ended after s began.
+//  (b) at a collective for the other members to reach it: its moment; the
+//      members that have not reached it stand after it.
+//  (c) for a reply asked at the Recv i of call C, from the Send s of the
+//      sender's call D: moment begin(C). A reply is asked only where the
+//      calls synchronized, i.e. D still ran when C began (a Late Receiver:
+//      D began first; a Late Sender: D began while C waited), so
+//      end(D) > begin(C).
+// The engine completes (c) only once it has left C in pass order (C's
+// Enter, or the next packing event or collective, all outside C: an
+// MPI_Recv or MPI_Sendrecv holds no other packing event and no collective).
+// The sender, not yet past s, stands in D after s or later in the run.
+// Inside D after s it never waits: D holds no other unpacking event and no
+// collective, and its own earlier replies were completed at the Enters of
+// their calls, all after D. After D, each of its waits (a)-(c) has a moment
+// after end(D) > begin(C). Completing (c) any earlier, e.g. before the Send
+// of the same MPI_Sendrecv, would let both sides of a Sendrecv wait inside
+// their own calls for each other.
+
 namespace hindsight::replay {
 namespace {
-
-// First byte of every payload.
-enum PayloadFlags : std::uint8_t { kWantsReply = 1 };
 
 std::string where(const LocalTrace& trace, const Message& m, const char* what, int peer) {
     return "rank " + std::to_string(trace.rank) + " waits for " + what + " rank " + std::to_string(peer) +
            " of " + comm_display_name(trace.definitions, m.comm) + " (tag " + std::to_string(m.tag) + ")";
 }
 
-void check_consumed(const LocalTrace& trace, const PayloadReader& reader, const char* what) {
-    if (!reader.empty())
-        throw Error(trace.anchor_path, std::string("rank ") + std::to_string(trace.rank) + ": an analysis reads less " +
-                                           what + " than its peer wrote");
+// A bulk payload block: per slot (offset, size) as two uint32, then the
+// payloads.
+constexpr std::size_t kSlotEntry = 2 * sizeof(std::uint32_t);
+
+std::uint32_t read_u32(std::span<const std::byte> bytes, std::size_t at) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + at, sizeof v);
+    return v;
+}
+
+void write_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) {
+    std::memcpy(bytes.data() + at, &v, sizeof v);
 }
 
 }  // namespace
 
 MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror,
                                  std::chrono::duration<double> timeout)
-    : trace_(trace), mirror_(mirror), watch_(timeout) {
+    : trace_(trace), mirror_(mirror), watch_(timeout), slots_(trace), bulk_(MPI_COMM_NULL, watch_) {
+    MPI_Comm_dup(MPI_COMM_WORLD, world_.out());
+    bulk_ = BulkExchange(world_.get(), watch_);
     int* value = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
@@ -40,14 +75,72 @@ int MpiReplayEngine::tag_of(const Message& m) const {
     return static_cast<int>(m.tag % (static_cast<std::uint64_t>(tag_ub_) + 1));
 }
 
+bool MpiReplayEngine::packs(EventKind kind, bool forward) const {
+    return forward ? kind == EventKind::Send : kind == EventKind::Recv;
+}
+
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
     for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
     const bool forward = direction == Direction::Forward;
+    const PayloadFrame frame(trace_, observers);
+    // Every rank runs the same passes with the same observer kinds, so all
+    // take the same branch (and meet in the same bulk exchanges).
+    const bool batched = std::all_of(observers.begin(), observers.end(),
+                                     [](const ReplayObserver* o) { return o->packs_trace_data_only(); });
+    if (batched)
+        run_batched(forward, frame, observers);
+    else
+        run_one_by_one(forward, frame, observers);
+    sends_.drain(watch_);
+    for (ReplayObserver* o : observers) o->end_pass(trace_, direction);
+}
+
+// ---- batched passes ---------------------------------------------------
+
+void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
+    const auto& counts = forward ? slots_.sends() : slots_.receives();
+    std::vector<std::vector<std::byte>> blocks(counts.size());
+    for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].resize(counts[p] * kSlotEntry);
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
+        const Event& e = trace_.events[i];
+        if (!packs(e.kind, forward)) continue;
         const EventView view(trace_, i);
-        switch (trace_.events[i].kind) {
+        if (frame.pack(view, writer_) != 0)
+            throw Error(trace_.anchor_path, "an analysis that packs trace data only asks for a reply");
+        auto& block = blocks[static_cast<std::size_t>(slots_.peer(e.ref))];
+        const std::size_t entry = slots_.slot(e.ref) * kSlotEntry;
+        const std::size_t offset = block.size();
+        if (offset + writer_.bytes().size() > 0xffffffffu)
+            throw Error(trace_.anchor_path, "a replay pass exchanges more than 4 GiB with one rank");
+        write_u32(block, entry, static_cast<std::uint32_t>(offset));
+        write_u32(block, entry + sizeof(std::uint32_t), static_cast<std::uint32_t>(writer_.bytes().size()));
+        block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
+        ++messages_;
+    }
+    bulk_.exchange(blocks);
+}
+
+std::span<const std::byte> MpiReplayEngine::bulk_payload(std::uint32_t message, bool forward) const {
+    const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
+    const std::size_t entry = slots_.slot(message) * kSlotEntry;
+    if (entry + kSlotEntry > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
+    const std::size_t offset = read_u32(block, entry);
+    const std::size_t size = read_u32(block, entry + sizeof(std::uint32_t));
+    if (offset + size > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is malformed");
+    (void)forward;
+    return block.subspan(offset, size);
+}
+
+void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
+    exchange_payloads(forward, frame);
+    const auto n = static_cast<EventIndex>(trace_.events.size());
+    for (EventIndex k = 0; k < n; ++k) {
+        const EventIndex i = forward ? k : n - 1 - k;
+        const Event& e = trace_.events[i];
+        const EventView view(trace_, i);
+        switch (e.kind) {
         case EventKind::Enter:
             for (ReplayObserver* o : observers) o->on_enter(view);
             break;
@@ -55,50 +148,118 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
             for (ReplayObserver* o : observers) o->on_leave(view);
             break;
         case EventKind::Send:
-            forward ? send_payload(view, observers) : receive_payload(view, observers);
-            break;
         case EventKind::Recv:
-            forward ? receive_payload(view, observers) : send_payload(view, observers);
+            // Packing events were packed before the pass.
+            if (!packs(e.kind, forward)) {
+                frame.unpack(view, bulk_payload(e.ref, forward));
+                ++messages_;
+            }
             break;
         case EventKind::CollectiveEnd:
             collective(view, observers);
             break;
         }
     }
-    sends_.drain(watch_);
-    for (ReplayObserver* o : observers) o->end_pass(trace_, direction);
 }
 
-void MpiReplayEngine::send_payload(const EventView& view, Observers observers) {
+// ---- passes message by message ---------------------------------------
+
+void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
+    const auto& counts = forward ? slots_.sends() : slots_.receives();
+    std::vector<std::vector<std::byte>> blocks(counts.size());
+    for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
+    const auto n = static_cast<EventIndex>(trace_.events.size());
+    for (EventIndex i = 0; i < n; ++i) {
+        const Event& e = trace_.events[i];
+        if (!packs(e.kind, forward) || !frame.carries_data(EventView(trace_, i))) continue;
+        blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
+    }
+    bulk_.exchange(blocks);
+}
+
+bool MpiReplayEngine::travels(std::uint32_t message) const {
+    const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
+    const std::size_t slot = slots_.slot(message);
+    if (slot >= block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
+    return block[slot] != std::byte{0};
+}
+
+void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
+    exchange_flags(forward, frame);
+    std::vector<std::uint8_t> own(trace_.messages.size(), 0);  // carries data, for our packing events
+    const auto n = static_cast<EventIndex>(trace_.events.size());
+    for (EventIndex i = 0; i < n; ++i) {
+        const Event& e = trace_.events[i];
+        if (packs(e.kind, forward) && frame.carries_data(EventView(trace_, i))) own[e.ref] = 1;
+    }
+    pending_ = {};
+    for (EventIndex k = 0; k < n; ++k) {
+        const EventIndex i = forward ? k : n - 1 - k;
+        const Event& e = trace_.events[i];
+        const EventView view(trace_, i);
+        switch (e.kind) {
+        case EventKind::Enter:
+        case EventKind::Leave:
+            if (pending_.active && pending_.boundary == i) complete_reply(frame);
+            if (e.kind == EventKind::Enter)
+                for (ReplayObserver* o : observers) o->on_enter(view);
+            else
+                for (ReplayObserver* o : observers) o->on_leave(view);
+            break;
+        case EventKind::Send:
+        case EventKind::Recv:
+            if (packs(e.kind, forward)) {
+                complete_reply(frame);
+                if (own[e.ref])
+                    send_payload(view, forward, frame);
+                else
+                    frame.pack_nothing(view, writer_);
+            } else if (travels(e.ref)) {
+                receive_payload(view, frame);
+            } else {
+                frame.unpack_nothing(view);
+            }
+            break;
+        case EventKind::CollectiveEnd:
+            complete_reply(frame);
+            collective(view, observers);
+            break;
+        }
+    }
+    complete_reply(frame);
+}
+
+void MpiReplayEngine::send_payload(const EventView& view, bool forward, const PayloadFrame& frame) {
     const Message& m = view.message();
-    writer_.bytes().assign(1, std::byte{0});  // the flags byte
-    for (ReplayObserver* o : observers) o->pack(view, writer_);
-    bool wants_reply = false;
-    for (ReplayObserver* o : observers) wants_reply = wants_reply || o->expects_reply(view);
-    if (wants_reply) writer_.bytes()[0] = std::byte{kWantsReply};
+    const ObserverMask asked = frame.pack(view, writer_);
     sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.data(m.comm));
     ++messages_;
-    if (!wants_reply) return;
-
-    receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
-    PayloadReader reader(buffer_);
-    for (ReplayObserver* o : observers) o->unpack_reply(view, reader);
-    check_consumed(trace_, reader, "of a reply");
+    if (asked == 0) return;
+    // The reply is completed lazily (see the top of this file): at the
+    // first event outside this MPI call in pass order at the latest.
+    const EventIndex enter = m.call_enter;
+    EventIndex boundary = kNoEvent;
+    if (enter != kNoEvent) boundary = forward ? trace_.events[enter].ref : enter;
+    pending_ = {true, view.index(), boundary, asked};
 }
 
-void MpiReplayEngine::receive_payload(const EventView& view, Observers observers) {
+void MpiReplayEngine::complete_reply(const PayloadFrame& frame) {
+    if (!pending_.active) return;
+    const EventView view(trace_, pending_.event);
+    const Message& m = view.message();
+    receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
+    const ObserverMask asked = pending_.asked;
+    pending_ = {};
+    frame.unpack_reply(view, asked, buffer_);
+}
+
+void MpiReplayEngine::receive_payload(const EventView& view, const PayloadFrame& frame) {
     const Message& m = view.message();
     receive(mirror_.data(m.comm), m.partner, tag_of(m), "a message from", view);
     ++messages_;
-    if (buffer_.empty()) throw Error(trace_.anchor_path, "replay received an empty payload");
-    const bool wants_reply = (std::to_integer<std::uint8_t>(buffer_[0]) & kWantsReply) != 0;
-    PayloadReader reader(std::span<const std::byte>(buffer_).subspan(1));
-    for (ReplayObserver* o : observers) o->unpack(view, reader);
-    check_consumed(trace_, reader, "of a message");
-    if (!wants_reply) return;
-
-    writer_.clear();
-    for (ReplayObserver* o : observers) o->pack_reply(view, writer_);
+    const ObserverMask asked = frame.unpack(view, buffer_);
+    if (asked == 0) return;
+    frame.pack_reply(view, asked, writer_);
     sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.reply(m.comm));
 }
 

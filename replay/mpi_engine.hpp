@@ -1,12 +1,21 @@
 // The replay engine of the analyzer: one analysis rank per traced rank, the
-// recorded messages re-enacted between them with the observers' payloads.
+// recorded messages re-enacted between them with the observers' payloads
+// (laid out by payload_frame.hpp).
 //
-// Forward pass: at a Send the observers pack one payload, sent without
-// blocking to the recorded partner with the recorded tag on the mirror of
-// the recorded communicator; at the matching Recv it is probed for (its
-// size varies), received and unpacked. Backward pass: the same with roles
-// swapped. The first payload byte says whether the packing side waits for
-// a reply, which travels on the communicator's separate reply mirror.
+// A pass exchanges as little as the observers allow, with results equal to
+// re-enacting every message on its own:
+//  - When every observer packs trace data only (observer.hpp), the pass
+//    packs all its payloads before the first event and ships them in one
+//    all-to-all (bulk_exchange.hpp); each unpacking event then takes its
+//    payload by its slot (message_slots.hpp), which is the one MPI's matching
+//    would have delivered.
+//  - Otherwise the packing side first tells its peers, in one all-to-all of
+//    flags, which messages carry data (carries_data); only those travel, one
+//    by one: sent without blocking to the recorded partner with the recorded
+//    tag on the mirror of the recorded communicator, probed for (their size
+//    varies) and received at the matching event. Replies travel on the
+//    communicator's separate reply mirror and are completed lazily (see
+//    mpi_engine.cpp for why that cannot deadlock).
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
 // communicator, tag) every pass sends as many messages as it receives and
 // MPI keeps their order.
@@ -16,8 +25,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "replay/bulk_exchange.hpp"
 #include "replay/communicators.hpp"
 #include "replay/engine.hpp"
+#include "replay/message_slots.hpp"
+#include "replay/mpi_handles.hpp"
+#include "replay/payload_frame.hpp"
 #include "replay/progress.hpp"
 #include "replay/send_pool.hpp"
 
@@ -25,19 +38,40 @@ namespace hindsight::replay {
 
 class MpiReplayEngine final : public ReplayEngine {
 public:
-    // `trace` and `mirror` must outlive the engine.
+    // `trace` and `mirror` must outlive the engine. Collective over
+    // MPI_COMM_WORLD, whose rank r replays the trace's rank r.
     MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror,
                     std::chrono::duration<double> timeout);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
 
-    // Messages replayed (sent plus received) over all passes, for statistics.
+    // Messages replayed (sent plus received, one by one or in bulk) over all
+    // passes, for statistics.
     std::uint64_t messages() const { return messages_; }
 
 private:
     using Observers = std::span<ReplayObserver* const>;
-    void send_payload(const EventView& view, Observers observers);
-    void receive_payload(const EventView& view, Observers observers);
+    // A reply asked for at a packing event and not yet received.
+    struct PendingReply {
+        bool active = false;
+        EventIndex event = kNoEvent;     // the packing event
+        EventIndex boundary = kNoEvent;  // the MPI call's first event in pass order after it
+        ObserverMask asked = 0;
+    };
+
+    bool packs(EventKind kind, bool forward) const;
+    // The bulk part of a pass: payloads (batched) or carries-data flags.
+    void exchange_payloads(bool forward, const PayloadFrame& frame);
+    void exchange_flags(bool forward, const PayloadFrame& frame);
+    // This rank's block from `peer` at `slot`: a payload or a flag.
+    std::span<const std::byte> bulk_payload(std::uint32_t message, bool forward) const;
+    bool travels(std::uint32_t message) const;
+
+    void run_batched(bool forward, const PayloadFrame& frame, Observers observers);
+    void run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers);
+    void send_payload(const EventView& view, bool forward, const PayloadFrame& frame);
+    void receive_payload(const EventView& view, const PayloadFrame& frame);
+    void complete_reply(const PayloadFrame& frame);
     void collective(const EventView& view, Observers observers);
     // Probes for and receives one message into `buffer_`.
     void receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view);
@@ -46,7 +80,11 @@ private:
     const LocalTrace& trace_;
     const CommunicatorMirror& mirror_;
     ProgressWatch watch_;
+    MessageSlots slots_;
+    mpi::Comm world_;           // for the bulk exchanges
+    BulkExchange bulk_;
     SendPool sends_;
+    PendingReply pending_;
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     std::vector<double> scratch_;   // for collective exchanges

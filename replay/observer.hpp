@@ -67,17 +67,42 @@ public:
     // Point-to-point. In a forward pass data flows from sender to receiver:
     // the engine calls pack() at a Send and unpack() at the matching Recv.
     // In a backward pass it flows the other way: pack() at a Recv, unpack()
-    // at the matching Send. unpack() must read exactly what pack() wrote.
+    // at the matching Send. unpack() must read exactly what pack() wrote; an
+    // observer whose pack() wrote nothing gets an empty reader (so "nothing"
+    // costs no byte: test PayloadReader::empty()).
     virtual void pack(const EventView&, PayloadWriter&) {}
     virtual void unpack(const EventView&, PayloadReader&) {}
 
-    // Replies. The packing side may ask for data back: if any observer's
-    // expects_reply() is true there, the engine calls pack_reply() on the
-    // unpacking side right after unpack() and hands the reply to
-    // unpack_reply() on the packing side, which waits for it. Ask only where
-    // the two events were synchronized in the original run (e.g. a late
-    // receiver: the send was still running when the receive began), because
-    // only then is the wait causally safe and cannot deadlock the replay.
+    // What lets the engine batch or skip messages; both are asked after
+    // begin_pass() and must depend only on the trace and on what the
+    // observer knew when the pass began, never on what it receives during it.
+    //
+    // packs_trace_data_only(): pack() depends on nothing but the trace (and
+    // data fixed before the pass), and expects_reply() is false throughout
+    // the pass. When every observer of a pass says so, the engine may call
+    // pack() for all packing events of the pass before the first event, in
+    // pass order, and exchange the payloads in bulk; unpack() still comes at
+    // each unpacking event in pass order, with the payload MPI's matching
+    // (per communicator, peer and tag, first in first out) would deliver.
+    virtual bool packs_trace_data_only() const { return false; }
+    // carries_data(): whether pack() at this packing event (Send forward,
+    // Recv backward) may write anything or ask for a reply. Where every
+    // observer says no, the message does not travel: pack() is still called
+    // and must write nothing, and the peer's unpack() gets an empty reader.
+    virtual bool carries_data(const EventView&) const { return true; }
+
+    // Replies. The packing side may ask for data back: the observers whose
+    // expects_reply() is true there (and only they) get pack_reply() on the
+    // unpacking side, right after unpack(), and unpack_reply() on the packing
+    // side. unpack_reply() comes lazily: after the pack() that asked, and
+    // possibly after later on_enter/on_leave/unpack() calls of the same MPI
+    // call (in a backward pass, e.g. the Send of an MPI_Sendrecv whose Recv
+    // asked), but before any event outside that call, before the next pack()
+    // and the next collective, and before end_pass(). Ask only where the two
+    // calls were synchronized in the original run (the send call had begun
+    // and was still running when the receive call began, or began while the
+    // receive was waiting), because only then can the engine wait for the
+    // reply without deadlocking the replay (mpi_engine.cpp argues why).
     // Example: in the backward pass the receiver of a late-receiver message
     // needs the sender's cost data, which flows against the pass direction.
     virtual bool expects_reply(const EventView&) const { return false; }

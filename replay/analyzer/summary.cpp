@@ -35,8 +35,8 @@ struct MetricTotal {
 
 MetricTotal total_of(const cube::Report& report, Metric metric) {
     MetricTotal t{metric};
-    const auto m = static_cast<cube::MetricIndex>(metric);
-    if (m >= report.metrics().size() || !report.has_values(m)) return t;
+    const auto m = report.find_metric(info(metric).unique_name);
+    if (m == cube::kNone || !report.has_values(m)) return t;
     const auto locations = static_cast<cube::LocationIndex>(report.locations().size());
     for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
         double at_cnode = 0;
@@ -55,7 +55,10 @@ MetricTotal total_of(const cube::Report& report, Metric metric) {
     return t;
 }
 
-void print_section(std::ostream& out, const cube::Report& report, const SummarySection& section, double time) {
+void print_section(std::ostream& out, const cube::Report& report, const SummarySection& section,
+                   const RunFacts& facts, double allocation_time) {
+    const double basis = section.basis == Basis::WallClock ? facts.wall_seconds : allocation_time;
+    const char* basis_name = section.basis == Basis::WallClock ? "of wall clock" : "of time";
     std::vector<MetricTotal> totals;
     for (Metric m : section.metrics) {
         MetricTotal t = total_of(report, m);
@@ -70,7 +73,8 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
         const MetricInfo& info = hindsight::info(t.metric);
         const bool seconds = info.unit == Unit::Seconds;
         out << "  " << info.display_name << ": " << format(seconds ? "%.6f s" : "%.0f", t.total);
-        if (seconds && time > 0) out << format(" (%.1f%% of time)", 100.0 * t.total / time);
+        if (seconds && basis > 0)
+            out << format(" (%.1f%% ", 100.0 * t.total / basis) << basis_name << ")";
         out << "\n    mostly at " << call_path_name(report, t.top_cnode) << ": "
             << format(seconds ? "%.6f s" : "%.0f", t.top_cnode_value);
         if (t.worst_rank >= 0)
@@ -91,7 +95,7 @@ std::vector<SummarySection> summary_sections() {
          5},
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
-        {"Critical path", {Metric::CriticalPath, Metric::CriticalPathImbalance}, 2},
+        {"Critical path", {Metric::CriticalPath, Metric::CriticalPathImbalance}, 2, Basis::WallClock},
         // Root causes: the delays that the waiting traces back to, by the
         // pattern of the wait they caused (short- and long-term together).
         {"Largest delay costs (root causes of waiting)",
@@ -145,7 +149,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
         << "  report: " << facts.report_path << '\n'
         << "  total time: " << format("%.6f s", time) << " (sum over ranks), wall clock "
         << format("%.6f s", facts.wall_seconds) << '\n';
-    for (const SummarySection& section : sections) print_section(out, report, section, time);
+    for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
     const std::string warnings = warnings_line(facts);
     out << "Warnings: " << (warnings.empty() ? "none" : warnings) << '\n';
 }

@@ -15,10 +15,16 @@
 
 namespace hindsight::analyzer {
 
+// What a section's percentages are relative to: the allocation time (the
+// sum of all ranks' time) for resources such as waiting, the wall-clock span
+// for quantities of one timeline such as the critical path.
+enum class Basis { AllocationTime, WallClock };
+
 struct SummarySection {
     std::string title;
     std::vector<Metric> metrics;  // candidates; shown largest first, zeros left out
     std::size_t limit = 5;        // at most this many lines
+    Basis basis = Basis::AllocationTime;
 };
 
 // The sections of the summary, in order.
