@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "common/error.hpp"
+#include "replay/otf2_enums.hpp"
 #include "tests/support/mpi_regions.hpp"
 
 namespace hindsight::testing {
@@ -13,43 +14,6 @@ namespace {
 using replay::CollectiveOp;
 using replay::EventIndex;
 using replay::EventKind;
-
-RegionRole role_of(OTF2_RegionRole role) {
-    switch (role) {
-    case OTF2_REGION_ROLE_BARRIER: return RegionRole::Barrier;
-    case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return RegionRole::ImplicitBarrier;
-    case OTF2_REGION_ROLE_COLL_ONE2ALL: return RegionRole::CollOne2All;
-    case OTF2_REGION_ROLE_COLL_ALL2ONE: return RegionRole::CollAll2One;
-    case OTF2_REGION_ROLE_COLL_ALL2ALL: return RegionRole::CollAll2All;
-    case OTF2_REGION_ROLE_COLL_OTHER: return RegionRole::CollOther;
-    case OTF2_REGION_ROLE_POINT2POINT: return RegionRole::Point2Point;
-    case OTF2_REGION_ROLE_FUNCTION: return RegionRole::Function;
-    default: return RegionRole::Other;
-    }
-}
-
-CollectiveOp op_of(OTF2_CollectiveOp op) {
-    switch (op) {
-    case OTF2_COLLECTIVE_OP_BARRIER: return CollectiveOp::Barrier;
-    case OTF2_COLLECTIVE_OP_BCAST: return CollectiveOp::Bcast;
-    case OTF2_COLLECTIVE_OP_GATHER: return CollectiveOp::Gather;
-    case OTF2_COLLECTIVE_OP_GATHERV: return CollectiveOp::Gatherv;
-    case OTF2_COLLECTIVE_OP_SCATTER: return CollectiveOp::Scatter;
-    case OTF2_COLLECTIVE_OP_SCATTERV: return CollectiveOp::Scatterv;
-    case OTF2_COLLECTIVE_OP_ALLGATHER: return CollectiveOp::Allgather;
-    case OTF2_COLLECTIVE_OP_ALLGATHERV: return CollectiveOp::Allgatherv;
-    case OTF2_COLLECTIVE_OP_ALLTOALL: return CollectiveOp::Alltoall;
-    case OTF2_COLLECTIVE_OP_ALLTOALLV: return CollectiveOp::Alltoallv;
-    case OTF2_COLLECTIVE_OP_ALLTOALLW: return CollectiveOp::Alltoallw;
-    case OTF2_COLLECTIVE_OP_ALLREDUCE: return CollectiveOp::Allreduce;
-    case OTF2_COLLECTIVE_OP_REDUCE: return CollectiveOp::Reduce;
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: return CollectiveOp::ReduceScatter;
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return CollectiveOp::ReduceScatterBlock;
-    case OTF2_COLLECTIVE_OP_SCAN: return CollectiveOp::Scan;
-    case OTF2_COLLECTIVE_OP_EXSCAN: return CollectiveOp::Exscan;
-    default: return CollectiveOp::Other;
-    }
-}
 
 Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, RegionId>& regions) {
     Definitions defs;
@@ -62,7 +26,7 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
             region.name = region.canonical_name = enter->region;
             if (is_mpi_region(enter->region)) {
                 region.paradigm = Paradigm::Mpi;
-                region.role = role_of(mpi_region_role(enter->region));
+                region.role = replay::role_from_otf2(mpi_region_role(enter->region));
                 region.source_file = "MPI";
             } else {
                 region.paradigm = Paradigm::User;
@@ -129,7 +93,7 @@ public:
         coll.bytes_sent = e.sent;
         coll.bytes_received = e.received;
         coll.call_enter = open_.back();
-        coll.op = op_of(e.op);
+        coll.op = replay::collective_op_from_otf2(e.op);
         trace_.collectives.push_back(coll);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
              EventKind::CollectiveEnd});
