@@ -33,6 +33,7 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    bool packs_trace_data_only() const override { return true; }  // no point-to-point data
     void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
 
 private:

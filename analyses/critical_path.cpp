@@ -116,21 +116,27 @@ void CriticalPathAnalysis::on_leave(const EventView& view) { pass_event(view); }
 // hands the token on with it.
 void CriticalPathAnalysis::pack(const EventView& view, replay::PayloadWriter& out) {
     pass_event(view);
+    // Only a hand-off travels; its absence is an empty payload part.
     const WaitState* wait = hand_off_wait(view);
-    if (wait && wait->pattern == WaitPattern::LateSender) {
-        out.put<std::uint8_t>(1);
-        out.put<Ticks>(give_token(view, *wait));
-    } else {
-        out.put<std::uint8_t>(0);
-    }
+    if (wait && wait->pattern == WaitPattern::LateSender) out.put<Ticks>(give_token(view, *wait));
 }
 
 void CriticalPathAnalysis::unpack(const EventView& view, replay::PayloadReader& in) {
     pass_event(view);
-    if (in.get<std::uint8_t>() != 0) take_token(view, in.get<Ticks>());
+    if (!in.empty()) take_token(view, in.get<Ticks>());
     // A Late Receiver: the token goes back to the receiver in the reply.
     const WaitState* wait = hand_off_wait(view);
     if (wait && wait->pattern == WaitPattern::LateReceiver) pending_.due = true;
+}
+
+// Before the pass: the receives that may hand the token on (a Late Sender
+// wait) or ask for it back (a Late Receiver they caused).
+bool CriticalPathAnalysis::carries_data(const EventView& view) const {
+    if (view.kind() != EventKind::Recv) return false;
+    const WaitState* wait = points_->wait_states.find(view.index());
+    if (wait && wait->pattern == WaitPattern::LateSender && wait->waiting > 0 && wait->cause >= 0) return true;
+    const auto it = points_->late_receivers_caused.find(view.index());
+    return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
 bool CriticalPathAnalysis::expects_reply(const EventView& view) const {
@@ -142,16 +148,11 @@ bool CriticalPathAnalysis::expects_reply(const EventView& view) const {
 void CriticalPathAnalysis::pack_reply(const EventView& view, replay::PayloadWriter& out) {
     const WaitState* wait = pending_.due ? hand_off_wait(view) : nullptr;
     pending_ = {};
-    if (wait) {
-        out.put<std::uint8_t>(1);
-        out.put<Ticks>(give_token(view, *wait));
-    } else {
-        out.put<std::uint8_t>(0);
-    }
+    if (wait) out.put<Ticks>(give_token(view, *wait));
 }
 
 void CriticalPathAnalysis::unpack_reply(const EventView& view, replay::PayloadReader& in) {
-    if (in.get<std::uint8_t>() != 0) take_token(view, in.get<Ticks>());
+    if (!in.empty()) take_token(view, in.get<Ticks>());
 }
 
 void CriticalPathAnalysis::on_collective(const EventView& view,

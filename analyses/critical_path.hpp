@@ -60,6 +60,7 @@ public:
     void on_leave(const replay::EventView& view) override;
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    bool carries_data(const replay::EventView& view) const override;
     bool expects_reply(const replay::EventView& view) const override;
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;

@@ -141,14 +141,14 @@ void DelayCostAnalysis::pack(const EventView& view, replay::PayloadWriter& out) 
         out.put(Kind::LateReceiver);
         out.put<double>(held_interval_.waiting);
         put_profile(out, held_interval_.processing);
-    } else {
-        out.put(Kind::None);
     }
+    // Otherwise nothing: the sender gets an empty payload part.
 }
 
 void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in) {
     if (view.kind() != replay::EventKind::Send) return;
     reply_kind_ = Kind::None;
+    if (in.empty()) return;
     switch (in.get<Kind>()) {
     case Kind::None: break;
     case Kind::LateSender: {
@@ -182,6 +182,8 @@ void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in)
     default: throw Error(trace_->anchor_path, "delay-cost payload of an unknown kind");
     }
 }
+
+bool DelayCostAnalysis::carries_data(const EventView& view) const { return expects_reply(view); }
 
 bool DelayCostAnalysis::expects_reply(const EventView& view) const {
     if (view.kind() != replay::EventKind::Recv) return false;

@@ -53,6 +53,8 @@ public:
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    // Data travels exactly where a reply is wanted: at wait states.
+    bool carries_data(const replay::EventView& view) const override;
     bool expects_reply(const replay::EventView& view) const override;
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;

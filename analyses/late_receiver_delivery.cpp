@@ -11,16 +11,23 @@ void LateReceiverDelivery::begin_pass(const replay::LocalTrace& trace,
         throw Error(trace.anchor_path, "Late Receiver delivery needs a backward replay");
 }
 
-void LateReceiverDelivery::pack(const replay::EventView& view, replay::PayloadWriter& out) {
-    if (view.kind() != replay::EventKind::Recv) return;
+Ticks LateReceiverDelivery::caused(const replay::EventView& view) const {
+    if (view.kind() != replay::EventKind::Recv) return 0;
     const auto& caused = points_->late_receivers_caused;
     const auto it = caused.find(view.index());
-    out.put<Ticks>(it == caused.end() ? 0 : it->second);
+    return it == caused.end() ? 0 : it->second;
+}
+
+bool LateReceiverDelivery::carries_data(const replay::EventView& view) const { return caused(view) > 0; }
+
+void LateReceiverDelivery::pack(const replay::EventView& view, replay::PayloadWriter& out) {
+    if (const Ticks waiting = caused(view); waiting > 0) out.put<Ticks>(waiting);
 }
 
 void LateReceiverDelivery::unpack(const replay::EventView& view, replay::PayloadReader& in) {
     if (view.kind() != replay::EventKind::Send) return;
-    const Ticks waiting = in.get<Ticks>();
+    // Nothing arrives for a send that did not wait.
+    const Ticks waiting = in.empty() ? 0 : in.get<Ticks>();
     const replay::Message& msg = view.message();
     if (waiting <= 0) {
         points_->wait_states.record(view.index(), {WaitPattern::None, 0, msg.partner});

@@ -18,10 +18,17 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    // The waits are known from the forward pass; only the receives that
+    // caused one send anything.
+    bool packs_trace_data_only() const override { return true; }
+    bool carries_data(const replay::EventView& view) const override;
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
 
 private:
+    // The Late Receiver wait this receive caused its sender, or 0.
+    Ticks caused(const replay::EventView& view) const;
+
     LocalCube* cube_;
     SynchronizationPoints* points_;
 };

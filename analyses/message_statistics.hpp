@@ -19,6 +19,8 @@ public:
     void begin_pass(const replay::LocalTrace&, replay::Direction direction) override {
         forward_ = direction == replay::Direction::Forward;
     }
+    // Counts at pack() and unpack(), sends nothing.
+    bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter&) override;
     void unpack(const replay::EventView& view, replay::PayloadReader&) override;
     void on_collective(const replay::EventView& view, replay::CollectiveExchange&) override;

@@ -34,6 +34,8 @@ public:
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     void on_leave(const replay::EventView& view) override;
+    // The payload is the send call's recorded times.
+    bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
 

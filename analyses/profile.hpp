@@ -14,6 +14,7 @@ public:
     explicit ProfileAnalysis(LocalCube& cube) : cube_(&cube) {}
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    bool packs_trace_data_only() const override { return true; }  // sends nothing
     void on_enter(const replay::EventView& view) override;
     void on_leave(const replay::EventView& view) override;
 

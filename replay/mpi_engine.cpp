@@ -55,13 +55,22 @@ void write_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) {
     std::memcpy(bytes.data() + at, &v, sizeof v);
 }
 
+mpi::Comm duplicate(MPI_Comm comm) {
+    mpi::Comm copy;
+    MPI_Comm_dup(comm, copy.out());
+    return copy;
+}
+
 }  // namespace
 
 MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror,
                                  std::chrono::duration<double> timeout)
-    : trace_(trace), mirror_(mirror), watch_(timeout), slots_(trace), bulk_(MPI_COMM_NULL, watch_) {
-    MPI_Comm_dup(MPI_COMM_WORLD, world_.out());
-    bulk_ = BulkExchange(world_.get(), watch_);
+    : trace_(trace),
+      mirror_(mirror),
+      watch_(timeout),
+      slots_(trace),
+      world_(duplicate(MPI_COMM_WORLD)),
+      bulk_(world_.get(), watch_) {
     int* value = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
@@ -122,14 +131,13 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
     bulk_.exchange(blocks);
 }
 
-std::span<const std::byte> MpiReplayEngine::bulk_payload(std::uint32_t message, bool forward) const {
+std::span<const std::byte> MpiReplayEngine::bulk_payload(std::uint32_t message) const {
     const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
     const std::size_t entry = slots_.slot(message) * kSlotEntry;
     if (entry + kSlotEntry > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
     const std::size_t offset = read_u32(block, entry);
     const std::size_t size = read_u32(block, entry + sizeof(std::uint32_t));
     if (offset + size > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is malformed");
-    (void)forward;
     return block.subspan(offset, size);
 }
 
@@ -151,7 +159,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         case EventKind::Recv:
             // Packing events were packed before the pass.
             if (!packs(e.kind, forward)) {
-                frame.unpack(view, bulk_payload(e.ref, forward));
+                frame.unpack(view, bulk_payload(e.ref));
                 ++messages_;
             }
             break;
@@ -168,10 +176,12 @@ void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
     std::vector<std::vector<std::byte>> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
+    carries_.assign(trace_.messages.size(), false);
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex i = 0; i < n; ++i) {
         const Event& e = trace_.events[i];
         if (!packs(e.kind, forward) || !frame.carries_data(EventView(trace_, i))) continue;
+        carries_[e.ref] = true;
         blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
     }
     bulk_.exchange(blocks);
@@ -186,13 +196,8 @@ bool MpiReplayEngine::travels(std::uint32_t message) const {
 
 void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
     exchange_flags(forward, frame);
-    std::vector<std::uint8_t> own(trace_.messages.size(), 0);  // carries data, for our packing events
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex i = 0; i < n; ++i) {
-        const Event& e = trace_.events[i];
-        if (packs(e.kind, forward) && frame.carries_data(EventView(trace_, i))) own[e.ref] = 1;
-    }
     pending_ = {};
+    const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
         const Event& e = trace_.events[i];
@@ -210,7 +215,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case EventKind::Recv:
             if (packs(e.kind, forward)) {
                 complete_reply(frame);
-                if (own[e.ref])
+                if (carries_[e.ref])
                     send_payload(view, forward, frame);
                 else
                     frame.pack_nothing(view, writer_);

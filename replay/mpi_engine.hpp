@@ -64,7 +64,7 @@ private:
     void exchange_payloads(bool forward, const PayloadFrame& frame);
     void exchange_flags(bool forward, const PayloadFrame& frame);
     // This rank's block from `peer` at `slot`: a payload or a flag.
-    std::span<const std::byte> bulk_payload(std::uint32_t message, bool forward) const;
+    std::span<const std::byte> bulk_payload(std::uint32_t message) const;
     bool travels(std::uint32_t message) const;
 
     void run_batched(bool forward, const PayloadFrame& frame, Observers observers);
@@ -85,6 +85,7 @@ private:
     BulkExchange bulk_;
     SendPool sends_;
     PendingReply pending_;
+    std::vector<bool> carries_;     // by message: this rank's packing events that travel
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     std::vector<double> scratch_;   // for collective exchanges

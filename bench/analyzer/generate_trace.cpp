@@ -1,9 +1,13 @@
 // Writes a synthetic OTF2 trace for the analyzer benchmark:
-//   generate_trace DIR RANKS EVENTS_PER_RANK
+//   generate_trace DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]
 // Each iteration of every rank: a compute region, then a message exchange
 // with its partner (even ranks send first, odd ranks receive first), and
-// every 64th iteration an MPI_Allreduce -- 8 events per iteration, a mix
-// close to a bulk-synchronous code.
+// every ALLREDUCE_EVERY-th iteration (default 64) an MPI_Allreduce -- 8
+// events per iteration, a mix close to a bulk-synchronous code. In
+// WAIT_PERCENT percent of the iterations (default 10, spread evenly) the
+// sender comes late (a Late Sender); in the others the receive begins after
+// the send ended (no wait state).
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -32,7 +36,12 @@ constexpr OTF2_CommRef kWorld = 0;
 // [base, base + 2000) on every rank, with fixed offsets inside, so that each
 // receive ends after its send began (no clock-condition violations) and the
 // compute skew of ranks 1 and 2 (mod 3) makes their partners wait.
-std::uint64_t write_rank(OTF2_EvtWriter* w, int rank, int ranks, std::uint64_t events) {
+struct Mix {
+    unsigned wait_percent = 10;
+    std::uint64_t allreduce_every = 64;
+};
+
+std::uint64_t write_rank(OTF2_EvtWriter* w, int rank, int ranks, std::uint64_t events, const Mix& mix) {
     OTF2_EvtWriter_Enter(w, nullptr, 10, kMain);
     OTF2_EvtWriter_Enter(w, nullptr, 20, kInit);
     OTF2_EvtWriter_Leave(w, nullptr, 900, kInit);
@@ -44,20 +53,24 @@ std::uint64_t write_rank(OTF2_EvtWriter* w, int rank, int ranks, std::uint64_t e
         OTF2_EvtWriter_Enter(w, nullptr, base + 10, kWork);
         OTF2_EvtWriter_Leave(w, nullptr, base + 110 + static_cast<OTF2_TimeStamp>(rank % 3) * 20, kWork);
         written += 2;
+        // Late sender: the send begins 50 ticks after the receive; else the
+        // receive begins after the send has ended.
+        const bool late = (i * 37) % 100 < mix.wait_percent;
         for (int phase = 0; phase < 2 && has_partner; ++phase) {
             const OTF2_TimeStamp t = base + 300 + static_cast<OTF2_TimeStamp>(phase) * 400;
             if ((phase == 0) == (rank % 2 == 0)) {
-                OTF2_EvtWriter_Enter(w, nullptr, t, kSend);
-                OTF2_EvtWriter_MpiSend(w, nullptr, t + 5, static_cast<std::uint32_t>(partner), kWorld, 1, 1024);
-                OTF2_EvtWriter_Leave(w, nullptr, t + 10, kSend);
+                const OTF2_TimeStamp s = late ? t + 50 : t;
+                OTF2_EvtWriter_Enter(w, nullptr, s, kSend);
+                OTF2_EvtWriter_MpiSend(w, nullptr, s + 5, static_cast<std::uint32_t>(partner), kWorld, 1, 1024);
+                OTF2_EvtWriter_Leave(w, nullptr, s + 10, kSend);
             } else {
-                OTF2_EvtWriter_Enter(w, nullptr, t + 2, kRecv);
+                OTF2_EvtWriter_Enter(w, nullptr, late ? t + 2 : t + 20, kRecv);
                 OTF2_EvtWriter_MpiRecv(w, nullptr, t + 200, static_cast<std::uint32_t>(partner), kWorld, 1, 1024);
                 OTF2_EvtWriter_Leave(w, nullptr, t + 205, kRecv);
             }
             written += 3;
         }
-        if (i % 64 == 63) {
+        if (i % mix.allreduce_every == mix.allreduce_every - 1) {
             OTF2_EvtWriter_Enter(w, nullptr, base + 1200 + static_cast<OTF2_TimeStamp>(rank) * 10, kAllreduce);
             OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, base + 1201 + static_cast<OTF2_TimeStamp>(rank) * 10);
             OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, base + 1500, OTF2_COLLECTIVE_OP_ALLREDUCE, kWorld,
@@ -108,12 +121,15 @@ void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::cerr << "usage: generate_trace DIR RANKS EVENTS_PER_RANK\n";
+    if (argc < 4 || argc > 6) {
+        std::cerr << "usage: generate_trace DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]\n";
         return 2;
     }
     const int ranks = std::atoi(argv[2]);
     const auto events = std::strtoull(argv[3], nullptr, 10);
+    Mix mix;
+    if (argc > 4) mix.wait_percent = static_cast<unsigned>(std::atoi(argv[4]));
+    if (argc > 5) mix.allreduce_every = std::max<std::uint64_t>(1, std::strtoull(argv[5], nullptr, 10));
     std::unique_ptr<OTF2_Archive, CloseArchive> archive(OTF2_Archive_Open(
         argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
         OTF2_COMPRESSION_NONE));
@@ -128,7 +144,7 @@ int main(int argc, char** argv) {
     std::vector<std::uint64_t> counts;
     for (int r = 0; r < ranks; ++r) {
         OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive.get(), static_cast<OTF2_LocationRef>(r));
-        counts.push_back(write_rank(w, r, ranks, events));
+        counts.push_back(write_rank(w, r, ranks, events, mix));
         OTF2_Archive_CloseEvtWriter(archive.get(), w);
         OTF2_Archive_CloseDefWriter(archive.get(),
                                     OTF2_Archive_GetDefWriter(archive.get(), static_cast<OTF2_LocationRef>(r)));

@@ -1,23 +1,36 @@
 #!/bin/sh
 # Times hindsight-analyze against OTF2's bare decoding on synthetic traces.
-#   run_benchmark.sh BUILD_DIR [EVENTS_PER_RANK...]   (default: 100000 1000000 10000000)
-# For every size: 2 ranks, then 4 ranks (oversubscribed on a 2-core machine).
-# Prints the decode baseline per location and the analyzer's --stats.
+#   run_benchmark.sh BUILD_DIR [EVENTS_PER_RANK...]   (default: 100000 1000000)
+# Environment: WAIT_PERCENT, ALLREDUCE_EVERY (see generate_trace.cpp).
+# For every size: 2 ranks, then 4 ranks (oversubscribed on a 2-core
+# machine), each with all passes and forward only (--no-critical-path
+# --no-rootcause). One line per run:
+#   ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode
+# decode_s is the slowest location's bare OTF2 decoding, total_s the sum of
+# the analyzer's phases (slowest rank each), rates are per rank.
 set -eu
 build=$1; shift
-sizes=${*:-100000 1000000 10000000}
+sizes=${*:-100000 1000000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hindsight-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+echo "ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode"
 for events in $sizes; do
   for ranks in 2 4; do
     dir="$work/trace-$ranks-$events"
-    "$build/bench/analyzer/generate_trace" "$dir" "$ranks" "$events"
-    echo "== $ranks ranks, $events events per rank"
-    "$build/bench/analyzer/decode_trace" "$dir/traces.otf2" | head -n 2
-    start=$(date +%s.%N)
-    mpiexec -n "$ranks" "$build/replay/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats
-    end=$(date +%s.%N)
-    echo "  total (mpiexec) $(echo "$end - $start" | bc) s"
+    "$build/bench/analyzer/generate_trace" "$dir" "$ranks" "$events" "${WAIT_PERCENT:-10}" "${ALLREDUCE_EVERY:-64}"
+    decode=$("$build/bench/analyzer/decode_trace" "$dir/traces.otf2" |
+             awk '{ if ($7 > max) max = $7 } END { print max }')
+    for mode in all forward; do
+      if [ "$mode" = all ]; then flags=""; else flags="--no-critical-path --no-rootcause"; fi
+      # shellcheck disable=SC2086
+      mpiexec -n "$ranks" "$build/replay/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats $flags |
+        awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" '
+          /^  [a-z]+ +[0-9.]+ s$/ { t[$1] = $2; total += $2 }
+          /events per rank/ { ev = $4; sub(",", "", ev); peak = $(NF - 1) }
+          END { printf "%s %s %s %.3f %.3f %.3f %.3f %.3g %.3g %.0f %.1f\n", ranks, ev, mode, decode,
+                t["load"], t["replay"], total, ev / t["load"], ev / t["replay"],
+                peak * 1048576 / ev, total / decode }'
+    done
     rm -rf "$dir"
   done
 done

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "common/error.hpp"
+#include "replay/payload_frame.hpp"
 
 namespace hindsight::testing {
 
@@ -178,34 +179,53 @@ public:
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
         for (auto* o : observers) o->begin_pass(*trace_, direction);
+        const replay::PayloadFrame frame(*trace_, observers);
+        pending_ = {};
         const auto n = static_cast<EventIndex>(trace_->events.size());
         for (EventIndex k = 0; k < n; ++k) {
             const EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
-            visit(EventView(*trace_, i), direction, observers);
+            visit(EventView(*trace_, i), direction, frame, observers);
         }
+        complete_reply(frame);
         for (auto* o : observers) o->end_pass(*trace_, direction);
     }
 
 private:
-    void visit(const EventView& view, Direction direction,
+    // A reply asked for and not yet taken: like the MPI engine, this one
+    // takes it lazily, at the first event outside the asking MPI call in
+    // pass order, or at the next packing event or collective.
+    struct PendingReply {
+        bool active = false;
+        EventIndex event = replay::kNoEvent;
+        EventIndex boundary = replay::kNoEvent;
+        replay::ObserverMask asked = 0;
+        Direction direction = Direction::Forward;
+    };
+
+    void visit(const EventView& view, Direction direction, const replay::PayloadFrame& frame,
                std::span<ReplayObserver* const> observers) {
         switch (view.kind()) {
         case EventKind::Enter:
+            if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
             for (auto* o : observers) o->on_enter(view);
             break;
         case EventKind::Leave:
+            if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
             for (auto* o : observers) o->on_leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv: {
             const bool packs = (view.kind() == EventKind::Send) == (direction == Direction::Forward);
-            if (packs)
-                pack(view, direction, observers);
-            else
-                unpack(view, direction, observers);
+            if (packs) {
+                complete_reply(frame);
+                pack(view, direction, frame);
+            } else {
+                unpack(view, direction, frame);
+            }
             break;
         }
         case EventKind::CollectiveEnd: {
+            complete_reply(frame);
             const CommId comm = view.collective().comm;
             Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
             for (auto* o : observers) o->on_collective(view, exchange);
@@ -232,38 +252,50 @@ private:
                 direction, reply};
     }
 
-    void pack(const EventView& view, Direction direction,
-              std::span<ReplayObserver* const> observers) {
+    // A message whose observers all declared that they carry nothing travels
+    // as an empty mailbox entry (the MPI engine does not send it at all).
+    void pack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         replay::PayloadWriter out;
-        bool wants_reply = false;
-        for (auto* o : observers) {
-            o->pack(view, out);
-            wants_reply = wants_reply || o->expects_reply(view);
+        if (!frame.carries_data(view)) {
+            frame.pack_nothing(view, out);
+            shared_->post(key(view, direction, false), {});
+            return;
         }
-        out.put<std::uint8_t>(wants_reply ? 1 : 0);
+        const replay::ObserverMask asked = frame.pack(view, out);
         shared_->post(key(view, direction, false), std::move(out.bytes()));
-        if (!wants_reply) return;
-        const auto reply = shared_->take(key(view, direction, true));
-        replay::PayloadReader in(reply);
-        for (auto* o : observers) o->unpack_reply(view, in);
+        if (asked == 0) return;
+        const EventIndex enter = view.message().call_enter;
+        EventIndex boundary = replay::kNoEvent;
+        if (enter != replay::kNoEvent)
+            boundary = direction == Direction::Forward ? trace_->events[enter].ref : enter;
+        pending_ = {true, view.index(), boundary, asked, direction};
     }
 
-    void unpack(const EventView& view, Direction direction,
-                std::span<ReplayObserver* const> observers) {
+    void complete_reply(const replay::PayloadFrame& frame) {
+        if (!pending_.active) return;
+        const PendingReply pending = pending_;
+        pending_ = {};
+        const EventView view(*trace_, pending.event);
+        const auto reply = shared_->take(key(view, pending.direction, true));
+        frame.unpack_reply(view, pending.asked, reply);
+    }
+
+    void unpack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         const auto bytes = shared_->take(key(view, direction, false));
-        if (bytes.empty()) throw Error("", "in-process replay: empty message");
-        const bool wants_reply = bytes.back() == std::byte{1};
-        replay::PayloadReader in(std::span<const std::byte>(bytes).first(bytes.size() - 1));
-        for (auto* o : observers) o->unpack(view, in);
-        if (!in.empty()) throw Error("", "in-process replay: observers left payload bytes unread");
-        if (!wants_reply) return;
+        if (bytes.empty()) {
+            frame.unpack_nothing(view);
+            return;
+        }
+        const replay::ObserverMask asked = frame.unpack(view, bytes);
+        if (asked == 0) return;
         replay::PayloadWriter out;
-        for (auto* o : observers) o->pack_reply(view, out);
+        frame.pack_reply(view, asked, out);
         shared_->post(key(view, direction, true), std::move(out.bytes()));
     }
 
     InProcessReplay::Shared* shared_;
     const replay::LocalTrace* trace_;
+    PendingReply pending_;
 };
 
 }  // namespace

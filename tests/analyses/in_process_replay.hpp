@@ -1,8 +1,10 @@
 // A replay engine for tests: every rank of a trace replays in its own thread
 // of one process, messages travel through shared mailboxes and collective
 // exchanges meet at shared rendezvous points. It follows the contract of
-// replay/engine.hpp (payloads, replies, collective exchanges) without MPI,
-// so that the analyses' observers can be tested on exact scenarios.
+// replay/engine.hpp (payloads laid out by replay/payload_frame.hpp, replies
+// completed lazily as the MPI engine does, messages that carry nothing,
+// collective exchanges) without MPI, so that the analyses' observers can be
+// tested on exact scenarios.
 #pragma once
 
 #include <functional>

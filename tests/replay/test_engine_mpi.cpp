@@ -207,6 +207,77 @@ TEST_CASE("payloads, replies and collective exchanges reach the recorded partner
     CHECK(observer.collectives == 2 * expected_collectives);
 }
 
+// Packs the same as CheckingObserver, but declares it packs trace data only
+// (the engine then exchanges the payloads in bulk) or, with `silent`, that
+// it carries nothing (then no message travels and unpack gets nothing).
+class BulkObserver final : public ReplayObserver {
+public:
+    BulkObserver(std::vector<int> partners_world, bool silent)
+        : world_(std::move(partners_world)), silent_(silent) {}
+
+    int unpacked = 0, empty = 0;
+
+    bool packs_trace_data_only() const override { return !silent_; }
+    bool carries_data(const EventView&) const override { return !silent_; }
+    void pack(const EventView& v, PayloadWriter& w) override {
+        if (silent_) return;
+        w.put<std::int32_t>(v.trace().rank);
+        w.put<Ticks>(v.time());
+    }
+    void unpack(const EventView& v, PayloadReader& r) override {
+        if (r.empty()) {
+            ++empty;
+            return;
+        }
+        const auto from = r.get<std::int32_t>();
+        const auto time = r.get<Ticks>();
+        CHECK(from == world_[static_cast<std::size_t>(v.message().partner)]);
+        const bool forward = v.kind() == EventKind::Recv;
+        CHECK(time == (forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from)));
+        ++unpacked;
+    }
+
+private:
+    std::vector<int> world_;
+    bool silent_;
+};
+
+TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
+    const int n = world_size();
+    REQUIRE(n >= 2);
+    SharedScratch dir;
+    const LocalTrace trace = load(ring_scenario(n), dir);
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
+    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    std::vector<int> identity(static_cast<std::size_t>(n));
+    std::iota(identity.begin(), identity.end(), 0);
+
+    BulkObserver bulk(identity, false);
+    std::array<ReplayObserver*, 1> bulk_pass{&bulk};
+    engine.run(Direction::Forward, bulk_pass);
+    engine.run(Direction::Backward, bulk_pass);
+    CHECK(bulk.unpacked == 2);
+    CHECK(bulk.empty == 0);
+
+    // Mixed with an observer that does not pack trace data only: message by
+    // message, and the silent one gets empty readers where the other writes.
+    BulkObserver silent(identity, true);
+    CheckingObserver checking(identity);
+    std::array<ReplayObserver*, 2> mixed{&silent, &checking};
+    engine.run(Direction::Forward, mixed);
+    CHECK(silent.empty == 1);
+    CHECK(checking.unpacked == 1);
+    CHECK(checking.replies == 1);
+
+    // Alone, the silent observer sends nothing at all.
+    std::array<ReplayObserver*, 1> silent_pass{&silent};
+    const auto before = engine.messages();
+    engine.run(Direction::Backward, silent_pass);
+    CHECK(silent.empty == 2);
+    CHECK(engine.messages() == before);
+}
+
 TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {
     const int n = world_size();
     SharedScratch dir;

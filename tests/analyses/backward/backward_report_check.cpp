@@ -1,8 +1,11 @@
 // End-to-end check of the backward analyses through hindsight-analyze:
 //   backward_report_check write DIR     writes Figure 3's trace to DIR
 //   backward_report_check check REPORT  checks the report's values
+//   backward_report_check write-sendrecv DIR / check-sendrecv REPORT
+//                                       the same for sendrecv_exchange.hpp
 // (run_backward_e2e.py runs the analyzer in between). The expected values
-// are the paper's (see figure3.hpp) and the hand-derived critical path.
+// are the paper's (see figure3.hpp) and the hand-derived ones of the
+// scenarios' headers.
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -11,6 +14,7 @@
 #include "common/cube/query.hpp"
 #include "common/cube/reader.hpp"
 #include "tests/analyses/backward/figure3.hpp"
+#include "tests/analyses/backward/sendrecv_exchange.hpp"
 
 using namespace hindsight;
 
@@ -49,6 +53,26 @@ int check(const std::string& path) {
     return failures == 0 ? 0 : 1;
 }
 
+int check_sendrecv(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath f{"main", "f"}, sendrecv{"main", "MPI_Sendrecv"}, init{"main", "MPI_Init"};
+    expect("Late Sender on rank 1", cube::value_at(report, "mpi_latesender", sendrecv, 1), 2.0);
+    expect("Late Receiver on rank 1", cube::value_at(report, "mpi_latereceiver", sendrecv, 1), 2.0);
+    expect("all Late Sender", cube::total(report, "mpi_latesender"), 2.0);
+    expect("all Late Receiver", cube::total(report, "mpi_latereceiver"), 2.0);
+    expect("critical path", cube::total(report, "critical_path"), 6.0);
+    expect("critical path at f on rank 0", cube::value_at(report, "critical_path", f, 0), 3.0);
+    expect("critical path at MPI_Sendrecv on rank 0", cube::value_at(report, "critical_path", sendrecv, 0), 2.0);
+    expect("critical path at MPI_Init on rank 0", cube::value_at(report, "critical_path", init, 0), 1.0);
+    expect("delay_latesender at f on rank 0", cube::value_at(report, "delay_latesender", f, 0), 2.0);
+    expect("delay_latereceiver at MPI_Sendrecv on rank 0",
+           cube::value_at(report, "delay_latereceiver", sendrecv, 0), 2.0);
+    expect("all delay costs", cube::total(report, "delay"), 4.0);
+    expect("terminal waiting", cube::total(report, "mpi_wait_terminal"), 4.0);
+    expect("indirect waiting", cube::total(report, "mpi_wait_indirect"), 0.0);
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,7 +83,12 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "check") return check(argv[2]);
-        std::fprintf(stderr, "usage: backward_report_check write DIR | check REPORT\n");
+        if (mode == "write-sendrecv") {
+            testing::sendrecv_exchange_trace().write(argv[2]);
+            return 0;
+        }
+        if (mode == "check-sendrecv") return check_sendrecv(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv] DIR | check[-sendrecv] REPORT\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "backward_report_check: %s\n", e.what());

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes Figure 3's trace, analyzes it with hindsight-analyze on 3 ranks and
-checks the report's backward-analysis values.
+checks the report's backward-analysis values; then the same for the
+MPI_Sendrecv exchange on 2 ranks (replies asked inside a Sendrecv).
 
 usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
 """
@@ -40,6 +41,13 @@ def main():
             if section not in done.stdout:
                 sys.exit(f"FAIL: the summary has no section {section!r}")
         step([args.checker, "check", report])
+
+        trace_dir = os.path.join(work, "sendrecv")
+        report = os.path.join(work, "sendrecv.cubex")
+        step([args.checker, "write-sendrecv", trace_dir])
+        step([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+              "-o", report, "--timeout", "60"])
+        step([args.checker, "check-sendrecv", report])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+#include "replay/payload_frame.hpp"
+
+#include <string>
+
+#include "common/error.hpp"
+
+namespace hindsight::replay {
+namespace {
+
+ObserverMask bit(std::size_t k) { return ObserverMask{1} << k; }
+
+// Writes `mask` little-endian into `bytes` bytes at `at`.
+void store_mask(std::vector<std::byte>& out, std::size_t at, std::size_t bytes, ObserverMask mask) {
+    for (std::size_t b = 0; b < bytes; ++b) out[at + b] = static_cast<std::byte>((mask >> (8 * b)) & 0xff);
+}
+
+}  // namespace
+
+PayloadFrame::PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers)
+    : trace_(trace), observers_(observers) {
+    if (observers_.size() > 64) fail("a pass has more than 64 observers");
+}
+
+void PayloadFrame::fail(const char* problem) const {
+    throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + ": " + problem);
+}
+
+void PayloadFrame::put_mask(PayloadWriter& out, ObserverMask mask) const {
+    const std::size_t at = out.bytes().size();
+    out.bytes().resize(at + mask_bytes());
+    store_mask(out.bytes(), at, mask_bytes(), mask);
+}
+
+ObserverMask PayloadFrame::get_mask(PayloadReader& in) const {
+    ObserverMask mask = 0;
+    for (std::size_t b = 0; b < mask_bytes(); ++b)
+        mask |= static_cast<ObserverMask>(in.get<std::uint8_t>()) << (8 * b);
+    if (observers_.size() < 64 && (mask >> observers_.size()) != 0) fail("a replayed payload names unknown observers");
+    return mask;
+}
+
+bool PayloadFrame::carries_data(const EventView& view) const {
+    for (ReplayObserver* o : observers_)
+        if (o->carries_data(view)) return true;
+    return false;
+}
+
+ObserverMask PayloadFrame::pack(const EventView& view, PayloadWriter& out) const {
+    out.clear();
+    put_mask(out, 0);  // reply mask, patched below
+    put_mask(out, 0);  // written parts, patched below
+    ObserverMask asked = 0, written = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k) {
+        const std::size_t before = out.bytes().size();
+        observers_[k]->pack(view, out);
+        if (out.bytes().size() != before) written |= bit(k);
+        if (observers_[k]->expects_reply(view)) asked |= bit(k);
+    }
+    store_mask(out.bytes(), 0, mask_bytes(), asked);
+    store_mask(out.bytes(), mask_bytes(), mask_bytes(), written);
+    return asked;
+}
+
+void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) const {
+    scratch.clear();
+    for (ReplayObserver* o : observers_) {
+        o->pack(view, scratch);
+        if (!scratch.bytes().empty() || o->expects_reply(view))
+            fail("an analysis packs data or asks for a reply where it declared it carries none");
+    }
+}
+
+ObserverMask PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
+    PayloadReader in(payload);
+    const ObserverMask asked = get_mask(in);
+    const ObserverMask written = get_mask(in);
+    PayloadReader nothing({});
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        observers_[k]->unpack(view, (written & bit(k)) ? in : nothing);
+    if (!in.empty()) fail("an analysis reads less of a message than its peer wrote");
+    return asked;
+}
+
+void PayloadFrame::unpack_nothing(const EventView& view) const {
+    PayloadReader nothing({});
+    for (ReplayObserver* o : observers_) o->unpack(view, nothing);
+}
+
+void PayloadFrame::pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const {
+    out.clear();
+    put_mask(out, 0);
+    ObserverMask written = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k) {
+        if (!(asked & bit(k))) continue;
+        const std::size_t before = out.bytes().size();
+        observers_[k]->pack_reply(view, out);
+        if (out.bytes().size() != before) written |= bit(k);
+    }
+    store_mask(out.bytes(), 0, mask_bytes(), written);
+}
+
+void PayloadFrame::unpack_reply(const EventView& view, ObserverMask asked,
+                                std::span<const std::byte> reply) const {
+    PayloadReader in(reply);
+    const ObserverMask written = get_mask(in);
+    if (written & ~asked) fail("a reply holds parts nobody asked for");
+    PayloadReader nothing({});
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        if (asked & bit(k)) observers_[k]->unpack_reply(view, (written & bit(k)) ? in : nothing);
+    if (!in.empty()) fail("an analysis reads less of a reply than its peer wrote");
+}
+
+}  // namespace hindsight::replay

@@ -1,0 +1,56 @@
+// How the observers of a pass share one payload (observer.hpp), the same
+// for every engine. A payload starts with two observer masks: which
+// observers ask for a reply, and which wrote a part; the parts follow in
+// observer order. An observer that wrote nothing gets an empty reader on the
+// unpacking side, so that it can tell "no data" from data without spending
+// a byte on it, and a message whose observers all declared before the pass
+// that they carry nothing there (carries_data) need not travel at all. A
+// reply holds a mask of the observers that wrote a part, then the parts of
+// the observers that asked for it; only those take part in it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "replay/observer.hpp"
+
+namespace hindsight::replay {
+
+// One bit per observer, in the order of the pass.
+using ObserverMask = std::uint64_t;
+
+class PayloadFrame {
+public:
+    // At most 64 observers; `trace` names the file in error messages.
+    PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers);
+
+    // Packing side: the observers' parts into `out` (cleared first); returns
+    // the observers that ask for a reply.
+    ObserverMask pack(const EventView& view, PayloadWriter& out) const;
+    // Packing side of a message that does not travel: the observers must
+    // neither write anything nor ask for a reply (they declared so).
+    void pack_nothing(const EventView& view, PayloadWriter& scratch) const;
+    // Unpacking side: hands each observer its part; returns the observers
+    // that ask for a reply.
+    ObserverMask unpack(const EventView& view, std::span<const std::byte> payload) const;
+    // Unpacking side of a message that does not travel.
+    void unpack_nothing(const EventView& view) const;
+
+    void pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const;
+    void unpack_reply(const EventView& view, ObserverMask asked, std::span<const std::byte> reply) const;
+
+    // Whether some observer may write data at this packing event.
+    bool carries_data(const EventView& view) const;
+
+private:
+    std::size_t mask_bytes() const { return (observers_.size() + 7) / 8; }
+    void put_mask(PayloadWriter& out, ObserverMask mask) const;
+    ObserverMask get_mask(PayloadReader& in) const;
+    [[noreturn]] void fail(const char* problem) const;
+
+    const LocalTrace& trace_;
+    std::span<ReplayObserver* const> observers_;
+};
+
+}  // namespace hindsight::replay
