@@ -1,0 +1,414 @@
+#!/usr/bin/python3
+"""Traces an example program with hindsight-collect, analyzes the trace with
+hindsight-analyze and checks the report against what the program does.
+
+usage: live_run.py SCENARIO --collect LAUNCHER --analyze ANALYZER --mpiexec MPIEXEC
+                   --values CUBE_VALUES --program PROGRAM
+
+The expected behaviour of every scenario comes from doc/examples.md (call
+counts, message sizes, injected delays), never from a report. These are live
+runs on a possibly shared, oversubscribed machine, so times only get coarse
+bounds; counts and bytes are exact. Every scenario also checks invariants that
+hold for any trace (checks_every_trace). All checks run, and each failure
+prints what it observed, before the test fails.
+"""
+
+import argparse
+import collections
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+import otf2
+
+# Per command; a hang fails the test instead of stalling the suite.
+COMMAND_TIMEOUT = 25
+# In sanitized builds the preloaded collector comes before the ASan runtime
+# in the library list, which ASan refuses by default; the order is harmless
+# here (both are built with the same runtime). Without ASan it is ignored.
+PRELOAD_ENV = {"ASAN_OPTIONS": "verify_asan_link_order=0"}
+# The analyzer's own limit comes first, so that a stalled replay reports
+# what it waited for.
+REPLAY_TIMEOUT = 15
+
+SUMMARY_HEADINGS = ["total time:", "Largest wait states:", "Critical path:",
+                    "Largest delay costs (root causes of waiting):", "Imbalance indicators:", "Warnings:"]
+
+# Each wait-state pattern with a delay metric, and that metric (short-term
+# plus long-term): the delay analysis charges every second of such waiting
+# to some cause.
+WAITS_WITH_DELAY_COSTS = {
+    "mpi_latesender": "delay_latesender_aggregate",
+    "mpi_latereceiver": "delay_latereceiver_aggregate",
+    "mpi_barrier_wait": "delay_barrier_aggregate",
+    "mpi_earlyreduce": "delay_n21_aggregate",
+    "mpi_latebroadcast": "delay_12n_aggregate",
+    "mpi_wait_nxn": "delay_n2n_aggregate",
+}
+
+
+class Checks:
+    """Collects failed expectations instead of stopping at the first."""
+
+    def __init__(self):
+        self.failures = []
+
+    def expect(self, condition, message):
+        print(("ok:   " if condition else "FAIL: ") + message)
+        if not condition:
+            self.failures.append(message)
+
+    def at_least(self, observed, bound, what):
+        self.expect(observed >= bound, f"{what}: observed {observed:.6f}, expected >= {bound:.6f}")
+
+    def at_most(self, observed, bound, what):
+        self.expect(observed <= bound, f"{what}: observed {observed:.6f}, expected <= {bound:.6f}")
+
+    def within(self, observed, low, high, what):
+        self.expect(low <= observed <= high,
+                    f"{what}: observed {observed:.6f}, expected in [{low:.6f}, {high:.6f}]")
+
+    def equal(self, observed, expected, what):
+        self.expect(observed == expected, f"{what}: observed {observed!r}, expected {expected!r}")
+
+
+# --- running -------------------------------------------------------------------
+
+def run(command, echo_output=True, env=None):
+    """Runs a command in its own process group, so that a timeout ends all of it."""
+    print("$ " + " ".join(command), flush=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=dict(os.environ, **(env or {})))
+    try:
+        out, err = process.communicate(timeout=COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        sys.exit(f"FAIL: no exit within {COMMAND_TIMEOUT} s: {' '.join(command)}\n{out}\n{err}")
+    print(out if echo_output else "", err, sep="\n", flush=True)
+    return process.returncode, out
+
+
+def collect_and_analyze(args, workdir, ranks, program_args):
+    trace = os.path.join(workdir, "trace")
+    status, _ = run([args.mpiexec, "-n", str(ranks), args.collect, "-o", trace, "--",
+                     args.program, *program_args], env=PRELOAD_ENV)
+    if status != 0:
+        sys.exit(f"FAIL: the traced program exited with status {status}")
+    anchor = os.path.join(trace, "traces.otf2")
+    report = os.path.join(workdir, "report.cubex")
+    status, summary = run([args.mpiexec, "-n", str(ranks), args.analyze, anchor, "-o", report,
+                           "--timeout", str(REPLAY_TIMEOUT)])
+    if status != 0:
+        sys.exit(f"FAIL: hindsight-analyze exited with status {status}")
+    status, values = run([args.values, report], echo_output=False)
+    if status != 0:
+        sys.exit(f"FAIL: cube_values cannot read {report}")
+    return Report(values, ranks), Spans(anchor), summary
+
+
+# --- reading -------------------------------------------------------------------
+
+class Report:
+    """The report's values as stored (metric-inclusive), per metric, call path and rank."""
+
+    def __init__(self, text, ranks):
+        self.ranks = ranks
+        self.cells = collections.defaultdict(float)
+        for line in text.splitlines():
+            metric, path, rank, value = line.split("\t")
+            self.cells[(metric, path, int(rank))] += float(value)
+
+    def at(self, metric, path, rank):
+        return self.cells.get((metric, path, rank), 0.0)
+
+    def over_ranks(self, metric, path):
+        return sum(self.at(metric, path, r) for r in range(self.ranks))
+
+    def over_paths(self, metric, rank):
+        return sum(v for (m, _, r), v in self.cells.items() if m == metric and r == rank)
+
+    def total(self, metric):
+        return sum(v for (m, _, _), v in self.cells.items() if m == metric)
+
+    def paths(self):
+        return {p for (_, p, _) in self.cells}
+
+
+class Spans:
+    """Per rank the time from its first to its last event; for the whole run
+    the time from the first event to the last one, and the times from the
+    earliest and from the latest first region entry of a rank to the last
+    entry into MPI_Finalize."""
+
+    def __init__(self, anchor):
+        first, last, first_enter, finalize = {}, {}, {}, []
+        with otf2.reader.open(anchor) as reader:
+            resolution = reader.definitions.clock_properties.timer_resolution
+            for location, event in reader.events:
+                first.setdefault(location._ref, event.time)
+                last[location._ref] = event.time
+                if isinstance(event, otf2.events.Enter):
+                    first_enter.setdefault(location._ref, event.time)
+                    if event.region.name == "MPI_Finalize":
+                        finalize.append(event.time)
+        self.rank = {r: (last[r] - first[r]) / resolution for r in first}
+        self.run = (max(last.values()) - min(first.values())) / resolution
+        self.to_finalize_from_first_start = (max(finalize) - min(first_enter.values())) / resolution
+        self.to_finalize_from_last_start = (max(finalize) - max(first_enter.values())) / resolution
+
+
+# --- checks every trace gets ---------------------------------------------------------
+
+def checks_every_trace(checks, report, spans, summary):
+    for heading in SUMMARY_HEADINGS:
+        checks.expect(heading in summary, f"the summary has the heading {heading!r}")
+    for rank in range(report.ranks):
+        checks.within(report.over_paths("time", rank), 0.99 * spans.rank[rank], 1.01 * spans.rank[rank],
+                      f"rank {rank}: time summed over call paths against the rank's span "
+                      f"{spans.rank[rank]:.6f} s (+-1 %)")
+    waiting = sum(report.total(w) for w in WAITS_WITH_DELAY_COSTS)
+    delays = sum(report.total(d) for d in WAITS_WITH_DELAY_COSTS.values())
+    checks.within(delays, waiting * (1 - 1e-6) - 1e-9, waiting * (1 + 1e-6) + 1e-9,
+                  f"delay costs (short- and long-term, all patterns) against the waiting they explain "
+                  f"{waiting:.9f} s")
+    checks.within(report.total("delay"), delays * (1 - 1e-9) - 1e-12, delays * (1 + 1e-9) + 1e-12,
+                  "delay (the root) against the sum of its pattern aggregates")
+    # The path ends where the last rank enters MPI_Finalize (doc/metrics.md)
+    # and begins where the rank it leads back to started: between the
+    # latest and the earliest start of a rank. (Finalizing, which includes
+    # writing the trace, is left out; it can be a tenth of a short run.)
+    critical = report.total("critical_path")
+    checks.at_most(critical, spans.run, "critical-path length against the run's span")
+    low, high = spans.to_finalize_from_last_start, spans.to_finalize_from_first_start
+    checks.within(critical, low - 1e-5, high + 1e-5,
+                  "critical-path length against the time from the latest and the earliest start of a rank "
+                  "to the last MPI_Finalize entry")
+
+
+def check_visits(checks, report, prefix, expected_by_rank):
+    """Visits of every MPI region below `prefix` equal the expected counts, and
+    no other MPI region occurs there."""
+    for rank, expected in enumerate(expected_by_rank):
+        observed = {}
+        for path in report.paths():
+            region = path[len(prefix):]
+            if path.startswith(prefix) and region.startswith("MPI_") and "/" not in region:
+                visits = report.at("visits", path, rank)
+                if visits:
+                    observed[region] = round(visits)
+        checks.equal(dict(sorted(observed.items())), dict(sorted(expected.items())),
+                     f"rank {rank}: visits of the MPI regions below '{prefix or '(root)'}'")
+
+
+def with_lifecycle(calls):
+    """Every example calls these once each (doc/examples.md, common behaviour)."""
+    return {"MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Finalize": 1, **calls}
+
+
+def check_bytes(checks, report, sent_by_rank):
+    for rank, expected in enumerate(sent_by_rank):
+        checks.equal(round(report.over_paths("bytes_sent", rank)), expected, f"rank {rank}: bytes_sent")
+    checks.equal(round(report.total("bytes_rcvd")), round(report.total("bytes_sent")),
+                 "bytes_rcvd against bytes_sent, summed over ranks")
+
+
+def check_messages(checks, report, messages, zero_byte_messages=0):
+    """Point-to-point counts: every message is a send and a receive, with data or a sync."""
+    with_data = messages - zero_byte_messages
+    checks.equal(round(report.total("comms_send")), with_data, "comms_send summed over ranks")
+    checks.equal(round(report.total("comms_recv")), with_data, "comms_recv summed over ranks")
+    checks.equal(round(report.total("syncs_send")), zero_byte_messages, "syncs_send summed over ranks")
+    checks.equal(round(report.total("syncs_recv")), zero_byte_messages, "syncs_recv summed over ranks")
+
+
+def check_collective_counts(checks, report, dataless_by_rank, with_data_by_rank):
+    for rank in range(report.ranks):
+        checks.equal(round(report.over_paths("syncs_coll", rank)), dataless_by_rank[rank],
+                     f"rank {rank}: syncs_coll (collectives without data)")
+        checks.equal(round(report.over_paths("comms_coll", rank)), with_data_by_rank[rank],
+                     f"rank {rank}: comms_coll (collectives with data)")
+
+
+# --- scenarios -------------------------------------------------------------------
+# Each returns (ranks, program arguments, check function).
+
+def pingpong_delay():
+    ranks, count, size, delay = 2, 10, 1024, 0.2
+
+    def check(c, r):
+        late_sender_1 = r.at("mpi_latesender", "main/MPI_Recv", 1)
+        late_sender_0 = r.over_paths("mpi_latesender", 0)
+        c.at_least(late_sender_1, 0.75 * delay, "rank 1: Late Sender at main/MPI_Recv")
+        c.at_most(late_sender_0, 0.5 * late_sender_1, "rank 0: Late Sender (all call paths), at most half of rank 1's")
+        c.at_least(r.at("delay_latesender", "main/delayed_work", 0), 0.75 * delay,
+                   "rank 0: short-term Late Sender delay cost at main/delayed_work")
+        c.at_least(r.over_ranks("critical_path", "main/delayed_work"), 0.75 * delay,
+                   "critical path at main/delayed_work")
+        check_visits(c, r, "main/", [with_lifecycle({"MPI_Barrier": 1, "MPI_Send": count, "MPI_Recv": count})] * 2)
+        c.equal([round(r.at("visits", "main/delayed_work", k)) for k in range(ranks)], [1, 0],
+                "visits of main/delayed_work per rank")
+        check_bytes(c, r, [count * size] * 2)
+        check_messages(c, r, 2 * count)
+
+    return ranks, ["--count", str(count), "--bytes", str(size), "--delay", str(delay)], check
+
+
+def latecoll():
+    ranks, delay = 4, 0.2
+    last = ranks - 1
+    early = range(0, last)
+
+    def check(c, r):
+        for rank in range(1, ranks):
+            c.at_least(r.at("mpi_latebroadcast", "main/MPI_Bcast", rank), 0.75 * delay,
+                       f"rank {rank}: Late Broadcast at main/MPI_Bcast")
+        c.at_least(r.at("mpi_earlyreduce", "main/MPI_Reduce", 0), 0.75 * delay, "rank 0: Early Reduce at main/MPI_Reduce")
+        for rank in early:
+            c.at_least(r.at("mpi_wait_nxn", "main/MPI_Allreduce", rank), 0.75 * delay,
+                       f"rank {rank}: Wait at N x N at main/MPI_Allreduce")
+            c.at_least(r.at("mpi_barrier_wait", "main/MPI_Barrier", rank), 0.75 * delay,
+                       f"rank {rank}: Wait at Barrier at main/MPI_Barrier")
+        # The late ranks' delayed_work caused that waiting (ranks - 1 waiters each time).
+        c.at_least(r.at("delay_12n", "main/delayed_work", 0), 0.75 * delay * (ranks - 1),
+                   "rank 0: short-term Late Broadcast delay cost at main/delayed_work")
+        c.at_least(r.over_ranks("delay_n21", "main/delayed_work"), 0.75 * delay,
+                   "short-term Early Reduce delay cost at main/delayed_work (all ranks)")
+        c.at_least(r.at("delay_n2n", "main/delayed_work", last), 0.75 * delay * (ranks - 1),
+                   f"rank {last}: short-term Wait at N x N delay cost at main/delayed_work")
+        c.at_least(r.at("delay_barrier", "main/delayed_work", last), 0.75 * delay * (ranks - 1),
+                   f"rank {last}: short-term Wait at Barrier delay cost at main/delayed_work")
+        calls = with_lifecycle({"MPI_Barrier": 2, "MPI_Bcast": 1, "MPI_Reduce": 1, "MPI_Allreduce": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+        c.equal([round(r.at("visits", "main/delayed_work", k)) for k in range(ranks)], [1, 1, 1, 3],
+                "visits of main/delayed_work per rank")
+
+    return ranks, ["--delay", str(delay)], check
+
+
+def imbalance(mode):
+    ranks, iterations, work, extra = 4, 8, 0.02, 0.02
+    expected_imbalance = iterations * extra  # N·D (doc/examples.md)
+
+    def check(c, r):
+        c.within(r.over_ranks("critical_path_imbalance", "main/work"), 0.6 * expected_imbalance,
+                 1.5 * expected_imbalance, "critical-path imbalance of main/work, summed over ranks")
+        work_time = [r.at("time", "main/work", k) for k in range(ranks)]
+        profile_imbalance = max(work_time) - sum(work_time) / ranks
+        what = f"profile imbalance (max - avg of time at main/work over ranks {work_time})"
+        if mode == "dynamic":  # P divides N: every rank works N·W
+            c.at_most(profile_imbalance, 0.5 * expected_imbalance, what)
+        elif mode == "static":  # max - avg = N·D
+            c.at_least(profile_imbalance, 0.6 * expected_imbalance, what)
+        else:  # mixed, even N: N·D·(P − 2)/(2(P − 1)) = N·D/3 on 4 ranks
+            third = expected_imbalance / 3
+            c.within(profile_imbalance, 0.5 * third, 1.5 * third, what)
+        check_visits(c, r, "main/", [with_lifecycle({"MPI_Barrier": iterations})] * ranks)
+        c.equal([round(r.at("visits", "main/work", k)) for k in range(ranks)], [iterations] * ranks,
+                "visits of main/work per rank")
+
+    return ranks, ["--mode", mode, "--iterations", str(iterations), "--work", str(work),
+                   "--imbalance", str(extra)], check
+
+
+def ring():
+    ranks, rounds, elements = 4, 9, 64
+    n0, n1, n2 = -(-rounds // 3), -(-(rounds - 1) // 3), rounds // 3
+
+    def check(c, r):
+        calls = with_lifecycle({"MPI_Irecv": 2 * rounds, "MPI_Isend": 2 * rounds, "MPI_Waitall": n0 + n2,
+                                "MPI_Wait": 4 * n1, "MPI_Test": 4 * n2})
+        check_visits(c, r, "main/", [calls] * ranks)
+        check_bytes(c, r, [2 * rounds * 4 * elements] * ranks)
+        check_messages(c, r, ranks * 2 * rounds)
+
+    return ranks, ["--iterations", str(rounds), "--elements", str(elements)], check
+
+
+def halo2d():
+    ranks, iterations, n = 4, 10, 32
+
+    def check(c, r):
+        calls = with_lifecycle({"MPI_Cart_create": 1, "MPI_Sendrecv": 4 * iterations,
+                                "MPI_Allreduce": iterations, "MPI_Comm_free": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+        check_bytes(c, r, [4 * iterations * 8 * n] * ranks)
+        check_messages(c, r, ranks * 4 * iterations)
+        check_collective_counts(c, r, [0] * ranks, [iterations] * ranks)
+
+    return ranks, ["--iterations", str(iterations), "--n", str(n)], check
+
+
+def subcomm():
+    ranks, repeat = 4, 2
+    collectives = ["MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Scatter",
+                   "MPI_Allgather", "MPI_Alltoall", "MPI_Scan", "MPI_Exscan", "MPI_Reduce_scatter_block"]
+    lower = [1 if rank < -(-ranks // 2) else 0 for rank in range(ranks)]
+    rounds = [repeat * (3 + lower[rank]) for rank in range(ranks)]
+
+    def check(c, r):
+        # Only the functions the collector intercepts (doc/collector.md): the
+        # group calls (MPI_Comm_group, MPI_Group_incl, MPI_Group_free) run untraced.
+        expected = [with_lifecycle({**{name: rounds[rank] for name in collectives},
+                                    "MPI_Comm_split": 1, "MPI_Comm_dup": 1, "MPI_Comm_create": 1,
+                                    "MPI_Comm_free": 2 + lower[rank],
+                                    "MPI_Comm_rank": 1 + rounds[rank], "MPI_Comm_size": 1 + rounds[rank]})
+                    for rank in range(ranks)]
+        check_visits(c, r, "main/", expected)
+        check_messages(c, r, 0)
+        # Barriers carry no data; the other ten collectives move one int per rank.
+        check_collective_counts(c, r, rounds, [10 * k for k in rounds])
+        c.equal(round(r.total("bytes_cout")) > 0, True, "collective bytes recorded")
+
+    return ranks, ["--repeat", str(repeat)], check
+
+
+def fpingpong():
+    ranks, count, elements = 3, 5, 128
+
+    def check(c, r):
+        # Not compiled with instrumentation: the MPI calls are call-tree roots.
+        pair = with_lifecycle({"MPI_Send": count, "MPI_Recv": count, "MPI_Allreduce": 1, "MPI_Barrier": 1})
+        others = with_lifecycle({"MPI_Allreduce": 1, "MPI_Barrier": 1})
+        check_visits(c, r, "", [pair, pair, others])
+        check_bytes(c, r, [count * 4 * elements] * 2 + [0])
+        check_messages(c, r, 2 * count)
+        check_collective_counts(c, r, [1] * ranks, [1] * ranks)
+
+    return ranks, ["--count", str(count), "--elements", str(elements)], check
+
+
+SCENARIOS = {
+    "pingpong-delay": pingpong_delay,
+    "latecoll": latecoll,
+    "imbalance-static": lambda: imbalance("static"),
+    "imbalance-dynamic": lambda: imbalance("dynamic"),
+    "imbalance-mixed": lambda: imbalance("mixed"),
+    "ring": ring,
+    "halo2d": halo2d,
+    "subcomm": subcomm,
+    "fpingpong": fpingpong,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    for option in ("--collect", "--analyze", "--mpiexec", "--values", "--program"):
+        parser.add_argument(option, required=True)
+    args = parser.parse_args()
+    ranks, program_args, check = SCENARIOS[args.scenario]()
+    checks = Checks()
+    with tempfile.TemporaryDirectory(prefix="hindsight-live-") as workdir:
+        report, spans, summary = collect_and_analyze(args, workdir, ranks, program_args)
+        check(checks, report)
+        checks_every_trace(checks, report, spans, summary)
+    if checks.failures:
+        sys.exit(f"FAIL: {len(checks.failures)} check(s) failed:\n  " + "\n  ".join(checks.failures))
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
