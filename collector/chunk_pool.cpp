@@ -29,7 +29,7 @@ void* ChunkPool::allocate(OTF2_FileType file_type, OTF2_LocationRef location, st
         chunk = free_.back();
         free_.pop_back();
     } else if (storage_.size() < max_chunks_) {
-        storage_.push_back(std::make_unique<std::byte[]>(chunk_bytes_));
+        storage_.push_back(std::make_unique_for_overwrite<std::byte[]>(chunk_bytes_));  // OTF2 fills it
         chunk = storage_.back().get();
     } else {
         return nullptr;

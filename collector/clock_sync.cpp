@@ -14,15 +14,17 @@ namespace {
 
 constexpr int kPingTag = 0x4853;  // a private communicator: any tag will do
 
-// True when this process runs on the same host as rank 0: CLOCK_MONOTONIC
-// is one clock per host, so the offset is exactly zero there.
+// True when this process reads the same clock as rank 0: the same timer
+// source on the same host (CLOCK_MONOTONIC is one clock per host, and so is
+// the TSC wherever the timer uses it), so the offset is exactly zero.
 bool shares_clock_with_root(MPI_Comm comm) {
-    char mine[256] = {};
-    char root[256] = {};
-    gethostname(mine, sizeof mine - 1);
+    char mine[257] = {};
+    mine[0] = static_cast<char>(Timer::source());
+    gethostname(mine + 1, sizeof mine - 2);
+    char root[sizeof mine] = {};
     std::memcpy(root, mine, sizeof root);
     PMPI_Bcast(root, sizeof root, MPI_CHAR, 0, comm);
-    return std::strncmp(mine, root, sizeof mine) == 0;
+    return std::memcmp(mine, root, sizeof mine) == 0;
 }
 
 }  // namespace

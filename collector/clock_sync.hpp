@@ -18,7 +18,10 @@ struct ClockOffset {
 // Collective over `comm`: rank 0 answers `repetitions` pings from every
 // other rank with its clock; each rank keeps the exchange with the shortest
 // round trip and takes offset = reference - (t_send + t_recv) / 2. Ranks on
-// rank 0's host share its clock (CLOCK_MONOTONIC is per host): offset 0.
+// rank 0's host with its timer source share its clock: offset 0. Times and
+// offsets are in timer ticks (timer.hpp); between hosts whose timers run at
+// different rates the offset changes linearly, which the interpolation
+// between the two measurements follows exactly.
 ClockOffset measure_clock_offset(MPI_Comm comm, int repetitions = 10);
 
 }  // namespace hindsight::collect

@@ -79,6 +79,7 @@ OTF2_CommRef CommRegistry::add(MPI_Comm comm, CommRecord record) {
     records_.push_back(std::move(record));
     const auto id = static_cast<OTF2_CommRef>(records_.size() - 1);
     handles_[comm] = id;
+    if (comm == last_handle_) last_id_ = id;
     return id;
 }
 

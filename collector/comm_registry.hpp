@@ -46,19 +46,26 @@ class CommRegistry {
 public:
     CommRegistry(int world_rank, int world_size);
 
-    // Local id of `comm` for events.
+    // Local id of `comm` for events. Programs mostly talk on one
+    // communicator at a time: the last one answers without a lookup.
     OTF2_CommRef id(MPI_Comm comm) {
         if (comm == MPI_COMM_WORLD) return 0;
         if (comm == MPI_COMM_SELF) return 1;
+        if (comm == last_handle_) return last_id_;
         const auto it = handles_.find(comm);
-        return it != handles_.end() ? it->second : adopt(comm);
+        last_id_ = it != handles_.end() ? it->second : adopt(comm);
+        last_handle_ = comm;
+        return last_id_;
     }
 
     // Records `comm`, just created from `parent` by `creator`. Collective
     // over `comm` (it agrees on the key); nothing happens for MPI_COMM_NULL.
     void created(MPI_Comm comm, MPI_Comm parent, const char* creator);
     // `comm` is about to be freed; its handle may be reused afterwards.
-    void freed(MPI_Comm comm) { handles_.erase(comm); }
+    void freed(MPI_Comm comm) {
+        handles_.erase(comm);
+        if (comm == last_handle_) last_handle_ = MPI_COMM_NULL;
+    }
 
     const std::vector<CommRecord>& records() const { return records_; }
 
@@ -72,6 +79,8 @@ private:
     std::uint32_t created_here_ = 0;
     std::uint32_t adopted_here_ = 0;
     std::unordered_map<MPI_Comm, OTF2_CommRef> handles_;
+    MPI_Comm last_handle_ = MPI_COMM_NULL;
+    OTF2_CommRef last_id_ = 0;
     std::vector<CommRecord> records_;
 };
 

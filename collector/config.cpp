@@ -42,6 +42,13 @@ bool parse_flag(std::string_view text, const std::string& what) {
     throw Error(what, "'" + std::string(text) + "' is not a yes/no value");
 }
 
+bool parse_timer(std::string_view text, const std::string& what) {
+    const std::string v = lower(text);
+    if (v.empty() || v == "auto") return false;
+    if (v == "monotonic") return true;
+    throw Error(what, "'" + std::string(text) + "' is not a timer (auto or monotonic)");
+}
+
 Config read_config(const std::function<const char*(const char*)>& lookup) {
     Config config;
     if (const char* v = lookup(kEnvTraceDir); v && *v) config.trace_dir = v;
@@ -54,6 +61,7 @@ Config read_config(const std::function<const char*(const char*)>& lookup) {
     }
     if (const char* v = lookup(kEnvFilter); v && *v) config.filter_file = v;
     if (const char* v = lookup(kEnvVerbose)) config.verbose = parse_flag(v, kEnvVerbose);
+    if (const char* v = lookup(kEnvTimer)) config.monotonic_timer = parse_timer(v, kEnvTimer);
     return config;
 }
 

@@ -15,6 +15,7 @@ inline constexpr const char* kEnvForce = "HINDSIGHT_FORCE";
 inline constexpr const char* kEnvBufferSize = "HINDSIGHT_BUFFER_SIZE";
 inline constexpr const char* kEnvFilter = "HINDSIGHT_FILTER";
 inline constexpr const char* kEnvVerbose = "HINDSIGHT_VERBOSE";
+inline constexpr const char* kEnvTimer = "HINDSIGHT_TIMER";
 
 inline constexpr std::uint64_t kDefaultBufferBytes = std::uint64_t{64} << 20;
 // OTF2 needs room for a few chunks of at least 256 KiB.
@@ -26,6 +27,7 @@ struct Config {
     std::uint64_t buffer_bytes = kDefaultBufferBytes;
     std::string filter_file;  // empty: record every user and compiler region
     bool verbose = false;
+    bool monotonic_timer = false;  // HINDSIGHT_TIMER=monotonic: never the TSC (timer.hpp)
 };
 
 // "64M", "512k", "1G", "1048576" (K/M/G are powers of 1024; an optional
@@ -34,6 +36,9 @@ std::uint64_t parse_size(std::string_view text, const std::string& what);
 
 // "1", "true", "yes", "on" / "0", "false", "no", "off", "" (case-insensitive).
 bool parse_flag(std::string_view text, const std::string& what);
+
+// "auto" (or "") / "monotonic" (case-insensitive): true for "monotonic".
+bool parse_timer(std::string_view text, const std::string& what);
 
 // Reads the HINDSIGHT_* variables through `lookup` (getenv in production);
 // a malformed value throws hindsight::Error naming the variable.

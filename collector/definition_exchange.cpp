@@ -273,7 +273,7 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
                               const ClockWindow& clock, const std::string& program) {
     StringTable s;
     collect_strings(s, d, program);
-    OTF2_GlobalDefWriter_WriteClockProperties(w, 1'000'000'000u, clock.global_offset, clock.length,
+    OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset, clock.length,
                                               clock.realtime);
     s.write(w);
     OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, s.ref("MPI"), OTF2_PARADIGM_CLASS_PROCESS);

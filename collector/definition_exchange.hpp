@@ -61,6 +61,7 @@ struct UnifiedDefinitions {
 UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks);
 
 struct ClockWindow {
+    std::uint64_t ticks_per_second = 1'000'000'000u;
     std::uint64_t global_offset = 0;
     std::uint64_t length = 0;
     std::uint64_t realtime = OTF2_UNDEFINED_TIMESTAMP;
@@ -84,10 +85,16 @@ struct ExchangedDefinitions {
     std::vector<std::uint64_t> region_map;
     std::vector<std::uint64_t> comm_map;
     UnifiedDefinitions unified;  // rank 0 only
+    bool failed = false;         // rank 0 could not unify: there are no maps
+    std::string failure;         // rank 0 only: why
 };
 
-// Collective over `comm` (rank 0 unifies).
+// Collective over `comm` (rank 0 unifies). A failure on rank 0 (e.g. a
+// rank's definitions it cannot read) is announced to every rank before any
+// of them waits for its maps, so all ranks return, all with `failed` set.
 ExchangedDefinitions exchange_definitions(const LocalDefinitions& local, MPI_Comm comm);
+// The same on definitions serialized already (`serialize`).
+ExchangedDefinitions exchange_serialized(std::span<const std::byte> mine, MPI_Comm comm);
 
 // Writes a local-to-global id mapping table unless it is the identity.
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map);

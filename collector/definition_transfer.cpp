@@ -1,4 +1,5 @@
 // Moving the local definitions to rank 0 and the id maps back.
+#include <exception>
 #include <memory>
 #include <numeric>
 
@@ -22,13 +23,16 @@ struct IdMapFree {
 }  // namespace
 
 ExchangedDefinitions exchange_definitions(const LocalDefinitions& local, MPI_Comm comm) {
+    return exchange_serialized(serialize(local), comm);
+}
+
+ExchangedDefinitions exchange_serialized(std::span<const std::byte> mine, MPI_Comm comm) {
     int rank = 0;
     int size = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     ExchangedDefinitions out;
 
-    const std::vector<std::byte> mine = serialize(local);
     int my_size = static_cast<int>(mine.size());
     std::vector<int> sizes(rank == 0 ? static_cast<std::size_t>(size) : 0);
     PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
@@ -39,21 +43,34 @@ ExchangedDefinitions exchange_definitions(const LocalDefinitions& local, MPI_Com
     // Rank 0 sends each rank [region count, region map..., comm map...].
     std::vector<std::uint64_t> maps;
     std::vector<int> map_sizes(static_cast<std::size_t>(rank == 0 ? size : 0));
+    int unified = 1;
     if (rank == 0) {
-        std::vector<LocalDefinitions> ranks;
-        for (int r = 0; r < size; ++r) {
-            const auto begin = all.data() + displs[static_cast<std::size_t>(r)];
-            ranks.push_back(deserialize({begin, static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)])}, r));
+        try {
+            std::vector<LocalDefinitions> ranks;
+            for (int r = 0; r < size; ++r) {
+                const auto begin = all.data() + displs[static_cast<std::size_t>(r)];
+                ranks.push_back(deserialize({begin, static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)])}, r));
+            }
+            out.unified = unify(ranks);
+            for (int r = 0; r < size; ++r) {
+                const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];
+                const auto& comms = out.unified.comm_maps[static_cast<std::size_t>(r)];
+                maps.push_back(regions.size());
+                maps.insert(maps.end(), regions.begin(), regions.end());
+                maps.insert(maps.end(), comms.begin(), comms.end());
+                map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(1 + regions.size() + comms.size());
+            }
+        } catch (const std::exception& e) {
+            unified = 0;
+            out.failure = e.what();
         }
-        out.unified = unify(ranks);
-        for (int r = 0; r < size; ++r) {
-            const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];
-            const auto& comms = out.unified.comm_maps[static_cast<std::size_t>(r)];
-            maps.push_back(regions.size());
-            maps.insert(maps.end(), regions.begin(), regions.end());
-            maps.insert(maps.end(), comms.begin(), comms.end());
-            map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(1 + regions.size() + comms.size());
-        }
+    }
+    // Before anyone waits for maps, all learn whether rank 0 has them.
+    PMPI_Bcast(&unified, 1, MPI_INT, 0, comm);
+    if (!unified) {
+        out.failed = true;
+        out.unified = {};
+        return out;
     }
     int my_map_size = 0;
     PMPI_Scatter(map_sizes.data(), 1, MPI_INT, &my_map_size, 1, MPI_INT, 0, comm);

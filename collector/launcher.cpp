@@ -21,6 +21,11 @@
 #ifndef HINDSIGHT_LIBDIR_FROM_BINDIR
 #define HINDSIGHT_LIBDIR_FROM_BINDIR "../lib"
 #endif
+// A library that must be preloaded before the collector's: the sanitizer
+// runtime in sanitized builds, nothing otherwise.
+#ifndef HINDSIGHT_PRELOAD_FIRST
+#define HINDSIGHT_PRELOAD_FIRST ""
+#endif
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -53,7 +58,7 @@ std::string find_library() {
 // Splits argv into the launcher's own arguments and the command to run: the
 // command starts after "--" or at the first word that is not an option.
 std::pair<std::vector<std::string>, std::vector<char*>> split(int argc, char** argv) {
-    static const std::set<std::string> with_value = {"-o", "--output", "--buffer", "--filter"};
+    static const std::set<std::string> with_value = {"-o", "--output", "--buffer", "--filter", "--timer"};
     std::vector<std::string> own;
     int i = 1;
     for (; i < argc; ++i) {
@@ -85,6 +90,7 @@ int main(int argc, char** argv) {
         ("force", "replace an existing trace in the directory")
         ("buffer", po::value<std::string>(), "trace buffer per process, e.g. 64M (default 64M, at least 1M)")
         ("filter", po::value<std::string>(), "region filter file (Score-P syntax)")
+        ("timer", po::value<std::string>(), "auto (the CPU's time-stamp counter where usable) or monotonic")
         ("verbose", "print what the collector does");
     auto [own, command] = split(argc, argv);
     po::variables_map vm;
@@ -96,7 +102,7 @@ int main(int argc, char** argv) {
     }
     if (vm.count("help")) {
         std::cout << options << "\nEach option has an environment variable (HINDSIGHT_TRACE_DIR, HINDSIGHT_FORCE,\n"
-                                "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_VERBOSE); see doc/collector.md.\n";
+                                "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_TIMER, HINDSIGHT_VERBOSE); see doc/collector.md.\n";
         return 0;
     }
     if (command.size() < 2) die("no program to run (see --help)");
@@ -114,12 +120,18 @@ int main(int argc, char** argv) {
             if (access(filter.c_str(), R_OK) != 0) die(filter.string() + ": cannot read the filter file");
             set(kEnvFilter, filter.string());
         }
+        if (vm.count("timer")) {
+            const std::string timer = vm["timer"].as<std::string>();
+            static_cast<void>(parse_timer(timer, "--timer"));  // refuses a bad value up front
+            set(kEnvTimer, timer);
+        }
         if (vm.count("verbose")) set(kEnvVerbose, "1");
     } catch (const hindsight::Error& e) {
         die(e.what());
     }
 
     std::string preload = find_library();
+    if (const std::string first = HINDSIGHT_PRELOAD_FIRST; !first.empty()) preload = first + ":" + preload;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
     set("LD_PRELOAD", preload);
     execvp(command[0], command.data());

@@ -87,21 +87,32 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
         return;
     }
 
+    std::string failure;
     try {
         instance().reset(new Measurement(std::move(config), std::move(filter), dir, rank, size));
     } catch (const Error& e) {
-        say("rank " + std::to_string(rank) + ": " + e.what() + "; the program runs without measurement");
-        instance().reset();
+        failure = e.what();
+    }
+    // All ranks measure or none: a rank without a measurement would leave
+    // the others waiting in MPI_Finalize.
+    int started_here = failure.empty() ? 1 : 0;
+    int started_everywhere = 0;
+    PMPI_Allreduce(&started_here, &started_everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!started_everywhere) {
+        if (!failure.empty()) {
+            say("rank " + std::to_string(rank) + ": " + failure + "; the program runs without measurement");
+        }
+        if (instance()) instance()->drop();
         return;
     }
     Measurement& m = *instance();
     m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
-    m.program_begin_ = library_load_time();
+    m.program_begin_ = library_load_sample();
     m.recording_ = true;
     live_ = &m;
     std::atexit(exit_without_finalize);
 
-    m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_, kProgramNameString, 0, nullptr));
+    m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));
     replay_early_regions(m);
     const OTF2_RegionRef region = m.regions_.mpi(init);
     m.enter_at(region, init_enter);
@@ -115,10 +126,10 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     const bool recorded = m.recording_;
     if (recorded) m.enter_at(region, finalize_enter);
     m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
-    const std::uint64_t end = timestamp();
-    if (recorded) m.leave_at(region, end);
-    m.close_user_regions(end);
-    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.events_, nullptr, end, 0));
+    const TimerSample end = Timer::sample();
+    if (recorded) m.leave_at(region, end.ticks);
+    m.close_user_regions(end.ticks);
+    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.events_, nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
     m.write_trace(end);
@@ -133,13 +144,19 @@ void Measurement::abandon(const std::string& why) {
         m.dir_ + ", but the trace lacks its definitions and cannot be read");
     try {
         m.close_user_regions(timestamp());
-        m.archive_->close_events();
+        // After a failed write OTF2 must not touch the archive again.
+        if (m.archive_->error().empty()) m.archive_->close_events();
     } catch (const Error& e) {
         say(std::string("rank ") + std::to_string(m.world_rank_) + ": " + e.what());
     }
-    m.archive_->abandon();
-    // The MPI library may be unusable now: keep the duplicate communicator.
-    m.tool_comm_ = MPI_COMM_NULL;
+    m.drop();
+}
+
+void Measurement::drop() {
+    // Closing the archive and freeing the communicator would need the other
+    // ranks, which may be gone or not measuring: both are left as they are.
+    archive_->abandon();
+    tool_comm_ = MPI_COMM_NULL;
     instance().reset();
 }
 
@@ -152,12 +169,14 @@ void Measurement::set_recording(bool on) {
 
 // --- events --------------------------------------------------------------------
 
-void Measurement::record(OTF2_ErrorCode code) {
-    if (code != OTF2_SUCCESS) {
-        fail(std::string("writing the trace failed: ") + OTF2_Error_GetDescription(code));
+void Measurement::after_write(OTF2_ErrorCode code) {
+    const auto flush = archive_->take_flush();
+    if (code != OTF2_SUCCESS || !archive_->error().empty()) {
+        fail("writing the trace failed: " +
+             (archive_->error().empty() ? std::string(OTF2_Error_GetDescription(code)) : archive_->error()));
         return;
     }
-    if (const auto flush = archive_->take_flush()) {
+    if (flush) {
         const OTF2_RegionRef region = regions_.buffer_flush();
         // The flush happened while writing the event before; its interval
         // follows that event, so timestamps still never decrease.
@@ -174,17 +193,6 @@ void Measurement::fail(const std::string& problem) {
     recording_ = false;
     say("rank " + std::to_string(world_rank_) + ": " + dir_ + ": " + problem +
         "; recording stops, the program continues");
-}
-
-void Measurement::enter(OTF2_RegionRef region) { enter_at(region, timestamp()); }
-void Measurement::leave(OTF2_RegionRef region) { leave_at(region, timestamp()); }
-
-void Measurement::enter_at(OTF2_RegionRef region, std::uint64_t time) {
-    if (!failed_) record(OTF2_EvtWriter_Enter(events_, nullptr, time, region));
-}
-
-void Measurement::leave_at(OTF2_RegionRef region, std::uint64_t time) {
-    if (!failed_) record(OTF2_EvtWriter_Leave(events_, nullptr, time, region));
 }
 
 void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
@@ -251,22 +259,58 @@ void Measurement::close_user_regions(std::uint64_t time) {
 
 // --- writing the trace at MPI_Finalize -------------------------------------------
 
-void Measurement::write_trace(std::uint64_t program_end) {
+void Measurement::write_definitions(const ExchangedDefinitions& exchanged, const ClockWindow& window) {
+    archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
+        write_mapping(writer, OTF2_MAPPING_REGION, exchanged.region_map);
+        write_mapping(writer, OTF2_MAPPING_COMM, exchanged.comm_map);
+        for (const ClockOffset& c : clock_offsets_) {
+            OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
+        }
+    });
+    if (world_rank_ == 0) {
+        archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
+            write_global_definitions(writer, exchanged.unified, window, executable_path());
+        });
+    }
+}
+
+void Measurement::write_trace(TimerSample program_end) {
     // Every step that talks to the other ranks runs on every rank whatever
     // happened locally, so that a local failure never leaves a peer waiting.
     std::string problem;
     std::uint64_t event_count = 0;
-    try {
-        event_count = archive_->close_events();
-    } catch (const Error& e) {
-        problem = e.what();
+    if (archive_->error().empty()) {
+        try {
+            event_count = archive_->close_events();
+        } catch (const Error& e) {
+            problem = e.what();
+        }
+    }
+    // Once OTF2 failed to write a file it crashes on touching the archive
+    // again (OTF2 3.0 flushes into the broken file). All ranks learn of such
+    // a failure anywhere and then leave the archive unfinished alike.
+    int broken_here = (archive_->error().empty() && problem.empty()) ? 0 : 1;
+    int broken_anywhere = 0;
+    PMPI_Allreduce(&broken_here, &broken_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
+    if (broken_anywhere) {
+        if (broken_here && !failed_) {  // else said when it happened
+            say("rank " + std::to_string(world_rank_) + ": " +
+                (problem.empty() ? dir_ + ": writing the trace failed: " + archive_->error() : problem));
+        }
+        archive_->abandon();
+        if (world_rank_ == 0) {
+            say("the trace " + absolute_path(dir_) + "/traces.otf2 is incomplete and cannot be read "
+                "(see the messages above)");
+        }
+        return;
     }
 
     // Clock window over all ranks, in rank 0's time.
     const ClockOffset& first = clock_offsets_.front();
     const ClockOffset& last = clock_offsets_.back();
-    std::uint64_t begin = program_begin_ + static_cast<std::uint64_t>(offset_at(first, last, program_begin_));
-    std::uint64_t end = program_end + static_cast<std::uint64_t>(offset_at(first, last, program_end));
+    std::uint64_t begin =
+        program_begin_.ticks + static_cast<std::uint64_t>(offset_at(first, last, program_begin_.ticks));
+    std::uint64_t end = program_end.ticks + static_cast<std::uint64_t>(offset_at(first, last, program_end.ticks));
     std::uint64_t global_begin = 0;
     std::uint64_t global_end = 0;
     PMPI_Allreduce(&begin, &global_begin, 1, MPI_UINT64_T, MPI_MIN, tool_comm_);
@@ -276,33 +320,31 @@ void Measurement::write_trace(std::uint64_t program_end) {
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count};
     const ExchangedDefinitions exchanged = exchange_definitions(local, tool_comm_);
-
-    try {
-        archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
-            write_mapping(writer, OTF2_MAPPING_REGION, exchanged.region_map);
-            write_mapping(writer, OTF2_MAPPING_COMM, exchanged.comm_map);
-            for (const ClockOffset& c : clock_offsets_) {
-                OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
-            }
-        });
-        if (world_rank_ == 0) {
-            ClockWindow window{global_begin, global_end - global_begin, realtime_of(global_begin)};
-            archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
-                write_global_definitions(writer, exchanged.unified, window, executable_path());
-            });
+    if (exchanged.failed) {
+        // Without unified definitions the local ones have nothing to map to;
+        // every rank knows this and skips them alike.
+        if (world_rank_ == 0 && problem.empty()) problem = exchanged.failure;
+    } else {
+        // Timestamps are rank 0's ticks (the offsets map the other ranks'
+        // onto them), so its timer's rate is the trace's.
+        const std::uint64_t rate = ticks_per_second(Timer::source(), program_begin_, program_end);
+        const ClockWindow window{rate, global_begin, global_end - global_begin, realtime_of(global_begin, rate)};
+        try {
+            write_definitions(exchanged, window);
+        } catch (const Error& e) {
+            if (problem.empty()) problem = e.what();
         }
-    } catch (const Error& e) {
-        if (problem.empty()) problem = e.what();
     }
     try {
         archive_->close();
     } catch (const Error& e) {
         if (problem.empty()) problem = e.what();
     }
-    int failed_here = (failed_ || !problem.empty()) ? 1 : 0;
+    int failed_here = (failed_ || exchanged.failed || !problem.empty()) ? 1 : 0;
     int failed_anywhere = 0;
     PMPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
-    if (!problem.empty()) say("rank " + std::to_string(world_rank_) + ": " + problem);
+    // After a failed write (said when it happened) later problems follow from it.
+    if (!problem.empty() && !failed_) say("rank " + std::to_string(world_rank_) + ": " + problem);
     if (world_rank_ == 0) {
         const std::string anchor = absolute_path(dir_) + "/traces.otf2";
         if (failed_anywhere) {

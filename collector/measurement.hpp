@@ -19,10 +19,12 @@
 #include "collector/clock_sync.hpp"
 #include "collector/comm_registry.hpp"
 #include "collector/config.hpp"
+#include "collector/definition_exchange.hpp"
 #include "collector/mpi_functions.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
 #include "collector/request_registry.hpp"
+#include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
 
 namespace hindsight::collect {
@@ -30,7 +32,9 @@ namespace hindsight::collect {
 // Prefix of every message the collector prints.
 inline constexpr const char* kMessagePrefix = "hindsight-collect: ";
 
-class Measurement {
+// Hidden: nothing outside the library uses it, and its static members and
+// inline functions are then reached without a detour through the GOT/PLT.
+class __attribute__((visibility("hidden"))) Measurement {
 public:
     // The measurement, when there is one and the caller is the master thread.
     static Measurement* live_here() noexcept {
@@ -70,10 +74,16 @@ public:
     std::vector<MPI_Status>& scratch_statuses() { return scratch_statuses_; }
 
     // --- events (timestamped now) ------------------------------------------
-    void enter(OTF2_RegionRef region);
-    void leave(OTF2_RegionRef region);
-    void enter_at(OTF2_RegionRef region, std::uint64_t time);
-    void leave_at(OTF2_RegionRef region, std::uint64_t time);
+    // ENTER and LEAVE are what every wrapper writes: inline, so that the
+    // wrapper's added cost is two timer readings and two OTF2 records.
+    void enter(OTF2_RegionRef region) { enter_at(region, timestamp()); }
+    void leave(OTF2_RegionRef region) { leave_at(region, timestamp()); }
+    void enter_at(OTF2_RegionRef region, std::uint64_t time) {
+        if (!failed_) record(OTF2_EvtWriter_Enter(events_, nullptr, time, region));
+    }
+    void leave_at(OTF2_RegionRef region, std::uint64_t time) {
+        if (!failed_) record(OTF2_EvtWriter_Leave(events_, nullptr, time, region));
+    }
     void mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
     void mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
     void mpi_isend(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
@@ -97,12 +107,19 @@ public:
 private:
     Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size);
 
-    // Checks an OTF2 result; after a failure the measurement stops recording.
-    void record(OTF2_ErrorCode code);
+    // Checks an OTF2 result and records a buffer flush that happened while
+    // writing; after a failure the measurement stops recording.
+    void record(OTF2_ErrorCode code) {
+        if (code != OTF2_SUCCESS || archive_->needs_attention()) [[unlikely]] after_write(code);
+    }
+    void after_write(OTF2_ErrorCode code);
     void fail(const std::string& problem);
+    // Ends this measurement without talking to the other ranks.
+    void drop();
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
-    void write_trace(std::uint64_t program_end);
+    void write_trace(TimerSample program_end);
+    void write_definitions(const ExchangedDefinitions& exchanged, const ClockWindow& window);
 
     static inline Measurement* live_ = nullptr;
     static inline pthread_t master_thread_{};
@@ -119,7 +136,7 @@ private:
     CommRegistry comms_;
     RequestRegistry requests_;
     std::vector<ClockOffset> clock_offsets_;
-    std::uint64_t program_begin_ = 0;
+    TimerSample program_begin_;  // also the first point of the timer's calibration
     bool recording_ = false;
     bool failed_ = false;
 

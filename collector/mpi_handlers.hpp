@@ -16,7 +16,9 @@ namespace hindsight::collect {
 
 inline constexpr int kNoRoot = -1;
 
-class MpiCall {
+// Hidden, like Measurement: the wrappers call and inline it directly
+// instead of through the PLT.
+class __attribute__((visibility("hidden"))) MpiCall {
 public:
     explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::live_here()) {
         if (live_ && live_->recording()) {

@@ -14,9 +14,15 @@ std::string prepare_output_directory_locally(const std::string& dir, bool force)
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path root(dir);
-    if (fs::exists(root / "traces.otf2", ec)) {
+    // Also the remains of a run that never wrote its anchor (MPI_Abort):
+    // OTF2 refuses to write where "traces/" exists.
+    const char* found = nullptr;
+    for (const char* name : {"traces.otf2", "traces.def", "traces"}) {
+        if (!found && fs::exists(root / name, ec)) found = name;
+    }
+    if (found) {
         if (!force) {
-            return dir + ": holds a trace already (traces.otf2); use --force or HINDSIGHT_FORCE=1 to replace it";
+            return dir + ": holds a trace already (" + found + "); use --force or HINDSIGHT_FORCE=1 to replace it";
         }
         for (const char* file : {"traces.otf2", "traces.def"}) fs::remove(root / file, ec);
         fs::remove_all(root / "traces", ec);

@@ -10,7 +10,8 @@
 namespace hindsight::collect {
 
 // Collective over `comm`. Creates `dir` (with parents) when missing. An
-// existing archive there (traces.otf2) is replaced only with `force`; then
+// existing archive there (traces.otf2, traces.def or traces/, also the
+// remains of an aborted run) is replaced only with `force`; then
 // exactly the archive's files are removed, nothing else in `dir`. Returns
 // an empty string when the directory is ready, else the problem
 // ("DIR: reason") on every rank.

@@ -2,21 +2,36 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
+#include "collector/config.hpp"
 #include "collector/measurement.hpp"
 #include "collector/timer.hpp"
+#include "common/error.hpp"
 
 namespace hindsight::collect {
 
 namespace {
-std::uint64_t g_load_time = 0;
+TimerSample g_load_sample;
+
+// The timer must be chosen before the first timestamp, long before MPI_Init
+// reads the configuration; a bad HINDSIGHT_TIMER is reported there.
+bool monotonic_timer_wanted() noexcept {
+    try {
+        const char* value = std::getenv(kEnvTimer);
+        return value && parse_timer(value, kEnvTimer);
+    } catch (...) {
+        return false;
+    }
+}
 
 // Runs when the library is loaded (LD_PRELOAD or linked): the thread that
 // runs it is the program's main thread.
 __attribute__((constructor)) void on_library_load() {
-    g_load_time = timestamp();
+    Timer::select(monotonic_timer_wanted());
+    g_load_sample = Timer::sample();
     Measurement::set_master_thread(pthread_self());
 }
 }  // namespace
@@ -27,7 +42,7 @@ std::string executable_path() {
     return ec ? std::string("app") : path.string();
 }
 
-std::uint64_t library_load_time() { return g_load_time != 0 ? g_load_time : timestamp(); }
+TimerSample library_load_sample() { return g_load_sample.ns != 0 ? g_load_sample : Timer::sample(); }
 
 std::string absolute_path(const std::string& path) {
     std::error_code ec;

@@ -4,12 +4,15 @@
 #include <cstdint>
 #include <string>
 
+#include "collector/timer.hpp"
+
 namespace hindsight::collect {
 
 // Path of the running executable ("app" when it cannot be found).
 std::string executable_path();
-// Timestamp at which the collector library was loaded: the program's start.
-std::uint64_t library_load_time();
+// The timer when the collector library was loaded: the program's start, and
+// the first point of the timer's calibration.
+TimerSample library_load_sample();
 // `path` made absolute against the working directory.
 std::string absolute_path(const std::string& path);
 // Bytes of the archive in `dir` (anchor, global definitions, traces/).

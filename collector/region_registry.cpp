@@ -7,6 +7,12 @@ OTF2_RegionRef RegionRegistry::add(RegionDef def) {
     return static_cast<OTF2_RegionRef>(defs_.size() - 1);
 }
 
+OTF2_RegionRef RegionRegistry::define_mpi(MpiFunction f) {
+    const OTF2_RegionRef id = add({info(f).name, info(f).name, info(f).role, OTF2_PARADIGM_MPI, "MPI"});
+    mpi_ids_[static_cast<std::size_t>(f)] = id;
+    return id;
+}
+
 OTF2_RegionRef RegionRegistry::named(std::string_view name, RegionDef def) {
     // Keyed by paradigm too: a user region may share a function's name.
     std::string key = std::to_string(static_cast<int>(def.paradigm)) + ':' + std::string(name);

@@ -28,10 +28,10 @@ class RegionRegistry {
 public:
     RegionRegistry() { mpi_ids_.fill(kUnset); }
 
+    // Every wrapper asks: a table lookup, the definition only on first use.
     OTF2_RegionRef mpi(MpiFunction f) {
-        auto& id = mpi_ids_[static_cast<std::size_t>(f)];
-        if (id == kUnset) id = add({info(f).name, info(f).name, info(f).role, OTF2_PARADIGM_MPI, "MPI"});
-        return id;
+        const OTF2_RegionRef id = mpi_ids_[static_cast<std::size_t>(f)];
+        return id != kUnset ? id : define_mpi(f);
     }
     // A region named by the program (hindsight_region_begin, Scope).
     OTF2_RegionRef user(std::string_view name);
@@ -45,6 +45,7 @@ public:
 private:
     static constexpr OTF2_RegionRef kUnset = OTF2_UNDEFINED_REGION;
     OTF2_RegionRef add(RegionDef def);
+    OTF2_RegionRef define_mpi(MpiFunction f);
     OTF2_RegionRef named(std::string_view name, RegionDef def);
 
     std::array<OTF2_RegionRef, kMpiFunctionCount> mpi_ids_{};

@@ -1,6 +1,17 @@
-// Trace timestamps: CLOCK_MONOTONIC in nanoseconds. It never jumps (NTP
-// slews it), and the clock offsets measured at MPI_Init and MPI_Finalize
-// align the ranks' clocks for the analysis.
+// Trace timestamps. Two sources, chosen once when the library loads:
+//
+//  - the CPU's time-stamp counter (one rdtsc instruction, a few ns), where
+//    the CPU has an invariant TSC (constant rate, running in every power
+//    state) and the kernel keeps CLOCK_MONOTONIC on it (it does so only
+//    after checking that the CPUs' counters are synchronized, so a thread
+//    that migrates between CPUs reads one clock);
+//  - CLOCK_MONOTONIC nanoseconds otherwise, or when HINDSIGHT_TIMER=monotonic
+//    forces it (tens of ns per reading through the vDSO).
+//
+// Timestamps are the source's raw ticks. The TSC's rate is measured against
+// CLOCK_MONOTONIC between the library's load and MPI_Finalize and written
+// as the trace's timer resolution (as Score-P does), so that the trace
+// holds the very values read in the wrappers and nothing is rounded.
 #pragma once
 
 #include <cstdint>
@@ -8,26 +19,52 @@
 
 namespace hindsight::collect {
 
-inline std::uint64_t timestamp() noexcept {
+inline constexpr std::uint64_t kNanosecondsPerSecond = 1'000'000'000u;
+
+enum class TimerSource : std::uint8_t { Tsc, Monotonic };
+
+inline std::uint64_t monotonic_ns() noexcept {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+    return static_cast<std::uint64_t>(ts.tv_sec) * kNanosecondsPerSecond + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-inline constexpr std::uint64_t kTicksPerSecond = 1'000'000'000u;
+// A reading of the timer and of CLOCK_MONOTONIC at the same moment.
+struct TimerSample {
+    std::uint64_t ticks = 0;
+    std::uint64_t ns = 0;
+};
 
-}  // namespace hindsight::collect
+// Timer ticks per second from two samples (exactly 1e9 for CLOCK_MONOTONIC).
+std::uint64_t ticks_per_second(TimerSource source, TimerSample first, TimerSample last) noexcept;
 
-namespace hindsight::collect {
+// True when this CPU and kernel offer a TSC that is safe to use (see above).
+bool tsc_usable() noexcept;
 
-// The CLOCK_REALTIME nanoseconds at which CLOCK_MONOTONIC read `monotonic`
-// (for the archive's wall-clock date).
-inline std::uint64_t realtime_of(std::uint64_t monotonic) noexcept {
-    timespec real{};
-    clock_gettime(CLOCK_REALTIME, &real);
-    const std::uint64_t now_real =
-        static_cast<std::uint64_t>(real.tv_sec) * kTicksPerSecond + static_cast<std::uint64_t>(real.tv_nsec);
-    return now_real - (timestamp() - monotonic);
-}
+// Hidden: the wrappers reach the source without a detour through the GOT.
+class __attribute__((visibility("hidden"))) Timer {
+public:
+    // Chooses the source (the TSC where usable, unless `force_monotonic`).
+    static void select(bool force_monotonic) noexcept;
+    static TimerSource source() noexcept { return source_; }
+
+    static std::uint64_t now() noexcept {
+#if defined(__x86_64__)
+        if (source_ == TimerSource::Tsc) return __builtin_ia32_rdtsc();
+#endif
+        return monotonic_ns();
+    }
+    // A pair of readings as close together as a few tries get them.
+    static TimerSample sample() noexcept;
+
+private:
+    static TimerSource source_;
+};
+
+inline std::uint64_t timestamp() noexcept { return Timer::now(); }
+
+// CLOCK_REALTIME nanoseconds at timer reading `ticks` of a timer that runs
+// at `rate` ticks per second (for the archive's wall-clock date).
+std::uint64_t realtime_of(std::uint64_t ticks, std::uint64_t rate) noexcept;
 
 }  // namespace hindsight::collect

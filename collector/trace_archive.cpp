@@ -15,6 +15,9 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
 
+#include <array>
+#include <cstdio>
+
 #include "collector/timer.hpp"
 #include "common/error.hpp"
 
@@ -22,10 +25,24 @@ namespace hindsight::collect {
 
 TraceArchive::TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank)
     : dir_(dir), world_rank_(world_rank), pool_(buffer_bytes, chunk_size_for(buffer_bytes)) {
+    // OTF2's messages become ours (one line, through the collector's channel).
+    previous_error_callback_ = OTF2_Error_RegisterCallback(&TraceArchive::on_error, this);
+    try {
+        open(world_rank);
+    } catch (...) {
+        // OTF2 3.0 crashes closing an archive whose event files failed to
+        // open; as after abandon(), the archive is left as it is.
+        keep_unclosed(archive_.release());
+        OTF2_Error_RegisterCallback(previous_error_callback_, nullptr);
+        throw;
+    }
+}
+
+void TraceArchive::open(int world_rank) {
     const std::uint64_t chunk = pool_.chunk_bytes();
-    archive_.reset(OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, chunk, chunk,
+    archive_.reset(OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, chunk, chunk,
                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
-    if (!archive_) throw Error(dir, "OTF2 cannot create the archive");
+    if (!archive_) throw Error(dir_, "OTF2 cannot create the archive" + (error_.empty() ? "" : ": " + error_));
     check(OTF2_Archive_SetFlushCallbacks(archive_.get(), &flush_callbacks_, this), "flush callbacks");
     check(OTF2_Archive_SetMemoryCallbacks(archive_.get(), &ChunkPool::callbacks, &pool_), "memory callbacks");
     check(OTF2_MPI_Archive_SetCollectiveCallbacks(archive_.get(), MPI_COMM_WORLD, MPI_COMM_NULL),
@@ -34,15 +51,29 @@ TraceArchive::TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, i
     check(OTF2_Archive_OpenEvtFiles(archive_.get()), "opening the event files");
     event_files_open_ = true;
     events_ = OTF2_Archive_GetEvtWriter(archive_.get(), static_cast<OTF2_LocationRef>(world_rank));
-    if (!events_) throw Error(dir, "OTF2 cannot create the event writer");
+    if (!events_) throw Error(dir_, "OTF2 cannot create the event writer");
 }
 
-TraceArchive::~TraceArchive() = default;
+TraceArchive::~TraceArchive() {
+    archive_.reset();
+    OTF2_Error_RegisterCallback(previous_error_callback_, nullptr);
+}
 
 void TraceArchive::check(OTF2_ErrorCode code, const char* what) const {
     if (code != OTF2_SUCCESS) {
-        throw Error(dir_, std::string(what) + ": " + OTF2_Error_GetDescription(code));
+        throw Error(dir_, std::string(what) + ": " + (error_.empty() ? OTF2_Error_GetDescription(code) : error_));
     }
+}
+
+OTF2_ErrorCode TraceArchive::on_error(void* self, const char* /*file*/, std::uint64_t /*line*/,
+                                      const char* /*function*/, OTF2_ErrorCode code, const char* format,
+                                      va_list args) {
+    auto* archive = static_cast<TraceArchive*>(self);
+    if (!archive->error_.empty()) return code;  // the first error is the cause, the rest follow from it
+    char detail[512] = {};
+    std::vsnprintf(detail, sizeof detail, format, args);
+    archive->error_ = std::string(OTF2_Error_GetDescription(code)) + (detail[0] ? std::string(": ") + detail : "");
+    return code;
 }
 
 OTF2_FlushType TraceArchive::pre_flush(void* self, OTF2_FileType type, OTF2_LocationRef, void*,
@@ -104,8 +135,18 @@ void TraceArchive::close() {
 
 void TraceArchive::abandon() {
     // Deliberately not closed: OTF2_Archive_Close synchronises with ranks
-    // that may have ended. The events written so far stay on disk.
-    static_cast<void>(archive_.release());
+    // that may have ended, and after a failed write it crashes. The events
+    // written so far stay on disk.
+    keep_unclosed(archive_.release());
+}
+
+void TraceArchive::keep_unclosed(OTF2_Archive* archive) {
+    // Still referenced until the process ends (a plain array is never
+    // destroyed), so that leak checkers do not report what is left
+    // allocated on purpose. A process has one archive.
+    static std::array<OTF2_Archive*, 4> unclosed{};
+    static std::size_t count = 0;
+    if (archive && count < unclosed.size()) unclosed[count++] = archive;
 }
 
 }  // namespace hindsight::collect

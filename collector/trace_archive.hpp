@@ -4,6 +4,7 @@
 // the ranks through PMPI, so the collector never records itself).
 #pragma once
 
+#include <cstdarg>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +32,9 @@ public:
 
     OTF2_EvtWriter* events() const { return events_; }
 
+    // True when a buffer flush finished or OTF2 reported an error since the
+    // last take_flush(): one test per event on the wrappers' path.
+    bool needs_attention() const { return finished_flush_.has_value() || !error_.empty(); }
     // A flush of the event buffer that happened since the last call:
     // OTF2 wrote the buffer to disk between `begin` and `end`.
     std::optional<FlushInterval> take_flush() {
@@ -38,6 +42,11 @@ public:
         finished_flush_.reset();
         return f;
     }
+    // The first error OTF2 reported, e.g. "File is too large: POSIX:
+    // DIR/traces/0.evt"; empty while all is well. OTF2 reports a failed
+    // buffer flush only this way: the writing call that triggered the flush
+    // still succeeds.
+    const std::string& error() const { return error_; }
 
     // Writes the remaining events to disk (local); returns the event count.
     std::uint64_t close_events();
@@ -57,6 +66,10 @@ private:
     static const OTF2_FlushCallbacks flush_callbacks_;
     static OTF2_FlushType pre_flush(void* self, OTF2_FileType type, OTF2_LocationRef, void*, bool final);
     static OTF2_TimeStamp post_flush(void* self, OTF2_FileType type, OTF2_LocationRef);
+    static OTF2_ErrorCode on_error(void* self, const char* file, std::uint64_t line, const char* function,
+                                   OTF2_ErrorCode code, const char* format, va_list args);
+    void open(int world_rank);
+    static void keep_unclosed(OTF2_Archive* archive);
     void check(OTF2_ErrorCode code, const char* what) const;
 
     struct Closer {
@@ -65,6 +78,8 @@ private:
 
     std::string dir_;
     int world_rank_;
+    std::string error_;
+    OTF2_ErrorCallback previous_error_callback_ = nullptr;
     ChunkPool pool_;
     std::unique_ptr<OTF2_Archive, Closer> archive_;
     OTF2_EvtWriter* events_ = nullptr;  // owned by the archive

@@ -46,9 +46,9 @@ def run(args, ranks, program, program_args, options=(), env=None, check=True):
     return result
 
 
-def collect(args, workdir, ranks, program, program_args, options=()):
+def collect(args, workdir, ranks, program, program_args, options=(), env=None):
     trace_dir = os.path.join(workdir, "trace")
-    result = run(args, ranks, program, program_args, ["-o", trace_dir, "--force", *options])
+    result = run(args, ranks, program, program_args, ["-o", trace_dir, "--force", *options], env=env)
     anchor = os.path.join(trace_dir, "traces.otf2")
     expect(os.path.exists(anchor), f"no trace written:\n{result.stderr}")
     lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
@@ -331,7 +331,8 @@ def scenario_flush(args, workdir):
 
 
 def scenario_scorep_conventions(args, workdir):
-    trace = collect(args, workdir, 2, args.program, ["--count", "3"])
+    # CLOCK_MONOTONIC nanoseconds; the TSC timer's resolution is checked by scenario_timer.
+    trace = collect(args, workdir, 2, args.program, ["--count", "3"], ["--timer", "monotonic"])
     with otf2.reader.open(args.scorep) as reader:
         scorep = reader.definitions
         scorep_regions = {r.name: (r.paradigm, r.region_role, r.source_file) for r in scorep.regions}
@@ -375,6 +376,14 @@ def scenario_existing(args, workdir):
     expect("holds a trace already" in second.stderr and "runs without measurement" in second.stderr, second.stderr)
     third = run(args, 2, args.program, ["--count", "2"], ["-o", target, "--force"])
     expect("trace written" in third.stderr, third.stderr)
+    # What an aborted run leaves (event files, no anchor) counts as a trace too.
+    remains = os.path.join(workdir, "remains")
+    os.makedirs(os.path.join(remains, "traces"))
+    fourth = run(args, 2, args.program, ["--count", "2"], ["-o", remains])
+    expect("holds a trace already (traces)" in fourth.stderr and "runs without measurement" in fourth.stderr,
+           fourth.stderr)
+    fifth = run(args, 2, args.program, ["--count", "2"], ["-o", remains, "--force"])
+    expect("trace written" in fifth.stderr, fifth.stderr)
 
 
 def scenario_no_finalize(args, workdir):
@@ -400,10 +409,80 @@ def scenario_launcher(args, workdir):
     expect(result.stderr.startswith("hindsight-collect: ") and "12X" in result.stderr, result.stderr)
     result = launch("-o", "x")
     equal(result.returncode, 2, "status without a program")
+    result = launch("--timer", "sundial", "--", "true")
+    equal(result.returncode, 2, "status for a bad --timer")
+    expect(result.stderr.startswith("hindsight-collect: ") and "sundial" in result.stderr, result.stderr)
     result = launch("--", os.path.join(workdir, "does-not-exist"))
     equal(result.returncode, 127, "status for a program that does not exist")
     result = launch("--", "sh", "-c", 'echo "$LD_PRELOAD"')
     expect(result.stdout.strip().endswith("libhindsight-collect.so"), f"LD_PRELOAD: {result.stdout}")
+
+
+def tsc_expected():
+    """What the collector's timer should pick here: the TSC where the CPU's
+    is invariant (Linux shows CPUID 0x80000007 EDX bit 8 as "nonstop_tsc")
+    and the kernel keeps its clock on it."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = next((l.split(":", 1)[1].split() for l in cpuinfo if l.startswith("flags")), [])
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as source:
+            clocksource = source.read().strip()
+    except OSError:
+        return False
+    return os.uname().machine == "x86_64" and "nonstop_tsc" in flags and clocksource == "tsc"
+
+
+def scenario_timer(args, workdir):
+    # latecoll spins in delayed_work for --delay seconds (rank 0 once, rank 1
+    # three times on 2 ranks); the trace must show that many seconds, in
+    # whatever ticks its clock properties declare. Spinning never ends
+    # early; the upper bound allows for a preemption at the end, and a wrong
+    # rate (TSC ticks taken as ns or the reverse) misses it by far.
+    delay, slack = 0.3, 0.25
+    for timer in ("auto", "monotonic"):
+        trace = collect(args, workdir, 2, args.program, ["--delay", str(delay)], ["--timer", timer])
+        check_balanced(trace)
+        resolution = trace.defs.clock_properties.timer_resolution
+        if timer == "monotonic" or not tsc_expected():
+            equal(resolution, 1_000_000_000, f"timer resolution ({timer})")
+        else:
+            expect(resolution != 1_000_000_000, f"timer resolution ({timer}): expected the TSC's rate")
+        for rank, spins in ((0, 1), (1, 3)):
+            durations, entered = [], None
+            for e in trace.events[rank]:
+                if isinstance(e, otf2.events.Enter) and e.region.name == "delayed_work":
+                    entered = e.time
+                elif isinstance(e, otf2.events.Leave) and e.region.name == "delayed_work":
+                    durations.append((e.time - entered) / resolution)
+            equal(len(durations), spins, f"rank {rank}: delayed_work regions ({timer})")
+            for seconds in durations:
+                expect(delay <= seconds <= delay + slack,
+                       f"rank {rank}: delayed_work took {seconds:.4f} s in the trace ({timer}), spun {delay} s")
+    result = run(args, 2, args.program, ["--delay", "0"], ["-o", os.path.join(workdir, "t2")],
+                 env={"HINDSIGHT_TIMER": "sundial"})
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    equal(len(lines), 1, f"messages in\n{result.stderr}")
+    expect("HINDSIGHT_TIMER" in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
+
+
+def scenario_disk_full(args, workdir):
+    # After MPI_Init the program lets files grow to 128 KiB only (as on a
+    # full disk, writes beyond fail). Each rank records 2 * 3 * count events
+    # of at least 3 bytes, 1.8 MB and more, passing through the 1 MiB
+    # buffer and OTF2's 4 MiB file buffer: the first write to disk fails
+    # before the program ends.
+    count, limit = 100000, 128 << 10
+    target = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, [str(count), "0", str(limit)], ["-o", target, "--buffer", "1M"],
+                 check=False)
+    equal(result.returncode, 0, f"exit status of the program\n{result.stderr}")
+    expect(f"many_messages: {count} messages" in result.stdout, f"the program did not run to its end:\n{result.stdout}")
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    failures = [l for l in lines if "writing the trace failed" in l and "recording stops, the program continues" in l]
+    expect(failures and all(target in l for l in failures), f"no clear message about the failed write:\n{result.stderr}")
+    expect(any("is incomplete" in l for l in lines),
+           f"rank 0 must call the trace incomplete:\n{result.stderr}")
+    expect(not any("trace written" in l for l in lines), f"a failed trace reported as written:\n{result.stderr}")
 
 
 SCENARIOS = {name[len("scenario_"):].replace("_", "-"): f for name, f in globals().items()

@@ -1,13 +1,27 @@
 /* Many small messages between two ranks (and optionally collectives): for
- * the trace-buffer flush test and the overhead benchmark.
- * Usage: many_messages MESSAGES [COLLECTIVES] */
+ * the trace-buffer flush test, the full-disk test and the overhead benchmark.
+ * Usage: many_messages MESSAGES [COLLECTIVES [FILE_SIZE_LIMIT]]
+ * FILE_SIZE_LIMIT (bytes) caps the size of every file the process writes
+ * from then on, as a full disk would: writes beyond fail with EFBIG (the
+ * signal SIGXFSZ is ignored). It applies after MPI_Init, whose shared-memory
+ * files it would break. */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    if (argc > 3) {
+        const struct rlimit limit = {(rlim_t)atol(argv[3]), (rlim_t)atol(argv[3])};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+            perror("many_messages: setrlimit");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

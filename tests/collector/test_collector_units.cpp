@@ -11,6 +11,7 @@
 #include "collector/config.hpp"
 #include "collector/definition_exchange.hpp"
 #include "collector/region_filter.hpp"
+#include "collector/timer.hpp"
 #include "common/error.hpp"
 
 using namespace hindsight::collect;
@@ -53,6 +54,37 @@ TEST_CASE("the configuration comes from HINDSIGHT_* variables", "[collector][con
     env = {{"HINDSIGHT_FORCE", "maybe"}};
     CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("HINDSIGHT_FORCE"));
     CHECK(default_trace_dir("/path/to/app", 4) == "hindsight-app-4");
+
+    CHECK_FALSE(defaults.monotonic_timer);
+    env = {{"HINDSIGHT_TIMER", "Monotonic"}};
+    CHECK(read_config(lookup).monotonic_timer);
+    env = {{"HINDSIGHT_TIMER", "auto"}};
+    CHECK_FALSE(read_config(lookup).monotonic_timer);
+    env = {{"HINDSIGHT_TIMER", "tsc-please"}};
+    CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("HINDSIGHT_TIMER") && Catch::Contains("tsc-please"));
+}
+
+TEST_CASE("the timer's rate comes from two samples against CLOCK_MONOTONIC", "[collector][timer]") {
+    // 2.5 GHz: 5e9 ticks in 2 s.
+    CHECK(ticks_per_second(TimerSource::Tsc, {1'000, 7'000'000'000}, {5'000'001'000, 9'000'000'000}) ==
+          2'500'000'000u);
+    // Rounded to the nearest tick per second: 3 ticks in 2 ns -> 1.5e9.
+    CHECK(ticks_per_second(TimerSource::Tsc, {10, 100}, {13, 102}) == 1'500'000'000u);
+    // CLOCK_MONOTONIC counts nanoseconds, whatever the samples say.
+    CHECK(ticks_per_second(TimerSource::Monotonic, {0, 0}, {5, 7}) == 1'000'000'000u);
+    // Samples that cannot give a rate (no time passed) do not divide by zero.
+    CHECK(ticks_per_second(TimerSource::Tsc, {10, 100}, {20, 100}) == 1'000'000'000u);
+
+    Timer::select(true);
+    CHECK(Timer::source() == TimerSource::Monotonic);
+    const TimerSample s = Timer::sample();
+    CHECK(s.ticks == s.ns);
+    Timer::select(false);
+    CHECK((Timer::source() == TimerSource::Tsc) == tsc_usable());
+    const TimerSample a = Timer::sample();
+    const TimerSample b = Timer::sample();
+    CHECK(b.ticks >= a.ticks);
+    CHECK(b.ns >= a.ns);
 }
 
 TEST_CASE("filter rules apply in order, the last match wins", "[collector][filter]") {
