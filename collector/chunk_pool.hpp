@@ -1,8 +1,8 @@
 // The bounded memory OTF2 buffers its records in. OTF2 asks for chunks
 // through its memory callbacks; when this pool has none left it answers
-// "none", and OTF2 flushes the buffer to disk and frees its chunks. A
-// process's trace memory thus never exceeds the configured size, and no
-// record is ever dropped.
+// "none", and OTF2 flushes the buffer to disk and frees its chunks. The
+// event buffer thus never exceeds the configured size (OTF2's own file
+// buffer of a few MiB comes on top), and no record is ever dropped.
 #pragma once
 
 #include <cstddef>
