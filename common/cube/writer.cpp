@@ -69,6 +69,11 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
     for (std::uint32_t id = 0; id < numbering.metrics.size(); ++id) {
         const MetricIndex m = numbering.metrics[id];
         const MetricRows rows = stored_rows(report, numbering, children, m);
+        // A metric that is zero everywhere gets no members at all, as CubeW
+        // writes a metric it received no row for. An empty sparse index is
+        // legal for CubeLib, but other CUBE readers (e.g. pycubexr) reject it,
+        // while every reader takes absent members for all zeros.
+        if (rows.rows.empty()) continue;
         // Index and data sizes are 2 modulo 4 and 8, never a block multiple.
         archive.add(std::to_string(id) + ".index", encode_index(rows.rows));
         archive.add(std::to_string(id) + ".data", encode_data(report.metrics()[m].data_type, rows.values));

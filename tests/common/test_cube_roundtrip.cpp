@@ -150,6 +150,41 @@ TEST_CASE("cube reader: a metric without members reads as all zeros") {
     CHECK(total(back, "visits") == 439.0);
 }
 
+TEST_CASE("cube writer: a metric that is zero everywhere gets no members") {
+    // An index listing no row is valid CubeLib input, but pycubexr rejects
+    // it; absent members mean all zeros to every reader.
+    ScratchDir dir;
+    auto f = make_fixture();
+    // Set explicitly, but only to zero (an analysis that found no wait state).
+    const MetricIndex latereceiver = f.report.add_metric(
+        {"mpi_latereceiver", "Late Receiver", "sec", "Waiting for a late receiver", "", DataType::Double, f.mpi});
+    f.report.set_value(latereceiver, f.main_recv, f.r0t0, 0.0);
+    f.report.add_value(latereceiver, f.compute_recv, f.r1t0, 0.0);
+    REQUIRE(f.report.has_values(latereceiver));
+    // Never set at all.
+    f.report.add_metric({"idle", "Idle", "sec", "Nothing measured", "", DataType::Double, kNone});
+    const auto file = dir / "zeros.cubex";
+    write_cubex(f.report, file);
+
+    // Depth-first ids: time 0, mpi 1, mpi_latesender 2, mpi_barrier_wait 3,
+    // mpi_latereceiver 4, visits 5, idle 6; 4 and 6 are zero everywhere.
+    const auto [listing, ok] = run(program("TAR", "tar") + " -tf '" + file.string() + "' 2>&1");
+    INFO(listing);
+    REQUIRE(ok);
+    CHECK(listing == "anchor.xml\n0.index\n0.data\n1.index\n1.data\n2.index\n2.data\n3.index\n3.data\n"
+                     "5.index\n5.data\n");
+
+    const Report back = read_cubex(file);
+    CHECK(back.find_metric("mpi_latereceiver") != kNone);
+    CHECK(back.find_metric("idle") != kNone);
+    CHECK(total(back, "mpi_latereceiver") == 0.0);
+    CHECK(total(back, "idle") == 0.0);
+    // mpi's stored values are unchanged by the zero child: its own shares
+    // 0.25+0.5+0.75+0.25+3*0.5 plus Late Sender 1.5+0.125+3.0 and Wait at
+    // Barrier 2.0+0.0625.
+    CHECK(total(back, "mpi") == 3.25 + 4.625 + 2.0625);
+}
+
 TEST_CASE("cube file layout: tar lists anchor.xml and an index and data file per metric") {
     ScratchDir dir;
     const auto f = make_fixture();
