@@ -47,8 +47,7 @@ void CriticalPathAnalysis::begin_pass(const replay::LocalTrace& trace,
     if (start_event_ == replay::kNoEvent) return;
 
     // Each call path's time on this rank up to its MPI_Finalize entry; the
-    // waits come off as the pass meets them (the senders' Late Receiver
-    // waits are only known then).
+    // waits come off as the pass meets them.
     const EventView start(trace, start_event_);
     const Ticks limit = start.enter().time;
     for (EventIndex k = 0; k + 1 < trace.events.size(); ++k) {
@@ -161,10 +160,19 @@ void CriticalPathAnalysis::on_collective(const EventView& view,
     if (finished_) return;
     if (view.index() == start_event_) {
         start(view, exchange);
-    } else if (started_) {
+    } else if (started_ && exchange.active()) {
         pass_collective(view, exchange);
     }
     if (started_ && view.index() == finish_event_) finish(view, exchange);
+}
+
+// Before the pass: the collectives that bound the path, and those where this
+// rank waited and may hand the token on. Where no member waited, the holder
+// keeps the token without a word.
+bool CriticalPathAnalysis::exchanges_at(const EventView& view) const {
+    if (view.index() == start_event_ || view.index() == finish_event_) return true;
+    const WaitState* wait = points_->wait_states.find(view.index());
+    return wait && wait->waiting > 0 && wait->cause >= 0;
 }
 
 // The path ends where the last rank entered MPI_Finalize.

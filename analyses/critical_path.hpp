@@ -37,8 +37,9 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
-// Registered in a backward pass after LateReceiverDelivery, which fills in
-// the senders' Late Receiver waits before this observer sees a send.
+// Needs the senders' Late Receiver waits, which LateReceiverDelivery fills
+// in (in an earlier backward pass, or earlier in the same one), before this
+// observer sees a send.
 #pragma once
 
 #include <span>
@@ -65,6 +66,7 @@ public:
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
     void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+    bool exchanges_at(const replay::EventView& view) const override;
 
 private:
     // Where the token stands. Only the holder accumulates.

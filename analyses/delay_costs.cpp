@@ -190,6 +190,13 @@ bool DelayCostAnalysis::expects_reply(const EventView& view) const {
     return own_wait(view, WaitPattern::LateSender) != nullptr || late_receiver_caused(view) > 0;
 }
 
+bool DelayCostAnalysis::defers_reply(const EventView& view) const {
+    // As in pack(): a Late Sender wait takes precedence. Its classification
+    // reads γ_long of this wait state, final once the pass is here (only
+    // later wait states add to it, and the pass has met them all).
+    return own_wait(view, WaitPattern::LateSender) != nullptr;
+}
+
 void DelayCostAnalysis::pack_reply(const EventView&, replay::PayloadWriter& out) {
     out.put(reply_kind_);
     if (reply_kind_ == Kind::LateSender) {
@@ -229,8 +236,16 @@ void DelayCostAnalysis::unpack_reply(const EventView& view, replay::PayloadReade
         classify(view, WaitPattern::LateSender, wait->waiting, indirect);
 }
 
+// Before the pass: only a rank that waited here contributes (see
+// collective()); where nobody did, the exchange is spared.
+bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
+    if (!collective_delay(view.collective().op)) return false;
+    const WaitState* wait = points_->wait_states.find(view.index());
+    return wait && wait->waiting > 0 && wait->cause >= 0;
+}
+
 void DelayCostAnalysis::on_collective(const EventView& view, replay::CollectiveExchange& exchange) {
-    if (exchange.size() <= 1) return;
+    if (exchange.size() <= 1 || !exchange.active()) return;
     const auto metrics = collective_delay(view.collective().op);
     if (!metrics) return;
     collective(view, exchange, {metrics->short_term, metrics->long_term});
@@ -242,24 +257,42 @@ void DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExch
                                    DelayMetrics metrics) {
     const WaitState* wait = points_->wait_states.find(view.index());
     const double waiting = wait && wait->waiting > 0 ? static_cast<double>(wait->waiting) : 0.0;
-    std::array<double, 2> who{waiting > 0 && wait->cause >= 0 ? wait->cause : -1.0, waiting};
+    // The rank everyone waited for knows it from the forward pass (its own
+    // synchronization point names itself as the cause): it scans its
+    // interval now and announces the size of its profile with the search
+    // for the delayer, so that the broadcast below needs no size of its own.
+    const bool may_delay = wait && wait->cause == exchange.rank();
+    IntervalProfile delayer_interval;
+    if (may_delay) delayer_interval = interval(view);
+    const std::size_t announced = may_delay ? 1 + 2 * delayer_interval.processing.paths.size() : 0;
+    // [delayer, longest wait, size of the delayer's profile (0: unknown)]
+    std::array<double, 3> who{waiting > 0 && wait->cause >= 0 ? wait->cause : -1.0, waiting,
+                              static_cast<double>(announced)};
     exchange.allreduce(who, replay::ReduceOp::Max);
     if (who[0] < 0 || who[1] <= 0) return;
     const int delayer_rank = static_cast<int>(who[0]);
     const bool delaying = exchange.rank() == delayer_rank;
 
     // The delayer's profile as [waiting, paths..., values...].
-    IntervalProfile delayer_interval;
     std::vector<double> shipped;
     if (delaying) {
-        delayer_interval = interval(view);
+        if (!may_delay) delayer_interval = interval(view);
         const auto& p = delayer_interval.processing;
         shipped.reserve(1 + 2 * p.paths.size());
         shipped.push_back(delayer_interval.waiting);
         for (const CallPathId c : p.paths) shipped.push_back(static_cast<double>(c));
         shipped.insert(shipped.end(), p.values.begin(), p.values.end());
     }
-    exchange.broadcast(shipped, delayer_rank);
+    // Every member knows whether a size was announced; where none was (the
+    // delayer did not know itself), the broadcast carries its size.
+    if (who[2] > 0) {
+        if (delaying && static_cast<double>(shipped.size()) != who[2])
+            throw Error(trace_->anchor_path, "two ranks claim to have delayed the same collective");
+        shipped.resize(static_cast<std::size_t>(who[2]));
+        exchange.broadcast_fixed(shipped, delayer_rank);
+    } else {
+        exchange.broadcast(shipped, delayer_rank);
+    }
     if (shipped.empty() || shipped.size() % 2 == 0)
         throw Error(trace_->anchor_path, "delay-cost broadcast holds a malformed profile");
     const std::size_t n = (shipped.size() - 1) / 2;

@@ -56,9 +56,14 @@ public:
     // Data travels exactly where a reply is wanted: at wait states.
     bool carries_data(const replay::EventView& view) const override;
     bool expects_reply(const replay::EventView& view) const override;
+    // A Late Sender's receiver only classifies its wait with the answer,
+    // which nothing else in the pass reads: it may come at the end.
+    bool defers_reply(const replay::EventView& view) const override;
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
     void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+    // Collectives exchange only where a member waited.
+    bool exchanges_at(const replay::EventView& view) const override;
 
 private:
     // What a point-to-point payload or reply of this analysis carries.

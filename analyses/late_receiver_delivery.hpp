@@ -2,8 +2,9 @@
 // the forward pass (it compares the send call's times with its own). In the
 // backward pass, where messages travel from receiver to sender, this
 // observer hands each sender its wait, records the metric on the send's call
-// path and completes the sender's synchronization points. Register it before
-// the backward analyses, so that they find the sends' wait states filled in.
+// path and completes the sender's synchronization points. Run it before
+// the backward analyses, so that they find the sends' wait states filled in
+// (it packs trace data only, so its pass travels in bulk).
 #pragma once
 
 #include "analyses/local_cube.hpp"

@@ -36,27 +36,25 @@ LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
         engine.run(replay::Direction::Forward, forward);
     }
 
-    // Backward pass. The Late Receiver delivery comes first: it completes
-    // the senders' synchronization points before the analyses below read
-    // them at the same events.
+    // The senders' Late Receiver waits, which only the receivers saw in the
+    // forward pass: a backward pass of trace data only, which the engine
+    // ships in bulk. It completes the senders' synchronization points before
+    // the analyses below start, as the delay analysis needs (its intervals
+    // look back at earlier wait states, the senders' waits included).
     {
         LateReceiverDelivery late_receivers(cube, points);
-        std::vector<replay::ReplayObserver*> backward{&late_receivers};
-
-        // ---- backward analyses -------------------------------------------
-        CriticalPathAnalysis critical_path(cube, points);
-        if (options.critical_path) backward.push_back(&critical_path);
-        // -------------------------------------------------------------------
-
-        engine.run(replay::Direction::Backward, backward);
+        const std::array<replay::ReplayObserver*, 1> delivery{&late_receivers};
+        engine.run(replay::Direction::Backward, delivery);
     }
 
-    // The delay analysis looks back from each wait state at the earlier wait
-    // states of its interval, senders' Late Receiver waits included, which
-    // the pass above delivered: so it takes a backward pass of its own.
-    if (options.root_cause) {
+    // The backward analyses share one pass: their messages and collective
+    // exchanges travel together.
+    if (options.critical_path || options.root_cause) {
+        CriticalPathAnalysis critical_path(cube, points);
         DelayCostAnalysis delay_costs(cube, points);
-        const std::array<replay::ReplayObserver*, 1> backward{&delay_costs};
+        std::vector<replay::ReplayObserver*> backward;
+        if (options.critical_path) backward.push_back(&critical_path);
+        if (options.root_cause) backward.push_back(&delay_costs);
         engine.run(replay::Direction::Backward, backward);
     }
 

@@ -88,7 +88,12 @@ void MpiCollectiveExchange::broadcast(std::vector<double>& values, int root) {
     MPI_Ibcast(&n, 1, MPI_UINT64_T, root, comm_, &request);
     complete(request, "broadcast size");
     values.resize(n);
-    MPI_Ibcast(values.data(), count(n), MPI_DOUBLE, root, comm_, &request);
+    broadcast_fixed(values, root);
+}
+
+void MpiCollectiveExchange::broadcast_fixed(std::span<double> values, int root) {
+    MPI_Request request;
+    MPI_Ibcast(values.data(), count(values.size()), MPI_DOUBLE, root, comm_, &request);
     complete(request, "broadcast");
 }
 

@@ -26,6 +26,7 @@ public:
     void exscan(std::span<double> values, ReduceOp op) override;
     void reduce_sum(std::span<double> values, int root) override;
     void broadcast(std::vector<double>& values, int root) override;
+    void broadcast_fixed(std::span<double> values, int root) override;
 
 private:
     void complete(MPI_Request& request, const char* operation);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 
 #include "replay/definitions_reader.hpp"
+#include "replay/idle_exchange.hpp"
 #include "replay/mpi_collective_exchange.hpp"
 
 // Why waiting for replies cannot deadlock (backward pass; the forward pass
@@ -31,7 +33,8 @@
 // their calls, all after D. After D, each of its waits (a)-(c) has a moment
 // after end(D) > begin(C). Completing (c) any earlier, e.g. before the Send
 // of the same MPI_Sendrecv, would let both sides of a Sendrecv wait inside
-// their own calls for each other.
+// their own calls for each other. Replies that may come at the end of the
+// pass (defers_reply) are not awaited during it at all.
 
 namespace hindsight::replay {
 namespace {
@@ -53,6 +56,11 @@ std::uint32_t read_u32(std::span<const std::byte> bytes, std::size_t at) {
 
 void write_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) {
     std::memcpy(bytes.data() + at, &v, sizeof v);
+}
+
+std::uint32_t checked_size(const LocalTrace& trace, std::size_t bytes) {
+    if (bytes > 0xffffffffu) throw Error(trace.anchor_path, "a replay pass exchanges more than 4 GiB with one rank");
+    return static_cast<std::uint32_t>(bytes);
 }
 
 mpi::Comm duplicate(MPI_Comm comm) {
@@ -92,6 +100,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
     const bool forward = direction == Direction::Forward;
     const PayloadFrame frame(trace_, observers);
+    collective_needs_.clear();
     // Every rank runs the same passes with the same observer kinds, so all
     // take the same branch (and meet in the same bulk exchanges).
     const bool batched = std::all_of(observers.begin(), observers.end(),
@@ -116,13 +125,12 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
         const Event& e = trace_.events[i];
         if (!packs(e.kind, forward)) continue;
         const EventView view(trace_, i);
-        if (frame.pack(view, writer_) != 0)
+        if (frame.pack(view, writer_).asked != 0)
             throw Error(trace_.anchor_path, "an analysis that packs trace data only asks for a reply");
         auto& block = blocks[static_cast<std::size_t>(slots_.peer(e.ref))];
         const std::size_t entry = slots_.slot(e.ref) * kSlotEntry;
         const std::size_t offset = block.size();
-        if (offset + writer_.bytes().size() > 0xffffffffu)
-            throw Error(trace_.anchor_path, "a replay pass exchanges more than 4 GiB with one rank");
+        checked_size(trace_, offset + writer_.bytes().size());  // the block's offsets must fit
         write_u32(block, entry, static_cast<std::uint32_t>(offset));
         write_u32(block, entry + sizeof(std::uint32_t), static_cast<std::uint32_t>(writer_.bytes().size()));
         block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
@@ -196,7 +204,10 @@ bool MpiReplayEngine::travels(std::uint32_t message) const {
 
 void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
     exchange_flags(forward, frame);
+    exchange_collective_needs(frame);
     pending_ = {};
+    deferred_.clear();
+    deferred_replies_.assign(slots_.sends().size(), {});
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
@@ -232,20 +243,25 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         }
     }
     complete_reply(frame);
+    deliver_deferred_replies(frame);
 }
 
 void MpiReplayEngine::send_payload(const EventView& view, bool forward, const PayloadFrame& frame) {
     const Message& m = view.message();
-    const ObserverMask asked = frame.pack(view, writer_);
+    const ReplyRequest request = frame.pack(view, writer_);
     sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.data(m.comm));
     ++messages_;
-    if (asked == 0) return;
+    if (request.asked == 0) return;
+    if (request.deferred) {
+        deferred_.push_back({view.index(), request.asked});
+        return;
+    }
     // The reply is completed lazily (see the top of this file): at the
     // first event outside this MPI call in pass order at the latest.
     const EventIndex enter = m.call_enter;
     EventIndex boundary = kNoEvent;
     if (enter != kNoEvent) boundary = forward ? trace_.events[enter].ref : enter;
-    pending_ = {true, view.index(), boundary, asked};
+    pending_ = {true, view.index(), boundary, request.asked};
 }
 
 void MpiReplayEngine::complete_reply(const PayloadFrame& frame) {
@@ -262,10 +278,50 @@ void MpiReplayEngine::receive_payload(const EventView& view, const PayloadFrame&
     const Message& m = view.message();
     receive(mirror_.data(m.comm), m.partner, tag_of(m), "a message from", view);
     ++messages_;
-    const ObserverMask asked = frame.unpack(view, buffer_);
-    if (asked == 0) return;
-    frame.pack_reply(view, asked, writer_);
-    sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.reply(m.comm));
+    const ReplyRequest request = frame.unpack(view, buffer_);
+    if (request.asked == 0) return;
+    frame.pack_reply(view, request.asked, writer_);
+    if (!request.deferred) {
+        sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.reply(m.comm));
+        return;
+    }
+    auto& block = deferred_replies_.at(static_cast<std::size_t>(slots_.peer(view.event().ref)));
+    const std::size_t at = block.size();
+    block.resize(at + kSlotEntry);
+    write_u32(block, at, slots_.slot(view.event().ref));
+    write_u32(block, at + sizeof(std::uint32_t), checked_size(trace_, writer_.bytes().size()));
+    block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
+}
+
+// The replies that could wait, in one all-to-all after the last event; each
+// block holds, per reply, the message's slot and the reply's size (two
+// uint32) and the reply.
+void MpiReplayEngine::deliver_deferred_replies(const PayloadFrame& frame) {
+    bulk_.exchange(deferred_replies_);
+    deferred_replies_.clear();
+    std::unordered_map<std::uint64_t, std::span<const std::byte>> replies;  // by (peer, slot)
+    const auto key = [](int peer, std::uint32_t slot) { return static_cast<std::uint64_t>(peer) << 32 | slot; };
+    const auto malformed = [&] { return Error(trace_.anchor_path, "a bulk reply block is malformed"); };
+    const auto ranks = static_cast<int>(slots_.receives().size());
+    for (int peer = 0; peer < ranks; ++peer) {
+        const std::span<const std::byte> block = bulk_.block(peer);
+        for (std::size_t at = 0; at < block.size();) {
+            if (at + kSlotEntry > block.size()) throw malformed();
+            const std::uint32_t slot = read_u32(block, at);
+            const std::size_t size = read_u32(block, at + sizeof(std::uint32_t));
+            at += kSlotEntry;
+            if (at + size > block.size()) throw malformed();
+            replies[key(peer, slot)] = block.subspan(at, size);
+            at += size;
+        }
+    }
+    for (const DeferredReply& d : deferred_) {
+        const std::uint32_t message = trace_.events[d.event].ref;
+        const auto it = replies.find(key(slots_.peer(message), slots_.slot(message)));
+        if (it == replies.end()) throw Error(trace_.anchor_path, "a reply asked for in the replay never came");
+        frame.unpack_reply(EventView(trace_, d.event), d.asked, it->second);
+    }
+    deferred_.clear();
 }
 
 void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view) {
@@ -284,10 +340,58 @@ void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* wh
     MPI_Mrecv(buffer_.data(), size, MPI_BYTE, &message, MPI_STATUS_IGNORE);
 }
 
+void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
+    collective_needs_.assign(trace_.collectives.size(), ~ObserverMask{0});
+    const std::size_t comms = trace_.definitions.communicators.size();
+    std::vector<std::vector<std::uint32_t>> by_comm(comms);  // collectives in trace order
+    const auto n = static_cast<EventIndex>(trace_.events.size());
+    for (EventIndex i = 0; i < n; ++i) {
+        const Event& e = trace_.events[i];
+        if (e.kind != EventKind::CollectiveEnd) continue;
+        const CommId comm = trace_.collective(e).comm;
+        if (comm >= comms) continue;  // no mirror: everyone takes part, as all members see alike
+        collective_needs_[e.ref] = frame.exchanges_at(EventView(trace_, i));
+        by_comm[comm].push_back(e.ref);
+    }
+    // Every member of a communicator recorded as many collectives on it
+    // (checked before the replay), so all start the same reductions; they
+    // run side by side and are completed together.
+    std::vector<std::vector<ObserverMask>> masks;
+    std::vector<MPI_Request> requests;
+    masks.reserve(comms);
+    requests.reserve(comms);
+    for (CommId comm = 0; comm < comms; ++comm) {
+        if (by_comm[comm].empty()) continue;
+        auto& mask = masks.emplace_back();
+        for (const std::uint32_t c : by_comm[comm]) mask.push_back(collective_needs_[c]);
+        MPI_Iallreduce(MPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), MPI_UINT64_T, MPI_BOR,
+                       mirror_.data(comm), &requests.emplace_back());
+    }
+    watch_.until(
+        [&] {
+            int all = 0;
+            MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
+            return all != 0;
+        },
+        [] { return std::string("waits for the members of a communicator to agree on its collectives"); });
+    std::size_t at = 0;
+    for (CommId comm = 0; comm < comms; ++comm) {
+        if (by_comm[comm].empty()) continue;
+        const auto& mask = masks[at++];
+        for (std::size_t k = 0; k < mask.size(); ++k) collective_needs_[by_comm[comm][k]] = mask[k];
+    }
+}
+
 void MpiReplayEngine::collective(const EventView& view, Observers observers) {
     const Collective& c = view.collective();
     MpiCollectiveExchange exchange(mirror_.data(c.comm), mirror_.layout(c.comm), trace_.rank, watch_, scratch_);
-    for (ReplayObserver* o : observers) o->on_collective(view, exchange);
+    IdleExchange idle(exchange);
+    const ObserverMask needed =
+        collective_needs_.empty() ? ~ObserverMask{0} : collective_needs_[view.event().ref];
+    for (std::size_t k = 0; k < observers.size(); ++k) {
+        const bool takes_part = (needed & PayloadFrame::bit_of(k)) != 0;
+        observers[k]->on_collective(view, takes_part ? static_cast<CollectiveExchange&>(exchange) : idle);
+    }
 }
 
 }  // namespace hindsight::replay

@@ -15,7 +15,13 @@
 //    tag on the mirror of the recorded communicator, probed for (their size
 //    varies) and received at the matching event. Replies travel on the
 //    communicator's separate reply mirror and are completed lazily (see
-//    mpi_engine.cpp for why that cannot deadlock).
+//    mpi_engine.cpp for why that cannot deadlock); those every asking
+//    observer can take at the end of the pass travel then, all in one
+//    all-to-all, so that the asking side does not wait. Before such a pass the
+//    members of each communicator also agree, in one reduction per
+//    communicator, which observers have anything to exchange at each of its
+//    collectives (exchanges_at); the others get an idle exchange there, and
+//    a collective nobody needs costs no communication.
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
 // communicator, tag) every pass sends as many messages as it receives and
 // MPI keeps their order.
@@ -72,6 +78,10 @@ private:
     void send_payload(const EventView& view, bool forward, const PayloadFrame& frame);
     void receive_payload(const EventView& view, const PayloadFrame& frame);
     void complete_reply(const PayloadFrame& frame);
+    void deliver_deferred_replies(const PayloadFrame& frame);
+    // Which observers take part in each collective's exchange: the members'
+    // exchanges_at() masks or-ed together, by collective (Event::ref).
+    void exchange_collective_needs(const PayloadFrame& frame);
     void collective(const EventView& view, Observers observers);
     // Probes for and receives one message into `buffer_`.
     void receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view);
@@ -85,7 +95,15 @@ private:
     BulkExchange bulk_;
     SendPool sends_;
     PendingReply pending_;
+    // A reply that may come at the end of the pass (defers_reply).
+    struct DeferredReply {
+        EventIndex event = kNoEvent;  // the packing event
+        ObserverMask asked = 0;
+    };
+    std::vector<DeferredReply> deferred_;                    // this rank's, in pass order
+    std::vector<std::vector<std::byte>> deferred_replies_;   // by peer: the replies it waits for
     std::vector<bool> carries_;     // by message: this rank's packing events that travel
+    std::vector<ObserverMask> collective_needs_;  // by collective; empty: all observers everywhere
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     std::vector<double> scratch_;   // for collective exchanges

@@ -51,6 +51,15 @@ public:
     // `root`'s data to everyone; the size may differ from call to call (the
     // other ranks' vectors are resized).
     virtual void broadcast(std::vector<double>& values, int root) = 0;
+    // `root`'s data to everyone, where every rank knows the size: one
+    // operation less than the one above.
+    virtual void broadcast_fixed(std::span<double> values, int root) = 0;
+
+    // False where the engine spared this observer the exchange because no
+    // member of the communicator has anything to contribute (exchanges_at):
+    // then it is false on every member alike, and the operations above must
+    // not be used.
+    virtual bool active() const { return true; }
 };
 
 class ReplayObserver {
@@ -106,12 +115,27 @@ public:
     // Example: in the backward pass the receiver of a late-receiver message
     // needs the sender's cost data, which flows against the pass direction.
     virtual bool expects_reply(const EventView&) const { return false; }
+    // defers_reply(): asked where expects_reply() is true; whether nothing
+    // this observer does before end_pass() depends on that reply. Where
+    // every observer that asks says so, the engine may hand over the reply
+    // only after the last event of the pass (unpack_reply() then comes
+    // before end_pass(), in the pass order of the packing events), so that
+    // the packing side need not wait for its peer, and the replies of the
+    // pass can travel together.
+    virtual bool defers_reply(const EventView&) const { return false; }
     virtual void pack_reply(const EventView&, PayloadWriter&) {}
     virtual void unpack_reply(const EventView&, PayloadReader&) {}
 
     // A collective event (including the implicit ones of MPI_Init and
     // MPI_Finalize).
     virtual void on_collective(const EventView&, CollectiveExchange&) {}
+    // exchanges_at(): whether this rank may contribute anything to the
+    // exchange at this collective event, asked after begin_pass() under the
+    // same rules as carries_data(). Where no member of the communicator says
+    // yes, the engine may hand on_collective() an inactive exchange (see
+    // CollectiveExchange::active()) and spare the communication; the
+    // observer must then behave as if every member had contributed nothing.
+    virtual bool exchanges_at(const EventView&) const { return true; }
 };
 
 }  // namespace hindsight::replay

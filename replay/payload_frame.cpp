@@ -45,20 +45,33 @@ bool PayloadFrame::carries_data(const EventView& view) const {
     return false;
 }
 
-ObserverMask PayloadFrame::pack(const EventView& view, PayloadWriter& out) const {
+ObserverMask PayloadFrame::exchanges_at(const EventView& view) const {
+    ObserverMask mask = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        if (observers_[k]->exchanges_at(view)) mask |= bit(k);
+    return mask;
+}
+
+ReplyRequest PayloadFrame::pack(const EventView& view, PayloadWriter& out) const {
     out.clear();
     put_mask(out, 0);  // reply mask, patched below
     put_mask(out, 0);  // written parts, patched below
-    ObserverMask asked = 0, written = 0;
+    ReplyRequest request{0, true};
+    ObserverMask written = 0;
     for (std::size_t k = 0; k < observers_.size(); ++k) {
         const std::size_t before = out.bytes().size();
         observers_[k]->pack(view, out);
         if (out.bytes().size() != before) written |= bit(k);
-        if (observers_[k]->expects_reply(view)) asked |= bit(k);
+        if (observers_[k]->expects_reply(view)) {
+            request.asked |= bit(k);
+            request.deferred = request.deferred && observers_[k]->defers_reply(view);
+        }
     }
-    store_mask(out.bytes(), 0, mask_bytes(), asked);
+    store_mask(out.bytes(), 0, mask_bytes(), request.asked);
     store_mask(out.bytes(), mask_bytes(), mask_bytes(), written);
-    return asked;
+    if (request.asked == 0) return {};
+    out.put<std::uint8_t>(request.deferred ? 1 : 0);
+    return request;
 }
 
 void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) const {
@@ -70,15 +83,17 @@ void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) c
     }
 }
 
-ObserverMask PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
+ReplyRequest PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
     PayloadReader in(payload);
-    const ObserverMask asked = get_mask(in);
+    ReplyRequest request;
+    request.asked = get_mask(in);
     const ObserverMask written = get_mask(in);
     PayloadReader nothing({});
     for (std::size_t k = 0; k < observers_.size(); ++k)
         observers_[k]->unpack(view, (written & bit(k)) ? in : nothing);
+    if (request.asked != 0) request.deferred = in.get<std::uint8_t>() != 0;
     if (!in.empty()) fail("an analysis reads less of a message than its peer wrote");
-    return asked;
+    return request;
 }
 
 void PayloadFrame::unpack_nothing(const EventView& view) const {

@@ -1,12 +1,14 @@
 // How the observers of a pass share one payload (observer.hpp), the same
 // for every engine. A payload starts with two observer masks: which
 // observers ask for a reply, and which wrote a part; the parts follow in
-// observer order. An observer that wrote nothing gets an empty reader on the
-// unpacking side, so that it can tell "no data" from data without spending
-// a byte on it, and a message whose observers all declared before the pass
-// that they carry nothing there (carries_data) need not travel at all. A
-// reply holds a mask of the observers that wrote a part, then the parts of
-// the observers that asked for it; only those take part in it.
+// observer order, and last, where a reply is asked for, one byte saying
+// whether it may come at the end of the pass. An observer that wrote
+// nothing gets an empty reader on the unpacking side, so that it can tell
+// "no data" from data without spending a byte on it, and a message whose
+// observers all declared before the pass that they carry nothing there
+// (carries_data) need not travel at all. A reply holds a mask of the
+// observers that wrote a part, then the parts of the observers that asked
+// for it; only those take part in it.
 #pragma once
 
 #include <cstddef>
@@ -20,20 +22,27 @@ namespace hindsight::replay {
 // One bit per observer, in the order of the pass.
 using ObserverMask = std::uint64_t;
 
+// The observers that ask for a reply to a payload, and whether all of them
+// can take it at the end of the pass (ReplayObserver::defers_reply).
+struct ReplyRequest {
+    ObserverMask asked = 0;
+    bool deferred = false;
+};
+
 class PayloadFrame {
 public:
     // At most 64 observers; `trace` names the file in error messages.
     PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers);
 
     // Packing side: the observers' parts into `out` (cleared first); returns
-    // the observers that ask for a reply.
-    ObserverMask pack(const EventView& view, PayloadWriter& out) const;
+    // the observers that ask for a reply, and whether it may come late.
+    ReplyRequest pack(const EventView& view, PayloadWriter& out) const;
     // Packing side of a message that does not travel: the observers must
     // neither write anything nor ask for a reply (they declared so).
     void pack_nothing(const EventView& view, PayloadWriter& scratch) const;
     // Unpacking side: hands each observer its part; returns the observers
-    // that ask for a reply.
-    ObserverMask unpack(const EventView& view, std::span<const std::byte> payload) const;
+    // that ask for a reply, and whether it may come late.
+    ReplyRequest unpack(const EventView& view, std::span<const std::byte> payload) const;
     // Unpacking side of a message that does not travel.
     void unpack_nothing(const EventView& view) const;
 
@@ -42,6 +51,10 @@ public:
 
     // Whether some observer may write data at this packing event.
     bool carries_data(const EventView& view) const;
+    // The observers that may contribute to the exchange at this collective.
+    ObserverMask exchanges_at(const EventView& view) const;
+    // Observer k's bit in a mask.
+    static ObserverMask bit_of(std::size_t k) { return ObserverMask{1} << k; }
 
 private:
     std::size_t mask_bytes() const { return (observers_.size() + 7) / 8; }

@@ -14,7 +14,7 @@ namespace hindsight::replay {
 
 class ProgressWatch {
 public:
-    explicit ProgressWatch(std::chrono::duration<double> timeout) : timeout_(timeout) {}
+    explicit ProgressWatch(std::chrono::duration<double> timeout);
 
     // Calls `done` until it returns true. Throws hindsight::Error with
     // "replay made no progress for N s: " + what() after the timeout.

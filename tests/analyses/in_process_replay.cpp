@@ -1,6 +1,7 @@
 #include "tests/analyses/in_process_replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -12,6 +13,7 @@
 #include <tuple>
 
 #include "common/error.hpp"
+#include "replay/idle_exchange.hpp"
 #include "replay/payload_frame.hpp"
 
 namespace hindsight::testing {
@@ -30,9 +32,13 @@ namespace {
 // A replay that waits this long for a peer is taken to be deadlocked.
 constexpr auto kPatience = std::chrono::seconds(20);
 
+// What travels: payloads, replies taken lazily, and replies taken at the
+// end of the pass (ReplayObserver::defers_reply), each in its own order.
+enum class Channel : std::uint8_t { Payload, Reply, DeferredReply };
+
 // A message's identity in a pass: communicator, original sender and
-// receiver (world ranks), tag, direction, and whether it is a reply.
-using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, bool>;
+// receiver (world ranks), tag, direction, and what it is.
+using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Channel>;
 
 }  // namespace
 
@@ -141,6 +147,24 @@ public:
     void broadcast(std::vector<double>& values, int root) override {
         values = gather(values).at(static_cast<std::size_t>(root));
     }
+    void broadcast_fixed(std::span<double> values, int root) override {
+        const auto all = gather(values);
+        const auto& sent = all.at(static_cast<std::size_t>(root));
+        if (sent.size() != values.size())
+            throw Error("", "in-process replay: a fixed-size broadcast differs in size between ranks");
+        std::copy(sent.begin(), sent.end(), values.begin());
+    }
+    // Which observers any member needs at this collective: the members'
+    // masks or-ed (as two exact 32-bit halves, the rendezvous carries doubles).
+    replay::ObserverMask needed(replay::ObserverMask mine) {
+        const std::array<double, 2> halves{static_cast<double>(mine & 0xffffffffu),
+                                           static_cast<double>(mine >> 32)};
+        replay::ObserverMask any = 0;
+        for (const auto& member : gather(halves))
+            any |= static_cast<replay::ObserverMask>(member.at(0)) |
+                   static_cast<replay::ObserverMask>(member.at(1)) << 32;
+        return any;
+    }
 
 private:
     std::vector<std::vector<double>> gather(std::span<const double> mine) {
@@ -181,12 +205,23 @@ public:
         for (auto* o : observers) o->begin_pass(*trace_, direction);
         const replay::PayloadFrame frame(*trace_, observers);
         pending_ = {};
+        deferred_.clear();
+        // Like carries_data(), asked before the first event.
+        needs_.assign(trace_->collectives.size(), 0);
+        for (EventIndex i = 0; i < trace_->events.size(); ++i)
+            if (trace_->events[i].kind == EventKind::CollectiveEnd)
+                needs_[trace_->events[i].ref] = frame.exchanges_at(EventView(*trace_, i));
         const auto n = static_cast<EventIndex>(trace_->events.size());
         for (EventIndex k = 0; k < n; ++k) {
             const EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
             visit(EventView(*trace_, i), direction, frame, observers);
         }
         complete_reply(frame);
+        for (const PendingReply& d : deferred_) {
+            const EventView view(*trace_, d.event);
+            frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
+        }
+        deferred_.clear();
         for (auto* o : observers) o->end_pass(*trace_, direction);
     }
 
@@ -228,7 +263,15 @@ private:
             complete_reply(frame);
             const CommId comm = view.collective().comm;
             Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
-            for (auto* o : observers) o->on_collective(view, exchange);
+            // The observers nobody needs get an idle exchange, as the MPI
+            // engine's do.
+            replay::IdleExchange idle(exchange);
+            const replay::ObserverMask needed = exchange.needed(needs_.at(view.event().ref));
+            for (std::size_t k = 0; k < observers.size(); ++k) {
+                const bool takes_part = (needed & replay::PayloadFrame::bit_of(k)) != 0;
+                auto& mine = takes_part ? static_cast<CollectiveExchange&>(exchange) : idle;
+                observers[k]->on_collective(view, mine);
+            }
             break;
         }
         }
@@ -244,12 +287,12 @@ private:
         return static_cast<int>(std::find(ranks.begin(), ranks.end(), trace_->rank) - ranks.begin());
     }
     // The message's key, named by its original sender and receiver.
-    MailboxKey key(const EventView& view, Direction direction, bool reply) const {
+    MailboxKey key(const EventView& view, Direction direction, Channel channel) const {
         const replay::Message& msg = view.message();
         const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
         const bool sender = view.kind() == EventKind::Send;
         return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag,
-                direction, reply};
+                direction, channel};
     }
 
     // A message whose observers all declared that they carry nothing travels
@@ -258,17 +301,21 @@ private:
         replay::PayloadWriter out;
         if (!frame.carries_data(view)) {
             frame.pack_nothing(view, out);
-            shared_->post(key(view, direction, false), {});
+            shared_->post(key(view, direction, Channel::Payload), {});
             return;
         }
-        const replay::ObserverMask asked = frame.pack(view, out);
-        shared_->post(key(view, direction, false), std::move(out.bytes()));
-        if (asked == 0) return;
+        const replay::ReplyRequest request = frame.pack(view, out);
+        shared_->post(key(view, direction, Channel::Payload), std::move(out.bytes()));
+        if (request.asked == 0) return;
+        if (request.deferred) {
+            deferred_.push_back({true, view.index(), replay::kNoEvent, request.asked, direction});
+            return;
+        }
         const EventIndex enter = view.message().call_enter;
         EventIndex boundary = replay::kNoEvent;
         if (enter != replay::kNoEvent)
             boundary = direction == Direction::Forward ? trace_->events[enter].ref : enter;
-        pending_ = {true, view.index(), boundary, asked, direction};
+        pending_ = {true, view.index(), boundary, request.asked, direction};
     }
 
     void complete_reply(const replay::PayloadFrame& frame) {
@@ -276,26 +323,29 @@ private:
         const PendingReply pending = pending_;
         pending_ = {};
         const EventView view(*trace_, pending.event);
-        const auto reply = shared_->take(key(view, pending.direction, true));
+        const auto reply = shared_->take(key(view, pending.direction, Channel::Reply));
         frame.unpack_reply(view, pending.asked, reply);
     }
 
     void unpack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
-        const auto bytes = shared_->take(key(view, direction, false));
+        const auto bytes = shared_->take(key(view, direction, Channel::Payload));
         if (bytes.empty()) {
             frame.unpack_nothing(view);
             return;
         }
-        const replay::ObserverMask asked = frame.unpack(view, bytes);
-        if (asked == 0) return;
+        const replay::ReplyRequest request = frame.unpack(view, bytes);
+        if (request.asked == 0) return;
         replay::PayloadWriter out;
-        frame.pack_reply(view, asked, out);
-        shared_->post(key(view, direction, true), std::move(out.bytes()));
+        frame.pack_reply(view, request.asked, out);
+        const Channel channel = request.deferred ? Channel::DeferredReply : Channel::Reply;
+        shared_->post(key(view, direction, channel), std::move(out.bytes()));
     }
 
     InProcessReplay::Shared* shared_;
     const replay::LocalTrace* trace_;
     PendingReply pending_;
+    std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
+    std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks
 };
 
 }  // namespace

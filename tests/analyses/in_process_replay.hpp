@@ -3,7 +3,8 @@
 // exchanges meet at shared rendezvous points. It follows the contract of
 // replay/engine.hpp (payloads laid out by replay/payload_frame.hpp, replies
 // completed lazily as the MPI engine does, messages that carry nothing,
-// collective exchanges) without MPI, so that the analyses' observers can be
+// collective exchanges, idle where no member has anything to exchange)
+// without MPI, so that the analyses' observers can be
 // tested on exact scenarios.
 #pragma once
 

@@ -319,6 +319,78 @@ TEST_CASE("consistency: a collective missing on one rank is found", "[consistenc
     CHECK(*problem == "MPI_COMM_WORLD: rank " + std::to_string(n - 1) + " records 2 collective operations, rank 0 only 1");
 }
 
+namespace {
+
+// Asks for replies that may come at the end of the pass, and takes part in
+// the exchange of the broadcast only (declared by its root alone): the
+// other collectives must get an idle exchange on every member.
+class DeferringObserver final : public ReplayObserver {
+public:
+    int replies = 0, active = 0, idle = 0;
+
+    void begin_pass(const LocalTrace& trace, Direction) override {
+        regions_ = static_cast<int>(std::count_if(trace.events.begin(), trace.events.end(), [](const Event& e) {
+            return e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+        }));
+        seen_ = 0;
+    }
+    void on_enter(const EventView&) override { ++seen_; }
+    void on_leave(const EventView&) override { ++seen_; }
+    void pack(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(v.trace().rank); }
+    void unpack(const EventView&, PayloadReader& r) override { r.get<std::int32_t>(); }
+    bool expects_reply(const EventView&) const override { return true; }
+    bool defers_reply(const EventView&) const override { return true; }
+    void pack_reply(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(1000 + v.trace().rank); }
+    void unpack_reply(const EventView& v, PayloadReader& r) override {
+        CHECK(r.get<std::int32_t>() == 1000 + v.trace().definitions.world_ranks(v.message().comm).at(
+                                                  static_cast<std::size_t>(v.message().partner)));
+        CHECK(seen_ == regions_);  // after the last event of the pass
+        ++replies;
+    }
+    bool exchanges_at(const EventView& v) const override {
+        return v.collective().op == CollectiveOp::Bcast && v.trace().rank == v.collective().root;
+    }
+    void on_collective(const EventView& v, CollectiveExchange& x) override {
+        if (!x.active()) {
+            ++idle;
+            std::array<double, 1> value{1.0};
+            CHECK_THROWS_AS(x.allreduce(value, ReduceOp::Sum), Error);
+            return;
+        }
+        ++active;
+        CHECK(v.collective().op == CollectiveOp::Bcast);
+        std::array<double, 3> data{0.0, 0.0, 0.0};
+        if (x.rank() == v.collective().root) data = {1.0, 2.0, 3.0};
+        x.broadcast_fixed(data, v.collective().root);
+        CHECK(data == std::array<double, 3>{1.0, 2.0, 3.0});
+    }
+
+private:
+    int regions_ = 0, seen_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("replies at the end of the pass, idle and fixed-size collective exchanges", "[engine][mpi]") {
+    const int n = world_size();
+    REQUIRE(n >= 2);
+    SharedScratch dir;
+    const LocalTrace trace = load(ring_scenario(n), dir);
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
+    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    DeferringObserver observer;
+    std::array<ReplayObserver*, 1> observers{&observer};
+
+    const int rank = world_rank();
+    const int idle = 2 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, finalize (+ pair)
+    engine.run(Direction::Forward, observers);
+    engine.run(Direction::Backward, observers);
+    CHECK(observer.replies == 2);
+    CHECK(observer.active == 2);
+    CHECK(observer.idle == 2 * idle);
+}
+
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     int failed = Catch::Session().run(argc, argv);
