@@ -226,6 +226,14 @@ private:
             if (doc_.element(*it).name == name) stack.emplace_back(*it, parent);
     }
 
+    // Marks `file_id` of a `what` as used; a second use is an error.
+    void claim_id(std::vector<bool>& seen, const xml::Element& e, std::uint32_t file_id,
+                  std::string_view what) const {
+        if (file_id >= seen.size()) seen.resize(std::size_t{file_id} + 1, false);
+        if (seen[file_id]) fail(e, std::string(what) + " id " + std::to_string(file_id) + " is used twice");
+        seen[file_id] = true;
+    }
+
     void parse_doc(const xml::Element& doc) {
         const xml::Element* mirrors = child(doc, "mirrors");
         if (mirrors == nullptr) return;
@@ -242,9 +250,7 @@ private:
             stack.pop_back();
             const xml::Element& e = doc_.element(index);
             const std::uint32_t file_id = element_id(e, "id");
-            if (file_id >= id_seen.size()) id_seen.resize(std::size_t{file_id} + 1, false);
-            if (id_seen[file_id]) fail(e, "metric id " + std::to_string(file_id) + " is used twice");
-            id_seen[file_id] = true;
+            claim_id(id_seen, e, file_id, "metric");
             const std::string* type = e.attribute("type");
             if (type != nullptr && *type != "EXCLUSIVE")
                 fail(e, "metric type " + *type + " is not supported (only EXCLUSIVE metrics are stored)");
@@ -300,9 +306,7 @@ private:
             stack.pop_back();
             const xml::Element& e = doc_.element(index);
             const std::uint32_t file_id = element_id(e, "id");
-            if (file_id >= id_seen.size()) id_seen.resize(std::size_t{file_id} + 1, false);
-            if (id_seen[file_id]) fail(e, "cnode id " + std::to_string(file_id) + " is used twice");
-            id_seen[file_id] = true;
+            claim_id(id_seen, e, file_id, "cnode");
             const std::uint32_t callee = id(e, "calleeId");
             if (callee >= region_of_id.size() || region_of_id[callee] == kNone)
                 fail(e, "cnode " + std::to_string(file_id) + " calls the undefined region " + std::to_string(callee));
@@ -341,9 +345,7 @@ private:
                     const xml::Element& le = doc_.element(li);
                     if (le.name != "location") continue;
                     const std::uint32_t column = element_id(le, "Id");
-                    if (column >= column_seen.size()) column_seen.resize(std::size_t{column} + 1, false);
-                    if (column_seen[column]) fail(le, "location id " + std::to_string(column) + " is used twice");
-                    column_seen[column] = true;
+                    claim_id(column_seen, le, column, "location");
                     anchor_.report.add_location(Location{child_text(le, "name"), rank(le), g});
                     anchor_.location_columns.push_back(column);
                 }
