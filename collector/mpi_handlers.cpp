@@ -18,6 +18,25 @@ std::uint64_t received_bytes(const MPI_Status& status) {
 
 std::uint32_t u32(int v) { return static_cast<std::uint32_t>(v); }
 
+// What a send request will need to record when it starts or completes.
+TrackedRequest send_request(Measurement& m, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Send;
+    r.comm = m.comms().id(comm);
+    r.peer = u32(dest);
+    r.tag = u32(tag);
+    r.bytes = message_bytes(count, type);
+    return r;
+}
+
+// A receive request: its envelope comes from the status at completion.
+TrackedRequest recv_request(Measurement& m, MPI_Comm comm) {
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Recv;
+    r.comm = m.comms().id(comm);
+    return r;
+}
+
 }  // namespace
 
 void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
@@ -35,12 +54,7 @@ void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm)
 void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request) {
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    TrackedRequest r;
-    r.kind = TrackedRequest::Kind::Send;
-    r.comm = m.comms().id(comm);
-    r.peer = u32(dest);
-    r.tag = u32(tag);
-    r.bytes = message_bytes(count, type);
+    const TrackedRequest r = send_request(m, count, type, dest, tag, comm);
     const std::uint64_t id = m.requests().start(request, r);
     m.mpi_isend(r.peer, r.comm, r.tag, r.bytes, id);
 }
@@ -48,32 +62,20 @@ void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MP
 void on_irecv(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
     if (source == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    TrackedRequest r;
-    r.kind = TrackedRequest::Kind::Recv;
-    r.comm = m.comms().id(comm);
-    m.mpi_irecv_request(m.requests().start(request, r));
+    m.mpi_irecv_request(m.requests().start(request, recv_request(m, comm)));
 }
 
 void on_send_init(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   MPI_Request request) {
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    TrackedRequest r;
-    r.kind = TrackedRequest::Kind::Send;
-    r.comm = m.comms().id(comm);
-    r.peer = u32(dest);
-    r.tag = u32(tag);
-    r.bytes = message_bytes(count, type);
-    m.requests().add_persistent(request, r);
+    m.requests().add_persistent(request, send_request(m, count, type, dest, tag, comm));
 }
 
 void on_recv_init(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
     if (source == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    TrackedRequest r;
-    r.kind = TrackedRequest::Kind::Recv;
-    r.comm = m.comms().id(comm);
-    m.requests().add_persistent(request, r);
+    m.requests().add_persistent(request, recv_request(m, comm));
 }
 
 void on_start(MpiCall& call, int count, const MPI_Request requests[]) {

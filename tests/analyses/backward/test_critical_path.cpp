@@ -6,6 +6,7 @@
 
 #include "tests/analyses/backward/backward_helpers.hpp"
 #include "tests/analyses/backward/figure3.hpp"
+#include "tests/analyses/backward/late_receiver_chain.hpp"
 
 using namespace hindsight;
 using namespace hindsight::testing;
@@ -92,12 +93,7 @@ TEST_CASE("critical path: a Late Receiver hands the path to the receiver", "[cri
     //   rank 0: MPI_Send 45-50 after its wait             5
     //   rank 1: first MPI_Recv 40-45 after its wait        5
     //   rank 2: k 10-40, MPI_Init 0-10                    40
-    TraceBuilder t(3);
-    t.rank(0).enter(0, "main").init(0, 10).send(10, 50, 1, 1, 8).finalize(50, 60).leave(60);
-    t.rank(1).enter(0, "main").init(0, 10).recv(10, 45, 2, 2, 8).recv(45, 50, 0, 1, 8)
-        .finalize(50, 60).leave(60);
-    t.rank(2).enter(0, "main").init(0, 10).region(10, 40, "k").send(40, 45, 1, 2, 8)
-        .finalize(45, 60).leave(60);
+    const TraceBuilder t = late_receiver_chain_trace();
     const AnalysisResults r(t, kAllAnalyses);
     CHECK(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(50)));
     CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Send") == Approx(ns(5)));
