@@ -177,19 +177,26 @@ private:
     std::vector<int> world_;  // world rank of each MPI_COMM_WORLD rank (identity)
 };
 
+// The ring scenario on this run's ranks, loaded, checked and ready to replay.
+struct RingReplay {
+    RingReplay() : trace(load(ring_scenario(world_size()), dir)), mirror(trace, MPI_COMM_WORLD) {}
+
+    SharedScratch dir;
+    const LocalTrace trace;
+    const std::optional<std::string> problem = check_consistency(trace, MPI_COMM_WORLD);
+    const CommunicatorMirror mirror;
+    MpiReplayEngine engine{trace, mirror, std::chrono::seconds(60)};
+};
+
 }  // namespace
 
 TEST_CASE("payloads, replies and collective exchanges reach the recorded partners", "[engine][mpi]") {
     const int n = world_size();
     REQUIRE(n >= 2);
-    SharedScratch dir;
-    const LocalTrace trace = load(ring_scenario(n), dir);
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD);
-    INFO(problem.value_or(""));
-    REQUIRE_FALSE(problem);
-
-    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
-    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    RingReplay ring;
+    INFO(ring.problem.value_or(""));
+    REQUIRE_FALSE(ring.problem);
+    MpiReplayEngine& engine = ring.engine;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
     CheckingObserver observer(identity);
@@ -245,11 +252,9 @@ private:
 TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     const int n = world_size();
     REQUIRE(n >= 2);
-    SharedScratch dir;
-    const LocalTrace trace = load(ring_scenario(n), dir);
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
-    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
-    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    RingReplay ring;
+    REQUIRE_FALSE(ring.problem);
+    MpiReplayEngine& engine = ring.engine;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
 
@@ -374,11 +379,9 @@ private:
 TEST_CASE("replies at the end of the pass, idle and fixed-size collective exchanges", "[engine][mpi]") {
     const int n = world_size();
     REQUIRE(n >= 2);
-    SharedScratch dir;
-    const LocalTrace trace = load(ring_scenario(n), dir);
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
-    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
-    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    RingReplay ring;
+    REQUIRE_FALSE(ring.problem);
+    MpiReplayEngine& engine = ring.engine;
     DeferringObserver observer;
     std::array<ReplayObserver*, 1> observers{&observer};
 
