@@ -72,7 +72,7 @@ void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Dire
 
 const WaitState* DelayCostAnalysis::own_wait(const EventView& view, WaitPattern pattern) const {
     const WaitState* wait = points_->wait_states.find(view.index());
-    return wait && wait->pattern == pattern && wait->waiting > 0 && wait->cause >= 0 ? wait : nullptr;
+    return wait && wait->pattern == pattern && has_delay_costs(*wait) ? wait : nullptr;
 }
 
 Ticks DelayCostAnalysis::late_receiver_caused(const EventView& view) const {
@@ -241,7 +241,7 @@ void DelayCostAnalysis::unpack_reply(const EventView& view, replay::PayloadReade
 bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
     if (!collective_delay(view.collective().op)) return false;
     const WaitState* wait = points_->wait_states.find(view.index());
-    return wait && wait->waiting > 0 && wait->cause >= 0;
+    return wait && has_delay_costs(*wait);
 }
 
 void DelayCostAnalysis::on_collective(const EventView& view, replay::CollectiveExchange& exchange) {

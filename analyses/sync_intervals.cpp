@@ -133,7 +133,7 @@ IntervalProfile IntervalScanner::scan(const replay::LocalTrace& trace, const Wai
             e.kind != EventKind::CollectiveEnd)
             continue;
         const WaitState* wait = waits.find(k);
-        if (!wait || wait->waiting <= 0) continue;
+        if (!wait || !has_delay_costs(*wait)) continue;
         const auto ticks = static_cast<double>(wait->waiting);
         add(e.cnode, -ticks);
         out.waiting += ticks;

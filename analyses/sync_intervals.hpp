@@ -51,6 +51,8 @@ struct SparseProfile {
 
 // What one interval holds on this rank.
 struct IntervalProfile {
+    // Wait states are those with delay costs (has_delay_costs): the others
+    // are processing time of their call path.
     SparseProfile processing;  // time in each call path minus its waiting time
     double waiting = 0;        // total waiting time of the rank's wait states
     std::vector<std::pair<replay::EventIndex, double>> waits;  // each wait state and its length

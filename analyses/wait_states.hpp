@@ -30,6 +30,24 @@ struct WaitState {
     int cause = -1;       // rank, in the event's communicator, that caused it
 };
 
+// Whether the delay analysis charges this wait state to a delay, and so can
+// pass costs on through it: the patterns with a delay metric, with a known
+// cause. Waits of the other patterns (scans, MPI_Init, MPI_Finalize) end a
+// chain of costs; inside another wait's synchronization interval they count
+// as the rank's activity like any other time, so that no cost is lost there.
+inline bool has_delay_costs(const WaitState& wait) {
+    switch (wait.pattern) {
+    case WaitPattern::LateSender:
+    case WaitPattern::LateReceiver:
+    case WaitPattern::Barrier:
+    case WaitPattern::NxN:
+    case WaitPattern::LateBroadcast:
+    case WaitPattern::EarlyReduce:
+        return wait.waiting > 0 && wait.cause >= 0;
+    default: return false;
+    }
+}
+
 // Wait states of one rank, by the index of the communication event (Send,
 // Recv or CollectiveEnd) they belong to. Synchronization points without
 // waiting are recorded too (waiting = 0) with the partner that took part, so

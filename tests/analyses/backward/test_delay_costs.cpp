@@ -134,6 +134,33 @@ TEST_CASE("delay costs: a late broadcast root carries the costs", "[delay]") {
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/prep") == Approx(ns(50)));
 }
 
+TEST_CASE("delay costs: a scan wait in the delayer's interval counts as its activity", "[delay]") {
+    // Rank 0 waits in MPI_Recv from 10 to 50 for rank 2 (Late Sender, 40).
+    // Since MPI_Init, rank 2 sat in MPI_Scan on {1, 2} from 10 to 42, waiting
+    // 30 there for rank 1 (Early Scan, a pattern without delay metric), then
+    // computed f for 8. Rank 0 did nothing in the interval. The scan's 32
+    // are rank 2's activity: s = 1/40, so MPI_Scan gets 32 and f 8 of the 40.
+    TraceBuilder t(3);
+    const Comm pair = t.communicator({1, 2}, t.world(), "pair");
+    t.rank(0).enter(0, "main").init(0, 10).recv(10, 55, 2, 0, 8).finalize(55, 70).leave(70);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 40, "g").scan(40, 42, 8, pair)
+        .finalize(42, 70).leave(70);
+    t.rank(2).enter(0, "main").init(0, 10).scan(10, 42, 8, pair).region(42, 50, "f")
+        .send(50, 52, 0, 0, 8).finalize(52, 70).leave(70);
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiLateSender, 0, "main/MPI_Recv") == Approx(ns(40)));
+    REQUIRE(r.own(Metric::MpiEarlyScan, 2, "main/MPI_Scan") == Approx(ns(30)));
+
+    CHECK(r.own(Metric::DelayLateSender, 2, "main/MPI_Scan") == Approx(ns(32)));
+    CHECK(r.own(Metric::DelayLateSender, 2, "main/f") == Approx(ns(8)));
+    CHECK(all_ranks(r, Metric::DelayLateSenderLongterm, 3) == 0.0);
+    check_conservation(r, 3, Metric::MpiLateSender, Metric::DelayLateSender,
+                       Metric::DelayLateSenderLongterm);
+    // The scan wait explains nothing as a wait: rank 0's wait is direct.
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 0, "main/MPI_Recv") == Approx(ns(40)));
+    CHECK(r.own(Metric::MpiWaitIndirectLatesender, 0, "main/MPI_Recv") == 0.0);
+}
+
 TEST_CASE("delay costs: switched off with the root-cause option", "[delay]") {
     const AnalysisResults r(figure3_trace(), AnalysisOptions{true, false});
     CHECK(all_ranks(r, Metric::Delay, 3) == 0.0);
