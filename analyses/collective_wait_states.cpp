@@ -1,6 +1,7 @@
 #include "analyses/collective_wait_states.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <vector>
 
@@ -41,9 +42,9 @@ void CollectiveWaitStates::begin_pass(const replay::LocalTrace& trace,
         throw Error(trace.anchor_path, "collective wait states need a forward replay");
 }
 
-void CollectiveWaitStates::on_collective(const replay::EventView& view,
-                                         CollectiveExchange& exchange) {
-    if (exchange.size() <= 1) return;
+replay::CollectiveTask CollectiveWaitStates::on_collective(const replay::EventView& view,
+                                                           CollectiveExchange& exchange) {
+    if (exchange.size() <= 1) co_return;
     const replay::Collective& coll = view.collective();
     const Call call{view,
                     view.enter().time,
@@ -53,17 +54,17 @@ void CollectiveWaitStates::on_collective(const replay::EventView& view,
                     exchange.rank()};
     switch (coll.op) {
     case CollectiveOp::Barrier:
-        all_synchronizing(call, exchange, WaitPattern::Barrier, Metric::MpiBarrierWait,
+        co_await all_synchronizing(call, exchange, WaitPattern::Barrier, Metric::MpiBarrierWait,
                           Metric::MpiBarrierCompletion);
         break;
     case CollectiveOp::Init:
         // No wait at MPI_Init: the ranks start at unrelated times, and that
         // is nobody's delay.
-        all_synchronizing(call, exchange, WaitPattern::InitCompletion, kNoMetric,
+        co_await all_synchronizing(call, exchange, WaitPattern::InitCompletion, kNoMetric,
                           Metric::MpiInitCompletion);
         break;
     case CollectiveOp::Finalize:
-        all_synchronizing(call, exchange, WaitPattern::FinalizeWait, Metric::MpiFinalizeWait,
+        co_await all_synchronizing(call, exchange, WaitPattern::FinalizeWait, Metric::MpiFinalizeWait,
                           kNoMetric);
         break;
     case CollectiveOp::Allgather:
@@ -72,21 +73,21 @@ void CollectiveWaitStates::on_collective(const replay::EventView& view,
     case CollectiveOp::Allreduce:
     case CollectiveOp::ReduceScatter:
     case CollectiveOp::ReduceScatterBlock:
-        all_to_all(call, exchange);
+        co_await all_to_all(call, exchange);
         break;
     case CollectiveOp::Bcast:
     case CollectiveOp::Scatter:
     case CollectiveOp::Scatterv:
-        one_to_all(call, exchange);
+        co_await one_to_all(call, exchange);
         break;
     case CollectiveOp::Gather:
     case CollectiveOp::Gatherv:
     case CollectiveOp::Reduce:
-        all_to_one(call, exchange);
+        co_await all_to_one(call, exchange);
         break;
     case CollectiveOp::Scan:
     case CollectiveOp::Exscan:
-        scan(call, exchange);
+        co_await scan(call, exchange);
         break;
     case CollectiveOp::Alltoallv:
     case CollectiveOp::Alltoallw:
@@ -118,48 +119,49 @@ void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cau
         claim_time(*cube_, trace, completion_metric, cnode, completion);
 }
 
-void CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveExchange& ex,
-                                             WaitPattern pattern, Metric wait, Metric completion) {
-    const RankedValue latest = ex.allreduce_maxloc(as_value(call.enter));
-    const RankedValue earliest_end = ex.allreduce_minloc(as_value(call.end));
+replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveExchange& ex,
+                                                               WaitPattern pattern, Metric wait,
+                                                               Metric completion) {
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     settle(call, pattern, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value), wait,
            completion);
 }
 
-void CollectiveWaitStates::all_to_all(const Call& call, CollectiveExchange& ex) {
-    const RankedValue latest = ex.allreduce_maxloc(as_value(call.enter));
-    const RankedValue earliest_end = ex.allreduce_minloc(as_value(call.end));
+replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveExchange& ex) {
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     const bool moves_data = call.sends || call.receives;
     if (earliest_end.value > latest.value) {
         // All ranks were inside the operation at once: all synchronized.
         if (moves_data)
             settle(call, WaitPattern::NxN, latest.rank, as_ticks(latest.value),
                    as_ticks(earliest_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
-        return;
+        co_return;
     }
     // Some rank left before the last one entered: only the last sender and
     // the receivers that entered before it synchronized.
     const RankedValue last_sender =
-        ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+        co_await ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
     const bool synchronized = (call.receives && as_value(call.enter) < last_sender.value) ||
                               (call.sends && call.rank == last_sender.rank);
     const RankedValue first_sync_end =
-        ex.allreduce_minloc(synchronized ? as_value(call.end) : kNever);
+        co_await ex.allreduce_minloc(synchronized ? as_value(call.end) : kNever);
     if (synchronized)
         settle(call, WaitPattern::NxN, last_sender.rank, as_ticks(last_sender.value),
                as_ticks(first_sync_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
 }
 
-void CollectiveWaitStates::one_to_all(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveExchange& ex) {
     const int root = call.view.collective().root;
-    if (root < 0 || root >= ex.size()) return;  // the same on every rank
-    std::vector<double> root_info{as_value(call.enter), call.sends ? 1.0 : 0.0};
-    ex.broadcast(root_info, root);
-    if (root_info.size() != 2 || root_info[1] == 0.0) return;  // the root sent nothing
+    if (root < 0 || root >= ex.size()) co_return;  // the same on every rank
+    std::array<double, 2> root_info{as_value(call.enter), call.sends ? 1.0 : 0.0};
+    co_await ex.broadcast_fixed(root_info, root);
+    if (root_info[1] == 0.0) co_return;  // the root sent nothing
     const Ticks root_enter = as_ticks(root_info[0]);
     const bool waits_for_root = call.receives && call.enter < root_enter;
     const RankedValue first_waiter_end =
-        ex.allreduce_minloc(waits_for_root ? as_value(call.end) : kNever);
+        co_await ex.allreduce_minloc(waits_for_root ? as_value(call.end) : kNever);
     // The root synchronizes with the ranks that waited for it, if any.
     const bool synchronized =
         waits_for_root || (call.rank == root && first_waiter_end.value < kNever);
@@ -168,14 +170,14 @@ void CollectiveWaitStates::one_to_all(const Call& call, CollectiveExchange& ex) 
                Metric::MpiLateBroadcast, kNoMetric);
 }
 
-void CollectiveWaitStates::all_to_one(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveExchange& ex) {
     const int root = call.view.collective().root;
-    if (root < 0 || root >= ex.size()) return;
-    std::vector<double> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
-    ex.broadcast(root_info, root);
-    if (root_info.size() != 2 || root_info[1] == 0.0) return;  // the root received nothing
+    if (root < 0 || root >= ex.size()) co_return;
+    std::array<double, 2> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
+    co_await ex.broadcast_fixed(root_info, root);
+    if (root_info[1] == 0.0) co_return;  // the root received nothing
     const RankedValue last_sender =
-        ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+        co_await ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
     // Only the root and the last sender synchronize, if the root came first.
     const bool synchronized =
         root_info[0] < last_sender.value && (call.rank == root || call.rank == last_sender.rank);
@@ -184,12 +186,12 @@ void CollectiveWaitStates::all_to_one(const Call& call, CollectiveExchange& ex) 
                call.end, Metric::MpiEarlyReduce, kNoMetric);
 }
 
-void CollectiveWaitStates::scan(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveExchange& ex) {
     // Every rank's entry (senders only), so that each finds the last of the
     // ranks up to itself, and which rank that was.
     std::vector<double> enters(static_cast<std::size_t>(ex.size()), kNotSending);
     enters[static_cast<std::size_t>(call.rank)] = call.sends ? as_value(call.enter) : kNotSending;
-    ex.allreduce(enters, replay::ReduceOp::Max);
+    co_await ex.allreduce(enters, replay::ReduceOp::Max);
     const auto upto = enters.begin() + call.rank + 1;
     const auto last = std::max_element(enters.begin(), upto);  // the first of equal maxima
     const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < *last;

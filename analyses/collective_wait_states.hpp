@@ -34,17 +34,18 @@ public:
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     bool packs_trace_data_only() const override { return true; }  // no point-to-point data
-    void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+    replay::CollectiveTask on_collective(const replay::EventView& view,
+                                         replay::CollectiveExchange& exchange) override;
 
 private:
     struct Call;  // one rank's view of the operation
 
-    void all_synchronizing(const Call& call, replay::CollectiveExchange& ex, WaitPattern pattern,
-                           Metric wait, Metric completion);
-    void all_to_all(const Call& call, replay::CollectiveExchange& ex);
-    void one_to_all(const Call& call, replay::CollectiveExchange& ex);
-    void all_to_one(const Call& call, replay::CollectiveExchange& ex);
-    void scan(const Call& call, replay::CollectiveExchange& ex);
+    replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveExchange& ex,
+                                             WaitPattern pattern, Metric wait, Metric completion);
+    replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveExchange& ex);
+    replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveExchange& ex);
+    replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveExchange& ex);
+    replay::CollectiveTask scan(const Call& call, replay::CollectiveExchange& ex);
     // Records this rank's wait for the entry of communicator rank `cause`
     // and its completion time after the first synchronizing rank's end
     // (`first_end`), and claims them for the given metrics (Metric::Count_:

@@ -154,16 +154,16 @@ void CriticalPathAnalysis::unpack_reply(const EventView& view, replay::PayloadRe
     if (!in.empty()) take_token(view, in.get<Ticks>());
 }
 
-void CriticalPathAnalysis::on_collective(const EventView& view,
-                                         replay::CollectiveExchange& exchange) {
+replay::CollectiveTask CriticalPathAnalysis::on_collective(const EventView& view,
+                                                           replay::CollectiveExchange& exchange) {
     pass_event(view);
-    if (finished_) return;
+    if (finished_) co_return;
     if (view.index() == start_event_) {
-        start(view, exchange);
+        co_await start(view, exchange);
     } else if (started_ && exchange.active()) {
-        pass_collective(view, exchange);
+        co_await pass_collective(view, exchange);
     }
-    if (started_ && view.index() == finish_event_) finish(view, exchange);
+    if (started_ && view.index() == finish_event_) co_await finish(view, exchange);
 }
 
 // Before the pass: the collectives that bound the path, and those where this
@@ -176,30 +176,32 @@ bool CriticalPathAnalysis::exchanges_at(const EventView& view) const {
 }
 
 // The path ends where the last rank entered MPI_Finalize.
-void CriticalPathAnalysis::start(const EventView& view, replay::CollectiveExchange& exchange) {
+replay::CollectiveTask CriticalPathAnalysis::start(const EventView& view,
+                                                   replay::CollectiveExchange& exchange) {
     const Ticks enter = view.enter().time;
-    const replay::RankedValue last = exchange.allreduce_maxloc(static_cast<double>(enter));
+    const replay::RankedValue last = co_await exchange.allreduce_maxloc(static_cast<double>(enter));
     started_ = true;
     if (last.rank == exchange.rank()) take_token(view, enter);
 }
 
 // One reduction tells every member whether the holder waited here and for
 // whom: only the holder contributes.
-void CriticalPathAnalysis::pass_collective(const EventView& view,
-                                           replay::CollectiveExchange& exchange) {
+replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& view,
+                                                             replay::CollectiveExchange& exchange) {
     std::array<double, 2> hand_off{0.0, 0.0};  // (cause + 1, end of the wait)
     if (const WaitState* wait = hand_off_wait(view)) {
         hand_off[1] = static_cast<double>(give_token(view, *wait));
         hand_off[0] = wait->cause + 1.0;
     }
-    exchange.allreduce(hand_off, replay::ReduceOp::Max);
+    co_await exchange.allreduce(hand_off, replay::ReduceOp::Max);
     if (hand_off[0] > 0 && static_cast<int>(hand_off[0]) - 1 == exchange.rank())
         take_token(view, static_cast<Ticks>(hand_off[1]));
 }
 
 // At the first collective on MPI_COMM_WORLD: the holder accounts for the
 // rest of the path locally, then all ranks combine their profiles.
-void CriticalPathAnalysis::finish(const EventView& view, replay::CollectiveExchange& exchange) {
+replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
+                                                    replay::CollectiveExchange& exchange) {
     const replay::LocalTrace& trace = view.trace();
     for (EventIndex k = view.index(); k-- > 0;) {
         if (token_.held) {
@@ -214,7 +216,7 @@ void CriticalPathAnalysis::finish(const EventView& view, replay::CollectiveExcha
     std::vector<double> totals(2 * paths);
     std::copy(on_path_.begin(), on_path_.end(), totals.begin());
     std::copy(activity_.begin(), activity_.end(), totals.begin() + static_cast<std::ptrdiff_t>(paths));
-    exchange.allreduce(totals, replay::ReduceOp::Sum);
+    co_await exchange.allreduce(totals, replay::ReduceOp::Sum);
     const std::span<const double> path_total(totals.data(), paths);
     const std::span<const double> activity_total(totals.data() + paths, paths);
     record(path_total, activity_total, exchange.size());

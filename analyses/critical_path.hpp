@@ -65,7 +65,8 @@ public:
     bool expects_reply(const replay::EventView& view) const override;
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
-    void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+    replay::CollectiveTask on_collective(const replay::EventView& view,
+                                         replay::CollectiveExchange& exchange) override;
     bool exchanges_at(const replay::EventView& view) const override;
 
 private:
@@ -90,9 +91,9 @@ private:
     // moment the path continues on the causing rank.
     Ticks give_token(const replay::EventView& view, const WaitState& wait);
     void take_token(const replay::EventView& view, Ticks until);
-    void start(const replay::EventView& view, replay::CollectiveExchange& exchange);
-    void pass_collective(const replay::EventView& view, replay::CollectiveExchange& exchange);
-    void finish(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask start(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask pass_collective(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask finish(const replay::EventView& view, replay::CollectiveExchange& exchange);
     void record(std::span<const double> path_total, std::span<const double> activity_total,
                 int ranks);
 

@@ -244,17 +244,19 @@ bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
     return wait && has_delay_costs(*wait);
 }
 
-void DelayCostAnalysis::on_collective(const EventView& view, replay::CollectiveExchange& exchange) {
-    if (exchange.size() <= 1 || !exchange.active()) return;
+replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
+                                                        replay::CollectiveExchange& exchange) {
+    if (exchange.size() <= 1 || !exchange.active()) co_return;
     const auto metrics = collective_delay(view.collective().op);
-    if (!metrics) return;
-    collective(view, exchange, {metrics->short_term, metrics->long_term});
+    if (!metrics) co_return;
+    co_await collective(view, exchange, {metrics->short_term, metrics->long_term});
 }
 
 // Three steps of logarithmic depth: find the delayer (if anyone waited),
 // broadcast its profile, sum the waiting ranks' shares onto it.
-void DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExchange& exchange,
-                                   DelayMetrics metrics) {
+replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view,
+                                                     replay::CollectiveExchange& exchange,
+                                                     DelayMetrics metrics) {
     const WaitState* wait = points_->wait_states.find(view.index());
     const double waiting = wait && wait->waiting > 0 ? static_cast<double>(wait->waiting) : 0.0;
     // The rank everyone waited for knows it from the forward pass (its own
@@ -268,8 +270,8 @@ void DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExch
     // [delayer, longest wait, size of the delayer's profile (0: unknown)]
     std::array<double, 3> who{waiting > 0 && wait->cause >= 0 ? wait->cause : -1.0, waiting,
                               static_cast<double>(announced)};
-    exchange.allreduce(who, replay::ReduceOp::Max);
-    if (who[0] < 0 || who[1] <= 0) return;
+    co_await exchange.allreduce(who, replay::ReduceOp::Max);
+    if (who[0] < 0 || who[1] <= 0) co_return;
     const int delayer_rank = static_cast<int>(who[0]);
     const bool delaying = exchange.rank() == delayer_rank;
 
@@ -289,9 +291,9 @@ void DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExch
         if (delaying && static_cast<double>(shipped.size()) != who[2])
             throw Error(trace_->anchor_path, "two ranks claim to have delayed the same collective");
         shipped.resize(static_cast<std::size_t>(who[2]));
-        exchange.broadcast_fixed(shipped, delayer_rank);
+        co_await exchange.broadcast_fixed(shipped, delayer_rank);
     } else {
-        exchange.broadcast(shipped, delayer_rank);
+        co_await exchange.broadcast(shipped, delayer_rank);
     }
     if (shipped.empty() || shipped.size() % 2 == 0)
         throw Error(trace_->anchor_path, "delay-cost broadcast holds a malformed profile");
@@ -319,8 +321,8 @@ void DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExch
             sums[2 * n + 2] = long_cost_here;
         }
     }
-    exchange.reduce_sum(sums, delayer_rank);
-    if (!delaying) return;
+    co_await exchange.reduce_sum(sums, delayer_rank);
+    if (!delaying) co_return;
 
     CostShares total;
     total.explained = true;

@@ -61,7 +61,8 @@ public:
     bool defers_reply(const replay::EventView& view) const override;
     void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
-    void on_collective(const replay::EventView& view, replay::CollectiveExchange& exchange) override;
+    replay::CollectiveTask on_collective(const replay::EventView& view,
+                                         replay::CollectiveExchange& exchange) override;
     // Collectives exchange only where a member waited.
     bool exchanges_at(const replay::EventView& view) const override;
 
@@ -87,7 +88,7 @@ private:
     // The waiting rank's side: classifies its point-to-point wait state.
     void classify(const replay::EventView& view, WaitPattern pattern, Ticks waiting,
                   double indirect);
-    void collective(const replay::EventView& view, replay::CollectiveExchange& exchange,
+    replay::CollectiveTask collective(const replay::EventView& view, replay::CollectiveExchange& exchange,
                     DelayMetrics metrics);
 
     LocalCube* cube_;

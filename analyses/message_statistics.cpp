@@ -28,9 +28,13 @@ void MessageStatistics::unpack(const replay::EventView& view, replay::PayloadRea
         count_message(*cube_, view, Metric::SyncsRecv, Metric::CommsRecv, Metric::BytesRcvd);
 }
 
-void MessageStatistics::on_collective(const replay::EventView& view,
-                                      replay::CollectiveExchange&) {
-    if (!forward_) return;
+replay::CollectiveTask MessageStatistics::on_collective(const replay::EventView& view,
+                                                        replay::CollectiveExchange&) {
+    if (forward_) count_collective(view);
+    return {};  // nothing to exchange
+}
+
+void MessageStatistics::count_collective(const replay::EventView& view) {
     const replay::Collective& coll = view.collective();
     // MPI_Init and MPI_Finalize synchronize but are no collective operations
     // of the program.

@@ -23,9 +23,12 @@ public:
     bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter&) override;
     void unpack(const replay::EventView& view, replay::PayloadReader&) override;
-    void on_collective(const replay::EventView& view, replay::CollectiveExchange&) override;
+    replay::CollectiveTask on_collective(const replay::EventView& view,
+                                         replay::CollectiveExchange&) override;
 
 private:
+    void count_collective(const replay::EventView& view);
+
     LocalCube* cube_;
     bool forward_ = true;
 };

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "common/error.hpp"
-#include "replay/observer.hpp"
+#include "replay/collective_exchange.hpp"
 
 namespace hindsight::replay {
 
@@ -18,16 +18,8 @@ public:
     int world_rank(int r) const override { return real_->world_rank(r); }
     bool active() const override { return false; }
 
-    void allreduce(std::span<double>, ReduceOp) override { refuse(); }
-    RankedValue allreduce_maxloc(double) override { refuse(); }
-    RankedValue allreduce_minloc(double) override { refuse(); }
-    void exscan(std::span<double>, ReduceOp) override { refuse(); }
-    void reduce_sum(std::span<double>, int) override { refuse(); }
-    void broadcast(std::vector<double>&, int) override { refuse(); }
-    void broadcast_fixed(std::span<double>, int) override { refuse(); }
-
 private:
-    [[noreturn]] static void refuse() {
+    [[noreturn]] bool start(ExchangeOperation&) override {
         throw Error("", "an analysis communicates at a collective where it declared it has nothing "
                         "to exchange");
     }

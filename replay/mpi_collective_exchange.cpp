@@ -38,7 +38,7 @@ void MpiCollectiveExchange::complete(MPI_Request& request, const char* operation
     });
 }
 
-void MpiCollectiveExchange::allreduce(std::span<double> values, ReduceOp op) {
+void MpiCollectiveExchange::allreduce_now(std::span<double> values, ReduceOp op) {
     MPI_Request request;
     MPI_Iallreduce(MPI_IN_PLACE, values.data(), count(values.size()), MPI_DOUBLE, mpi_op(op), comm_, &request);
     complete(request, "allreduce");
@@ -55,15 +55,15 @@ RankedValue MpiCollectiveExchange::allreduce_loc(double value, MPI_Op op, const 
     return {out.value, out.rank};
 }
 
-RankedValue MpiCollectiveExchange::allreduce_maxloc(double value) {
+RankedValue MpiCollectiveExchange::maxloc_now(double value) {
     return allreduce_loc(value, MPI_MAXLOC, "maxloc");
 }
 
-RankedValue MpiCollectiveExchange::allreduce_minloc(double value) {
+RankedValue MpiCollectiveExchange::minloc_now(double value) {
     return allreduce_loc(value, MPI_MINLOC, "minloc");
 }
 
-void MpiCollectiveExchange::exscan(std::span<double> values, ReduceOp op) {
+void MpiCollectiveExchange::exscan_now(std::span<double> values, ReduceOp op) {
     // MPI leaves rank 0's result undefined; the interface keeps its values.
     scratch_.assign(values.begin(), values.end());
     MPI_Request request;
@@ -72,7 +72,7 @@ void MpiCollectiveExchange::exscan(std::span<double> values, ReduceOp op) {
     if (rank_ != 0) std::copy(scratch_.begin(), scratch_.end(), values.begin());
 }
 
-void MpiCollectiveExchange::reduce_sum(std::span<double> values, int root) {
+void MpiCollectiveExchange::reduce_sum_now(std::span<double> values, int root) {
     MPI_Request request;
     if (rank_ == root) {
         MPI_Ireduce(MPI_IN_PLACE, values.data(), count(values.size()), MPI_DOUBLE, MPI_SUM, root, comm_, &request);
@@ -82,16 +82,16 @@ void MpiCollectiveExchange::reduce_sum(std::span<double> values, int root) {
     complete(request, "reduce");
 }
 
-void MpiCollectiveExchange::broadcast(std::vector<double>& values, int root) {
+void MpiCollectiveExchange::broadcast_now(std::vector<double>& values, int root) {
     std::uint64_t n = values.size();
     MPI_Request request;
     MPI_Ibcast(&n, 1, MPI_UINT64_T, root, comm_, &request);
     complete(request, "broadcast size");
     values.resize(n);
-    broadcast_fixed(values, root);
+    broadcast_fixed_now(values, root);
 }
 
-void MpiCollectiveExchange::broadcast_fixed(std::span<double> values, int root) {
+void MpiCollectiveExchange::broadcast_fixed_now(std::span<double> values, int root) {
     MPI_Request request;
     MPI_Ibcast(values.data(), count(values.size()), MPI_DOUBLE, root, comm_, &request);
     complete(request, "broadcast");

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "replay/comm_layout.hpp"
-#include "replay/observer.hpp"
+#include "replay/immediate_exchange.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
 
-class MpiCollectiveExchange final : public CollectiveExchange {
+class MpiCollectiveExchange final : public ImmediateExchange {
 public:
     // `scratch` is reused between exchanges to avoid allocations.
     MpiCollectiveExchange(MPI_Comm comm, const CommLayout& layout, int world_rank, ProgressWatch& watch,
@@ -20,15 +20,15 @@ public:
     int rank() const override { return rank_; }
     int world_rank(int r) const override;
 
-    void allreduce(std::span<double> values, ReduceOp op) override;
-    RankedValue allreduce_maxloc(double value) override;
-    RankedValue allreduce_minloc(double value) override;
-    void exscan(std::span<double> values, ReduceOp op) override;
-    void reduce_sum(std::span<double> values, int root) override;
-    void broadcast(std::vector<double>& values, int root) override;
-    void broadcast_fixed(std::span<double> values, int root) override;
-
 private:
+    void allreduce_now(std::span<double> values, ReduceOp op) override;
+    RankedValue maxloc_now(double value) override;
+    RankedValue minloc_now(double value) override;
+    void exscan_now(std::span<double> values, ReduceOp op) override;
+    void reduce_sum_now(std::span<double> values, int root) override;
+    void broadcast_now(std::vector<double>& values, int root) override;
+    void broadcast_fixed_now(std::span<double> values, int root) override;
+
     void complete(MPI_Request& request, const char* operation);
     RankedValue allreduce_loc(double value, MPI_Op op, const char* operation);
 

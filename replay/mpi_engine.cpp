@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "replay/batched_collectives.hpp"
 #include "replay/definitions_reader.hpp"
 #include "replay/idle_exchange.hpp"
 #include "replay/mpi_collective_exchange.hpp"
@@ -151,6 +152,7 @@ std::span<const std::byte> MpiReplayEngine::bulk_payload(std::uint32_t message) 
 
 void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
     exchange_payloads(forward, frame);
+    BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
@@ -172,10 +174,11 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
             }
             break;
         case EventKind::CollectiveEnd:
-            collective(view, observers);
+            collectives.add(view, observers);
             break;
         }
     }
+    collectives.finish();
 }
 
 // ---- passes message by message ---------------------------------------
@@ -390,7 +393,9 @@ void MpiReplayEngine::collective(const EventView& view, Observers observers) {
         collective_needs_.empty() ? ~ObserverMask{0} : collective_needs_[view.event().ref];
     for (std::size_t k = 0; k < observers.size(); ++k) {
         const bool takes_part = (needed & PayloadFrame::bit_of(k)) != 0;
-        observers[k]->on_collective(view, takes_part ? static_cast<CollectiveExchange&>(exchange) : idle);
+        CollectiveTask task = observers[k]->on_collective(view, takes_part ? static_cast<CollectiveExchange&>(exchange) : idle);
+        task.start();
+        if (!task.done()) throw Error(trace_.anchor_path, "a collective exchange was left unfinished");
     }
 }
 

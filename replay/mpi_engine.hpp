@@ -8,7 +8,9 @@
 //    packs all its payloads before the first event and ships them in one
 //    all-to-all (bulk_exchange.hpp); each unpacking event then takes its
 //    payload by its slot (message_slots.hpp), which is the one MPI's matching
-//    would have delivered.
+//    would have delivered. Its collective exchanges run together, a few MPI
+//    calls per communicator for thousands of collectives
+//    (batched_collectives.hpp).
 //  - Otherwise the packing side first tells its peers, in one all-to-all of
 //    flags, which messages carry data (carries_data); only those travel, one
 //    by one: sent without blocking to the recorded partner with the recorded

@@ -9,58 +9,14 @@
 #include <span>
 #include <vector>
 
+#include "replay/collective_exchange.hpp"
+#include "replay/collective_task.hpp"
 #include "replay/local_trace.hpp"
 #include "replay/payload.hpp"
 
 namespace hindsight::replay {
 
 enum class Direction : std::uint8_t { Forward, Backward };
-
-enum class ReduceOp : std::uint8_t { Sum, Min, Max };
-
-// A value together with the rank (in the collective's communicator) that
-// holds it; ties go to the lowest rank.
-struct RankedValue {
-    double value = 0;
-    int rank = -1;
-};
-
-// The communication an analysis may use at one collective event. Every rank
-// of the event's communicator reaches the same event in the same pass, so
-// each operation below must be called by all of them in the same order with
-// the same sizes (as with MPI collectives, which implement them).
-class CollectiveExchange {
-public:
-    virtual ~CollectiveExchange() = default;
-    virtual int size() const = 0;   // ranks in the communicator
-    virtual int rank() const = 0;   // this rank in the communicator
-    // World rank of communicator rank `r`.
-    virtual int world_rank(int r) const = 0;
-
-    // Element-wise reduction, result on every rank.
-    virtual void allreduce(std::span<double> values, ReduceOp op) = 0;
-    // Maximum / minimum with its owner, result on every rank.
-    virtual RankedValue allreduce_maxloc(double value) = 0;
-    virtual RankedValue allreduce_minloc(double value) = 0;
-    // Element-wise reduction over ranks 0..rank()-1 (exclusive prefix); on
-    // rank 0 the values are left as they are.
-    virtual void exscan(std::span<double> values, ReduceOp op) = 0;
-    // Element-wise sum delivered to `root` only; other ranks' spans are left
-    // as they are.
-    virtual void reduce_sum(std::span<double> values, int root) = 0;
-    // `root`'s data to everyone; the size may differ from call to call (the
-    // other ranks' vectors are resized).
-    virtual void broadcast(std::vector<double>& values, int root) = 0;
-    // `root`'s data to everyone, where every rank knows the size: one
-    // operation less than the one above.
-    virtual void broadcast_fixed(std::span<double> values, int root) = 0;
-
-    // False where the engine spared this observer the exchange because no
-    // member of the communicator has anything to contribute (exchanges_at):
-    // then it is false on every member alike, and the operations above must
-    // not be used.
-    virtual bool active() const { return true; }
-};
 
 class ReplayObserver {
 public:
@@ -127,8 +83,12 @@ public:
     virtual void unpack_reply(const EventView&, PayloadReader&) {}
 
     // A collective event (including the implicit ones of MPI_Init and
-    // MPI_Finalize).
-    virtual void on_collective(const EventView&, CollectiveExchange&) {}
+    // MPI_Finalize); an observer that exchanges data there is a coroutine
+    // (collective_task.hpp). In a pass where every observer packs trace
+    // data only, the engine may run the task's exchange operations after
+    // later events (batched with those of other collectives), so there the
+    // task must not depend on other events' callbacks having run or not.
+    virtual CollectiveTask on_collective(const EventView&, CollectiveExchange&) { return {}; }
     // exchanges_at(): whether this rank may contribute anything to the
     // exchange at this collective event, asked after begin_pass() under the
     // same rules as carries_data(). Where no member of the communicator says

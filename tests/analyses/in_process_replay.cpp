@@ -14,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "replay/idle_exchange.hpp"
+#include "replay/immediate_exchange.hpp"
 #include "replay/payload_frame.hpp"
 
 namespace hindsight::testing {
@@ -113,7 +114,7 @@ private:
 
 namespace {
 
-class Exchange final : public CollectiveExchange {
+class Exchange final : public replay::ImmediateExchange {
 public:
     Exchange(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
         : shared_(&shared), comm_(comm), members_(std::move(members)), rank_(rank) {}
@@ -122,38 +123,6 @@ public:
     int rank() const override { return rank_; }
     int world_rank(int r) const override { return members_.at(static_cast<std::size_t>(r)); }
 
-    void allreduce(std::span<double> values, ReduceOp op) override {
-        const auto all = gather(values);
-        for (std::size_t i = 0; i < values.size(); ++i) values[i] = reduce(all, i, all.size(), op);
-    }
-    RankedValue allreduce_maxloc(double value) override {
-        return pick(gather({&value, 1}), [](double a, double b) { return a > b; });
-    }
-    RankedValue allreduce_minloc(double value) override {
-        return pick(gather({&value, 1}), [](double a, double b) { return a < b; });
-    }
-    void exscan(std::span<double> values, ReduceOp op) override {
-        const auto all = gather(values);
-        if (rank_ == 0) return;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = reduce(all, i, static_cast<std::size_t>(rank_), op);
-    }
-    void reduce_sum(std::span<double> values, int root) override {
-        const auto all = gather(values);
-        if (rank_ != root) return;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = reduce(all, i, all.size(), ReduceOp::Sum);
-    }
-    void broadcast(std::vector<double>& values, int root) override {
-        values = gather(values).at(static_cast<std::size_t>(root));
-    }
-    void broadcast_fixed(std::span<double> values, int root) override {
-        const auto all = gather(values);
-        const auto& sent = all.at(static_cast<std::size_t>(root));
-        if (sent.size() != values.size())
-            throw Error("", "in-process replay: a fixed-size broadcast differs in size between ranks");
-        std::copy(sent.begin(), sent.end(), values.begin());
-    }
     // Which observers any member needs at this collective: the members'
     // masks or-ed (as two exact 32-bit halves, the rendezvous carries doubles).
     replay::ObserverMask needed(replay::ObserverMask mine) {
@@ -167,6 +136,38 @@ public:
     }
 
 private:
+    void allreduce_now(std::span<double> values, ReduceOp op) override {
+        const auto all = gather(values);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = reduce(all, i, all.size(), op);
+    }
+    RankedValue maxloc_now(double value) override {
+        return pick(gather({&value, 1}), [](double a, double b) { return a > b; });
+    }
+    RankedValue minloc_now(double value) override {
+        return pick(gather({&value, 1}), [](double a, double b) { return a < b; });
+    }
+    void exscan_now(std::span<double> values, ReduceOp op) override {
+        const auto all = gather(values);
+        if (rank_ == 0) return;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = reduce(all, i, static_cast<std::size_t>(rank_), op);
+    }
+    void reduce_sum_now(std::span<double> values, int root) override {
+        const auto all = gather(values);
+        if (rank_ != root) return;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = reduce(all, i, all.size(), ReduceOp::Sum);
+    }
+    void broadcast_now(std::vector<double>& values, int root) override {
+        values = gather(values).at(static_cast<std::size_t>(root));
+    }
+    void broadcast_fixed_now(std::span<double> values, int root) override {
+        const auto all = gather(values);
+        const auto& sent = all.at(static_cast<std::size_t>(root));
+        if (sent.size() != values.size())
+            throw Error("", "in-process replay: a fixed-size broadcast differs in size between ranks");
+        std::copy(sent.begin(), sent.end(), values.begin());
+    }
     std::vector<std::vector<double>> gather(std::span<const double> mine) {
         if (size() == 1) return {std::vector<double>(mine.begin(), mine.end())};
         return shared_->all_gather(comm_, size(), rank_, {mine.begin(), mine.end()});
@@ -270,7 +271,10 @@ private:
             for (std::size_t k = 0; k < observers.size(); ++k) {
                 const bool takes_part = (needed & replay::PayloadFrame::bit_of(k)) != 0;
                 auto& mine = takes_part ? static_cast<CollectiveExchange&>(exchange) : idle;
-                observers[k]->on_collective(view, mine);
+                // Every operation completes when awaited: the task runs through.
+                replay::CollectiveTask task = observers[k]->on_collective(view, mine);
+                task.start();
+                if (!task.done()) throw Error("", "in-process replay: a collective exchange was left unfinished");
             }
             break;
         }

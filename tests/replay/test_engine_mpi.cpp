@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -107,13 +108,53 @@ TraceBuilder ring_scenario(int n) {
     return t;
 }
 
+// What every exchange operation computes, on the collective's communicator:
+// used by observers of passes message by message and of batched passes.
+// Counts the exchanges that ran to their end in `completed`.
+CollectiveTask check_collective_exchange(const EventView& v, CollectiveExchange& x, int& completed) {
+    const auto members = v.trace().definitions.world_ranks(v.collective().comm);
+    REQUIRE(x.size() == static_cast<int>(members.size()));
+    REQUIRE(members[static_cast<std::size_t>(x.rank())] == v.trace().rank);
+    for (int i = 0; i < x.size(); ++i) CHECK(x.world_rank(i) == members[static_cast<std::size_t>(i)]);
+
+    std::array<double, 2> sums{static_cast<double>(v.trace().rank + 1), 1.0};
+    co_await x.allreduce(sums, ReduceOp::Sum);
+    double expected = 0;
+    for (int m : members) expected += m + 1;
+    CHECK(sums[0] == expected);
+    CHECK(sums[1] == x.size());
+
+    const RankedValue max = co_await x.allreduce_maxloc(v.trace().rank);
+    const auto max_it = std::max_element(members.begin(), members.end());
+    CHECK(max.value == *max_it);
+    CHECK(max.rank == max_it - members.begin());
+    const RankedValue min = co_await x.allreduce_minloc(1.0);  // a tie: the lowest rank wins
+    CHECK(min.value == 1.0);
+    CHECK(min.rank == 0);
+
+    std::array<double, 1> prefix{1.0};
+    co_await x.exscan(prefix, ReduceOp::Sum);
+    CHECK(prefix[0] == (x.rank() == 0 ? 1.0 : x.rank()));
+
+    std::array<double, 1> reduced{1.0};
+    co_await x.reduce_sum(reduced, 0);
+    CHECK(reduced[0] == (x.rank() == 0 ? x.size() : 1.0));
+
+    std::vector<double> data;
+    const int root = x.size() - 1;
+    if (x.rank() == root) data.assign(static_cast<std::size_t>(x.size() + 1), 7.0);
+    co_await x.broadcast(data, root);
+    CHECK(data == std::vector<double>(static_cast<std::size_t>(x.size() + 1), 7.0));
+    ++completed;
+}
+
 // Checks what arrives: forward, the sender's rank and send time; backward,
 // the receiver's rank and receive time; replies, the replier's rank.
 class CheckingObserver final : public ReplayObserver {
 public:
     explicit CheckingObserver(std::vector<int> partners_world) : world_(std::move(partners_world)) {}
 
-    int unpacked = 0, replies = 0, collectives = 0;
+    int unpacked = 0, replies = 0, collectives = 0, exchanged = 0;
 
     void pack(const EventView& v, PayloadWriter& w) override {
         w.put<std::int32_t>(v.trace().rank);
@@ -136,41 +177,9 @@ public:
         CHECK(r.get<std::int32_t>() == 1000 + world_[static_cast<std::size_t>(v.message().partner)]);
         ++replies;
     }
-    void on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
         ++collectives;
-        const auto members = v.trace().definitions.world_ranks(v.collective().comm);
-        REQUIRE(x.size() == static_cast<int>(members.size()));
-        REQUIRE(members[static_cast<std::size_t>(x.rank())] == v.trace().rank);
-        for (int i = 0; i < x.size(); ++i) CHECK(x.world_rank(i) == members[static_cast<std::size_t>(i)]);
-
-        std::array<double, 2> sums{static_cast<double>(v.trace().rank + 1), 1.0};
-        x.allreduce(sums, ReduceOp::Sum);
-        double expected = 0;
-        for (int m : members) expected += m + 1;
-        CHECK(sums[0] == expected);
-        CHECK(sums[1] == x.size());
-
-        const RankedValue max = x.allreduce_maxloc(v.trace().rank);
-        const auto max_it = std::max_element(members.begin(), members.end());
-        CHECK(max.value == *max_it);
-        CHECK(max.rank == max_it - members.begin());
-        const RankedValue min = x.allreduce_minloc(1.0);  // a tie: the lowest rank wins
-        CHECK(min.value == 1.0);
-        CHECK(min.rank == 0);
-
-        std::array<double, 1> prefix{1.0};
-        x.exscan(prefix, ReduceOp::Sum);
-        CHECK(prefix[0] == (x.rank() == 0 ? 1.0 : x.rank()));
-
-        std::array<double, 1> reduced{1.0};
-        x.reduce_sum(reduced, 0);
-        CHECK(reduced[0] == (x.rank() == 0 ? x.size() : 1.0));
-
-        std::vector<double> data;
-        const int root = x.size() - 1;
-        if (x.rank() == root) data.assign(static_cast<std::size_t>(x.size() + 1), 7.0);
-        x.broadcast(data, root);
-        CHECK(data == std::vector<double>(static_cast<std::size_t>(x.size() + 1), 7.0));
+        return check_collective_exchange(v, x, exchanged);
     }
 
 private:
@@ -212,17 +221,19 @@ TEST_CASE("payloads, replies and collective exchanges reach the recorded partner
     CHECK(observer.unpacked == 2);
     CHECK(observer.replies == 2);
     CHECK(observer.collectives == 2 * expected_collectives);
+    CHECK(observer.exchanged == observer.collectives);
 }
 
 // Packs the same as CheckingObserver, but declares it packs trace data only
-// (the engine then exchanges the payloads in bulk) or, with `silent`, that
-// it carries nothing (then no message travels and unpack gets nothing).
+// (the engine then exchanges the payloads in bulk and batches the collective
+// exchanges) or, with `silent`, that it carries nothing (then no message
+// travels and unpack gets nothing).
 class BulkObserver final : public ReplayObserver {
 public:
     BulkObserver(std::vector<int> partners_world, bool silent)
         : world_(std::move(partners_world)), silent_(silent) {}
 
-    int unpacked = 0, empty = 0;
+    int unpacked = 0, empty = 0, collectives = 0, exchanged = 0;
 
     bool packs_trace_data_only() const override { return !silent_; }
     bool carries_data(const EventView&) const override { return !silent_; }
@@ -242,6 +253,10 @@ public:
         const bool forward = v.kind() == EventKind::Recv;
         CHECK(time == (forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from)));
         ++unpacked;
+    }
+    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+        ++collectives;
+        return check_collective_exchange(v, x, exchanged);
     }
 
 private:
@@ -264,6 +279,10 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     engine.run(Direction::Backward, bulk_pass);
     CHECK(bulk.unpacked == 2);
     CHECK(bulk.empty == 0);
+    const int rank = world_rank();
+    const int collectives = 3 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, bcast, finalize (+ pair)
+    CHECK(bulk.collectives == 2 * collectives);
+    CHECK(bulk.exchanged == bulk.collectives);
 
     // Mixed with an observer that does not pack trace data only: message by
     // message, and the silent one gets empty readers where the other writes.
@@ -355,18 +374,18 @@ public:
     bool exchanges_at(const EventView& v) const override {
         return v.collective().op == CollectiveOp::Bcast && v.trace().rank == v.collective().root;
     }
-    void on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
         if (!x.active()) {
             ++idle;
             std::array<double, 1> value{1.0};
-            CHECK_THROWS_AS(x.allreduce(value, ReduceOp::Sum), Error);
-            return;
+            CHECK_THROWS_AS(co_await x.allreduce(value, ReduceOp::Sum), Error);
+            co_return;
         }
         ++active;
         CHECK(v.collective().op == CollectiveOp::Bcast);
         std::array<double, 3> data{0.0, 0.0, 0.0};
         if (x.rank() == v.collective().root) data = {1.0, 2.0, 3.0};
-        x.broadcast_fixed(data, v.collective().root);
+        co_await x.broadcast_fixed(data, v.collective().root);
         CHECK(data == std::array<double, 3>{1.0, 2.0, 3.0});
     }
 
@@ -401,4 +420,71 @@ int main(int argc, char** argv) {
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();
     return failed ? 1 : 0;
+}
+
+namespace {
+
+// A batched pass's observer (trace data only) that awaits two operations at
+// every collective, with values that name the collective: the position of
+// the collective on its communicator, counted by each rank as the engine
+// meets them.
+class NumberedCollectives final : public ReplayObserver {
+public:
+    int completed = 0, wrong = 0;
+
+    bool packs_trace_data_only() const override { return true; }
+    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+        const double number = seen_[v.collective().comm]++;
+        std::array<double, 1> sum{1000.0 * number + x.rank()};
+        co_await x.allreduce(sum, ReduceOp::Sum);
+        const double ranks = x.size();
+        if (sum[0] != 1000.0 * number * ranks + ranks * (ranks - 1) / 2) ++wrong;
+        const RankedValue last = co_await x.allreduce_maxloc(number + x.rank());
+        if (last.value != number + ranks - 1 || last.rank != x.size() - 1) ++wrong;
+        ++completed;
+    }
+
+private:
+    std::map<CommId, int> seen_;
+};
+
+}  // namespace
+
+TEST_CASE("batched collective exchanges: thousands of collectives on two communicators", "[engine][mpi]") {
+    // More collectives on MPI_COMM_WORLD than a batch holds, every third
+    // of them followed by one on a communicator of the last and the first
+    // rank: the batches of both run in several rounds and several parts.
+    constexpr int kCollectives = 2500;
+    const int n = world_size();
+    REQUIRE(n >= 2);
+    SharedScratch dir;
+    TraceBuilder t(n);
+    const auto pair = t.communicator({n - 1, 0}, t.world(), "last and first");
+    int on_pair = 0;
+    for (int r = 0; r < n; ++r) {
+        auto& b = t.rank(r);
+        b.enter(0, "main").init(0, 10);
+        Ticks time = 100;
+        on_pair = 0;
+        for (int k = 0; k < kCollectives; ++k, time += 100) {
+            b.allreduce(time, time + 10, 8);
+            if (k % 3 == 0) {
+                ++on_pair;
+                if (r == 0 || r == n - 1) b.allreduce(time + 20, time + 30, 8, pair);
+            }
+        }
+        b.finalize(time, time + 10).leave(time + 20);
+    }
+    const LocalTrace trace = load(t, dir);
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
+    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    NumberedCollectives observer;
+    std::array<ReplayObserver*, 1> observers{&observer};
+    engine.run(Direction::Forward, observers);
+
+    const int rank = world_rank();
+    const bool in_pair = rank == 0 || rank == n - 1;
+    CHECK(observer.completed == kCollectives + 2 + (in_pair ? on_pair : 0));  // + MPI_Init, MPI_Finalize
+    CHECK(observer.wrong == 0);
 }

@@ -1,0 +1,62 @@
+// The collective exchanges of a pass of trace data only, run together
+// instead of one collective at a time. At each collective event the engine
+// starts the observers' tasks (collective_task.hpp); an exchange operation
+// they await is kept. Then, per communicator, the kept operations of the
+// same kind (and reduction, and root) run as one non-blocking MPI call on
+// their data laid end to end, and the tasks resume: each round completes
+// one operation of every waiting task, so a task that awaits k operations
+// one after another ends in k rounds. Thousands of collectives cost a few
+// MPI calls per round instead of a few each.
+//
+// Every member of a communicator sees the same collectives on it in the
+// same order, and at each the same observers await the same operations
+// (the exchange contract), so all members keep the same operations in the
+// same order and issue the same calls. A communicator's rounds run when
+// kMaxWaiting of its collectives wait (which bounds the memory of suspended
+// tasks; all members reach that point at the same collective, where the
+// traced program itself called a collective on it) and at the end of the
+// pass, communicator by communicator in the order of their ids.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "replay/communicators.hpp"
+#include "replay/observer.hpp"
+#include "replay/progress.hpp"
+
+namespace hindsight::replay {
+
+class BatchedCollectives {
+public:
+    static constexpr std::size_t kMaxWaiting = 1024;
+
+    // `mirror` and `watch` must outlive this object.
+    BatchedCollectives(const CommunicatorMirror& mirror, ProgressWatch& watch);
+    ~BatchedCollectives();
+    BatchedCollectives(const BatchedCollectives&) = delete;
+    BatchedCollectives& operator=(const BatchedCollectives&) = delete;
+
+    // Starts every observer's task at collective event `view`.
+    void add(const EventView& view, std::span<ReplayObserver* const> observers);
+    // Runs the rounds of every communicator until all tasks have ended.
+    void finish();
+
+private:
+    class Exchange;    // the exchange one collective's tasks await
+    struct Pending;    // a collective event whose tasks have not all ended
+    struct Waiting;    // an operation kept for the next round
+    struct Batch;      // one communicator's waiting collectives
+    Batch& batch(CommId comm);
+    void run_rounds(Batch& batch);
+    void run_round(Batch& batch);
+
+    const CommunicatorMirror& mirror_;
+    ProgressWatch& watch_;
+    std::vector<std::unique_ptr<Batch>> batches_;  // by communicator
+};
+
+}  // namespace hindsight::replay
