@@ -22,6 +22,8 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
     trace_ = &trace;
+    // Every message and collective of the rank becomes a synchronization point.
+    points_->wait_states.reserve(trace.messages.size() + trace.collectives.size());
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {
@@ -35,6 +37,7 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
     }
     members_.clear();
     candidates_.clear();
+    latest_candidate_send_ = kNoCandidate;
     open_call_ = replay::kNoEvent;
 }
 
@@ -117,11 +120,17 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
                                 {WaitPattern::LateSender, late.waiting, late.source_in_comm});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
+    latest_candidate_send_ = std::max(latest_candidate_send_, late.send);
 }
 
 void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
+    // Mostly messages arrive in order: then no candidate was sent later,
+    // and the scan below is spared.
+    if (send >= latest_candidate_send_) return;
+    latest_candidate_send_ = kNoCandidate;
     for (auto it = candidates_.begin(); it != candidates_.end();) {
         if (it->send <= send) {
+            latest_candidate_send_ = std::max(latest_candidate_send_, it->send);
             ++it;
             continue;
         }

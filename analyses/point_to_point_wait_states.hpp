@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -74,6 +75,8 @@ private:
     std::vector<Completion> completion_;          // by call path
     std::unordered_map<CommId, std::vector<int>> members_;
     std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first
+    Ticks latest_candidate_send_ = kNoCandidate;  // no earlier than the latest send among them
+    static constexpr Ticks kNoCandidate = std::numeric_limits<Ticks>::min();
     // The longest wait so far inside the current multiple-completion call.
     replay::EventIndex open_call_ = replay::kNoEvent;
     LateMessage longest_;

@@ -55,6 +55,7 @@ inline bool has_delay_costs(const WaitState& wait) {
 class WaitStateMap {
 public:
     void record(replay::EventIndex event, WaitState state) { states_[event] = state; }
+    void reserve(std::size_t events) { states_.reserve(events); }
     const WaitState* find(replay::EventIndex event) const {
         const auto it = states_.find(event);
         return it == states_.end() ? nullptr : &it->second;
