@@ -6,20 +6,12 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "replay/mpi_reduce_op.hpp"
 
 namespace hindsight::replay {
 namespace {
 
 using Kind = ExchangeOperation::Kind;
-
-MPI_Op mpi_op(ReduceOp op) {
-    switch (op) {
-    case ReduceOp::Sum: return MPI_SUM;
-    case ReduceOp::Min: return MPI_MIN;
-    case ReduceOp::Max: return MPI_MAX;
-    }
-    return MPI_SUM;
-}
 
 struct DoubleInt {  // MPI_DOUBLE_INT
     double value;

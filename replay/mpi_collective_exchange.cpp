@@ -4,17 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "replay/mpi_reduce_op.hpp"
+
 namespace hindsight::replay {
 namespace {
-
-MPI_Op mpi_op(ReduceOp op) {
-    switch (op) {
-    case ReduceOp::Sum: return MPI_SUM;
-    case ReduceOp::Min: return MPI_MIN;
-    case ReduceOp::Max: return MPI_MAX;
-    }
-    return MPI_SUM;
-}
 
 int count(std::size_t n) { return static_cast<int>(n); }
 
