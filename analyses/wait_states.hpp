@@ -4,7 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <cstddef>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "replay/event.hpp"
@@ -54,16 +55,27 @@ inline bool has_delay_costs(const WaitState& wait) {
 // that the backward passes can delimit synchronization intervals.
 class WaitStateMap {
 public:
-    void record(replay::EventIndex event, WaitState state) { states_[event] = state; }
-    void reserve(std::size_t events) { states_.reserve(events); }
-    const WaitState* find(replay::EventIndex event) const {
-        const auto it = states_.find(event);
-        return it == states_.end() ? nullptr : &it->second;
-    }
-    std::size_t size() const { return states_.size(); }
+    // Adds or replaces the wait state of `event` (not kNoEvent).
+    void record(replay::EventIndex event, WaitState state);
+    // Makes room for `events` entries without rehashing.
+    void reserve(std::size_t events);
+    const WaitState* find(replay::EventIndex event) const;
+    std::size_t size() const { return size_; }
 
 private:
-    std::unordered_map<replay::EventIndex, WaitState> states_;
+    // Open addressing with linear probing: a rank has a synchronization
+    // point at every message and collective, millions of entries, and a
+    // node-based map spent more time allocating them than the forward pass
+    // spent finding the wait states.
+    struct Slot {
+        replay::EventIndex event = replay::kNoEvent;  // kNoEvent: empty
+        WaitState state;
+    };
+    std::size_t home(replay::EventIndex event) const;
+    void grow(std::size_t capacity);
+
+    std::vector<Slot> slots_;  // a power of two in size, at most half full
+    std::size_t size_ = 0;
 };
 
 }  // namespace hindsight

@@ -9,8 +9,13 @@
 #include "common/call_tree.hpp"
 #include "common/definitions.hpp"
 #include "replay/event.hpp"
+#include "replay/huge_page_allocator.hpp"
 
 namespace hindsight::replay {
+
+// The events of one rank in stream order (huge_page_allocator.hpp says why
+// its own allocator).
+using EventStore = std::vector<Event, HugePageAllocator<Event>>;
 
 class LocalTrace {
 public:
@@ -19,7 +24,7 @@ public:
     int rank = 0;                // this rank in MPI_COMM_WORLD
     std::string anchor_path;     // the archive's traces.otf2, for messages
 
-    std::vector<Event> events;
+    EventStore events;
     std::vector<Message> messages;
     std::vector<Collective> collectives;
 

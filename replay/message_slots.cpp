@@ -1,6 +1,6 @@
 #include "replay/message_slots.hpp"
 
-#include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "replay/comm_layout.hpp"
@@ -15,15 +15,18 @@ MessageSlots::MessageSlots(const LocalTrace& trace)
     std::vector<CommLayout> layouts(trace.definitions.communicators.size());
     std::vector<bool> known(layouts.size(), false);
 
-    struct Entry {
-        bool send;
-        int peer;
-        CommId comm;
-        std::uint32_t tag;
-        std::uint32_t message;
-    };
-    std::vector<Entry> entries;
-    entries.reserve(trace.messages.size());
+    // The slots follow from a sort of the messages by (direction, peer,
+    // communicator, tag), stable within each such stream. A trace has few
+    // streams and millions of messages, so rather than sort the messages we
+    // number them within their stream in one pass, sort the streams, and
+    // shift each stream's numbers by the size of the streams before it.
+    using Stream = std::tuple<bool, int, CommId, std::uint32_t>;  // send?, peer, comm, tag
+    std::map<Stream, std::uint32_t> stream_ids;
+    std::vector<std::uint32_t> stream_sizes;
+    std::vector<std::uint32_t> stream_of(trace.messages.size(), 0);
+    Stream last{};
+    std::uint32_t last_id = 0;
+    bool any = false;
     for (const Event& e : trace.events) {
         if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
         const Message& m = trace.messages[e.ref];
@@ -33,17 +36,28 @@ MessageSlots::MessageSlots(const LocalTrace& trace)
         }
         const CommLayout& layout = layouts[m.comm];
         const int peer = layout.self ? trace.rank : layout.members.at(static_cast<std::size_t>(m.partner));
-        entries.push_back({e.kind == EventKind::Send, peer, m.comm, m.tag, e.ref});
+        const Stream stream{e.kind == EventKind::Send, peer, m.comm, m.tag};
+        if (!any || stream != last) {  // consecutive messages mostly share a stream
+            const auto [it, added] = stream_ids.try_emplace(stream, static_cast<std::uint32_t>(stream_sizes.size()));
+            if (added) stream_sizes.push_back(0);
+            last = stream;
+            last_id = it->second;
+            any = true;
+        }
+        peer_[e.ref] = peer;
+        stream_of[e.ref] = last_id;
+        slot_[e.ref] = stream_sizes[last_id]++;
     }
-    // Stable: within one (peer, communicator, tag) the order of occurrence.
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        return std::tie(a.send, a.peer, a.comm, a.tag) < std::tie(b.send, b.peer, b.comm, b.tag);
-    });
-    for (const Entry& e : entries) {
-        auto& count = (e.send ? sends_ : receives_).at(static_cast<std::size_t>(e.peer));
-        peer_[e.message] = e.peer;
-        slot_[e.message] = count++;
+    // In sorted order, each stream starts where the previous ones of the
+    // same direction and peer end.
+    std::vector<std::uint32_t> stream_start(stream_sizes.size(), 0);
+    for (const auto& [stream, id] : stream_ids) {
+        auto& count = (std::get<0>(stream) ? sends_ : receives_).at(static_cast<std::size_t>(std::get<1>(stream)));
+        stream_start[id] = count;
+        count += stream_sizes[id];
     }
+    for (std::size_t m = 0; m < slot_.size(); ++m)
+        if (peer_[m] >= 0) slot_[m] += stream_start[stream_of[m]];
 }
 
 }  // namespace hindsight::replay

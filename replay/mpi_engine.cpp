@@ -76,7 +76,7 @@ MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirr
                                  std::chrono::duration<double> timeout)
     : trace_(trace),
       mirror_(mirror),
-      watch_(timeout),
+      watch_(timeout, spin_budget(MPI_COMM_WORLD)),
       slots_(trace),
       world_(duplicate(MPI_COMM_WORLD)),
       bulk_(world_.get(), watch_) {

@@ -19,6 +19,7 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "replay/analyzer/memory_reuse.hpp"
 #include "replay/analyzer/options.hpp"
 #include "replay/analyzer/report_assembly.hpp"
 #include "replay/analyzer/run_stats.hpp"
@@ -140,6 +141,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    analyzer::reuse_freed_memory();
     replay::mpi::Session session(argc, argv);
     World world;
     MPI_Comm_rank(world.comm, &world.rank);

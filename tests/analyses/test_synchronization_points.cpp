@@ -110,3 +110,30 @@ TEST_CASE("annotations: collectives name the rank everyone waited for", "[annota
         CHECK(bcast->waiting == 62 - (60 + k));
     }
 }
+
+TEST_CASE("the wait-state map finds what was recorded, the last record winning, across growth", "[points]") {
+    WaitStateMap map;
+    CHECK(map.find(0) == nullptr);
+    // Far more entries than the initial table holds, with gaps, so that the
+    // table grows several times and probes collide.
+    for (replay::EventIndex e = 0; e < 5000; e += 3)
+        map.record(e, WaitState{WaitPattern::LateSender, static_cast<Ticks>(e), static_cast<int>(e % 7)});
+    map.record(9, WaitState{WaitPattern::Barrier, 1, 2});  // replaces
+    CHECK(map.size() == 1667);
+    for (replay::EventIndex e = 0; e < 5000; ++e) {
+        const WaitState* w = map.find(e);
+        if (e % 3 != 0) {
+            REQUIRE(w == nullptr);
+        } else if (e == 9) {
+            REQUIRE(w != nullptr);
+            CHECK((w->pattern == WaitPattern::Barrier && w->waiting == 1 && w->cause == 2));
+        } else {
+            REQUIRE(w != nullptr);
+            CHECK((w->waiting == static_cast<Ticks>(e) && w->cause == static_cast<int>(e % 7)));
+        }
+    }
+    map.reserve(100000);  // rehashes what is there
+    CHECK(map.size() == 1667);
+    CHECK(map.find(4998) != nullptr);
+    CHECK(map.find(4999) == nullptr);
+}

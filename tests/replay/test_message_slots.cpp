@@ -1,0 +1,70 @@
+// Message slots: both sides of a message must get the same number without
+// talking, so the numbering follows MPI's matching order (per peer and
+// direction: by communicator, then tag, then order of occurrence).
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "replay/message_slots.hpp"
+#include "replay/trace_loader.hpp"
+#include "tests/replay/scratch_dir.hpp"
+#include "tests/support/trace_builder.hpp"
+
+using namespace hindsight;
+using namespace hindsight::replay;
+using hindsight::testing::ScratchDir;
+using hindsight::testing::TraceBuilder;
+
+namespace {
+
+// The slots of this rank's messages in stream order, as (peer, slot).
+std::vector<std::pair<int, std::uint32_t>> slots_in_order(const LocalTrace& trace) {
+    const MessageSlots slots(trace);
+    std::vector<std::pair<int, std::uint32_t>> out;
+    for (const Event& e : trace.events)
+        if (e.kind == EventKind::Send || e.kind == EventKind::Recv) out.emplace_back(slots.peer(e.ref), slots.slot(e.ref));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("message slots number each peer's messages by communicator, tag and order", "[slots]") {
+    // Rank 0 sends to ranks 1 and 2 on two tags of MPI_COMM_WORLD and on a
+    // communicator of ranks {0, 2} (where rank 2 is rank 1), interleaved;
+    // rank 2 receives its messages in another order of tags, as MPI allows.
+    TraceBuilder t(3);
+    const auto pair = t.communicator({0, 2}, t.world(), "pair");
+    t.rank(0)
+        .enter(0, "main")
+        .send(10, 11, 2, 9, 8)           // to 2, world, tag 9: world slot 1 of 2's
+        .send(12, 13, 1, 5, 8)           // to 1, world, tag 5: slot 0
+        .send(14, 15, 1, 5, 8, pair)     // to 2 (pair rank 1), pair: slot 3 (comms after world)
+        .send(16, 17, 2, 5, 8)           // to 2, world, tag 5: slot 0
+        .send(18, 19, 2, 9, 8)           // to 2, world, tag 9, second: slot 2
+        .leave(100);
+    t.rank(1).enter(0, "main").recv(20, 30, 0, 5, 8).leave(100);
+    t.rank(2)
+        .enter(0, "main")
+        .recv(20, 30, 0, 5, 8)
+        .recv(31, 32, 0, 5, 8, pair)  // from pair rank 0, i.e. rank 0
+        .recv(33, 34, 0, 9, 8)
+        .recv(35, 36, 0, 9, 8)
+        .leave(100);
+    ScratchDir dir;
+    t.write(dir.path());
+
+    const LoadedTrace sender = load_local_trace(dir.anchor(), 0, 3);
+    CHECK(slots_in_order(sender.trace) ==
+          std::vector<std::pair<int, std::uint32_t>>{{2, 1}, {1, 0}, {2, 3}, {2, 0}, {2, 2}});
+    const MessageSlots sender_slots(sender.trace);
+    CHECK(sender_slots.sends() == std::vector<std::uint32_t>{0, 1, 4});
+    CHECK(sender_slots.receives() == std::vector<std::uint32_t>{0, 0, 0});
+
+    // The receivers number the same messages alike.
+    const LoadedTrace one = load_local_trace(dir.anchor(), 1, 3);
+    CHECK(slots_in_order(one.trace) == std::vector<std::pair<int, std::uint32_t>>{{0, 0}});
+    const LoadedTrace two = load_local_trace(dir.anchor(), 2, 3);
+    CHECK(slots_in_order(two.trace) ==
+          std::vector<std::pair<int, std::uint32_t>>{{0, 0}, {0, 3}, {0, 1}, {0, 2}});
+    CHECK(MessageSlots(two.trace).receives() == std::vector<std::uint32_t>{4, 0, 0});
+}
