@@ -112,6 +112,7 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     live_ = &m;
     std::atexit(exit_without_finalize);
 
+    m.regions_.program(executable_path());
     m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));
     replay_early_regions(m);
     const OTF2_RegionRef region = m.regions_.mpi(init);

@@ -39,4 +39,10 @@ OTF2_RegionRef RegionRegistry::buffer_flush() {
                                         OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""});
 }
 
+OTF2_RegionRef RegionRegistry::program(std::string_view path) {
+    const std::string_view name = path.substr(path.find_last_of('/') + 1);  // npos + 1 == 0
+    return named(path, {std::string(name), std::string(path), OTF2_REGION_ROLE_ARTIFICIAL,
+                        OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""});
+}
+
 }  // namespace hindsight::collect

@@ -106,19 +106,28 @@ def collect_and_analyze(args, workdir, ranks, program_args):
     status, values = run([args.values, report], echo_output=False)
     if status != 0:
         sys.exit(f"FAIL: cube_values cannot read {report}")
-    return Report(values, ranks), Spans(anchor), summary
+    return Report(values, ranks, os.path.basename(args.program)), Spans(anchor), summary
 
 
 # --- reading -------------------------------------------------------------------
 
 class Report:
-    """The report's values as stored (metric-inclusive), per metric, call path and rank."""
+    """The report's values as stored (metric-inclusive), per metric, call path and rank.
+    Call paths are kept relative to the program's root region, which is named
+    after the executable: "pingpong/main/MPI_Recv" is "main/MPI_Recv" here, the
+    root itself "". `outside_root` holds the paths that do not lie below it."""
 
-    def __init__(self, text, ranks):
+    def __init__(self, text, ranks, root):
         self.ranks = ranks
+        self.root = root
         self.cells = collections.defaultdict(float)
+        self.outside_root = set()
         for line in text.splitlines():
             metric, path, rank, value = line.split("\t")
+            if path == root or path.startswith(root + "/"):
+                path = path[len(root) + 1:]
+            else:
+                self.outside_root.add(path)
             self.cells[(metric, path, int(rank))] += float(value)
 
     def at(self, metric, path, rank):
@@ -140,8 +149,8 @@ class Report:
 class Spans:
     """Per rank the time from its first to its last event; for the whole run
     the time from the first event to the last one, and the times from the
-    earliest and from the latest first region entry of a rank to the last
-    entry into MPI_Finalize."""
+    earliest and from the latest start of a rank (its program's begin) to the
+    last entry into MPI_Finalize."""
 
     def __init__(self, anchor):
         first, last, first_enter, finalize = {}, {}, {}, []
@@ -150,8 +159,9 @@ class Spans:
             for location, event in reader.events:
                 first.setdefault(location._ref, event.time)
                 last[location._ref] = event.time
-                if isinstance(event, otf2.events.Enter):
+                if isinstance(event, (otf2.events.ProgramBegin, otf2.events.Enter)):
                     first_enter.setdefault(location._ref, event.time)
+                if isinstance(event, otf2.events.Enter):
                     if event.region.name == "MPI_Finalize":
                         finalize.append(event.time)
         self.rank = {r: (last[r] - first[r]) / resolution for r in first}
@@ -162,13 +172,13 @@ class Spans:
 
 # --- checks every trace gets ---------------------------------------------------------
 
-def checks_every_trace(checks, report, spans, summary, instrumented):
+def checks_every_trace(checks, report, spans, summary):
     for heading in SUMMARY_HEADINGS:
         checks.expect(heading in summary, f"the summary has the heading {heading!r}")
-    # Without instrumentation no region encloses the time between the
-    # top-level MPI calls, so no call path holds it: only an instrumented
-    # program's time adds up to its span.
-    for rank in range(report.ranks if instrumented else 0):
+    # The program's region encloses everything a rank did, so its time,
+    # instrumented or not, adds up to the rank's span.
+    checks.equal(sorted(report.outside_root), [], f"call paths outside the program's root region {report.root!r}")
+    for rank in range(report.ranks):
         checks.within(report.over_paths("time", rank), 0.99 * spans.rank[rank], 1.01 * spans.rank[rank],
                       f"rank {rank}: time summed over call paths against the rank's span "
                       f"{spans.rank[rank]:.6f} s (+-1 %)")
@@ -183,9 +193,8 @@ def checks_every_trace(checks, report, spans, summary, instrumented):
     # and begins where the rank it leads back to started: between the
     # latest and the earliest start of a rank. (Finalizing, which includes
     # writing the trace, is left out; it can be a tenth of a short run.) A
-    # live run gets a coarse lower bound: time a rank spends outside every
-    # region (an uninstrumented program between its MPI calls) belongs to no
-    # call path; the exact length is checked on trace-builder traces.
+    # live run gets coarse bounds; the exact length is checked on
+    # trace-builder traces.
     critical = report.total("critical_path")
     checks.at_most(critical, spans.run, "critical-path length against the run's span")
     low, high = spans.to_finalize_from_last_start, spans.to_finalize_from_first_start
@@ -375,7 +384,7 @@ def fpingpong():
     ranks, count, elements = 3, 5, 128
 
     def check(c, r):
-        # Not compiled with instrumentation: the MPI calls are call-tree roots.
+        # Not compiled with instrumentation: the MPI calls are the program's children.
         pair = with_lifecycle({"MPI_Send": count, "MPI_Recv": count, "MPI_Allreduce": 1, "MPI_Barrier": 1})
         others = with_lifecycle({"MPI_Allreduce": 1, "MPI_Barrier": 1})
         check_visits(c, r, "", [pair, pair, others])
@@ -385,9 +394,6 @@ def fpingpong():
 
     return ranks, ["--count", str(count), "--elements", str(elements)], check
 
-
-# Programs built without -finstrument-functions (no `main` region).
-UNINSTRUMENTED = {"fpingpong"}
 
 SCENARIOS = {
     "pingpong-delay": pingpong_delay,
@@ -413,7 +419,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="hindsight-live-") as workdir:
         report, spans, summary = collect_and_analyze(args, workdir, ranks, program_args)
         check(checks, report)
-        checks_every_trace(checks, report, spans, summary, args.scenario not in UNINSTRUMENTED)
+        checks_every_trace(checks, report, spans, summary)
     if checks.failures:
         sys.exit(f"FAIL: {len(checks.failures)} check(s) failed:\n  " + "\n  ".join(checks.failures))
     print("all checks passed")
