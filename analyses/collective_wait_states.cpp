@@ -40,6 +40,7 @@ void CollectiveWaitStates::begin_pass(const replay::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "collective wait states need a forward replay");
+    points_->wait_states.bind(trace);
 }
 
 replay::CollectiveTask CollectiveWaitStates::on_collective(const replay::EventView& view,

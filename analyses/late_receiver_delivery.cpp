@@ -9,6 +9,7 @@ void LateReceiverDelivery::begin_pass(const replay::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "Late Receiver delivery needs a backward replay");
+    points_->wait_states.bind(trace);
 }
 
 Ticks LateReceiverDelivery::caused(const replay::EventView& view) const {

@@ -23,7 +23,7 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
         throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
     trace_ = &trace;
     // Every message and collective of the rank becomes a synchronization point.
-    points_->wait_states.reserve(trace.messages.size() + trace.collectives.size());
+    points_->wait_states.bind(trace);
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {

@@ -1,53 +1,56 @@
 #include "analyses/wait_states.hpp"
 
-#include <bit>
+#include "common/error.hpp"
 
 namespace hindsight {
 
-std::size_t WaitStateMap::home(replay::EventIndex event) const {
-    // Fibonacci hashing spreads the near-consecutive event indices of
-    // neighbouring synchronization points over the table.
-    const std::uint64_t mixed = static_cast<std::uint64_t>(event) * 0x9E3779B97F4A7C15ull;
-    return static_cast<std::size_t>(mixed >> (64 - std::countr_zero(slots_.size())));
-}
-
-void WaitStateMap::grow(std::size_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(capacity, Slot{});
+void WaitStateMap::bind(const replay::LocalTrace& trace) {
+    if (trace_ == &trace) return;
+    trace_ = &trace;
+    by_message_.assign(trace.messages.size(), WaitState{});
+    by_collective_.assign(trace.collectives.size(), WaitState{});
+    recorded_message_.assign(trace.messages.size(), false);
+    recorded_collective_.assign(trace.collectives.size(), false);
     size_ = 0;
-    for (const Slot& s : old)
-        if (s.event != replay::kNoEvent) record(s.event, s.state);
-}
-
-void WaitStateMap::reserve(std::size_t events) {
-    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * events, 16));
-    if (capacity > slots_.size()) grow(capacity);
 }
 
 void WaitStateMap::record(replay::EventIndex event, WaitState state) {
-    if (2 * (size_ + 1) > slots_.size()) grow(std::max<std::size_t>(2 * slots_.size(), 16));
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = home(event);; i = (i + 1) & mask) {
-        Slot& slot = slots_[i];
-        if (slot.event == event) {
-            slot.state = state;
-            return;
-        }
-        if (slot.event == replay::kNoEvent) {
-            slot = {event, state};
-            ++size_;
-            return;
-        }
+    if (!trace_ || event >= trace_->events.size())
+        throw Error("", "a wait state recorded for an event outside the analyzed trace");
+    const replay::Event& e = trace_->events[event];
+    std::vector<bool>* recorded = nullptr;
+    WaitState* target = nullptr;
+    switch (e.kind) {
+    case replay::EventKind::Send:
+    case replay::EventKind::Recv:
+        recorded = &recorded_message_;
+        target = &by_message_[e.ref];
+        break;
+    case replay::EventKind::CollectiveEnd:
+        recorded = &recorded_collective_;
+        target = &by_collective_[e.ref];
+        break;
+    default:
+        throw Error(trace_->anchor_path, "a wait state recorded for an event that does not communicate");
     }
+    if (!(*recorded)[e.ref]) {
+        (*recorded)[e.ref] = true;
+        ++size_;
+    }
+    *target = state;
 }
 
 const WaitState* WaitStateMap::find(replay::EventIndex event) const {
-    if (slots_.empty()) return nullptr;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = home(event);; i = (i + 1) & mask) {
-        const Slot& slot = slots_[i];
-        if (slot.event == event) return &slot.state;
-        if (slot.event == replay::kNoEvent) return nullptr;
+    if (!trace_ || event >= trace_->events.size()) return nullptr;
+    const replay::Event& e = trace_->events[event];
+    switch (e.kind) {
+    case replay::EventKind::Send:
+    case replay::EventKind::Recv:
+        return recorded_message_[e.ref] ? &by_message_[e.ref] : nullptr;
+    case replay::EventKind::CollectiveEnd:
+        return recorded_collective_[e.ref] ? &by_collective_[e.ref] : nullptr;
+    default:
+        return nullptr;
     }
 }
 

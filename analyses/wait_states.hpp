@@ -9,6 +9,7 @@
 
 #include "common/clock.hpp"
 #include "replay/event.hpp"
+#include "replay/local_trace.hpp"
 
 namespace hindsight {
 
@@ -55,26 +56,27 @@ inline bool has_delay_costs(const WaitState& wait) {
 // that the backward passes can delimit synchronization intervals.
 class WaitStateMap {
 public:
-    // Adds or replaces the wait state of `event` (not kNoEvent).
+    // Makes room for every communication event of `trace`, which must
+    // outlive the map; binding it again to the same trace keeps what was
+    // recorded. Before the first bind() nothing is found.
+    void bind(const replay::LocalTrace& trace);
+    // Adds or replaces the wait state of `event`, a communication event of
+    // the bound trace.
     void record(replay::EventIndex event, WaitState state);
-    // Makes room for `events` entries without rehashing.
-    void reserve(std::size_t events);
+    // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(replay::EventIndex event) const;
     std::size_t size() const { return size_; }
 
 private:
-    // Open addressing with linear probing: a rank has a synchronization
-    // point at every message and collective, millions of entries, and a
-    // node-based map spent more time allocating them than the forward pass
-    // spent finding the wait states.
-    struct Slot {
-        replay::EventIndex event = replay::kNoEvent;  // kNoEvent: empty
-        WaitState state;
-    };
-    std::size_t home(replay::EventIndex event) const;
-    void grow(std::size_t capacity);
-
-    std::vector<Slot> slots_;  // a power of two in size, at most half full
+    // A rank has a synchronization point at every message and collective,
+    // millions of them: they are kept by the event's message or collective
+    // index, in the order of the trace, rather than in a hash table (a
+    // node-based one spent more time allocating than the forward pass spent
+    // finding them; an open-addressing one, kept at most half full, took
+    // 100 bytes per entry and a cache miss per access).
+    const replay::LocalTrace* trace_ = nullptr;
+    std::vector<WaitState> by_message_, by_collective_;
+    std::vector<bool> recorded_message_, recorded_collective_;
     std::size_t size_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "analyses/collective_wait_states.hpp"
 #include "analyses/late_receiver_delivery.hpp"
 #include "analyses/point_to_point_wait_states.hpp"
+#include "common/error.hpp"
 #include "tests/analyses/builder_traces.hpp"
 #include "tests/analyses/in_process_replay.hpp"
 
@@ -111,29 +112,38 @@ TEST_CASE("annotations: collectives name the rank everyone waited for", "[annota
     }
 }
 
-TEST_CASE("the wait-state map finds what was recorded, the last record winning, across growth", "[points]") {
-    WaitStateMap map;
-    CHECK(map.find(0) == nullptr);
-    // Far more entries than the initial table holds, with gaps, so that the
-    // table grows several times and probes collide.
-    for (replay::EventIndex e = 0; e < 5000; e += 3)
-        map.record(e, WaitState{WaitPattern::LateSender, static_cast<Ticks>(e), static_cast<int>(e % 7)});
-    map.record(9, WaitState{WaitPattern::Barrier, 1, 2});  // replaces
-    CHECK(map.size() == 1667);
-    for (replay::EventIndex e = 0; e < 5000; ++e) {
-        const WaitState* w = map.find(e);
-        if (e % 3 != 0) {
-            REQUIRE(w == nullptr);
-        } else if (e == 9) {
-            REQUIRE(w != nullptr);
-            CHECK((w->pattern == WaitPattern::Barrier && w->waiting == 1 && w->cause == 2));
-        } else {
-            REQUIRE(w != nullptr);
-            CHECK((w->waiting == static_cast<Ticks>(e) && w->cause == static_cast<int>(e % 7)));
-        }
+TEST_CASE("the wait-state map keeps one wait state per communication event, the last record winning",
+          "[points]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(10, 20, 1, 7, 8).barrier(30, 40).send(50, 60, 1, 7, 8).leave(100);
+    t.rank(1).enter(0, "main").recv(5, 25, 0, 7, 8).barrier(35, 40).recv(45, 65, 0, 7, 8).leave(100);
+    const std::vector<replay::LocalTrace> traces = local_traces(t);
+    const replay::LocalTrace& trace = traces[0];
+    std::vector<replay::EventIndex> communication, other;
+    for (replay::EventIndex i = 0; i < trace.events.size(); ++i) {
+        const replay::EventKind kind = trace.events[i].kind;
+        const bool communicates = kind == replay::EventKind::Send || kind == replay::EventKind::Recv ||
+                                  kind == replay::EventKind::CollectiveEnd;
+        (communicates ? communication : other).push_back(i);
     }
-    map.reserve(100000);  // rehashes what is there
-    CHECK(map.size() == 1667);
-    CHECK(map.find(4998) != nullptr);
-    CHECK(map.find(4999) == nullptr);
+    REQUIRE(communication.size() == 3);  // two sends and the barrier
+
+    WaitStateMap map;
+    CHECK(map.find(communication[0]) == nullptr);  // not bound yet
+    map.bind(trace);
+    map.record(communication[0], {WaitPattern::LateReceiver, 4, 1});
+    map.record(communication[1], {WaitPattern::Barrier, 5, 1});
+    map.record(communication[0], {WaitPattern::None, 0, 1});  // replaces
+    map.bind(trace);                                          // the same trace: kept
+    CHECK(map.size() == 2);
+    const WaitState* first = map.find(communication[0]);
+    REQUIRE(first != nullptr);
+    CHECK((first->pattern == WaitPattern::None && first->waiting == 0 && first->cause == 1));
+    const WaitState* barrier = map.find(communication[1]);
+    REQUIRE(barrier != nullptr);
+    CHECK((barrier->pattern == WaitPattern::Barrier && barrier->waiting == 5));
+    CHECK(map.find(communication[2]) == nullptr);
+    for (const replay::EventIndex i : other) CHECK(map.find(i) == nullptr);
+    CHECK(map.find(static_cast<replay::EventIndex>(trace.events.size())) == nullptr);
+    CHECK_THROWS_AS(map.record(other.front(), {}), Error);
 }
