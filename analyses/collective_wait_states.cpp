@@ -188,17 +188,13 @@ replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, Collec
 }
 
 replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveExchange& ex) {
-    // Every rank's entry (senders only), so that each finds the last of the
-    // ranks up to itself, and which rank that was.
-    std::vector<double> enters(static_cast<std::size_t>(ex.size()), kNotSending);
-    enters[static_cast<std::size_t>(call.rank)] = call.sends ? as_value(call.enter) : kNotSending;
-    co_await ex.allreduce(enters, replay::ReduceOp::Max);
-    const auto upto = enters.begin() + call.rank + 1;
-    const auto last = std::max_element(enters.begin(), upto);  // the first of equal maxima
-    const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < *last;
+    // The last entry (senders only) among the ranks up to this one, and
+    // which rank that was (the lowest of equals).
+    const replay::RankedValue last = co_await ex.scan_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+    const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < last.value;
     if (synchronized)
-        settle(call, WaitPattern::EarlyScan, static_cast<int>(last - enters.begin()),
-               as_ticks(*last), call.end, Metric::MpiEarlyScan, kNoMetric);
+        settle(call, WaitPattern::EarlyScan, last.rank, as_ticks(last.value), call.end, Metric::MpiEarlyScan,
+               kNoMetric);
 }
 
 }  // namespace hindsight

@@ -132,10 +132,13 @@ bool same_call(const Group& g, const ExchangeOperation& op) {
     case Kind::Broadcast:
     case Kind::BroadcastFixed: return g.root == op.root;
     case Kind::MaxLoc:
-    case Kind::MinLoc: return true;
+    case Kind::MinLoc:
+    case Kind::ScanMaxLoc: return true;
     }
     return false;
 }
+
+bool is_ranked(Kind kind) { return kind == Kind::MaxLoc || kind == Kind::MinLoc || kind == Kind::ScanMaxLoc; }
 
 int count(std::size_t n) {
     if (n > static_cast<std::size_t>(INT_MAX))
@@ -188,10 +191,15 @@ void BatchedCollectives::run_round(Batch& b) {
 
     for (Group& g : groups) {
         const int root = g.root;
-        if (g.kind == Kind::MaxLoc || g.kind == Kind::MinLoc) {
+        if (is_ranked(g.kind)) {
             for (const ExchangeOperation* op : g.members) g.ranked.push_back({op->ranked.value, b.rank});
-            MPI_Iallreduce(MPI_IN_PLACE, g.ranked.data(), count(g.ranked.size()), MPI_DOUBLE_INT,
-                           g.kind == Kind::MaxLoc ? MPI_MAXLOC : MPI_MINLOC, b.comm, &g.request);
+            const int n = count(g.ranked.size());
+            if (g.kind == Kind::ScanMaxLoc) {
+                MPI_Iscan(MPI_IN_PLACE, g.ranked.data(), n, MPI_DOUBLE_INT, MPI_MAXLOC, b.comm, &g.request);
+            } else {
+                MPI_Iallreduce(MPI_IN_PLACE, g.ranked.data(), n, MPI_DOUBLE_INT,
+                               g.kind == Kind::MaxLoc ? MPI_MAXLOC : MPI_MINLOC, b.comm, &g.request);
+            }
             continue;
         }
         for (ExchangeOperation* op : g.members) {
@@ -218,7 +226,8 @@ void BatchedCollectives::run_round(Batch& b) {
             MPI_Ibcast(g.data.data(), n, MPI_DOUBLE, root, b.comm, &g.request);
             break;
         case Kind::MaxLoc:
-        case Kind::MinLoc: break;
+        case Kind::MinLoc:
+        case Kind::ScanMaxLoc: break;
         }
     }
     wait_all("data");
@@ -230,7 +239,7 @@ void BatchedCollectives::run_round(Batch& b) {
         std::size_t at = 0;
         for (std::size_t k = 0; k < g.members.size(); ++k) {
             ExchangeOperation& op = *g.members[k];
-            if (g.kind == Kind::MaxLoc || g.kind == Kind::MinLoc) {
+            if (is_ranked(g.kind)) {
                 op.ranked = {g.ranked[k].value, g.ranked[k].rank};
                 continue;
             }

@@ -32,6 +32,7 @@ struct ExchangeOperation {
         Allreduce,       // values, op
         MaxLoc,          // ranked
         MinLoc,          // ranked
+        ScanMaxLoc,      // ranked
         Exscan,          // values, op
         ReduceSum,       // values, root
         Broadcast,       // resizable, root
@@ -82,6 +83,10 @@ public:
     }
     Step allreduce_minloc(double value) {
         return {*this, {Kind::MinLoc, ReduceOp::Min, -1, {}, nullptr, {value, rank()}, {}}};
+    }
+    // Maximum with its owner over ranks 0..rank() (inclusive prefix).
+    Step scan_maxloc(double value) {
+        return {*this, {Kind::ScanMaxLoc, ReduceOp::Max, -1, {}, nullptr, {value, rank()}, {}}};
     }
     // Element-wise reduction over ranks 0..rank()-1 (exclusive prefix); on
     // rank 0 the values are left as they are.

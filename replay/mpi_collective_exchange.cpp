@@ -37,23 +37,30 @@ void MpiCollectiveExchange::allreduce_now(std::span<double> values, ReduceOp op)
     complete(request, "allreduce");
 }
 
-RankedValue MpiCollectiveExchange::allreduce_loc(double value, MPI_Op op, const char* operation) {
+RankedValue MpiCollectiveExchange::reduce_loc(double value, MPI_Op op, bool prefix, const char* operation) {
     struct {
         double value;
         int rank;
     } in{value, rank_}, out{};
     MPI_Request request;
-    MPI_Iallreduce(&in, &out, 1, MPI_DOUBLE_INT, op, comm_, &request);
+    if (prefix)
+        MPI_Iscan(&in, &out, 1, MPI_DOUBLE_INT, op, comm_, &request);
+    else
+        MPI_Iallreduce(&in, &out, 1, MPI_DOUBLE_INT, op, comm_, &request);
     complete(request, operation);
     return {out.value, out.rank};
 }
 
 RankedValue MpiCollectiveExchange::maxloc_now(double value) {
-    return allreduce_loc(value, MPI_MAXLOC, "maxloc");
+    return reduce_loc(value, MPI_MAXLOC, false, "maxloc");
 }
 
 RankedValue MpiCollectiveExchange::minloc_now(double value) {
-    return allreduce_loc(value, MPI_MINLOC, "minloc");
+    return reduce_loc(value, MPI_MINLOC, false, "minloc");
+}
+
+RankedValue MpiCollectiveExchange::scan_maxloc_now(double value) {
+    return reduce_loc(value, MPI_MAXLOC, true, "scan maxloc");
 }
 
 void MpiCollectiveExchange::exscan_now(std::span<double> values, ReduceOp op) {

@@ -24,13 +24,15 @@ private:
     void allreduce_now(std::span<double> values, ReduceOp op) override;
     RankedValue maxloc_now(double value) override;
     RankedValue minloc_now(double value) override;
+    RankedValue scan_maxloc_now(double value) override;
     void exscan_now(std::span<double> values, ReduceOp op) override;
     void reduce_sum_now(std::span<double> values, int root) override;
     void broadcast_now(std::vector<double>& values, int root) override;
     void broadcast_fixed_now(std::span<double> values, int root) override;
 
     void complete(MPI_Request& request, const char* operation);
-    RankedValue allreduce_loc(double value, MPI_Op op, const char* operation);
+    // MPI_DOUBLE_INT reductions: MPI_Iallreduce, or with `prefix` MPI_Iscan.
+    RankedValue reduce_loc(double value, MPI_Op op, bool prefix, const char* operation);
 
     MPI_Comm comm_;
     const CommLayout& layout_;

@@ -146,6 +146,11 @@ private:
     RankedValue minloc_now(double value) override {
         return pick(gather({&value, 1}), [](double a, double b) { return a < b; });
     }
+    RankedValue scan_maxloc_now(double value) override {
+        auto all = gather({&value, 1});
+        all.resize(static_cast<std::size_t>(rank_) + 1);  // ranks 0..rank_
+        return pick(all, [](double a, double b) { return a > b; });
+    }
     void exscan_now(std::span<double> values, ReduceOp op) override {
         const auto all = gather(values);
         if (rank_ == 0) return;

@@ -112,6 +112,28 @@ TEST_CASE("annotations: collectives name the rank everyone waited for", "[annota
     }
 }
 
+TEST_CASE("a scan waits for the last of the lower ranks, the lowest of equals", "[points]") {
+    // Enters 30, 30, 20, 40, 10. Rank 2 waited for the entries at 30, which
+    // rank 0 made first; rank 4 for rank 3 (40), which is no concern of the
+    // ranks below 3. Ranks 0, 1 and 3 entered with the last of their prefix.
+    TraceBuilder t(5);
+    const Ticks enter[] = {30, 30, 20, 40, 10};
+    for (int k = 0; k < 5; ++k) t.rank(k).enter(0, "main").scan(enter[k], 50, 8).leave(100);
+    const Annotated a(t);
+    for (const int k : {0, 1, 3}) {
+        const WaitState* scan = a.at(k, replay::EventKind::CollectiveEnd);
+        CHECK((!scan || scan->waiting == 0));
+    }
+    const std::array<std::pair<int, int>, 2> waiting_for{{{2, 0}, {4, 3}}};
+    for (const auto& [k, cause] : waiting_for) {
+        const WaitState* scan = a.at(k, replay::EventKind::CollectiveEnd);
+        REQUIRE(scan);
+        CHECK(scan->pattern == WaitPattern::EarlyScan);
+        CHECK(scan->cause == cause);
+        CHECK(scan->waiting == enter[cause] - enter[k]);
+    }
+}
+
 TEST_CASE("the wait-state map keeps one wait state per communication event, the last record winning",
           "[points]") {
     TraceBuilder t(2);

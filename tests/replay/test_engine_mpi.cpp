@@ -132,6 +132,12 @@ CollectiveTask check_collective_exchange(const EventView& v, CollectiveExchange&
     CHECK(min.value == 1.0);
     CHECK(min.rank == 0);
 
+    // Ranks 0 and 1 offer 0, ranks 2 and 3 offer 1, ...: the maximum up to
+    // a rank is its own value, first offered by the even rank of its pair.
+    const RankedValue prefix_max = co_await x.scan_maxloc(x.rank() / 2);
+    CHECK(prefix_max.value == x.rank() / 2);
+    CHECK(prefix_max.rank == x.rank() / 2 * 2);
+
     std::array<double, 1> prefix{1.0};
     co_await x.exscan(prefix, ReduceOp::Sum);
     CHECK(prefix[0] == (x.rank() == 0 ? 1.0 : x.rank()));
