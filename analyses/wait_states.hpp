@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -74,9 +75,14 @@ private:
     // node-based one spent more time allocating than the forward pass spent
     // finding them; an open-addressing one, kept at most half full, took
     // 100 bytes per entry and a cache miss per access).
+    // The table of an event's kind: messages (Send, Recv) or collectives,
+    // each by the event's ref; none for other events.
+    enum Table : std::size_t { kMessages, kCollectives, kTables, kNone = kTables };
+    static Table table_of(replay::EventKind kind);
+
     const replay::LocalTrace* trace_ = nullptr;
-    std::vector<WaitState> by_message_, by_collective_;
-    std::vector<bool> recorded_message_, recorded_collective_;
+    std::array<std::vector<WaitState>, kTables> states_;
+    std::array<std::vector<bool>, kTables> recorded_;
     std::size_t size_ = 0;
 };
 
