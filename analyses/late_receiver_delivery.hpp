@@ -22,6 +22,7 @@ public:
     // The waits are known from the forward pass; only the receives that
     // caused one send anything.
     bool packs_trace_data_only() const override { return true; }
+    bool watches_regions() const override { return false; }
     bool carries_data(const replay::EventView& view) const override;
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;

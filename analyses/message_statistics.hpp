@@ -21,6 +21,7 @@ public:
     }
     // Counts at pack() and unpack(), sends nothing.
     bool packs_trace_data_only() const override { return true; }
+    bool watches_regions() const override { return false; }
     void pack(const replay::EventView& view, replay::PayloadWriter&) override;
     void unpack(const replay::EventView& view, replay::PayloadReader&) override;
     replay::CollectiveTask on_collective(const replay::EventView& view,

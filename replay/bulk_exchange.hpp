@@ -1,7 +1,12 @@
-// One block of bytes to every analysis rank and one from every rank, in a
-// single all-to-all: how a pass ships everything it can know in advance
-// (the payloads of a pass whose observers pack trace data only, the flags
-// saying which messages travel at all). Completed under the progress watch.
+// One block of bytes to every analysis rank and one from every rank: how a
+// pass ships everything it can know in advance (the payloads of a pass
+// whose observers pack trace data only, the flags saying which messages
+// travel at all). Completed under the progress watch.
+//
+// Blocks of millions of payloads are large, and memory the process has not
+// used before costs a page fault per page when first written: the blocks
+// live in huge-page memory (huge_page_allocator.hpp) and travel straight
+// from the caller's blocks, without being copied into one buffer first.
 #pragma once
 
 #include <cstddef>
@@ -10,26 +15,29 @@
 
 #include <mpi.h>
 
+#include "replay/huge_page_allocator.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
+
+using ByteBlock = std::vector<std::byte, HugePageAllocator<std::byte>>;
 
 class BulkExchange {
 public:
     // `comm` holds all analysis ranks, rank r replaying the trace's rank r.
     BulkExchange(MPI_Comm comm, ProgressWatch& watch) : comm_(comm), watch_(watch) {}
 
-    // outgoing[r] goes to rank r; afterwards block(r) is what rank r sent.
-    // Collective over `comm`.
-    void exchange(const std::vector<std::vector<std::byte>>& outgoing);
+    // outgoing[r] goes to rank r (ranks beyond outgoing.size() get nothing);
+    // afterwards block(r) is what rank r sent. Collective over `comm`.
+    void exchange(const std::vector<ByteBlock>& outgoing);
     std::span<const std::byte> block(int rank) const;
 
 private:
     MPI_Comm comm_;
     ProgressWatch& watch_;
-    std::vector<std::byte> received_;
-    std::vector<int> send_counts_, send_offsets_, receive_counts_, receive_offsets_;
-    std::vector<std::byte> send_buffer_;
+    ByteBlock received_;
+    std::vector<int> send_counts_, receive_counts_;
+    std::vector<std::size_t> receive_offsets_;
 };
 
 }  // namespace hindsight::replay

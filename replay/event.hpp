@@ -1,6 +1,6 @@
 // The compact per-rank event record of the analyzer's event store.
 //
-// Every event of a rank's stream becomes one 24-byte Event; point-to-point
+// Every event of a rank's stream becomes one 16-byte Event; point-to-point
 // and collective events point into side tables that hold their attributes,
 // so the common ENTER/LEAVE records stay small (target: at most 32 bytes per
 // event on average, call path included).
@@ -25,25 +25,38 @@ enum class EventKind : std::uint8_t {
     CollectiveEnd,  // end of a collective operation; ref -> Collective
 };
 
+// Event indexes (and so the `ref` of any event) fit in 29 bits, which leaves
+// room for the kind in the same word.
+inline constexpr std::uint32_t kMaxEvents = (std::uint32_t{1} << 29) - 1;
+
 struct Event {
+    Event() = default;
+    // `ref` must be at most kMaxEvents.
+    Event(Ticks at, CallPathId path, std::uint32_t reference, EventKind what)
+        : time(at), cnode(path), ref(reference), kind(what) {}
+
     Ticks time = 0;                 // clock-corrected ticks
     CallPathId cnode = kNoCallPath; // call path in force (see EventKind)
     // Enter: index of the matching Leave; Leave: index of the matching Enter;
     // Send/Recv: index into the message table; CollectiveEnd: into the
     // collective table.
-    std::uint32_t ref = 0;
-    EventKind kind = EventKind::Enter;
+    std::uint32_t ref : 29 = 0;
+    EventKind kind : 3 = EventKind::Enter;
 };
-static_assert(sizeof(Event) == 24, "keep the event record compact");
+static_assert(sizeof(Event) == 16, "keep the event record compact");
+
+// MPI tags are non-negative ints, so a tag fits in 31 bits.
+inline constexpr std::uint32_t kMaxTag = 0x7fffffffu;
 
 struct Message {
-    CommId comm = kNoId;
-    std::int32_t partner = -1;      // peer's rank in `comm`: destination of a send, source of a receive
-    std::uint32_t tag = 0;
     std::uint64_t bytes = 0;
-    EventIndex call_enter = kNoEvent;  // Enter of the MPI call holding the event
-    bool nonblocking = false;          // from MPI_Isend* or completing an MPI_Irecv
+    CommId comm = kNoId;
+    std::int32_t partner = -1;           // peer's rank in `comm`: destination of a send, source of a receive
+    std::uint32_t tag : 31 = 0;          // at most kMaxTag
+    std::uint32_t nonblocking : 1 = 0;   // from MPI_Isend* or completing an MPI_Irecv
+    EventIndex call_enter = kNoEvent;    // Enter of the MPI call holding the event
 };
+static_assert(sizeof(Message) == 24, "keep the message record compact");
 
 enum class CollectiveOp : std::uint8_t {
     Barrier,

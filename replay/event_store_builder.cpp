@@ -66,18 +66,22 @@ CallPathId EventStoreBuilder::current_path() const {
     return open_.empty() ? kNoCallPath : trace_.events[open_.back()].cnode;
 }
 
+EventIndex EventStoreBuilder::append(const Event& event) {
+    if (trace_.events.size() >= kMaxEvents)
+        fail("more than " + std::to_string(kMaxEvents) + " events on one rank, more than the store can index");
+    trace_.events.push_back(event);
+    return static_cast<EventIndex>(trace_.events.size() - 1);
+}
+
 EventIndex EventStoreBuilder::push(Ticks time, EventKind kind, std::uint32_t ref) {
     // Communication events belong to the MPI call around them.
     if (open_.empty()) fail("a communication event outside any region");
-    if (trace_.events.size() >= kNoEvent) fail("more events than the store can index");
-    trace_.events.push_back(Event{time, current_path(), ref, kind});
-    return static_cast<EventIndex>(trace_.events.size() - 1);
+    return append(Event{time, current_path(), ref, kind});
 }
 
 void EventStoreBuilder::push_enter(Ticks time, RegionId region) {
     const CallPathId path = trace_.call_tree.child(current_path(), region);
-    trace_.events.push_back(Event{time, path, kNoEvent, EventKind::Enter});
-    open_.push_back(static_cast<EventIndex>(trace_.events.size() - 1));
+    open_.push_back(append(Event{time, path, 0, EventKind::Enter}));  // ref: set at the Leave
 }
 
 void EventStoreBuilder::push_leave(Ticks time) {
@@ -115,7 +119,14 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
         fail(std::string(kind == EventKind::Send ? "a send to" : "a receive from") + " rank " +
              std::to_string(partner) + " of " + comm_display_name(defs_.definitions, c) + ", which has only " +
              std::to_string(layout(c).size()) + " ranks");
-    trace_.messages.push_back(Message{c, static_cast<std::int32_t>(partner), tag, bytes, open_call(), nonblocking});
+    if (tag > kMaxTag) fail("a message with tag " + std::to_string(tag) + ", beyond the range of MPI tags");
+    Message& m = trace_.messages.emplace_back();
+    m.comm = c;
+    m.partner = static_cast<std::int32_t>(partner);
+    m.tag = tag;
+    m.nonblocking = nonblocking;
+    m.bytes = bytes;
+    m.call_enter = open_call();
     push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
 }
 

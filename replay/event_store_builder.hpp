@@ -65,6 +65,7 @@ private:
     CallPathId current_path() const;
     void push_enter(Ticks time, RegionId region);
     void push_leave(Ticks time);
+    EventIndex append(const Event& event);
     EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
     void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
                       std::uint32_t tag, std::uint64_t bytes, bool nonblocking);

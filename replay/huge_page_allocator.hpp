@@ -1,6 +1,7 @@
-// The allocator of the event store: a store of millions of events is
-// mapped in 2 MiB transparent huge pages where the kernel offers them, so
-// that filling it costs one page fault per 2 MiB instead of one per 4 KiB.
+// The allocator of the event store and of the other tables and buffers that
+// grow with the trace (the message table, the bulk exchanges' blocks): they
+// are mapped in 2 MiB transparent huge pages where the kernel offers them,
+// so that filling them costs one page fault per 2 MiB instead of one per 4 KiB.
 // At 1e7 events per rank the 4 KiB faults (and the kernel zeroing page after
 // page behind them) took about a third of the loading time. Small
 // allocations, and machines without transparent huge pages, get ordinary

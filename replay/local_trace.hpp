@@ -13,9 +13,10 @@
 
 namespace hindsight::replay {
 
-// The events of one rank in stream order (huge_page_allocator.hpp says why
-// its own allocator).
+// The events of one rank in stream order, and its messages (huge_page_allocator.hpp
+// says why their own allocator).
 using EventStore = std::vector<Event, HugePageAllocator<Event>>;
+using MessageTable = std::vector<Message, HugePageAllocator<Message>>;
 
 class LocalTrace {
 public:
@@ -25,7 +26,7 @@ public:
     std::string anchor_path;     // the archive's traces.otf2, for messages
 
     EventStore events;
-    std::vector<Message> messages;
+    MessageTable messages;
     std::vector<Collective> collectives;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }

@@ -55,7 +55,7 @@ std::uint32_t read_u32(std::span<const std::byte> bytes, std::size_t at) {
     return v;
 }
 
-void write_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) {
+void write_u32(ByteBlock& bytes, std::size_t at, std::uint32_t v) {
     std::memcpy(bytes.data() + at, &v, sizeof v);
 }
 
@@ -99,6 +99,7 @@ bool MpiReplayEngine::packs(EventKind kind, bool forward) const {
 
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
     for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
+    watchers_ = region_watchers(observers);
     const bool forward = direction == Direction::Forward;
     const PayloadFrame frame(trace_, observers);
     collective_needs_.clear();
@@ -118,7 +119,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
 
 void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
-    std::vector<std::vector<std::byte>> blocks(counts.size());
+    std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].resize(counts[p] * kSlotEntry);
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
@@ -132,6 +133,10 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
         const std::size_t entry = slots_.slot(e.ref) * kSlotEntry;
         const std::size_t offset = block.size();
         checked_size(trace_, offset + writer_.bytes().size());  // the block's offsets must fit
+        // Payloads mostly have one size: reserve for all at the first, so
+        // that the block does not grow (and get copied) step by step.
+        const std::size_t slots = counts[static_cast<std::size_t>(slots_.peer(e.ref))];
+        if (offset == slots * kSlotEntry) block.reserve(offset + slots * writer_.bytes().size());
         write_u32(block, entry, static_cast<std::uint32_t>(offset));
         write_u32(block, entry + sizeof(std::uint32_t), static_cast<std::uint32_t>(writer_.bytes().size()));
         block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
@@ -160,10 +165,10 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         const EventView view(trace_, i);
         switch (e.kind) {
         case EventKind::Enter:
-            for (ReplayObserver* o : observers) o->on_enter(view);
+            for (ReplayObserver* o : watchers_) o->on_enter(view);
             break;
         case EventKind::Leave:
-            for (ReplayObserver* o : observers) o->on_leave(view);
+            for (ReplayObserver* o : watchers_) o->on_leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv:
@@ -185,7 +190,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
 
 void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
-    std::vector<std::vector<std::byte>> blocks(counts.size());
+    std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
     carries_.assign(trace_.messages.size(), false);
     const auto n = static_cast<EventIndex>(trace_.events.size());
@@ -221,9 +226,9 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case EventKind::Leave:
             if (pending_.active && pending_.boundary == i) complete_reply(frame);
             if (e.kind == EventKind::Enter)
-                for (ReplayObserver* o : observers) o->on_enter(view);
+                for (ReplayObserver* o : watchers_) o->on_enter(view);
             else
-                for (ReplayObserver* o : observers) o->on_leave(view);
+                for (ReplayObserver* o : watchers_) o->on_leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv:
@@ -370,13 +375,8 @@ void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
         MPI_Iallreduce(MPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), MPI_UINT64_T, MPI_BOR,
                        mirror_.data(comm), &requests.emplace_back());
     }
-    watch_.until(
-        [&] {
-            int all = 0;
-            MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
-            return all != 0;
-        },
-        [] { return std::string("waits for the members of a communicator to agree on its collectives"); });
+    watch_.wait_all(requests,
+                    [] { return std::string("waits for the members of a communicator to agree on its collectives"); });
     std::size_t at = 0;
     for (CommId comm = 0; comm < comms; ++comm) {
         if (by_comm[comm].empty()) continue;

@@ -96,6 +96,7 @@ private:
     mpi::Comm world_;           // for the bulk exchanges
     BulkExchange bulk_;
     SendPool sends_;
+    std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
     PendingReply pending_;
     // A reply that may come at the end of the pass (defers_reply).
     struct DeferredReply {
@@ -103,7 +104,7 @@ private:
         ObserverMask asked = 0;
     };
     std::vector<DeferredReply> deferred_;                    // this rank's, in pass order
-    std::vector<std::vector<std::byte>> deferred_replies_;   // by peer: the replies it waits for
+    std::vector<ByteBlock> deferred_replies_;   // by peer: the replies it waits for
     std::vector<bool> carries_;     // by message: this rank's packing events that travel
     std::vector<ObserverMask> collective_needs_;  // by collective; empty: all observers everywhere
     PayloadWriter writer_;          // reused for every payload

@@ -5,7 +5,9 @@
 // CollectiveExchange of the current collective event. Analyses never call MPI.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -28,6 +30,10 @@ public:
 
     virtual void on_enter(const EventView&) {}
     virtual void on_leave(const EventView&) {}
+    // Whether on_enter() and on_leave() do anything, asked after
+    // begin_pass(); where false, the engines do not call them. Most events
+    // are Enters and Leaves, so observers that ignore them should say so.
+    virtual bool watches_regions() const { return true; }
 
     // Point-to-point. In a forward pass data flows from sender to receiver:
     // the engine calls pack() at a Send and unpack() at the matching Recv.
@@ -97,5 +103,13 @@ public:
     // observer must then behave as if every member had contributed nothing.
     virtual bool exchanges_at(const EventView&) const { return true; }
 };
+
+// The observers of a pass whose on_enter() and on_leave() the engine calls.
+inline std::vector<ReplayObserver*> region_watchers(std::span<ReplayObserver* const> observers) {
+    std::vector<ReplayObserver*> watchers;
+    std::copy_if(observers.begin(), observers.end(), std::back_inserter(watchers),
+                 [](const ReplayObserver* o) { return o->watches_regions(); });
+    return watchers;
+}
 
 }  // namespace hindsight::replay

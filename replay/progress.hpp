@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <span>
 #include <string>
 
 #include <mpi.h>
@@ -39,6 +40,14 @@ public:
             int flag = 0;
             MPI_Test(&request, &flag, status);
             return flag != 0;
+        }, what);
+    }
+    template <typename What>
+    void wait_all(std::span<MPI_Request> requests, What&& what) {
+        until([&] {
+            int all = 0;
+            MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
+            return all != 0;
         }, what);
     }
 

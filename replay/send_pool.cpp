@@ -39,15 +39,7 @@ void SendPool::isend(std::vector<std::byte>& bytes, int dest, int tag, MPI_Comm 
 }
 
 void SendPool::drain(ProgressWatch& watch) {
-    watch.until(
-        [&] {
-            int all = 0;
-            MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &all, MPI_STATUSES_IGNORE);
-            return all != 0;
-        },
-        [&] {
-            return std::string("replayed messages are never received at the end of a pass");
-        });
+    watch.wait_all(requests_, [] { return std::string("replayed messages are never received at the end of a pass"); });
     free_.clear();
     for (std::size_t i = 0; i < requests_.size(); ++i) free_.push_back(static_cast<int>(i));
 }

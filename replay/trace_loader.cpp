@@ -149,9 +149,17 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     std::uint64_t expected = 0;
     for (const Location& l : defs.definitions.locations)
         if (l.id == *location) expected = l.event_count;
+    if (expected > kMaxEvents)
+        throw Error(anchor_path, "rank " + std::to_string(rank) + " has " + std::to_string(expected) +
+                                     " events, more than the " + std::to_string(kMaxEvents) +
+                                     " the analyzer can hold per rank");
     // Every record but the skipped ones becomes at most one event, plus the
     // synthetic ones (program region, MPI_Init/_Finalize): reserve once.
     trace.events.reserve(expected + 4);
+    // A message takes at least three records (its call's ENTER and LEAVE
+    // besides its own), so this reservation is rarely outgrown; the part
+    // left unused is never touched and so costs no memory.
+    trace.messages.reserve(expected / 3 + 16);
 
     trace.definitions = defs.definitions;
     EventStoreBuilder builder(defs, clock, trace);
@@ -180,9 +188,9 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     LoadStats& stats = builder.stats;
     stats.other_skipped = stats.records - sink.handled - stats.metric_records - stats.parameter_records;
     result.stats = stats;
-    // The event vector was reserved to size; the side tables grew by
-    // doubling and give back their slack.
-    trace.messages.shrink_to_fit();
+    // The collective table grew by doubling and gives back its slack (the
+    // message table's unused reservation costs nothing, and copying it
+    // would).
     trace.collectives.shrink_to_fit();
     return result;
 }

@@ -34,9 +34,11 @@ void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Co
     MPI_Comm_rank(world, &rank);
     std::vector<double> max_took(took.size());
     MPI_Reduce(took.data(), max_took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_MAX, 0, world);
-    const double store = static_cast<double>(trace.events.capacity() * sizeof(replay::Event) +
-                                             trace.messages.capacity() * sizeof(replay::Message) +
-                                             trace.collectives.capacity() * sizeof(replay::Collective));
+    // What the store holds: reserved capacity beyond that is never touched
+    // and takes no memory.
+    const double store = static_cast<double>(trace.events.size() * sizeof(replay::Event) +
+                                             trace.messages.size() * sizeof(replay::Message) +
+                                             trace.collectives.size() * sizeof(replay::Collective));
     double local[3] = {static_cast<double>(trace.events.size()), store, static_cast<double>(peak_resident_kib())};
     double high[3] = {};
     MPI_Reduce(local, high, 3, MPI_DOUBLE, MPI_MAX, 0, world);

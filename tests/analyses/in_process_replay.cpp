@@ -209,6 +209,7 @@ public:
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
         for (auto* o : observers) o->begin_pass(*trace_, direction);
+        watchers_ = replay::region_watchers(observers);
         const replay::PayloadFrame frame(*trace_, observers);
         pending_ = {};
         deferred_.clear();
@@ -248,11 +249,11 @@ private:
         switch (view.kind()) {
         case EventKind::Enter:
             if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
-            for (auto* o : observers) o->on_enter(view);
+            for (auto* o : watchers_) o->on_enter(view);
             break;
         case EventKind::Leave:
             if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
-            for (auto* o : observers) o->on_leave(view);
+            for (auto* o : watchers_) o->on_leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv: {
@@ -352,6 +353,7 @@ private:
 
     InProcessReplay::Shared* shared_;
     const replay::LocalTrace* trace_;
+    std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
     PendingReply pending_;
     std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
     std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks

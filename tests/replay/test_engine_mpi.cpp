@@ -233,15 +233,18 @@ TEST_CASE("payloads, replies and collective exchanges reach the recorded partner
 // Packs the same as CheckingObserver, but declares it packs trace data only
 // (the engine then exchanges the payloads in bulk and batches the collective
 // exchanges) or, with `silent`, that it carries nothing (then no message
-// travels and unpack gets nothing).
+// travels and unpack gets nothing) and ignores Enters and Leaves.
 class BulkObserver final : public ReplayObserver {
 public:
     BulkObserver(std::vector<int> partners_world, bool silent)
         : world_(std::move(partners_world)), silent_(silent) {}
 
-    int unpacked = 0, empty = 0, collectives = 0, exchanged = 0;
+    int unpacked = 0, empty = 0, collectives = 0, exchanged = 0, region_events = 0;
 
     bool packs_trace_data_only() const override { return !silent_; }
+    bool watches_regions() const override { return !silent_; }
+    void on_enter(const EventView&) override { ++region_events; }
+    void on_leave(const EventView&) override { ++region_events; }
     bool carries_data(const EventView&) const override { return !silent_; }
     void pack(const EventView& v, PayloadWriter& w) override {
         if (silent_) return;
@@ -289,6 +292,10 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     const int collectives = 3 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, bcast, finalize (+ pair)
     CHECK(bulk.collectives == 2 * collectives);
     CHECK(bulk.exchanged == bulk.collectives);
+    // main, the send's and the receive's calls and every collective's call
+    // (MPI_Init and MPI_Finalize included): an Enter and a Leave each, in
+    // both passes.
+    CHECK(bulk.region_events == 2 * 2 * (3 + collectives));
 
     // Mixed with an observer that does not pack trace data only: message by
     // message, and the silent one gets empty readers where the other writes.
@@ -306,6 +313,7 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     engine.run(Direction::Backward, silent_pass);
     CHECK(silent.empty == 2);
     CHECK(engine.messages() == before);
+    CHECK(silent.region_events == 0);
 }
 
 TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {

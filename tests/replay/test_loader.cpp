@@ -214,6 +214,16 @@ TEST_CASE("the loader refuses what it cannot analyze, naming the file", "[loader
         std::filesystem::resize_file(evt, std::filesystem::file_size(evt) / 2);
         REQUIRE_THROWS_WITH(load_local_trace(dir.anchor(), 1, 2), Catch::StartsWith(dir.anchor() + ": "));
     }
+    SECTION("a tag no MPI program can use") {
+        // OTF2 stores tags as unsigned 32-bit numbers; MPI's are non-negative ints.
+        ScratchDir odd;
+        TraceBuilder t(2);
+        t.rank(0).enter(0, "main").send(10, 20, 1, 0x80000000u, 8).leave(30);
+        t.rank(1).enter(0, "main").recv(5, 25, 0, 0x80000000u, 8).leave(30);
+        t.write(odd.path());
+        REQUIRE_THROWS_WITH(load_local_trace(odd.anchor(), 0, 2),
+                            Catch::StartsWith(odd.anchor() + ": ") && Catch::Contains("tag 2147483648"));
+    }
 }
 
 TEST_CASE("Score-P's program region becomes the call tree's root", "[loader][scorep]") {
