@@ -129,14 +129,15 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
         const EventView view(trace_, i);
         if (frame.pack(view, writer_).asked != 0)
             throw Error(trace_.anchor_path, "an analysis that packs trace data only asks for a reply");
-        auto& block = blocks[static_cast<std::size_t>(slots_.peer(e.ref))];
+        const auto peer = static_cast<std::size_t>(slots_.peer(e.ref));
+        auto& block = blocks[peer];
         const std::size_t entry = slots_.slot(e.ref) * kSlotEntry;
         const std::size_t offset = block.size();
         checked_size(trace_, offset + writer_.bytes().size());  // the block's offsets must fit
-        // Payloads mostly have one size: reserve for all at the first, so
-        // that the block does not grow (and get copied) step by step.
-        const std::size_t slots = counts[static_cast<std::size_t>(slots_.peer(e.ref))];
-        if (offset == slots * kSlotEntry) block.reserve(offset + slots * writer_.bytes().size());
+        // Payloads mostly have one size: at the first payload (the block
+        // holds only its slot table), reserve for all, so that the block
+        // does not grow (and get copied) step by step.
+        if (offset == counts[peer] * kSlotEntry) block.reserve(offset + counts[peer] * writer_.bytes().size());
         write_u32(block, entry, static_cast<std::uint32_t>(offset));
         write_u32(block, entry + sizeof(std::uint32_t), static_cast<std::uint32_t>(writer_.bytes().size()));
         block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
