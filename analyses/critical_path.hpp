@@ -37,9 +37,8 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
-// Needs the senders' Late Receiver waits, which LateReceiverDelivery fills
-// in (in an earlier backward pass, or earlier in the same one), before this
-// observer sees a send.
+// Needs the senders' Late Receiver waits, which the receivers' notes fill in
+// at the end of the forward pass (PointToPointWaitStates).
 #pragma once
 
 #include <span>

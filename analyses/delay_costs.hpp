@@ -29,8 +29,8 @@
 // or did not, cause waiting later on).
 //
 // Needs every wait state of this rank known when the pass begins, the
-// senders' Late Receiver waits included (LateReceiverDelivery in an earlier
-// backward pass): the intervals look back at earlier wait states.
+// senders' Late Receiver waits included (the receivers' notes at the end of
+// the forward pass): the intervals look back at earlier wait states.
 #pragma once
 
 #include <cstdint>

@@ -6,7 +6,6 @@
 #include "analyses/collective_wait_states.hpp"
 #include "analyses/critical_path.hpp"
 #include "analyses/delay_costs.hpp"
-#include "analyses/late_receiver_delivery.hpp"
 #include "analyses/message_statistics.hpp"
 #include "analyses/point_to_point_wait_states.hpp"
 #include "analyses/profile.hpp"
@@ -23,6 +22,7 @@ LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     SynchronizationPoints points;
+    points.wait_states.keep(options.critical_path || options.root_cause);
 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
@@ -34,17 +34,6 @@ LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
         const std::array<replay::ReplayObserver*, 4> forward{&profile, &statistics,
                                                              &point_to_point, &collectives};
         engine.run(replay::Direction::Forward, forward);
-    }
-
-    // The senders' Late Receiver waits, which only the receivers saw in the
-    // forward pass: a backward pass of trace data only, which the engine
-    // ships in bulk. It completes the senders' synchronization points before
-    // the analyses below start, as the delay analysis needs (its intervals
-    // look back at earlier wait states, the senders' waits included).
-    {
-        LateReceiverDelivery late_receivers(cube, points);
-        const std::array<replay::ReplayObserver*, 1> delivery{&late_receivers};
-        engine.run(replay::Direction::Backward, delivery);
     }
 
     // The backward analyses share one pass: their messages and collective
@@ -59,7 +48,6 @@ LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
     }
 
     findings.clock_violations = points.clock_violations;
-    findings.synchronization_points = points.wait_states.size();
     return cube;
 }
 

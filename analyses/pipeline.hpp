@@ -21,7 +21,6 @@ struct AnalysisOptions {
 // over ranks by the caller.
 struct AnalysisFindings {
     ClockViolations clock_violations;
-    std::uint64_t synchronization_points = 0;  // communication events with a recorded wait state
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

@@ -15,7 +15,47 @@ bool is_any_of(std::string_view name, std::initializer_list<std::string_view> na
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// The send call's times travel with every message, so they are kept short:
+// the entry, then the send and the exit as offsets from the event before
+// them (uint32; the exit's top bit says whether the call was blocking).
+// Offsets that do not fit (a call of seconds at nanosecond ticks) are
+// marked by kLongOffsets and followed by the full times.
+constexpr std::uint32_t kLongOffsets = 0xffffffffu;
+constexpr std::uint32_t kBlockingBit = 0x80000000u;
+constexpr Ticks kMaxOffset = 0x7fffffff;
+
 }  // namespace
+
+void PointToPointWaitStates::write_send_times(replay::PayloadWriter& out, const SendTimes& sent) {
+    out.put<Ticks>(sent.enter);
+    const Ticks to_send = sent.send - sent.enter, to_leave = sent.leave - sent.send;
+    if (to_send >= 0 && to_send <= kMaxOffset && to_leave >= 0 && to_leave <= kMaxOffset) {
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(to_send));
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(to_leave) | (sent.blocking ? kBlockingBit : 0));
+        return;
+    }
+    out.put<std::uint32_t>(kLongOffsets);
+    out.put<Ticks>(sent.send);
+    out.put<Ticks>(sent.leave);
+    out.put<std::uint8_t>(sent.blocking ? 1 : 0);
+}
+
+PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay::PayloadReader& in) {
+    SendTimes sent;
+    sent.enter = in.get<Ticks>();
+    const std::uint32_t to_send = in.get<std::uint32_t>();
+    if (to_send == kLongOffsets) {
+        sent.send = in.get<Ticks>();
+        sent.leave = in.get<Ticks>();
+        sent.blocking = in.get<std::uint8_t>() != 0;
+        return sent;
+    }
+    const std::uint32_t to_leave = in.get<std::uint32_t>();
+    sent.send = sent.enter + to_send;
+    sent.leave = sent.send + (to_leave & ~kBlockingBit);
+    sent.blocking = (to_leave & kBlockingBit) != 0;
+    return sent;
+}
 
 void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
                                         replay::Direction direction) {
@@ -39,6 +79,7 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
     candidates_.clear();
     latest_candidate_send_ = kNoCandidate;
     open_call_ = replay::kNoEvent;
+    late_receiver_ = 0;
 }
 
 int PointToPointWaitStates::world_rank(CommId comm, int rank) {
@@ -52,19 +93,15 @@ int PointToPointWaitStates::world_rank(CommId comm, int rank) {
 
 void PointToPointWaitStates::pack(const replay::EventView& view, replay::PayloadWriter& out) {
     if (view.kind() != EventKind::Send) return;
-    out.put<Ticks>(view.enter().time);
-    out.put<Ticks>(view.leave().time);
-    out.put<Ticks>(view.time());
-    out.put<std::uint8_t>(view.message().nonblocking ? 0 : 1);
+    // Every send synchronizes with its receiver; a note from the receiver
+    // turns this zero wait into a Late Receiver.
+    points_->wait_states.record(view.index(), {WaitPattern::None, 0, view.message().partner});
+    write_send_times(out, {view.enter().time, view.leave().time, view.time(), !view.message().nonblocking});
 }
 
 void PointToPointWaitStates::unpack(const replay::EventView& view, replay::PayloadReader& in) {
     if (view.kind() != EventKind::Recv) return;
-    SendTimes sent;
-    sent.enter = in.get<Ticks>();
-    sent.leave = in.get<Ticks>();
-    sent.send = in.get<Ticks>();
-    sent.blocking = in.get<std::uint8_t>() != 0;
+    const SendTimes sent = read_send_times(in);
 
     const replay::Message& msg = view.message();
     const replay::EventIndex recv = view.index();
@@ -84,8 +121,11 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     // Late Receiver: both calls blocking (the posting time of a non-blocking
     // receive is not in the event model), the send still running when the
     // receive began.
-    if (sent.blocking && !msg.nonblocking && sent.leave > recv_enter && recv_enter > sent.enter)
-        points_->late_receivers_caused[recv] = recv_enter - sent.enter;
+    late_receiver_ = 0;
+    if (sent.blocking && !msg.nonblocking && sent.leave > recv_enter && recv_enter > sent.enter) {
+        late_receiver_ = recv_enter - sent.enter;
+        points_->late_receivers_caused[recv] = late_receiver_;
+    }
 
     const CallPathId call = view.enter().cnode;
     const Completion completion = completion_[call];
@@ -102,6 +142,23 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     const replay::EventIndex call_enter = view.enter_index();
     if (open_call_ != call_enter || waiting > longest_.waiting) longest_ = late;
     open_call_ = call_enter;
+}
+
+void PointToPointWaitStates::write_note(const replay::EventView&, replay::PayloadWriter& out) {
+    if (late_receiver_ > 0) out.put<Ticks>(late_receiver_);
+    late_receiver_ = 0;
+}
+
+void PointToPointWaitStates::read_note(const replay::EventView& view, replay::PayloadReader& in) {
+    const Ticks waiting = in.get<Ticks>();
+    const replay::Message& msg = view.message();
+    points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner});
+    const CallPathId call = view.enter().cnode;
+    claim_time(*cube_, *trace_, Metric::MpiLateReceiver, call, waiting);
+    if (msg.bytes == 0)
+        claim(*cube_, Metric::SyncsSend, Metric::MpiSlrCount, call, 1.0);
+    else
+        claim(*cube_, Metric::CommsSend, Metric::MpiClrCount, call, 1.0);
 }
 
 void PointToPointWaitStates::on_leave(const replay::EventView& view) {

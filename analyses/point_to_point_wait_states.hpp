@@ -12,8 +12,8 @@
 //    Sender instances are kept as candidates.
 //  - Late Receiver: a blocking send started before the matching blocking
 //    receive and did not finish before it; the sender waited from its entry
-//    until the receive began. The metric belongs to the sender, which learns
-//    it in the backward pass (LateReceiverDelivery).
+//    until the receive began. The metric belongs to the sender, whom the
+//    receiver tells in a note (observer.hpp) after the pass.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,10 @@ public:
     bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    // The receiver's note: the sender's Late Receiver wait, if it had one.
+    bool writes_notes() const override { return true; }
+    void write_note(const replay::EventView& view, replay::PayloadWriter& out) override;
+    void read_note(const replay::EventView& view, replay::PayloadReader& in) override;
 
     static constexpr std::size_t kWrongOrderCandidates = 100;
 
@@ -65,6 +69,8 @@ private:
         bool zero_bytes = false;
     };
 
+    static void write_send_times(replay::PayloadWriter& out, const SendTimes& sent);
+    static SendTimes read_send_times(replay::PayloadReader& in);
     void report_late_sender(const LateMessage& late);
     void check_wrong_order(Ticks send, int source);
     int world_rank(CommId comm, int rank);
@@ -80,6 +86,8 @@ private:
     // The longest wait so far inside the current multiple-completion call.
     replay::EventIndex open_call_ = replay::kNoEvent;
     LateMessage longest_;
+    // The Late Receiver wait found at the message just unpacked, for its note.
+    Ticks late_receiver_ = 0;
 };
 
 }  // namespace hindsight

@@ -28,9 +28,9 @@ struct SynchronizationPoints {
     //    zero wait; cause = the sender's rank in the message's communicator.
     //    In a MPI_Waitall-like call that completes several late messages,
     //    only the receive with the longest wait carries it (as the metric).
-    //  - sends (Send events): filled in the backward pass, before the
-    //    backward analyses see the event: the Late Receiver wait of this
-    //    rank, or a zero wait; cause = the receiver's rank.
+    //  - sends (Send events): the Late Receiver wait of this rank, which its
+    //    receiver tells it at the end of the forward pass, or a zero wait;
+    //    cause = the receiver's rank.
     //  - collectives (CollectiveEnd events): the pattern of the operation,
     //    this rank's wait (zero for the ranks that did not wait) and the
     //    communicator rank that everyone waited for (the last to enter, or
@@ -41,7 +41,7 @@ struct SynchronizationPoints {
     // Late Receiver waits this rank caused as the receiver, by the index of
     // its Recv event: how long the sender of that message was blocked
     // waiting for this receive. Known to the receiver right after the
-    // forward pass; the sender learns it in the backward pass.
+    // forward pass; the sender learns it from the receiver's note.
     std::unordered_map<replay::EventIndex, Ticks> late_receivers_caused;
 
     ClockViolations clock_violations;

@@ -16,29 +16,27 @@ WaitStateMap::Table WaitStateMap::table_of(replay::EventKind kind) {
 void WaitStateMap::bind(const replay::LocalTrace& trace) {
     if (trace_ == &trace) return;
     trace_ = &trace;
+    if (!kept_) return;
     const std::array<std::size_t, kTables> sizes{trace.messages.size(), trace.collectives.size()};
     for (std::size_t t = 0; t < kTables; ++t) {
         states_[t].assign(sizes[t], WaitState{});
         recorded_[t].assign(sizes[t], false);
     }
-    size_ = 0;
 }
 
 void WaitStateMap::record(replay::EventIndex event, WaitState state) {
+    if (!kept_) return;
     if (!trace_ || event >= trace_->events.size())
         throw Error("", "a wait state recorded for an event outside the analyzed trace");
     const replay::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
     if (t == kNone) throw Error(trace_->anchor_path, "a wait state recorded for an event that does not communicate");
-    if (!recorded_[t][e.ref]) {
-        recorded_[t][e.ref] = true;
-        ++size_;
-    }
+    recorded_[t][e.ref] = true;
     states_[t][e.ref] = state;
 }
 
 const WaitState* WaitStateMap::find(replay::EventIndex event) const {
-    if (!trace_ || event >= trace_->events.size()) return nullptr;
+    if (!kept_ || !trace_ || event >= trace_->events.size()) return nullptr;
     const replay::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
     return t != kNone && recorded_[t][e.ref] ? &states_[t][e.ref] : nullptr;

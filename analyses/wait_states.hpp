@@ -61,12 +61,15 @@ public:
     // outlive the map; binding it again to the same trace keeps what was
     // recorded. Before the first bind() nothing is found.
     void bind(const replay::LocalTrace& trace);
+    // Whether anything is kept (before the first bind()): only the backward
+    // passes read wait states, and a table of every message and collective
+    // is memory a forward-only run would touch for nothing.
+    void keep(bool kept) { kept_ = kept; }
     // Adds or replaces the wait state of `event`, a communication event of
-    // the bound trace.
+    // the bound trace; nothing where wait states are not kept.
     void record(replay::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(replay::EventIndex event) const;
-    std::size_t size() const { return size_; }
 
 private:
     // A rank has a synchronization point at every message and collective,
@@ -83,7 +86,7 @@ private:
     const replay::LocalTrace* trace_ = nullptr;
     std::array<std::vector<WaitState>, kTables> states_;
     std::array<std::vector<bool>, kTables> recorded_;
-    std::size_t size_ = 0;
+    bool kept_ = true;
 };
 
 }  // namespace hindsight

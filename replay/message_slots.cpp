@@ -1,7 +1,10 @@
 #include "replay/message_slots.hpp"
 
+#include <array>
 #include <map>
+#include <optional>
 #include <tuple>
+#include <utility>
 
 #include "replay/comm_layout.hpp"
 
@@ -24,9 +27,9 @@ MessageSlots::MessageSlots(const LocalTrace& trace)
     std::map<Stream, std::uint32_t> stream_ids;
     std::vector<std::uint32_t> stream_sizes;
     std::vector<std::uint32_t> stream_of(trace.messages.size(), 0);
-    Stream last{};
-    std::uint32_t last_id = 0;
-    bool any = false;
+    // The last stream of each direction: a rank's sends mostly share one
+    // stream, and so do its receives, while the two alternate.
+    std::array<std::optional<std::pair<Stream, std::uint32_t>>, 2> last;
     for (const Event& e : trace.events) {
         if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
         const Message& m = trace.messages[e.ref];
@@ -36,17 +39,18 @@ MessageSlots::MessageSlots(const LocalTrace& trace)
         }
         const CommLayout& layout = layouts[m.comm];
         const int peer = layout.self ? trace.rank : layout.members.at(static_cast<std::size_t>(m.partner));
-        const Stream stream{e.kind == EventKind::Send, peer, m.comm, m.tag};
-        if (!any || stream != last) {  // consecutive messages mostly share a stream
+        const bool send = e.kind == EventKind::Send;
+        const Stream stream{send, peer, m.comm, m.tag};
+        auto& cached = last[send ? 1 : 0];
+        if (!cached || cached->first != stream) {
             const auto [it, added] = stream_ids.try_emplace(stream, static_cast<std::uint32_t>(stream_sizes.size()));
             if (added) stream_sizes.push_back(0);
-            last = stream;
-            last_id = it->second;
-            any = true;
+            cached.emplace(stream, it->second);
         }
+        const std::uint32_t id = cached->second;
         peer_[e.ref] = peer;
-        stream_of[e.ref] = last_id;
-        slot_[e.ref] = stream_sizes[last_id]++;
+        stream_of[e.ref] = id;
+        slot_[e.ref] = stream_sizes[id]++;
     }
     // In sorted order, each stream starts where the previous ones of the
     // same direction and peer end.

@@ -9,6 +9,7 @@
 #include "replay/definitions_reader.hpp"
 #include "replay/idle_exchange.hpp"
 #include "replay/mpi_collective_exchange.hpp"
+#include "replay/slot_blocks.hpp"
 
 // Why waiting for replies cannot deadlock (backward pass; the forward pass
 // is its mirror image). Give every wait of a rank a moment of the original
@@ -45,25 +46,6 @@ std::string where(const LocalTrace& trace, const Message& m, const char* what, i
            " of " + comm_display_name(trace.definitions, m.comm) + " (tag " + std::to_string(m.tag) + ")";
 }
 
-// A bulk payload block: per slot (offset, size) as two uint32, then the
-// payloads.
-constexpr std::size_t kSlotEntry = 2 * sizeof(std::uint32_t);
-
-std::uint32_t read_u32(std::span<const std::byte> bytes, std::size_t at) {
-    std::uint32_t v = 0;
-    std::memcpy(&v, bytes.data() + at, sizeof v);
-    return v;
-}
-
-void write_u32(ByteBlock& bytes, std::size_t at, std::uint32_t v) {
-    std::memcpy(bytes.data() + at, &v, sizeof v);
-}
-
-std::uint32_t checked_size(const LocalTrace& trace, std::size_t bytes) {
-    if (bytes > 0xffffffffu) throw Error(trace.anchor_path, "a replay pass exchanges more than 4 GiB with one rank");
-    return static_cast<std::uint32_t>(bytes);
-}
-
 mpi::Comm duplicate(MPI_Comm comm) {
     mpi::Comm copy;
     MPI_Comm_dup(comm, copy.out());
@@ -79,7 +61,8 @@ MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirr
       watch_(timeout, spin_budget(MPI_COMM_WORLD)),
       slots_(trace),
       world_(duplicate(MPI_COMM_WORLD)),
-      bulk_(world_.get(), watch_) {
+      bulk_(world_.get(), watch_),
+      notes_(trace, slots_, bulk_) {
     int* value = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
@@ -103,6 +86,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     const bool forward = direction == Direction::Forward;
     const PayloadFrame frame(trace_, observers);
     collective_needs_.clear();
+    notes_.begin(frame, forward);
     // Every rank runs the same passes with the same observer kinds, so all
     // take the same branch (and meet in the same bulk exchanges).
     const bool batched = std::all_of(observers.begin(), observers.end(),
@@ -112,48 +96,25 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     else
         run_one_by_one(forward, frame, observers);
     sends_.drain(watch_);
+    notes_.deliver();
     for (ReplayObserver* o : observers) o->end_pass(trace_, direction);
 }
 
 // ---- batched passes ---------------------------------------------------
 
 void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
-    const auto& counts = forward ? slots_.sends() : slots_.receives();
-    std::vector<ByteBlock> blocks(counts.size());
-    for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].resize(counts[p] * kSlotEntry);
+    PayloadBlocks blocks(trace_, forward ? slots_.sends() : slots_.receives());
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
         const Event& e = trace_.events[i];
         if (!packs(e.kind, forward)) continue;
-        const EventView view(trace_, i);
-        if (frame.pack(view, writer_).asked != 0)
-            throw Error(trace_.anchor_path, "an analysis that packs trace data only asks for a reply");
-        const auto peer = static_cast<std::size_t>(slots_.peer(e.ref));
-        auto& block = blocks[peer];
-        const std::size_t entry = slots_.slot(e.ref) * kSlotEntry;
-        const std::size_t offset = block.size();
-        checked_size(trace_, offset + writer_.bytes().size());  // the block's offsets must fit
-        // Payloads mostly have one size: at the first payload (the block
-        // holds only its slot table), reserve for all, so that the block
-        // does not grow (and get copied) step by step.
-        if (offset == counts[peer] * kSlotEntry) block.reserve(offset + counts[peer] * writer_.bytes().size());
-        write_u32(block, entry, static_cast<std::uint32_t>(offset));
-        write_u32(block, entry + sizeof(std::uint32_t), static_cast<std::uint32_t>(writer_.bytes().size()));
-        block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
+        frame.pack_trace_data(EventView(trace_, i), writer_);
+        notes_.packed(i);
+        blocks.add(slots_.peer(e.ref), slots_.slot(e.ref), writer_.bytes());
         ++messages_;
     }
-    bulk_.exchange(blocks);
-}
-
-std::span<const std::byte> MpiReplayEngine::bulk_payload(std::uint32_t message) const {
-    const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
-    const std::size_t entry = slots_.slot(message) * kSlotEntry;
-    if (entry + kSlotEntry > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
-    const std::size_t offset = read_u32(block, entry);
-    const std::size_t size = read_u32(block, entry + sizeof(std::uint32_t));
-    if (offset + size > block.size()) throw Error(trace_.anchor_path, "a bulk replay block is malformed");
-    return block.subspan(offset, size);
+    bulk_.exchange(blocks.blocks());
 }
 
 void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
@@ -175,7 +136,8 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         case EventKind::Recv:
             // Packing events were packed before the pass.
             if (!packs(e.kind, forward)) {
-                frame.unpack(view, bulk_payload(e.ref));
+                frame.unpack_trace_data(view, payload_at(trace_, bulk_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
+                notes_.unpacked(view);
                 ++messages_;
             }
             break;
@@ -216,7 +178,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
     exchange_collective_needs(frame);
     pending_ = {};
     deferred_.clear();
-    deferred_replies_.assign(slots_.sends().size(), {});
+    deferred_replies_ = EntryBlocks(slots_.sends().size());
     const auto n = static_cast<EventIndex>(trace_.events.size());
     for (EventIndex k = 0; k < n; ++k) {
         const EventIndex i = forward ? k : n - 1 - k;
@@ -235,14 +197,17 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case EventKind::Recv:
             if (packs(e.kind, forward)) {
                 complete_reply(frame);
+                notes_.packed(i);
                 if (carries_[e.ref])
                     send_payload(view, forward, frame);
                 else
                     frame.pack_nothing(view, writer_);
-            } else if (travels(e.ref)) {
-                receive_payload(view, frame);
             } else {
-                frame.unpack_nothing(view);
+                if (travels(e.ref))
+                    receive_payload(view, frame);
+                else
+                    frame.unpack_nothing(view);
+                notes_.unpacked(view);
             }
             break;
         case EventKind::CollectiveEnd:
@@ -294,36 +259,21 @@ void MpiReplayEngine::receive_payload(const EventView& view, const PayloadFrame&
         sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.reply(m.comm));
         return;
     }
-    auto& block = deferred_replies_.at(static_cast<std::size_t>(slots_.peer(view.event().ref)));
-    const std::size_t at = block.size();
-    block.resize(at + kSlotEntry);
-    write_u32(block, at, slots_.slot(view.event().ref));
-    write_u32(block, at + sizeof(std::uint32_t), checked_size(trace_, writer_.bytes().size()));
-    block.insert(block.end(), writer_.bytes().begin(), writer_.bytes().end());
+    deferred_replies_.add(trace_, slots_.peer(view.event().ref), slots_.slot(view.event().ref), writer_.bytes());
 }
 
 // The replies that could wait, in one all-to-all after the last event; each
 // block holds, per reply, the message's slot and the reply's size (two
 // uint32) and the reply.
 void MpiReplayEngine::deliver_deferred_replies(const PayloadFrame& frame) {
-    bulk_.exchange(deferred_replies_);
-    deferred_replies_.clear();
+    bulk_.exchange(deferred_replies_.blocks());
+    deferred_replies_ = EntryBlocks();
     std::unordered_map<std::uint64_t, std::span<const std::byte>> replies;  // by (peer, slot)
     const auto key = [](int peer, std::uint32_t slot) { return static_cast<std::uint64_t>(peer) << 32 | slot; };
-    const auto malformed = [&] { return Error(trace_.anchor_path, "a bulk reply block is malformed"); };
     const auto ranks = static_cast<int>(slots_.receives().size());
-    for (int peer = 0; peer < ranks; ++peer) {
-        const std::span<const std::byte> block = bulk_.block(peer);
-        for (std::size_t at = 0; at < block.size();) {
-            if (at + kSlotEntry > block.size()) throw malformed();
-            const std::uint32_t slot = read_u32(block, at);
-            const std::size_t size = read_u32(block, at + sizeof(std::uint32_t));
-            at += kSlotEntry;
-            if (at + size > block.size()) throw malformed();
-            replies[key(peer, slot)] = block.subspan(at, size);
-            at += size;
-        }
-    }
+    for (int peer = 0; peer < ranks; ++peer)
+        for_each_entry(trace_, bulk_.block(peer),
+                       [&](std::uint32_t slot, std::span<const std::byte> reply) { replies[key(peer, slot)] = reply; });
     for (const DeferredReply& d : deferred_) {
         const std::uint32_t message = trace_.events[d.event].ref;
         const auto it = replies.find(key(slots_.peer(message), slots_.slot(message)));

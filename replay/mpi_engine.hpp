@@ -37,10 +37,12 @@
 #include "replay/communicators.hpp"
 #include "replay/engine.hpp"
 #include "replay/message_slots.hpp"
+#include "replay/note_exchange.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/payload_frame.hpp"
 #include "replay/progress.hpp"
 #include "replay/send_pool.hpp"
+#include "replay/slot_blocks.hpp"
 
 namespace hindsight::replay {
 
@@ -71,8 +73,7 @@ private:
     // The bulk part of a pass: payloads (batched) or carries-data flags.
     void exchange_payloads(bool forward, const PayloadFrame& frame);
     void exchange_flags(bool forward, const PayloadFrame& frame);
-    // This rank's block from `peer` at `slot`: a payload or a flag.
-    std::span<const std::byte> bulk_payload(std::uint32_t message) const;
+    // Whether the peer's flag says that this message travels.
     bool travels(std::uint32_t message) const;
 
     void run_batched(bool forward, const PayloadFrame& frame, Observers observers);
@@ -95,6 +96,7 @@ private:
     MessageSlots slots_;
     mpi::Comm world_;           // for the bulk exchanges
     BulkExchange bulk_;
+    NoteExchange notes_;
     SendPool sends_;
     std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
     PendingReply pending_;
@@ -104,7 +106,7 @@ private:
         ObserverMask asked = 0;
     };
     std::vector<DeferredReply> deferred_;                    // this rank's, in pass order
-    std::vector<ByteBlock> deferred_replies_;   // by peer: the replies it waits for
+    EntryBlocks deferred_replies_;  // by peer: the replies it waits for
     std::vector<bool> carries_;     // by message: this rank's packing events that travel
     std::vector<ObserverMask> collective_needs_;  // by collective; empty: all observers everywhere
     PayloadWriter writer_;          // reused for every payload

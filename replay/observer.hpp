@@ -88,6 +88,21 @@ public:
     virtual void pack_reply(const EventView&, PayloadWriter&) {}
     virtual void unpack_reply(const EventView&, PayloadReader&) {}
 
+    // Notes: what the unpacking side learns from a message and the packing
+    // side needs only after the pass, without asking for it. The observers
+    // whose writes_notes() is true (asked after begin_pass()) get
+    // write_note() right after the unpack() (and pack_reply()) of every
+    // message, with the unpacking event; what they write reaches read_note() on the packing
+    // side, with the packing event, after the last event of the pass and
+    // before end_pass(), in pass order of the packing events. A message
+    // whose note is empty costs nothing and gets no read_note(), so the
+    // packing side must take "no note" as the default.
+    // Example: the receiver sees in the forward pass that its sender waited
+    // for it (Late Receiver) and tells the sender, whose wait it is.
+    virtual bool writes_notes() const { return false; }
+    virtual void write_note(const EventView&, PayloadWriter&) {}
+    virtual void read_note(const EventView&, PayloadReader&) {}
+
     // A collective event (including the implicit ones of MPI_Init and
     // MPI_Finalize); an observer that exchanges data there is a coroutine
     // (collective_task.hpp). In a pass where every observer packs trace

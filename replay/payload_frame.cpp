@@ -19,6 +19,8 @@ void store_mask(std::vector<std::byte>& out, std::size_t at, std::size_t bytes, 
 PayloadFrame::PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers)
     : trace_(trace), observers_(observers) {
     if (observers_.size() > 64) fail("a pass has more than 64 observers");
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        if (observers_[k]->writes_notes()) note_writers_ |= bit(k);
 }
 
 void PayloadFrame::fail(const char* problem) const {
@@ -74,6 +76,27 @@ ReplyRequest PayloadFrame::pack(const EventView& view, PayloadWriter& out) const
     return request;
 }
 
+void PayloadFrame::pack_trace_data(const EventView& view, PayloadWriter& out) const {
+    out.clear();
+    put_mask(out, 0);  // written parts, patched below
+    ObserverMask written = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k) {
+        const std::size_t before = out.bytes().size();
+        observers_[k]->pack(view, out);
+        if (out.bytes().size() != before) written |= bit(k);
+    }
+    store_mask(out.bytes(), 0, mask_bytes(), written);
+}
+
+void PayloadFrame::unpack_trace_data(const EventView& view, std::span<const std::byte> payload) const {
+    PayloadReader in(payload);
+    const ObserverMask written = get_mask(in);
+    PayloadReader nothing({});
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        observers_[k]->unpack(view, (written & bit(k)) ? in : nothing);
+    if (!in.empty()) fail("an analysis reads less of a message than its peer wrote");
+}
+
 void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) const {
     scratch.clear();
     for (ReplayObserver* o : observers_) {
@@ -123,6 +146,34 @@ void PayloadFrame::unpack_reply(const EventView& view, ObserverMask asked,
     for (std::size_t k = 0; k < observers_.size(); ++k)
         if (asked & bit(k)) observers_[k]->unpack_reply(view, (written & bit(k)) ? in : nothing);
     if (!in.empty()) fail("an analysis reads less of a reply than its peer wrote");
+}
+
+bool PayloadFrame::write_note(const EventView& view, PayloadWriter& out) const {
+    out.clear();
+    if (note_writers_ == 0) return false;
+    put_mask(out, 0);
+    ObserverMask written = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k) {
+        if (!(note_writers_ & bit(k))) continue;
+        const std::size_t before = out.bytes().size();
+        observers_[k]->write_note(view, out);
+        if (out.bytes().size() != before) written |= bit(k);
+    }
+    if (written == 0) {
+        out.clear();
+        return false;
+    }
+    store_mask(out.bytes(), 0, mask_bytes(), written);
+    return true;
+}
+
+void PayloadFrame::read_note(const EventView& view, std::span<const std::byte> note) const {
+    PayloadReader in(note);
+    const ObserverMask written = get_mask(in);
+    if (written & ~note_writers_) fail("a note holds parts of observers that write none");
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        if (written & bit(k)) observers_[k]->read_note(view, in);
+    if (!in.empty()) fail("an analysis reads less of a note than its peer wrote");
 }
 
 }  // namespace hindsight::replay

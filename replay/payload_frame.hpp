@@ -8,7 +8,9 @@
 // observers all declared before the pass that they carry nothing there
 // (carries_data) need not travel at all. A reply holds a mask of the
 // observers that wrote a part, then the parts of the observers that asked
-// for it; only those take part in it.
+// for it; only those take part in it. A note (ReplayObserver::write_note)
+// is laid out like a reply: a mask of the note writers that wrote a part,
+// then their parts.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +39,10 @@ public:
     // Packing side: the observers' parts into `out` (cleared first); returns
     // the observers that ask for a reply, and whether it may come late.
     ReplyRequest pack(const EventView& view, PayloadWriter& out) const;
+    // The same for a pass whose observers pack trace data only, where nobody
+    // asks for replies: the payload holds only the mask of written parts.
+    void pack_trace_data(const EventView& view, PayloadWriter& out) const;
+    void unpack_trace_data(const EventView& view, std::span<const std::byte> payload) const;
     // Packing side of a message that does not travel: the observers must
     // neither write anything nor ask for a reply (they declared so).
     void pack_nothing(const EventView& view, PayloadWriter& scratch) const;
@@ -48,6 +54,13 @@ public:
 
     void pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const;
     void unpack_reply(const EventView& view, ObserverMask asked, std::span<const std::byte> reply) const;
+
+    // Notes: whether some observer of the pass writes them; the unpacking
+    // side's note into `out` (cleared first), false and `out` empty where
+    // no observer wrote one; the packing side's reading of it.
+    bool writes_notes() const { return note_writers_ != 0; }
+    bool write_note(const EventView& view, PayloadWriter& out) const;
+    void read_note(const EventView& view, std::span<const std::byte> note) const;
 
     // Whether some observer may write data at this packing event.
     bool carries_data(const EventView& view) const;
@@ -64,6 +77,7 @@ private:
 
     const LocalTrace& trace_;
     std::span<ReplayObserver* const> observers_;
+    ObserverMask note_writers_ = 0;
 };
 
 }  // namespace hindsight::replay

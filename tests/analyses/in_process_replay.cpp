@@ -33,9 +33,9 @@ namespace {
 // A replay that waits this long for a peer is taken to be deadlocked.
 constexpr auto kPatience = std::chrono::seconds(20);
 
-// What travels: payloads, replies taken lazily, and replies taken at the
-// end of the pass (ReplayObserver::defers_reply), each in its own order.
-enum class Channel : std::uint8_t { Payload, Reply, DeferredReply };
+// What travels: payloads, replies taken lazily, replies taken at the end of
+// the pass (ReplayObserver::defers_reply) and notes, each in its own order.
+enum class Channel : std::uint8_t { Payload, Reply, DeferredReply, Note };
 
 // A message's identity in a pass: communicator, original sender and
 // receiver (world ranks), tag, direction, and what it is.
@@ -213,6 +213,7 @@ public:
         const replay::PayloadFrame frame(*trace_, observers);
         pending_ = {};
         deferred_.clear();
+        packed_.clear();
         // Like carries_data(), asked before the first event.
         needs_.assign(trace_->collectives.size(), 0);
         for (EventIndex i = 0; i < trace_->events.size(); ++i)
@@ -229,6 +230,14 @@ public:
             frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
         }
         deferred_.clear();
+        // Every message gets a note, empty where nobody wrote one (the MPI
+        // engine sends only the others).
+        for (const EventIndex packing : packed_) {
+            const EventView view(*trace_, packing);
+            const auto note = shared_->take(key(view, direction, Channel::Note));
+            if (!note.empty()) frame.read_note(view, note);
+        }
+        packed_.clear();
         for (auto* o : observers) o->end_pass(*trace_, direction);
     }
 
@@ -308,6 +317,7 @@ private:
     // A message whose observers all declared that they carry nothing travels
     // as an empty mailbox entry (the MPI engine does not send it at all).
     void pack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
+        if (frame.writes_notes()) packed_.push_back(view.index());
         replay::PayloadWriter out;
         if (!frame.carries_data(view)) {
             frame.pack_nothing(view, out);
@@ -341,14 +351,27 @@ private:
         const auto bytes = shared_->take(key(view, direction, Channel::Payload));
         if (bytes.empty()) {
             frame.unpack_nothing(view);
+            note(view, direction, frame);
             return;
         }
         const replay::ReplyRequest request = frame.unpack(view, bytes);
-        if (request.asked == 0) return;
+        if (request.asked != 0) reply(view, direction, frame, request);
+        note(view, direction, frame);
+    }
+
+    void reply(const EventView& view, Direction direction, const replay::PayloadFrame& frame,
+               const replay::ReplyRequest& request) {
         replay::PayloadWriter out;
         frame.pack_reply(view, request.asked, out);
         const Channel channel = request.deferred ? Channel::DeferredReply : Channel::Reply;
         shared_->post(key(view, direction, channel), std::move(out.bytes()));
+    }
+
+    void note(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
+        if (!frame.writes_notes()) return;
+        replay::PayloadWriter out;
+        frame.write_note(view, out);
+        shared_->post(key(view, direction, Channel::Note), std::move(out.bytes()));
     }
 
     InProcessReplay::Shared* shared_;
@@ -356,6 +379,7 @@ private:
     std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
     PendingReply pending_;
     std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
+    std::vector<EventIndex> packed_;      // the packing events, in pass order, where notes are written
     std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks
 };
 

@@ -205,6 +205,20 @@ TEST_CASE("late receiver: non-blocking sends are not examined", "[p2p][late-rece
     CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
 }
 
+TEST_CASE("late receiver and late sender: send calls of seconds", "[p2p][late-receiver][late-sender]") {
+    TraceBuilder t(2);
+    // The first send call lasts 3 s (beyond the short offsets a payload
+    // uses, 2^31 ticks); its receive is posted 2.5 s after it began. The
+    // second is sent at 5.5 s to a receive waiting since 3.1 s.
+    t.rank(0).enter(0, "main").send(10, 3'000'000'010, 1, 7, 8).send(5'500'000'000, 5'500'000'010, 1, 7, 8).leave(6'000'000'000);
+    t.rank(1).enter(0, "main").recv(2'500'000'000, 3'000'000'020, 0, 7, 8).recv(3'100'000'000, 5'500'000'020, 0, 7, 8).leave(6'000'000'000);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Send") == Approx(ns(2'500'000'000 - 10)));
+    CHECK(r.own(Metric::MpiClrCount, 0, "main/MPI_Send") == 1.0);
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Recv") == Approx(ns(5'500'000'000 - 3'100'000'000)));
+    CHECK(r.own(Metric::MpiClsCount, 1, "main/MPI_Recv") == 1.0);
+}
+
 TEST_CASE("sendrecv: both halves are analysed", "[p2p]") {
     TraceBuilder t(2);
     // A ring of two: each sends to and receives from the other.

@@ -316,6 +316,92 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     CHECK(silent.region_events == 0);
 }
 
+namespace {
+
+// Rank r sends three messages to r+1 with tags 3, 1, 2 and receives three
+// from r-1 with tags 1, 2, 3, so that the order of the events differs from
+// the order of the message slots on both sides.
+TraceBuilder tags_scenario(int n) {
+    TraceBuilder t(n);
+    const std::array<std::uint32_t, 3> send_tags{3, 1, 2}, recv_tags{1, 2, 3};
+    for (int r = 0; r < n; ++r) {
+        auto& b = t.rank(r);
+        b.enter(0, "main").init(10, 20);
+        for (std::size_t k = 0; k < 3; ++k) b.send(100 + 10 * Ticks(k), 105 + 10 * Ticks(k), (r + 1) % n, send_tags[k], 8);
+        for (std::size_t k = 0; k < 3; ++k) b.recv(200 + 10 * Ticks(k), 205 + 10 * Ticks(k), (r + n - 1) % n, recv_tags[k], 8);
+        b.finalize(300, 310).leave(400);
+    }
+    return t;
+}
+
+// Leaves a note (its rank and the message's tag) at every message except
+// those of tag 2, and records where notes arrive.
+class NoteObserver final : public ReplayObserver {
+public:
+    std::vector<EventIndex> noted;  // packing events that got a note, in order of arrival
+
+    bool packs_trace_data_only() const override { return true; }
+    bool watches_regions() const override { return false; }
+    bool writes_notes() const override { return true; }
+    void write_note(const EventView& v, PayloadWriter& w) override {
+        if (v.message().tag == 2) return;
+        w.put<std::int32_t>(v.trace().rank);
+        w.put<std::uint32_t>(v.message().tag);
+    }
+    void read_note(const EventView& v, PayloadReader& r) override {
+        CHECK(r.get<std::int32_t>() == v.message().partner);  // MPI_COMM_WORLD: ranks are world ranks
+        CHECK(r.get<std::uint32_t>() == v.message().tag);
+        noted.push_back(v.index());
+    }
+};
+
+// Packs state, not trace data: a pass with it goes message by message.
+class StatefulObserver final : public ReplayObserver {
+public:
+    bool carries_data(const EventView&) const override { return false; }
+};
+
+// The packing events of `trace` in pass order whose tag is not 2.
+std::vector<EventIndex> expected_notes(const LocalTrace& trace, Direction direction) {
+    const bool forward = direction == Direction::Forward;
+    std::vector<EventIndex> events;
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        const Event& e = trace.events[i];
+        const bool packing = forward ? e.kind == EventKind::Send : e.kind == EventKind::Recv;
+        if (packing && trace.messages[e.ref].tag != 2) events.push_back(i);
+    }
+    if (!forward) std::reverse(events.begin(), events.end());
+    return events;
+}
+
+}  // namespace
+
+TEST_CASE("notes reach their packing events after the pass, in pass order", "[engine][mpi]") {
+    const int n = world_size();
+    REQUIRE(n >= 2);
+    SharedScratch dir;
+    const LocalTrace trace = load(tags_scenario(n), dir);
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
+    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+
+    for (const Direction direction : {Direction::Forward, Direction::Backward}) {
+        const std::vector<EventIndex> expected = expected_notes(trace, direction);
+        REQUIRE(expected.size() == 2);
+
+        NoteObserver batched;
+        std::array<ReplayObserver*, 1> batched_pass{&batched};
+        engine.run(direction, batched_pass);
+        CHECK(batched.noted == expected);
+
+        NoteObserver one_by_one;
+        StatefulObserver stateful;
+        std::array<ReplayObserver*, 2> one_by_one_pass{&stateful, &one_by_one};
+        engine.run(direction, one_by_one_pass);
+        CHECK(one_by_one.noted == expected);
+    }
+}
+
 TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {
     const int n = world_size();
     SharedScratch dir;

@@ -1,0 +1,45 @@
+#include "replay/note_exchange.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace hindsight::replay {
+
+void NoteExchange::begin(const PayloadFrame& frame, bool forward) {
+    frame_ = frame.writes_notes() ? &frame : nullptr;
+    forward_ = forward;
+    if (!frame_) return;
+    const auto& packing = forward ? slots_.sends() : slots_.receives();
+    packing_events_.resize(packing.size());
+    for (std::size_t p = 0; p < packing.size(); ++p) packing_events_[p].assign(packing[p], kNoEvent);
+    outgoing_ = EntryBlocks(packing.size());
+}
+
+void NoteExchange::unpacked(const EventView& view) {
+    if (!frame_ || !frame_->write_note(view, writer_)) return;
+    const std::uint32_t message = view.event().ref;
+    outgoing_.add(trace_, slots_.peer(message), slots_.slot(message), writer_.bytes());
+}
+
+void NoteExchange::deliver() {
+    if (!frame_) return;
+    bulk_.exchange(outgoing_.blocks());
+    outgoing_ = EntryBlocks();
+    std::vector<std::pair<EventIndex, std::span<const std::byte>>> notes;
+    for (std::size_t peer = 0; peer < packing_events_.size(); ++peer) {
+        const auto& events = packing_events_[peer];
+        for_each_entry(trace_, bulk_.block(static_cast<int>(peer)), [&](std::uint32_t slot, auto note) {
+            if (slot >= events.size() || events[slot] == kNoEvent)
+                throw Error(trace_.anchor_path, "a replay note names a message this rank does not have");
+            notes.emplace_back(events[slot], note);
+        });
+    }
+    // In pass order, as the observers were promised.
+    std::sort(notes.begin(), notes.end(), [&](const auto& a, const auto& b) {
+        return forward_ ? a.first < b.first : a.first > b.first;
+    });
+    for (const auto& [event, note] : notes) frame_->read_note(EventView(trace_, event), note);
+    frame_ = nullptr;
+}
+
+}  // namespace hindsight::replay

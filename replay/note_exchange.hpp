@@ -1,0 +1,51 @@
+// The notes of a pass (ReplayObserver::write_note): written at unpacking
+// events, shipped after the last event in one bulk exchange of entry blocks
+// (slot_blocks.hpp), read at the packing events they belong to. Only the
+// messages with a note travel, so a pass in which few receivers have
+// anything to tell costs one small all-to-all instead of a pass of its own.
+#pragma once
+
+#include <vector>
+
+#include "replay/bulk_exchange.hpp"
+#include "replay/message_slots.hpp"
+#include "replay/payload_frame.hpp"
+#include "replay/slot_blocks.hpp"
+
+namespace hindsight::replay {
+
+class NoteExchange {
+public:
+    // All three must outlive the exchange.
+    NoteExchange(const LocalTrace& trace, const MessageSlots& slots, BulkExchange& bulk)
+        : trace_(trace), slots_(slots), bulk_(bulk) {}
+
+    // Before a pass with `frame` (which must outlive it); the calls below do
+    // nothing unless its observers write notes.
+    void begin(const PayloadFrame& frame, bool forward);
+    // At every packing event of the pass: where its slot's note belongs.
+    void packed(EventIndex event) {
+        if (frame_) packing_events_[peer_of(event)][slots_.slot(trace_.events[event].ref)] = event;
+    }
+    // At every unpacking event, after the frame's unpack().
+    void unpacked(const EventView& view);
+    // After the last event: exchanges the notes (collective over all ranks)
+    // and hands each to its packing event, in pass order.
+    void deliver();
+
+private:
+    std::size_t peer_of(EventIndex event) const {
+        return static_cast<std::size_t>(slots_.peer(trace_.events[event].ref));
+    }
+
+    const LocalTrace& trace_;
+    const MessageSlots& slots_;
+    BulkExchange& bulk_;
+    const PayloadFrame* frame_ = nullptr;
+    bool forward_ = true;
+    std::vector<std::vector<EventIndex>> packing_events_;  // by peer and slot
+    EntryBlocks outgoing_;
+    PayloadWriter writer_;
+};
+
+}  // namespace hindsight::replay
