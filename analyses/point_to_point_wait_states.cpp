@@ -101,6 +101,7 @@ void PointToPointWaitStates::pack(const replay::EventView& view, replay::Payload
 
 void PointToPointWaitStates::unpack(const replay::EventView& view, replay::PayloadReader& in) {
     if (view.kind() != EventKind::Recv) return;
+    if (view.enter_index() != open_call_) close_call();
     const SendTimes sent = read_send_times(in);
 
     const replay::Message& msg = view.message();
@@ -161,8 +162,10 @@ void PointToPointWaitStates::read_note(const replay::EventView& view, replay::Pa
         claim(*cube_, Metric::CommsSend, Metric::MpiClrCount, call, 1.0);
 }
 
-void PointToPointWaitStates::on_leave(const replay::EventView& view) {
-    if (open_call_ == replay::kNoEvent || view.enter_index() != open_call_) return;
+void PointToPointWaitStates::end_pass(const replay::LocalTrace&, replay::Direction) { close_call(); }
+
+void PointToPointWaitStates::close_call() {
+    if (open_call_ == replay::kNoEvent) return;
     open_call_ = replay::kNoEvent;
     report_late_sender(longest_);
 }

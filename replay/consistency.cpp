@@ -70,9 +70,8 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
                                              MPI_Comm world) {
     const std::size_t comms = layouts.size();
     std::vector<std::uint64_t> count(comms, 0), sequence(comms, 0);
-    for (const Event& e : trace.events) {
-        if (e.kind != EventKind::CollectiveEnd) continue;
-        const Collective& c = trace.collective(e);
+    // The collective table is in event order.
+    for (const Collective& c : trace.collectives) {
         count[c.comm] += 1;
         // Order-dependent: the sequence must agree, not only the set.
         sequence[c.comm] = mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.op) << 32) |

@@ -80,8 +80,11 @@ EventIndex EventStoreBuilder::push(Ticks time, EventKind kind, std::uint32_t ref
 }
 
 void EventStoreBuilder::push_enter(Ticks time, RegionId region) {
-    const CallPathId path = trace_.call_tree.child(current_path(), region);
-    open_.push_back(append(Event{time, path, 0, EventKind::Enter}));  // ref: set at the Leave
+    const CallPathId parent = current_path();
+    ChildPath& cached = child_paths_[(parent * 0x9e3779b1u + region) % child_paths_.size()];
+    if (cached.parent != parent || cached.region != region)
+        cached = {parent, region, trace_.call_tree.child(parent, region)};
+    open_.push_back(append(Event{time, cached.child, 0, EventKind::Enter}));  // ref: set at the Leave
 }
 
 void EventStoreBuilder::push_leave(Ticks time) {

@@ -4,6 +4,7 @@
 // the implicit synchronizations of MPI_Init and MPI_Finalize.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -79,6 +80,15 @@ private:
     std::vector<MpiLifecycle> lifecycle_;  // by region
     CommId world_;
     std::vector<EventIndex> open_;         // Enter events of the open regions
+    // The call tree finds a child path with a hash lookup; a trace repeats a
+    // few (parent, region) pairs millions of times, so a small direct-mapped
+    // cache in front of it answers nearly every Enter.
+    struct ChildPath {
+        CallPathId parent = kNoCallPath;
+        RegionId region = kNoId;  // no region: an empty entry
+        CallPathId child = kNoCallPath;
+    };
+    std::array<ChildPath, 64> child_paths_{};
     std::optional<Ticks> last_time_;
     EventIndex last_collective_call_ = kNoEvent;
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END

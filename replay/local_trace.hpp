@@ -26,6 +26,8 @@ public:
     std::string anchor_path;     // the archive's traces.otf2, for messages
 
     EventStore events;
+    // Referred to by the Send/Recv and CollectiveEnd events (Event::ref), in
+    // the order of those events.
     MessageTable messages;
     std::vector<Collective> collectives;
 

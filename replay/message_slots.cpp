@@ -11,7 +11,7 @@
 namespace hindsight::replay {
 
 MessageSlots::MessageSlots(const LocalTrace& trace)
-    : peer_(trace.messages.size(), -1), slot_(trace.messages.size(), 0) {
+    : peer_(trace.messages.size(), -1), slot_(trace.messages.size(), 0), event_(trace.messages.size(), kNoEvent) {
     const auto ranks = static_cast<std::size_t>(trace.definitions.mpi_rank_count());
     sends_.assign(ranks, 0);
     receives_.assign(ranks, 0);
@@ -30,8 +30,10 @@ MessageSlots::MessageSlots(const LocalTrace& trace)
     // The last stream of each direction: a rank's sends mostly share one
     // stream, and so do its receives, while the two alternate.
     std::array<std::optional<std::pair<Stream, std::uint32_t>>, 2> last;
-    for (const Event& e : trace.events) {
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        const Event& e = trace.events[i];
         if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
+        event_[e.ref] = i;
         const Message& m = trace.messages[e.ref];
         if (!known[m.comm]) {
             layouts[m.comm] = comm_layout(trace.definitions, m.comm);

@@ -23,6 +23,9 @@ public:
     // it (for a receive).
     int peer(std::uint32_t message) const { return peer_[message]; }
     std::uint32_t slot(std::uint32_t message) const { return slot_[message]; }
+    // The message's Send or Recv event: a pass over the messages need not
+    // scan every event for them.
+    EventIndex event(std::uint32_t message) const { return event_[message]; }
     // Number of sends to / receives from each world rank.
     const std::vector<std::uint32_t>& sends() const { return sends_; }
     const std::vector<std::uint32_t>& receives() const { return receives_; }
@@ -30,6 +33,7 @@ public:
 private:
     std::vector<int> peer_;
     std::vector<std::uint32_t> slot_;
+    std::vector<EventIndex> event_;
     std::vector<std::uint32_t> sends_, receives_;
 };
 

@@ -104,9 +104,9 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
 
 void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
     PayloadBlocks blocks(trace_, forward ? slots_.sends() : slots_.receives());
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex k = 0; k < n; ++k) {
-        const EventIndex i = forward ? k : n - 1 - k;
+    const auto n = static_cast<std::uint32_t>(trace_.messages.size());
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const EventIndex i = slots_.event(forward ? k : n - 1 - k);
         const Event& e = trace_.events[i];
         if (!packs(e.kind, forward)) continue;
         frame.pack_trace_data(EventView(trace_, i), writer_);
@@ -156,8 +156,8 @@ void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
     std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
     carries_.assign(trace_.messages.size(), false);
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex i = 0; i < n; ++i) {
+    for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
+        const EventIndex i = slots_.event(m);
         const Event& e = trace_.events[i];
         if (!packs(e.kind, forward) || !frame.carries_data(EventView(trace_, i))) continue;
         carries_[e.ref] = true;

@@ -67,4 +67,17 @@ TEST_CASE("message slots number each peer's messages by communicator, tag and or
     CHECK(slots_in_order(two.trace) ==
           std::vector<std::pair<int, std::uint32_t>>{{0, 0}, {0, 3}, {0, 1}, {0, 2}});
     CHECK(MessageSlots(two.trace).receives() == std::vector<std::uint32_t>{4, 0, 0});
+
+    // Each message knows its event.
+    for (const LocalTrace* trace : {&sender.trace, &two.trace}) {
+        const MessageSlots slots(*trace);
+        std::size_t messages = 0;
+        for (EventIndex i = 0; i < trace->events.size(); ++i) {
+            const Event& e = trace->events[i];
+            if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
+            CHECK(slots.event(e.ref) == i);
+            ++messages;
+        }
+        CHECK(messages == trace->messages.size());
+    }
 }
