@@ -1,7 +1,6 @@
 #include "replay/mpi_engine.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <unordered_map>
 

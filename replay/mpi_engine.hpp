@@ -24,6 +24,8 @@
 //    communicator, which observers have anything to exchange at each of its
 //    collectives (exchanges_at); the others get an idle exchange there, and
 //    a collective nobody needs costs no communication.
+//  - Notes (observer.hpp) travel after the last event of a pass, in one
+//    all-to-all of the messages that have one (note_exchange.hpp).
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
 // communicator, tag) every pass sends as many messages as it receives and
 // MPI keeps their order.

@@ -23,7 +23,7 @@ PayloadFrame::PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* co
         if (observers_[k]->writes_notes()) note_writers_ |= bit(k);
 }
 
-void PayloadFrame::fail(const char* problem) const {
+void PayloadFrame::fail(const std::string& problem) const {
     throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + ": " + problem);
 }
 
@@ -54,47 +54,76 @@ ObserverMask PayloadFrame::exchanges_at(const EventView& view) const {
     return mask;
 }
 
+// Parts: a mask of the observers among `who` that wrote something, then
+// what they wrote, in observer order; `write(observer, out)` writes one part.
+template <typename Write>
+void PayloadFrame::write_parts(ObserverMask who, PayloadWriter& out, Write write) const {
+    const std::size_t at = out.bytes().size();
+    put_mask(out, 0);  // patched below
+    ObserverMask written = 0;
+    for (std::size_t k = 0; k < observers_.size(); ++k) {
+        if (!(who & bit(k))) continue;
+        const std::size_t before = out.bytes().size();
+        write(*observers_[k], out);
+        if (out.bytes().size() != before) written |= bit(k);
+    }
+    store_mask(out.bytes(), at, mask_bytes(), written);
+}
+
+// Hands every observer among `who` its part, or an empty reader where it
+// wrote none; `read(observer, in)` reads one part.
+template <typename Read>
+void PayloadFrame::read_parts(ObserverMask who, PayloadReader& in, Read read, const char* what) const {
+    const ObserverMask written = get_mask(in);
+    if (written & ~who) fail(std::string(what) + " holds parts no observer may write there");
+    PayloadReader nothing({});
+    for (std::size_t k = 0; k < observers_.size(); ++k)
+        if (who & bit(k)) read(*observers_[k], (written & bit(k)) ? in : nothing);
+}
+
+void PayloadFrame::expect_end(const PayloadReader& in, const char* what) const {
+    if (!in.empty()) fail(std::string("an analysis reads less of ") + what + " than its peer wrote");
+}
+
+ObserverMask PayloadFrame::all() const {
+    return observers_.size() == 64 ? ~ObserverMask{0} : bit(observers_.size()) - 1;
+}
+
 ReplyRequest PayloadFrame::pack(const EventView& view, PayloadWriter& out) const {
     out.clear();
     put_mask(out, 0);  // reply mask, patched below
-    put_mask(out, 0);  // written parts, patched below
     ReplyRequest request{0, true};
-    ObserverMask written = 0;
     for (std::size_t k = 0; k < observers_.size(); ++k) {
-        const std::size_t before = out.bytes().size();
-        observers_[k]->pack(view, out);
-        if (out.bytes().size() != before) written |= bit(k);
-        if (observers_[k]->expects_reply(view)) {
-            request.asked |= bit(k);
-            request.deferred = request.deferred && observers_[k]->defers_reply(view);
-        }
+        if (!observers_[k]->expects_reply(view)) continue;
+        request.asked |= bit(k);
+        request.deferred = request.deferred && observers_[k]->defers_reply(view);
     }
     store_mask(out.bytes(), 0, mask_bytes(), request.asked);
-    store_mask(out.bytes(), mask_bytes(), mask_bytes(), written);
+    write_parts(all(), out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack(view, w); });
     if (request.asked == 0) return {};
     out.put<std::uint8_t>(request.deferred ? 1 : 0);
     return request;
 }
 
+ReplyRequest PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
+    PayloadReader in(payload);
+    ReplyRequest request;
+    request.asked = get_mask(in);
+    read_parts(all(), in, [&](ReplayObserver& o, PayloadReader& r) { o.unpack(view, r); }, "a message");
+    if (request.asked != 0) request.deferred = in.get<std::uint8_t>() != 0;
+    expect_end(in, "a message");
+    return request;
+}
+
 void PayloadFrame::pack_trace_data(const EventView& view, PayloadWriter& out) const {
     out.clear();
-    put_mask(out, 0);  // written parts, patched below
-    ObserverMask written = 0;
-    for (std::size_t k = 0; k < observers_.size(); ++k) {
-        const std::size_t before = out.bytes().size();
-        observers_[k]->pack(view, out);
-        if (out.bytes().size() != before) written |= bit(k);
-    }
-    store_mask(out.bytes(), 0, mask_bytes(), written);
+    write_parts(all(), out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack(view, w); });
 }
 
 void PayloadFrame::unpack_trace_data(const EventView& view, std::span<const std::byte> payload) const {
     PayloadReader in(payload);
-    const ObserverMask written = get_mask(in);
-    PayloadReader nothing({});
-    for (std::size_t k = 0; k < observers_.size(); ++k)
-        observers_[k]->unpack(view, (written & bit(k)) ? in : nothing);
-    if (!in.empty()) fail("an analysis reads less of a message than its peer wrote");
+    read_parts(all(), in, [&](ReplayObserver& o, PayloadReader& r) { o.unpack(view, r); }, "a message");
+    expect_end(in, "a message");
 }
 
 void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) const {
@@ -106,19 +135,6 @@ void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) c
     }
 }
 
-ReplyRequest PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
-    PayloadReader in(payload);
-    ReplyRequest request;
-    request.asked = get_mask(in);
-    const ObserverMask written = get_mask(in);
-    PayloadReader nothing({});
-    for (std::size_t k = 0; k < observers_.size(); ++k)
-        observers_[k]->unpack(view, (written & bit(k)) ? in : nothing);
-    if (request.asked != 0) request.deferred = in.get<std::uint8_t>() != 0;
-    if (!in.empty()) fail("an analysis reads less of a message than its peer wrote");
-    return request;
-}
-
 void PayloadFrame::unpack_nothing(const EventView& view) const {
     PayloadReader nothing({});
     for (ReplayObserver* o : observers_) o->unpack(view, nothing);
@@ -126,54 +142,35 @@ void PayloadFrame::unpack_nothing(const EventView& view) const {
 
 void PayloadFrame::pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const {
     out.clear();
-    put_mask(out, 0);
-    ObserverMask written = 0;
-    for (std::size_t k = 0; k < observers_.size(); ++k) {
-        if (!(asked & bit(k))) continue;
-        const std::size_t before = out.bytes().size();
-        observers_[k]->pack_reply(view, out);
-        if (out.bytes().size() != before) written |= bit(k);
-    }
-    store_mask(out.bytes(), 0, mask_bytes(), written);
+    write_parts(asked, out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack_reply(view, w); });
 }
 
 void PayloadFrame::unpack_reply(const EventView& view, ObserverMask asked,
                                 std::span<const std::byte> reply) const {
     PayloadReader in(reply);
-    const ObserverMask written = get_mask(in);
-    if (written & ~asked) fail("a reply holds parts nobody asked for");
-    PayloadReader nothing({});
-    for (std::size_t k = 0; k < observers_.size(); ++k)
-        if (asked & bit(k)) observers_[k]->unpack_reply(view, (written & bit(k)) ? in : nothing);
-    if (!in.empty()) fail("an analysis reads less of a reply than its peer wrote");
+    read_parts(asked, in, [&](ReplayObserver& o, PayloadReader& r) { o.unpack_reply(view, r); }, "a reply");
+    expect_end(in, "a reply");
 }
 
 bool PayloadFrame::write_note(const EventView& view, PayloadWriter& out) const {
     out.clear();
     if (note_writers_ == 0) return false;
-    put_mask(out, 0);
-    ObserverMask written = 0;
-    for (std::size_t k = 0; k < observers_.size(); ++k) {
-        if (!(note_writers_ & bit(k))) continue;
-        const std::size_t before = out.bytes().size();
-        observers_[k]->write_note(view, out);
-        if (out.bytes().size() != before) written |= bit(k);
-    }
-    if (written == 0) {
-        out.clear();
-        return false;
-    }
-    store_mask(out.bytes(), 0, mask_bytes(), written);
-    return true;
+    write_parts(note_writers_, out, [&](ReplayObserver& o, PayloadWriter& w) { o.write_note(view, w); });
+    if (out.bytes().size() > mask_bytes()) return true;
+    out.clear();  // nobody wrote a note
+    return false;
 }
 
 void PayloadFrame::read_note(const EventView& view, std::span<const std::byte> note) const {
     PayloadReader in(note);
-    const ObserverMask written = get_mask(in);
-    if (written & ~note_writers_) fail("a note holds parts of observers that write none");
-    for (std::size_t k = 0; k < observers_.size(); ++k)
-        if (written & bit(k)) observers_[k]->read_note(view, in);
-    if (!in.empty()) fail("an analysis reads less of a note than its peer wrote");
+    // Only the observers that wrote a part get read_note(): a written part is
+    // never empty, and "no note" is the default.
+    read_parts(note_writers_, in,
+               [&](ReplayObserver& o, PayloadReader& r) {
+                   if (!r.empty()) o.read_note(view, r);
+               },
+               "a note");
+    expect_end(in, "a note");
 }
 
 }  // namespace hindsight::replay

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "replay/observer.hpp"
 
@@ -71,9 +72,15 @@ public:
 
 private:
     std::size_t mask_bytes() const { return (observers_.size() + 7) / 8; }
+    ObserverMask all() const;
+    template <typename Write>
+    void write_parts(ObserverMask who, PayloadWriter& out, Write write) const;
+    template <typename Read>
+    void read_parts(ObserverMask who, PayloadReader& in, Read read, const char* what) const;
+    void expect_end(const PayloadReader& in, const char* what) const;
     void put_mask(PayloadWriter& out, ObserverMask mask) const;
     ObserverMask get_mask(PayloadReader& in) const;
-    [[noreturn]] void fail(const char* problem) const;
+    [[noreturn]] void fail(const std::string& problem) const;
 
     const LocalTrace& trace_;
     std::span<ReplayObserver* const> observers_;

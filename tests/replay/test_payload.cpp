@@ -1,12 +1,15 @@
-// Payload round trips and the dense id map.
+// Payload round trips, the payload frame that the observers of a pass
+// share, and the dense id map.
 #include <catch2/catch.hpp>
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "common/error.hpp"
 #include "replay/id_map.hpp"
 #include "replay/payload.hpp"
+#include "replay/payload_frame.hpp"
 
 using namespace hindsight::replay;
 
@@ -52,4 +55,91 @@ TEST_CASE("IdMap numbers ids densely, identity while ids are", "[ids]") {
     CHECK(sparse.find(7) == 2u);
     CHECK_FALSE(sparse.find(1));
     CHECK(sparse.size() == 3);
+}
+
+namespace {
+
+// Writes its number (and, as note, ten times it) where told to; records
+// what it reads.
+class PartObserver final : public ReplayObserver {
+public:
+    PartObserver(std::int32_t id, bool writes, bool notes) : id_(id), writes_(writes), notes_(notes) {}
+    std::vector<std::int32_t> read;
+    int empty = 0;
+
+    bool writes_notes() const override { return notes_; }
+    void pack(const EventView&, PayloadWriter& w) override {
+        if (writes_) w.put(id_);
+    }
+    void unpack(const EventView&, PayloadReader& r) override { take(r); }
+    bool expects_reply(const EventView&) const override { return writes_; }
+    void pack_reply(const EventView&, PayloadWriter& w) override { w.put(id_); }
+    void unpack_reply(const EventView&, PayloadReader& r) override { take(r); }
+    void write_note(const EventView&, PayloadWriter& w) override {
+        if (writes_) w.put(10 * id_);
+    }
+    void read_note(const EventView&, PayloadReader& r) override { take(r); }
+
+private:
+    void take(PayloadReader& r) {
+        if (r.empty())
+            ++empty;
+        else
+            read.push_back(r.get<std::int32_t>());
+    }
+    std::int32_t id_;
+    bool writes_, notes_;
+};
+
+}  // namespace
+
+TEST_CASE("payload frame: each observer reads its own part, or an empty reader", "[payload][frame]") {
+    LocalTrace trace;
+    const EventView view(trace, 0);  // the observers above never look at it
+    PartObserver writer(1, true, true), silent(2, false, true), other(3, true, false);
+    std::array<ReplayObserver*, 3> observers{&writer, &silent, &other};
+    const PayloadFrame frame(trace, observers);
+    PayloadWriter out;
+
+    frame.pack_trace_data(view, out);
+    frame.unpack_trace_data(view, out.bytes());
+    CHECK(writer.read == std::vector<std::int32_t>{1});
+    CHECK(silent.empty == 1);
+    CHECK(other.read == std::vector<std::int32_t>{3});
+
+    const ReplyRequest request = frame.pack(view, out);
+    CHECK(request.asked == (PayloadFrame::bit_of(0) | PayloadFrame::bit_of(2)));
+    CHECK(frame.unpack(view, out.bytes()).asked == request.asked);
+    frame.pack_reply(view, request.asked, out);
+    frame.unpack_reply(view, request.asked, out.bytes());
+    CHECK(writer.read == std::vector<std::int32_t>{1, 1, 1});
+    // A reply holding a part of an observer that did not ask is refused.
+    CHECK_THROWS_AS(frame.unpack_reply(view, PayloadFrame::bit_of(0), out.bytes()), hindsight::Error);
+
+    // Notes: only the note writers, and only those that wrote get read_note().
+    REQUIRE(frame.write_note(view, out));
+    frame.read_note(view, out.bytes());
+    CHECK(writer.read.back() == 10);
+    CHECK(silent.read.empty());
+    CHECK(other.read == std::vector<std::int32_t>{3, 3, 3});
+
+    // A payload with bytes nobody reads is refused.
+    frame.pack_trace_data(view, out);
+    out.put<std::int32_t>(99);
+    CHECK_THROWS_AS(frame.unpack_trace_data(view, out.bytes()), hindsight::Error);
+}
+
+TEST_CASE("payload frame: a message without notes writes none", "[payload][frame]") {
+    LocalTrace trace;
+    const EventView view(trace, 0);
+    PartObserver silent(2, false, true), no_notes(3, true, false);
+    std::array<ReplayObserver*, 2> observers{&silent, &no_notes};
+    const PayloadFrame frame(trace, observers);
+    CHECK(frame.writes_notes());
+    PayloadWriter out;
+    CHECK_FALSE(frame.write_note(view, out));
+    CHECK(out.bytes().empty());
+
+    std::array<ReplayObserver*, 1> none{&no_notes};
+    CHECK_FALSE(PayloadFrame(trace, none).writes_notes());
 }
