@@ -14,7 +14,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
-void unify_call_trees(LocalTrace& trace, MPI_Comm world) {
+void unify_call_trees(LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     int rank = 0, size = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
@@ -23,12 +23,16 @@ void unify_call_trees(LocalTrace& trace, MPI_Comm world) {
     const std::vector<std::uint32_t> local = trace.call_tree.serialize();
     int local_count = static_cast<int>(local.size());
     std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
-    MPI_Gather(&local_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
+    watch.complete("the call-tree sizes of all ranks", [&](auto& r) {
+        MPI_Igather(&local_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world, &r[0]);
+    });
     std::vector<int> displs = displacements(counts);
     std::vector<std::uint32_t> all;
     if (rank == 0) all.resize(static_cast<std::size_t>(displs.back() + counts.back()));
-    MPI_Gatherv(local.data(), local_count, MPI_UINT32_T, all.data(), counts.data(), displs.data(), MPI_UINT32_T, 0,
-                world);
+    watch.complete("the call trees of all ranks", [&](auto& r) {
+        MPI_Igatherv(local.data(), local_count, MPI_UINT32_T, all.data(), counts.data(), displs.data(), MPI_UINT32_T,
+                     0, world, &r[0]);
+    });
 
     // 2. Rank 0 merges them in rank order; mapping r: local id -> global id.
     CallTree global;
@@ -50,12 +54,15 @@ void unify_call_trees(LocalTrace& trace, MPI_Comm world) {
     // 3. The global tree to everyone, each rank's mapping to its rank.
     std::vector<std::uint32_t> flat = rank == 0 ? global.serialize() : std::vector<std::uint32_t>{};
     std::uint64_t flat_size = flat.size();
-    MPI_Bcast(&flat_size, 1, MPI_UINT64_T, 0, world);
+    watch.complete("the size of the global call tree",
+                   [&](auto& r) { MPI_Ibcast(&flat_size, 1, MPI_UINT64_T, 0, world, &r[0]); });
     flat.resize(flat_size);
-    MPI_Bcast(flat.data(), static_cast<int>(flat_size), MPI_UINT32_T, 0, world);
     std::vector<CallPathId> mapping(trace.call_tree.size());
-    MPI_Scatterv(mappings.data(), mapping_counts.data(), mapping_displs.data(), MPI_UINT32_T, mapping.data(),
-                 static_cast<int>(mapping.size()), MPI_UINT32_T, 0, world);
+    watch.complete<2>("the global call tree", [&](auto& r) {
+        MPI_Ibcast(flat.data(), static_cast<int>(flat_size), MPI_UINT32_T, 0, world, &r[0]);
+        MPI_Iscatterv(mappings.data(), mapping_counts.data(), mapping_displs.data(), MPI_UINT32_T, mapping.data(),
+                      static_cast<int>(mapping.size()), MPI_UINT32_T, 0, world, &r[1]);
+    });
 
     trace.call_tree = CallTree::deserialize(flat);
     for (Event& e : trace.events) e.cnode = mapping[e.cnode];

@@ -7,10 +7,11 @@
 #include <mpi.h>
 
 #include "replay/local_trace.hpp"
+#include "replay/progress.hpp"
 
 namespace hindsight::replay {
 
 // Collective over `world`; afterwards trace.call_tree is the global tree.
-void unify_call_trees(LocalTrace& trace, MPI_Comm world);
+void unify_call_trees(LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
 
 }  // namespace hindsight::replay

@@ -6,11 +6,14 @@ namespace hindsight::replay {
 namespace {
 
 // Which communicators any rank's events use (OR over all ranks).
-std::vector<unsigned char> used_anywhere(const LocalTrace& trace, MPI_Comm world) {
+std::vector<unsigned char> used_anywhere(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     std::vector<unsigned char> used(trace.definitions.communicators.size(), 0);
     for (const Message& m : trace.messages) used[m.comm] = 1;
     for (const Collective& c : trace.collectives) used[c.comm] = 1;
-    MPI_Allreduce(MPI_IN_PLACE, used.data(), static_cast<int>(used.size()), MPI_UNSIGNED_CHAR, MPI_MAX, world);
+    watch.complete("the communicators the other ranks use", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, used.data(), static_cast<int>(used.size()), MPI_UNSIGNED_CHAR, MPI_MAX, world,
+                       &r[0]);
+    });
     return used;
 }
 
@@ -23,11 +26,18 @@ bool is_world(const CommLayout& layout, int world_size) {
 
 }  // namespace
 
-CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world) {
+mpi::Comm duplicate(MPI_Comm comm, ProgressWatch& watch) {
+    mpi::Comm copy;
+    watch.complete("the other members to copy a communicator",
+                   [&](auto& r) { MPI_Comm_idup(comm, copy.out(), &r[0]); });
+    return copy;
+}
+
+CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     int world_size = 0;
     MPI_Comm_rank(world, &world_rank_);
     MPI_Comm_size(world, &world_size);
-    const auto used = used_anywhere(trace, world);
+    const auto used = used_anywhere(trace, world, watch);
     int tag_ub = 0;
     {
         int* value = nullptr;
@@ -64,9 +74,9 @@ CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world) 
         if (created.get() != MPI_COMM_NULL) {
             m.data = std::move(created);
         } else {
-            MPI_Comm_dup(base, m.data.out());
+            m.data = duplicate(base, watch);
         }
-        MPI_Comm_dup(m.data.get(), m.reply.out());
+        m.reply = duplicate(m.data.get(), watch);
     }
 }
 

@@ -10,14 +10,18 @@
 #include "replay/comm_layout.hpp"
 #include "replay/local_trace.hpp"
 #include "replay/mpi_handles.hpp"
+#include "replay/progress.hpp"
 
 namespace hindsight::replay {
+
+// MPI_Comm_dup that waits through `watch`. Collective over `comm`.
+mpi::Comm duplicate(MPI_Comm comm, ProgressWatch& watch);
 
 class CommunicatorMirror {
 public:
     // Collective over `world` (the analysis ranks; rank r replays the trace's
     // rank r). Only communicators that some rank's events use are created.
-    CommunicatorMirror(const LocalTrace& trace, MPI_Comm world);
+    CommunicatorMirror(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
 
     // MPI_COMM_NULL where this rank is no member (or the trace never uses
     // the communicator).

@@ -32,7 +32,7 @@ struct PeerTally {
 std::string rank_name(int r) { return "rank " + std::to_string(r); }
 
 std::optional<std::string> check_messages(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
-                                          MPI_Comm world, int world_size) {
+                                          MPI_Comm world, int world_size, ProgressWatch& watch) {
     const auto n = static_cast<std::size_t>(world_size);
     PeerTally sent(n), received(n);
     for (const Event& e : trace.events) {
@@ -46,8 +46,11 @@ std::optional<std::string> check_messages(const LocalTrace& trace, const std::ve
     }
     // incoming[p]: what rank p says it sent to this rank.
     PeerTally incoming(n);
-    MPI_Alltoall(sent.count.data(), 1, MPI_UINT64_T, incoming.count.data(), 1, MPI_UINT64_T, world);
-    MPI_Alltoall(sent.checksum.data(), 1, MPI_UINT64_T, incoming.checksum.data(), 1, MPI_UINT64_T, world);
+    watch.complete<2>("the message tallies of all ranks", [&](auto& r) {
+        MPI_Ialltoall(sent.count.data(), 1, MPI_UINT64_T, incoming.count.data(), 1, MPI_UINT64_T, world, &r[0]);
+        MPI_Ialltoall(sent.checksum.data(), 1, MPI_UINT64_T, incoming.checksum.data(), 1, MPI_UINT64_T, world,
+                      &r[1]);
+    });
 
     std::optional<std::string> problem;
     for (std::size_t p = 0; p < n && !problem; ++p) {
@@ -63,11 +66,11 @@ std::optional<std::string> check_messages(const LocalTrace& trace, const std::ve
                       " differ between sender and receiver in communicator, tag or size";
         }
     }
-    return agree_on_problem(world, problem);
+    return agree_on_problem(world, problem, watch);
 }
 
 std::optional<std::string> check_collectives(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
-                                             MPI_Comm world) {
+                                             MPI_Comm world, ProgressWatch& watch) {
     const std::size_t comms = layouts.size();
     std::vector<std::uint64_t> count(comms, 0), sequence(comms, 0);
     // The collective table is in event order.
@@ -97,10 +100,12 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
         seq_high[c] = member ? seq : 0;
     }
     const int n = static_cast<int>(comms);
-    MPI_Allreduce(MPI_IN_PLACE, low.data(), n, MPI_DOUBLE_INT, MPI_MINLOC, world);
-    MPI_Allreduce(MPI_IN_PLACE, high.data(), n, MPI_DOUBLE_INT, MPI_MAXLOC, world);
-    MPI_Allreduce(MPI_IN_PLACE, seq_low.data(), n, MPI_UINT64_T, MPI_MIN, world);
-    MPI_Allreduce(MPI_IN_PLACE, seq_high.data(), n, MPI_UINT64_T, MPI_MAX, world);
+    watch.complete<4>("the collective tallies of all ranks", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, low.data(), n, MPI_DOUBLE_INT, MPI_MINLOC, world, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, high.data(), n, MPI_DOUBLE_INT, MPI_MAXLOC, world, &r[1]);
+        MPI_Iallreduce(MPI_IN_PLACE, seq_low.data(), n, MPI_UINT64_T, MPI_MIN, world, &r[2]);
+        MPI_Iallreduce(MPI_IN_PLACE, seq_high.data(), n, MPI_UINT64_T, MPI_MAX, world, &r[3]);
+    });
     for (std::size_t c = 0; c < comms; ++c) {
         const std::string name = comm_display_name(trace.definitions, static_cast<CommId>(c));
         if (high[c].value < 0) continue;  // no members (unused)
@@ -116,14 +121,14 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
 
 }  // namespace
 
-std::optional<std::string> check_consistency(const LocalTrace& trace, MPI_Comm world) {
+std::optional<std::string> check_consistency(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     int world_size = 0;
     MPI_Comm_size(world, &world_size);
     std::vector<CommLayout> layouts;
     for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
         layouts.push_back(comm_layout(trace.definitions, c));
-    if (auto problem = check_messages(trace, layouts, world, world_size)) return problem;
-    return check_collectives(trace, layouts, world);
+    if (auto problem = check_messages(trace, layouts, world, world_size, watch)) return problem;
+    return check_collectives(trace, layouts, world, watch);
 }
 
 }  // namespace hindsight::replay

@@ -45,21 +45,14 @@ std::string where(const LocalTrace& trace, const Message& m, const char* what, i
            " of " + comm_display_name(trace.definitions, m.comm) + " (tag " + std::to_string(m.tag) + ")";
 }
 
-mpi::Comm duplicate(MPI_Comm comm) {
-    mpi::Comm copy;
-    MPI_Comm_dup(comm, copy.out());
-    return copy;
-}
-
 }  // namespace
 
-MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror,
-                                 std::chrono::duration<double> timeout)
+MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror, ProgressWatch& watch)
     : trace_(trace),
       mirror_(mirror),
-      watch_(timeout, spin_budget(MPI_COMM_WORLD)),
+      watch_(watch),
       slots_(trace),
-      world_(duplicate(MPI_COMM_WORLD)),
+      world_(duplicate(MPI_COMM_WORLD, watch)),
       bulk_(world_.get(), watch_),
       notes_(trace, slots_, bulk_) {
     int* value = nullptr;

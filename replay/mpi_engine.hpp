@@ -50,10 +50,10 @@ namespace hindsight::replay {
 
 class MpiReplayEngine final : public ReplayEngine {
 public:
-    // `trace` and `mirror` must outlive the engine. Collective over
-    // MPI_COMM_WORLD, whose rank r replays the trace's rank r.
-    MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror,
-                    std::chrono::duration<double> timeout);
+    // `trace`, `mirror` and `watch` (how the engine waits) must outlive the
+    // engine. Collective over MPI_COMM_WORLD, whose rank r replays the
+    // trace's rank r.
+    MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror, ProgressWatch& watch);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
 
@@ -94,7 +94,7 @@ private:
 
     const LocalTrace& trace_;
     const CommunicatorMirror& mirror_;
-    ProgressWatch watch_;
+    ProgressWatch& watch_;
     MessageSlots slots_;
     mpi::Comm world_;           // for the bulk exchanges
     BulkExchange bulk_;

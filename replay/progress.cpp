@@ -65,9 +65,9 @@ bool ProgressWatch::pause() {
 
 void ProgressWatch::stalled(const std::string& what) const {
     char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.0f", std::chrono::duration<double>(timeout_).count());
-    throw Error("", std::string("replay made no progress for ") + seconds + " s: " + what +
-                    " (the trace may be inconsistent)");
+    std::snprintf(seconds, sizeof seconds, "%g", std::chrono::duration<double>(timeout_).count());
+    throw Error("", std::string("the analysis made no progress for ") + seconds + " s: " + what +
+                    " (the trace may be inconsistent, or a rank has stopped)");
 }
 
 }  // namespace hindsight::replay

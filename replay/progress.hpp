@@ -1,12 +1,14 @@
-// Waiting without hanging. The replay never blocks in MPI: it tests its
+// Waiting without hanging. The analyzer never blocks in MPI: it tests its
 // requests in a loop that yields the core between tests (analysis ranks may
 // outnumber cores), sleeps between them once a wait lasts, and gives up
-// when nothing has completed for `timeout`,
-// naming what it waited for. An inconsistent trace then ends in a clear
-// error rather than a hang.
+// when nothing has completed for `timeout`, naming what it waited for. An
+// inconsistent trace or a rank that stopped then ends in a clear error
+// rather than a hang.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <span>
 #include <string>
 
@@ -25,7 +27,7 @@ public:
     ProgressWatch(std::chrono::duration<double> timeout, std::chrono::microseconds spin_budget);
 
     // Calls `done` until it returns true. Throws hindsight::Error with
-    // "replay made no progress for N s: " + what() after the timeout.
+    // "the analysis made no progress for N s: " + what() after the timeout.
     // `what` is called (returning a std::string) only to report a timeout.
     template <typename Done, typename What>
     void until(Done&& done, What&& what) {
@@ -49,6 +51,20 @@ public:
             MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
             return all != 0;
         }, what);
+    }
+
+    // MPI's blocking collectives busy-poll: when the analysis ranks outnumber
+    // the cores, a rank spinning in MPI_Allreduce keeps its core from the
+    // rank it waits for, and each collective costs a scheduler time slice.
+    // So the phases around the replay start MPI's non-blocking operations,
+    // `start(requests)` filling an std::array<MPI_Request, N>, and wait here
+    // for all of them. Operations started together overlap their latencies.
+    template <std::size_t N = 1, typename Start>
+    void complete(const char* what, Start&& start) {
+        std::array<MPI_Request, N> requests;
+        requests.fill(MPI_REQUEST_NULL);
+        start(requests);
+        wait_all(requests, [what] { return std::string("waits for ") + what; });
     }
 
     std::chrono::duration<double> timeout() const { return timeout_; }

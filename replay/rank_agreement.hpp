@@ -9,9 +9,12 @@
 
 #include <mpi.h>
 
+#include "replay/progress.hpp"
+
 namespace hindsight::replay {
 
 // Collective over `comm`.
-std::optional<std::string> agree_on_problem(MPI_Comm comm, const std::optional<std::string>& local);
+std::optional<std::string> agree_on_problem(MPI_Comm comm, const std::optional<std::string>& local,
+                                            ProgressWatch& watch);
 
 }  // namespace hindsight::replay

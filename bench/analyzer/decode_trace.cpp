@@ -1,10 +1,13 @@
 // The benchmark's baseline: how long OTF2 alone takes to decode each
 // location's events (no-op callbacks for the records the analyzer uses).
-//   decode_trace TRACE/traces.otf2
+//   decode_trace TRACE/traces.otf2 [LOCATION]
+// With LOCATION, only that one (processes decoding one location each run
+// side by side like the analysis ranks, sharing the cores as they do).
 #include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include <otf2/otf2.h>
 
@@ -33,16 +36,21 @@ OTF2_CallbackCode collective(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, vo
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::cerr << "usage: decode_trace TRACE/traces.otf2\n";
+    if (argc != 2 && argc != 3) {
+        std::cerr << "usage: decode_trace TRACE/traces.otf2 [LOCATION]\n";
         return 2;
     }
     std::unique_ptr<OTF2_Reader, CloseReader> reader(OTF2_Reader_Open(argv[1]));
     if (!reader) return 1;
     OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
-    std::uint64_t locations = 0;
-    OTF2_Reader_GetNumberOfLocations(reader.get(), &locations);
-    for (std::uint64_t l = 0; l < locations; ++l) OTF2_Reader_SelectLocation(reader.get(), l);
+    std::uint64_t first = 0, end = 0;
+    OTF2_Reader_GetNumberOfLocations(reader.get(), &end);
+    if (argc == 3) {
+        first = std::stoull(argv[2]);
+        if (first >= end) return 1;
+        end = first + 1;
+    }
+    for (std::uint64_t l = first; l < end; ++l) OTF2_Reader_SelectLocation(reader.get(), l);
     OTF2_Reader_OpenEvtFiles(reader.get());
     std::unique_ptr<OTF2_EvtReaderCallbacks, DeleteCallbacks> cb(OTF2_EvtReaderCallbacks_New());
     OTF2_EvtReaderCallbacks_SetEnterCallback(cb.get(), enter_leave);
@@ -50,7 +58,7 @@ int main(int argc, char** argv) {
     OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb.get(), message);
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb.get(), message);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb.get(), collective);
-    for (std::uint64_t l = 0; l < locations; ++l) {
+    for (std::uint64_t l = first; l < end; ++l) {
         const auto start = std::chrono::steady_clock::now();
         OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader.get(), l);
         OTF2_Reader_RegisterEvtCallbacks(reader.get(), events, cb.get(), nullptr);

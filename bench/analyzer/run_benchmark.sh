@@ -5,32 +5,43 @@
 # For every size: 2 ranks, then 4 ranks (oversubscribed on a 2-core
 # machine), each with all passes and forward only (--no-critical-path
 # --no-rootcause). One line per run:
-#   ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode
-# decode_s is the slowest location's bare OTF2 decoding, total_s the sum of
-# the analyzer's phases (slowest rank each), rates are per rank.
+#   ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode shared_decode_s total/shared_decode
+# decode_s is the slowest location's bare OTF2 decoding alone,
+# shared_decode_s the slowest of as many processes as ranks decoding one
+# location each at the same time (on the cores the analysis shares; the
+# same as decode_s while every rank has a core), total_s the sum of the
+# analyzer's phases (slowest rank each), rates are per rank.
 set -eu
 build=$1; shift
 sizes=${*:-100000 1000000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hindsight-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode"
+echo "ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode" \
+  "shared_decode_s total/shared_decode"
 for events in $sizes; do
   for ranks in 2 4; do
     dir="$work/trace-$ranks-$events"
     "$build/bench/analyzer/generate_trace" "$dir" "$ranks" "$events" "${WAIT_PERCENT:-10}" "${ALLREDUCE_EVERY:-64}"
     decode=$("$build/bench/analyzer/decode_trace" "$dir/traces.otf2" |
              awk '{ if ($7 > max) max = $7 } END { print max }')
+    location=0
+    while [ "$location" -lt "$ranks" ]; do
+      "$build/bench/analyzer/decode_trace" "$dir/traces.otf2" "$location" > "$work/decode-$location" &
+      location=$((location + 1))
+    done
+    wait
+    shared_decode=$(cat "$work"/decode-* | awk '{ if ($7 > max) max = $7 } END { print max }')
     for mode in all forward; do
       if [ "$mode" = all ]; then flags=""; else flags="--no-critical-path --no-rootcause"; fi
       # shellcheck disable=SC2086
       mpiexec -n "$ranks" "$build/replay/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats $flags |
-        awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" '
+        awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" -v shared="$shared_decode" '
           /^  [a-z]+ +[0-9.]+ s$/ { t[$1] = $2; total += $2 }
           /events per rank/ { ev = $4; sub(",", "", ev); peak = $(NF - 1) }
-          END { printf "%s %s %s %.3f %.3f %.3f %.3f %.3g %.3g %.0f %.1f\n", ranks, ev, mode, decode,
+          END { printf "%s %s %s %.3f %.3f %.3f %.3f %.3g %.3g %.0f %.1f %.3f %.1f\n", ranks, ev, mode, decode,
                 t["load"], t["replay"], total, ev / t["load"], ev / t["replay"],
-                peak * 1048576 / ev, total / decode }'
+                peak * 1048576 / ev, total / decode, shared, total / shared }'
     done
-    rm -rf "$dir"
+    rm -rf "$dir" "$work"/decode-*
   done
 done

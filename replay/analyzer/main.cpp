@@ -7,7 +7,11 @@
 // some ranks only makes all of them exit with status 1 and rank 0 prints it
 // as one line. The replay itself cannot be left by all ranks together once
 // one of them fails (the others may wait on it): there the failing rank
-// prints its problem and aborts the MPI job.
+// prints its problem and aborts the MPI job. So does a rank that waits in
+// vain for the others in any phase (ProgressWatch's timeout).
+//
+// Every wait for other ranks goes through one ProgressWatch, which yields
+// the core instead of spinning in MPI (analysis ranks may outnumber cores).
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -38,9 +42,10 @@ using namespace hindsight;
 constexpr const char* kProgram = "hindsight-analyze";
 
 struct World {
-    MPI_Comm comm = MPI_COMM_WORLD;
-    int rank = 0;
-    int size = 1;
+    MPI_Comm comm;
+    int rank;
+    int size;
+    replay::ProgressWatch& watch;  // how this rank waits for the others
 };
 
 // Runs `step` on every rank; a hindsight::Error (or any exception) on any
@@ -55,11 +60,11 @@ std::optional<std::string> agreed(const World& world, Step&& step) {
     } catch (const std::exception& e) {
         problem = e.what();
     }
-    return replay::agree_on_problem(world.comm, problem);
+    return replay::agree_on_problem(world.comm, problem, world.watch);
 }
 
-int report_problem(const World& world, const std::string& problem) {
-    if (world.rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
+int report_problem(int rank, const std::string& problem) {
+    if (rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
     return EXIT_FAILURE;
 }
 
@@ -72,10 +77,12 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
                              s.timestamp_fixups,
                              findings.clock_violations.point_to_point,
                              findings.clock_violations.collective};
-    MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, world.comm);
     Ticks first = s.first_time, last = s.last_time;
-    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm);
-    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm);
+    world.watch.complete<3>("the counts and times of all ranks", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, world.comm, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm, &r[1]);
+        MPI_Iallreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm, &r[2]);
+    });
 
     analyzer::RunFacts facts;
     facts.trace_path = options.trace;
@@ -97,44 +104,37 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     stats.phase("load");
     replay::LoadedTrace loaded;
     if (auto problem = agreed(world, [&] { loaded = replay::load_local_trace(options.trace, world.rank, world.size); }))
-        return report_problem(world, *problem);
+        return report_problem(world.rank, *problem);
     replay::LocalTrace& trace = loaded.trace;
 
     // 2. Same call tree everywhere; the traces fit together.
     stats.phase("unify");
-    replay::unify_call_trees(trace, world.comm);
+    replay::unify_call_trees(trace, world.comm, world.watch);
     stats.phase("check");
-    if (auto problem = replay::check_consistency(trace, world.comm))
-        return report_problem(world, options.trace + ": " + *problem);
+    if (auto problem = replay::check_consistency(trace, world.comm, world.watch))
+        return report_problem(world.rank, options.trace + ": " + *problem);
 
     // 3. The replay with the analyses.
     stats.phase("replay");
-    const replay::CommunicatorMirror mirror(trace, world.comm);
-    replay::MpiReplayEngine engine(trace, mirror, std::chrono::duration<double>(options.timeout_seconds));
+    const replay::CommunicatorMirror mirror(trace, world.comm, world.watch);
+    replay::MpiReplayEngine engine(trace, mirror, world.watch);
     AnalysisFindings findings;
-    std::optional<LocalCube> cube;
-    try {
-        cube = analyze(trace, engine, AnalysisOptions{options.critical_path, options.root_cause}, findings);
-    } catch (const std::exception& e) {
-        std::cerr << kProgram << ": " << options.trace << ": rank " << world.rank << ": " << e.what() << std::endl;
-        MPI_Abort(world.comm, EXIT_FAILURE);
-        return EXIT_FAILURE;  // not reached
-    }
+    const LocalCube cube = analyze(trace, engine, AnalysisOptions{options.critical_path, options.root_cause}, findings);
 
     // 4. Report and summary on rank 0.
     stats.phase("report");
     const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
-    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(*cube, world.comm);
+    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
     std::optional<cube::Report> report;
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
         cube::write_cubex(*report, options.report);
     });
-    if (problem) return report_problem(world, *problem);
+    if (problem) return report_problem(world.rank, *problem);
     if (world.rank == 0 && !options.quiet)
         analyzer::print_summary(std::cout, *report, facts, analyzer::summary_sections());
-    if (options.stats) stats.report(std::cout, trace, world.comm);
+    if (options.stats) stats.report(std::cout, trace, world.comm, world.watch);
     return EXIT_SUCCESS;
 }
 
@@ -143,18 +143,32 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
 int main(int argc, char** argv) {
     analyzer::reuse_freed_memory();
     replay::mpi::Session session(argc, argv);
-    World world;
-    MPI_Comm_rank(world.comm, &world.rank);
-    MPI_Comm_size(world.comm, &world.size);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     std::optional<analyzer::Options> options;
     std::ostringstream unused_help;  // the help is printed once, by rank 0
     try {
-        options = analyzer::parse_options(argc, argv, world.rank == 0 ? std::cout : unused_help);
+        options = analyzer::parse_options(argc, argv, rank == 0 ? std::cout : unused_help);
     } catch (const Error& e) {
         // Every rank parses the same command line and fails the same way.
-        return report_problem(world, e.what());
+        return report_problem(rank, e.what());
     }
     if (!options) return EXIT_SUCCESS;  // --help
-    return analyze_trace(world, *options);
+
+    replay::ProgressWatch watch(std::chrono::duration<double>(options->timeout_seconds),
+                                replay::spin_budget(MPI_COMM_WORLD));
+    const World world{MPI_COMM_WORLD, rank, size, watch};
+    try {
+        const int status = analyze_trace(world, *options);
+        // MPI_Finalize would spin while rank 0 writes the report.
+        watch.complete("the other ranks to finish", [&](auto& r) { MPI_Ibarrier(world.comm, &r[0]); });
+        return status;
+    } catch (const std::exception& e) {
+        // Left the phase that failed alone: nobody else can be waited for.
+        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << e.what() << std::endl;
+        MPI_Abort(world.comm, EXIT_FAILURE);
+        return EXIT_FAILURE;  // not reached
+    }
 }

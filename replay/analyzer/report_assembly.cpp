@@ -89,7 +89,7 @@ void add_system_tree(cube::Report& report, const replay::LocalTrace& trace) {
 
 }  // namespace
 
-GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world) {
+GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world, replay::ProgressWatch& watch) {
     int rank = 0, size = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
@@ -103,7 +103,8 @@ GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world) {
         }
     int count = static_cast<int>(index.size());
     std::vector<int> counts(static_cast<std::size_t>(rank == 0 ? size : 0));
-    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
+    watch.complete("the report sizes of all ranks",
+                   [&](auto& r) { MPI_Igather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world, &r[0]); });
 
     GatheredCubes result;
     std::vector<int> displs;
@@ -116,10 +117,12 @@ GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world) {
         result.index.resize(result.offsets.back());
         result.value.resize(result.offsets.back());
     }
-    MPI_Gatherv(index.data(), count, MPI_UINT32_T, result.index.data(), counts.data(), displs.data(), MPI_UINT32_T,
-                0, world);
-    MPI_Gatherv(value.data(), count, MPI_DOUBLE, result.value.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
-                world);
+    watch.complete<2>("the reports of all ranks", [&](auto& r) {
+        MPI_Igatherv(index.data(), count, MPI_UINT32_T, result.index.data(), counts.data(), displs.data(),
+                     MPI_UINT32_T, 0, world, &r[0]);
+        MPI_Igatherv(value.data(), count, MPI_DOUBLE, result.value.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                     0, world, &r[1]);
+    });
     return result;
 }
 

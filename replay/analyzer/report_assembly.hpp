@@ -12,6 +12,7 @@
 #include "analyses/local_cube.hpp"
 #include "common/cube/report.hpp"
 #include "replay/local_trace.hpp"
+#include "replay/progress.hpp"
 
 namespace hindsight::analyzer {
 
@@ -24,7 +25,7 @@ struct GatheredCubes {
 };
 
 // Collective over `world`; the result is filled on rank 0 only.
-GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world);
+GatheredCubes gather_cubes(const LocalCube& cube, MPI_Comm world, replay::ProgressWatch& watch);
 
 // The report (own shares) on rank 0, one location per MPI rank.
 cube::Report assemble_report(const replay::LocalTrace& trace, const GatheredCubes& cubes);

@@ -26,14 +26,14 @@ std::uint64_t peak_resident_kib() {
     return 0;
 }
 
-void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Comm world) {
+void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Comm world,
+                      replay::ProgressWatch& watch) {
     const double end = MPI_Wtime();
     std::vector<double> took(names_.size());
     for (std::size_t i = 0; i < names_.size(); ++i) took[i] = (i + 1 < starts_.size() ? starts_[i + 1] : end) - starts_[i];
     int rank = 0;
     MPI_Comm_rank(world, &rank);
     std::vector<double> max_took(took.size());
-    MPI_Reduce(took.data(), max_took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_MAX, 0, world);
     // What the store holds: reserved capacity beyond that is never touched
     // and takes no memory.
     const double store = static_cast<double>(trace.events.size() * sizeof(replay::Event) +
@@ -41,7 +41,11 @@ void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Co
                                              trace.collectives.size() * sizeof(replay::Collective));
     double local[3] = {static_cast<double>(trace.events.size()), store, static_cast<double>(peak_resident_kib())};
     double high[3] = {};
-    MPI_Reduce(local, high, 3, MPI_DOUBLE, MPI_MAX, 0, world);
+    watch.complete<2>("the statistics of all ranks", [&](auto& r) {
+        MPI_Ireduce(took.data(), max_took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_MAX, 0, world,
+                    &r[0]);
+        MPI_Ireduce(local, high, 3, MPI_DOUBLE, MPI_MAX, 0, world, &r[1]);
+    });
     if (rank != 0) return;
     char line[160];
     out << "Statistics (maximum over ranks):\n";

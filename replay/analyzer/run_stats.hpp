@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "replay/local_trace.hpp"
+#include "replay/progress.hpp"
 
 namespace hindsight::analyzer {
 
@@ -20,7 +21,7 @@ public:
     // Collective over `world`: rank 0 prints each phase's maximum over
     // ranks, events per rank, bytes per event of the store (including the
     // side tables) and the largest peak resident size (VmHWM) of any rank.
-    void report(std::ostream& out, const replay::LocalTrace& trace, MPI_Comm world);
+    void report(std::ostream& out, const replay::LocalTrace& trace, MPI_Comm world, replay::ProgressWatch& watch);
 
 private:
     std::vector<std::string> names_;

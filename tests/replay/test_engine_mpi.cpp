@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "replay/call_tree_unification.hpp"
 #include "replay/communicators.hpp"
 #include "replay/consistency.hpp"
@@ -70,12 +71,16 @@ private:
     std::string path_;
 };
 
+// How the tests wait for the other ranks, as the analyzer does.
+ProgressWatch test_watch() { return ProgressWatch(std::chrono::seconds(60), spin_budget(MPI_COMM_WORLD)); }
+
 // Writes the builder's trace on rank 0 and loads each rank's share.
 LocalTrace load(const TraceBuilder& builder, const SharedScratch& dir) {
     if (world_rank() == 0) builder.write(dir.path());
     MPI_Barrier(MPI_COMM_WORLD);
     LocalTrace trace = load_local_trace(dir.anchor(), world_rank(), world_size()).trace;
-    unify_call_trees(trace, MPI_COMM_WORLD);
+    ProgressWatch watch = test_watch();
+    unify_call_trees(trace, MPI_COMM_WORLD, watch);
     return trace;
 }
 
@@ -194,13 +199,14 @@ private:
 
 // The ring scenario on this run's ranks, loaded, checked and ready to replay.
 struct RingReplay {
-    RingReplay() : trace(load(ring_scenario(world_size()), dir)), mirror(trace, MPI_COMM_WORLD) {}
+    RingReplay() : trace(load(ring_scenario(world_size()), dir)), mirror(trace, MPI_COMM_WORLD, watch) {}
 
     SharedScratch dir;
+    ProgressWatch watch = test_watch();
     const LocalTrace trace;
-    const std::optional<std::string> problem = check_consistency(trace, MPI_COMM_WORLD);
+    const std::optional<std::string> problem = check_consistency(trace, MPI_COMM_WORLD, watch);
     const CommunicatorMirror mirror;
-    MpiReplayEngine engine{trace, mirror, std::chrono::seconds(60)};
+    MpiReplayEngine engine{trace, mirror, watch};
 };
 
 }  // namespace
@@ -381,9 +387,10 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
     REQUIRE(n >= 2);
     SharedScratch dir;
     const LocalTrace trace = load(tags_scenario(n), dir);
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
-    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
-    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    ProgressWatch watch = test_watch();
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD, watch));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
+    MpiReplayEngine engine(trace, mirror, watch);
 
     for (const Direction direction : {Direction::Forward, Direction::Backward}) {
         const std::vector<EventIndex> expected = expected_notes(trace, direction);
@@ -402,6 +409,35 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
     }
 }
 
+TEST_CASE("waits for other ranks complete together, or end in a clear error after the timeout", "[progress][mpi]") {
+    const int n = world_size(), me = world_rank();
+    ProgressWatch watch = test_watch();
+    int sum = me, highest = me;
+    watch.complete<2>("two reductions", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[1]);
+    });
+    CHECK(sum == n * (n - 1) / 2);
+    CHECK(highest == n - 1);
+
+    // A receive nobody matches: the wait gives up after the timeout and
+    // says what it waited for.
+    ProgressWatch impatient(std::chrono::milliseconds(200), spin_budget(MPI_COMM_WORLD));
+    int value = 0;
+    MPI_Request never = MPI_REQUEST_NULL;
+    MPI_Irecv(&value, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &never);
+    std::string message;
+    try {
+        impatient.wait(never, [] { return std::string("a message nobody sends"); });
+    } catch (const Error& e) {
+        message = e.what();
+    }
+    CHECK(message == "the analysis made no progress for 0.2 s: a message nobody sends "
+                     "(the trace may be inconsistent, or a rank has stopped)");
+    MPI_Cancel(&never);
+    MPI_Wait(&never, MPI_STATUS_IGNORE);
+}
+
 TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {
     const int n = world_size();
     SharedScratch dir;
@@ -411,7 +447,8 @@ TEST_CASE("consistency: a message without a receive is found before any replay",
     t.rank(1).recv(10, 40, 0, 3, 8);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD);
+    ProgressWatch watch = test_watch();
+    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK(*problem == "1 messages from rank 0 to rank 1 have no matching receive");
 }
@@ -425,7 +462,8 @@ TEST_CASE("consistency: differing tags between sender and receiver are found", "
     t.rank(1).recv(10, 40, 0, 4, 8);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD);
+    ProgressWatch watch = test_watch();
+    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK_THAT(*problem, Catch::Contains("messages from rank 0 to rank 1 differ"));
 }
@@ -438,7 +476,8 @@ TEST_CASE("consistency: a collective missing on one rank is found", "[consistenc
     t.rank(n - 1).barrier(30, 40);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD);
+    ProgressWatch watch = test_watch();
+    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK(*problem == "MPI_COMM_WORLD: rank " + std::to_string(n - 1) + " records 2 collective operations, rank 0 only 1");
 }
@@ -576,9 +615,10 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
         b.finalize(time, time + 10).leave(time + 20);
     }
     const LocalTrace trace = load(t, dir);
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD));
-    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD);
-    MpiReplayEngine engine(trace, mirror, std::chrono::seconds(60));
+    ProgressWatch watch = test_watch();
+    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD, watch));
+    const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
+    MpiReplayEngine engine(trace, mirror, watch);
     NumberedCollectives observer;
     std::array<ReplayObserver*, 1> observers{&observer};
     engine.run(Direction::Forward, observers);
