@@ -18,6 +18,13 @@ void count_message(LocalCube& cube, const replay::EventView& view, Metric sync, 
 
 }  // namespace
 
+void MessageStatistics::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
+    forward_ = direction == replay::Direction::Forward;
+    if (!forward_) return;
+    for (const replay::Collective& c : trace.nonblocking_collectives)
+        count_collective(trace.events[c.call_enter].cnode, c);
+}
+
 void MessageStatistics::pack(const replay::EventView& view, replay::PayloadWriter&) {
     if (forward_ && view.kind() == EventKind::Send)
         count_message(*cube_, view, Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent);
@@ -30,16 +37,14 @@ void MessageStatistics::unpack(const replay::EventView& view, replay::PayloadRea
 
 replay::CollectiveTask MessageStatistics::on_collective(const replay::EventView& view,
                                                         replay::CollectiveExchange&) {
-    if (forward_) count_collective(view);
+    if (forward_) count_collective(view.cnode(), view.collective());
     return {};  // nothing to exchange
 }
 
-void MessageStatistics::count_collective(const replay::EventView& view) {
-    const replay::Collective& coll = view.collective();
+void MessageStatistics::count_collective(CallPathId cnode, const replay::Collective& coll) {
     // MPI_Init and MPI_Finalize synchronize but are no collective operations
     // of the program.
     if (coll.op == replay::CollectiveOp::Init || coll.op == replay::CollectiveOp::Finalize) return;
-    const CallPathId cnode = view.cnode();
     const bool sends = coll.bytes_sent > 0;
     const bool receives = coll.bytes_received > 0;
     if (!sends && !receives)

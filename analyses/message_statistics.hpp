@@ -15,10 +15,9 @@ public:
     explicit MessageStatistics(LocalCube& cube) : cube_(&cube) {}
 
     // Counted in the forward pass where the engine meets the events;
-    // nothing travels.
-    void begin_pass(const replay::LocalTrace&, replay::Direction direction) override {
-        forward_ = direction == replay::Direction::Forward;
-    }
+    // nothing travels. Non-blocking collectives, which are no events of the
+    // replay, at the start of that pass.
+    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     // Counts at pack() and unpack(), sends nothing.
     bool packs_trace_data_only() const override { return true; }
     bool watches_regions() const override { return false; }
@@ -28,7 +27,7 @@ public:
                                          replay::CollectiveExchange&) override;
 
 private:
-    void count_collective(const replay::EventView& view);
+    void count_collective(CallPathId cnode, const replay::Collective& collective);
 
     LocalCube* cube_;
     bool forward_ = true;

@@ -300,9 +300,13 @@ def body(function):
     elif kind in ("coll", "icoll"):
         rule = BYTES_RULE.match(k["bytes"])
         root = k.get("root", "kNoRoot")
-        lines.append("if (call) on_collective_begin(call);")
-        with_rc([f"if (call) on_collective_end(call, OTF2_COLLECTIVE_OP_{k['op']}, comm, {root}, "
-                 f"bytes::{rule.group(1)}({rule.group(2).replace(',', ', ')}));"])
+        op_args = (f"OTF2_COLLECTIVE_OP_{k['op']}, comm, {root}, "
+                   f"bytes::{rule.group(1)}({rule.group(2).replace(',', ', ')})")
+        if kind == "coll":
+            lines.append("if (call) on_collective_begin(call);")
+            with_rc([f"if (call) on_collective_end(call, {op_args});"])
+        else:
+            with_rc([f"if (call && hs_rc == MPI_SUCCESS) on_icollective(call, {op_args}, *request);"])
     elif kind == "comm_new":
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
                  f"on_comm_created(call, *{k['out']}, {k['parent']}, {enum});"])

@@ -239,6 +239,17 @@ void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, st
     record(OTF2_EvtWriter_MpiCollectiveEnd(events_, nullptr, timestamp(), op, comm, root, sent, received));
 }
 
+void Measurement::nonblocking_collective_request(std::uint64_t request) {
+    record(OTF2_EvtWriter_NonBlockingCollectiveRequest(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                                                  std::uint64_t sent, std::uint64_t received,
+                                                  std::uint64_t request) {
+    record(OTF2_EvtWriter_NonBlockingCollectiveComplete(events_, nullptr, timestamp(), op, comm, root, sent,
+                                                        received, request));
+}
+
 // --- user regions ----------------------------------------------------------------
 
 void Measurement::user_enter(OTF2_RegionRef region, std::uint64_t time) {

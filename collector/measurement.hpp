@@ -97,6 +97,9 @@ public:
     void mpi_collective_begin();
     void mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                             std::uint64_t sent, std::uint64_t received);
+    void nonblocking_collective_request(std::uint64_t request);
+    void nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                                         std::uint64_t sent, std::uint64_t received, std::uint64_t request);
 
     // --- user and compiler regions (a stack, so that begin/end stay paired
     // however recording is switched on and off in between) ------------------

@@ -18,6 +18,9 @@ std::uint64_t received_bytes(const MPI_Status& status) {
 
 std::uint32_t u32(int v) { return static_cast<std::uint32_t>(v); }
 
+// Rootless operations have the root "undefined".
+std::uint32_t otf2_root(int root) { return root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root); }
+
 // What a send request will need to record when it starts or completes.
 TrackedRequest send_request(Measurement& m, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     TrackedRequest r;
@@ -112,6 +115,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
         m.mpi_request_cancelled(r->id);
     } else if (r->kind == TrackedRequest::Kind::Send) {
         m.mpi_isend_complete(r->id);
+    } else if (r->kind == TrackedRequest::Kind::Collective) {
+        m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id);
     } else {
         m.mpi_irecv(u32(status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status), r->id);
     }
@@ -128,8 +133,20 @@ void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begi
 
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes) {
     Measurement& m = call.measurement();
-    const std::uint32_t otf2_root = root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root);
-    m.mpi_collective_end(op, m.comms().id(comm), otf2_root, bytes.sent, bytes.received);
+    m.mpi_collective_end(op, m.comms().id(comm), otf2_root(root), bytes.sent, bytes.received);
+}
+
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                    MPI_Request request) {
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Collective;
+    r.op = op;
+    r.comm = m.comms().id(comm);
+    r.peer = otf2_root(root);
+    r.bytes = bytes.sent;
+    r.received = bytes.received;
+    m.nonblocking_collective_request(m.requests().start(request, r));
 }
 
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator) {

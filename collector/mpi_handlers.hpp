@@ -63,6 +63,10 @@ void on_tested(MpiCall& call, MPI_Request handle);
 // Collectives
 void on_collective_begin(MpiCall& call);
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes);
+// A non-blocking collective started: its request now, the operation with its
+// bytes when a Wait/Test completes the request (as Score-P records them).
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                    MPI_Request request);
 
 // Communicators
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator);

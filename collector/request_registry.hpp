@@ -1,5 +1,6 @@
-// Outstanding point-to-point requests: what the completion event needs to
-// know about a request that MPI_Wait/Test only identifies by its handle.
+// Outstanding requests (point-to-point and non-blocking collectives): what
+// the completion event needs to know about a request that MPI_Wait/Test only
+// identifies by its handle.
 //
 // One handle may stand for several outstanding requests: MPICH returns the
 // same built-in handle for every operation that completed at once (e.g. a
@@ -16,15 +17,17 @@
 namespace hindsight::collect {
 
 struct TrackedRequest {
-    enum class Kind : std::uint8_t { Send, Recv };
+    enum class Kind : std::uint8_t { Send, Recv, Collective };
     Kind kind = Kind::Send;
     bool persistent = false;
     bool active = false;       // started and not yet completed
     std::uint64_t id = 0;      // the OTF2 request id of the current activation
     OTF2_CommRef comm = 0;
-    std::uint32_t peer = 0;    // send: destination rank in comm
+    std::uint32_t peer = 0;    // send: destination rank in comm; collective: root
     std::uint32_t tag = 0;     // send: tag
-    std::uint64_t bytes = 0;   // send: message size
+    std::uint64_t bytes = 0;   // send: message size; collective: bytes sent
+    std::uint64_t received = 0;                          // collective: bytes received
+    OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;  // collective: the operation
 };
 
 class RequestRegistry {

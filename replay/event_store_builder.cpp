@@ -110,8 +110,8 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
     // recorded that itself, a collective on MPI_COMM_WORLD marks it.
     const MpiLifecycle kind = lifecycle_[r];
     if (kind != MpiLifecycle::None && world_ != kNoId && last_collective_call_ != open_call())
-        push_collective(t, kind == MpiLifecycle::Init ? CollectiveOp::Init : CollectiveOp::Finalize, world_,
-                        -1, 0, 0);
+        push_collective(t, Collective{world_, -1, 0, 0, open_call(),
+                                      kind == MpiLifecycle::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
     push_leave(t);
 }
 
@@ -143,15 +143,21 @@ void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_Comm
     push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, nonblocking);
 }
 
-void EventStoreBuilder::push_collective(Ticks time, CollectiveOp op, CommId comm, int root, std::uint64_t sent,
-                                        std::uint64_t received) {
+Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
+                                         std::uint64_t sent, std::uint64_t received) const {
+    const CommId comm = comm_index(otf2_comm);
+    const int root_rank = root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root);
     if (layout(comm).rank_of(trace_.rank) < 0)
         fail("a collective operation on " + comm_display_name(defs_.definitions, comm) +
              ", of which the rank is no member");
-    if (root >= layout(comm).size())
+    if (root_rank >= layout(comm).size())
         fail("a collective operation on " + comm_display_name(defs_.definitions, comm) + " with root " +
-             std::to_string(root) + " outside the communicator");
-    trace_.collectives.push_back(Collective{comm, root, sent, received, open_call(), op});
+             std::to_string(root_rank) + " outside the communicator");
+    return Collective{comm, root_rank, sent, received, open_call(), collective_op_from_otf2(op)};
+}
+
+void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
+    trace_.collectives.push_back(collective);
     push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
     last_collective_call_ = open_call();
 }
@@ -159,8 +165,15 @@ void EventStoreBuilder::push_collective(Ticks time, CollectiveOp op, CommId comm
 void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                        std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
     const Ticks t = corrected(time);
-    const int root_rank = root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root);
-    push_collective(t, collective_op_from_otf2(op), comm_index(comm), root_rank, sent, received);
+    push_collective(t, collective(op, comm, root, sent, received));
+}
+
+void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op,
+                                                        OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                                                        std::uint64_t received) {
+    (void)corrected(time);
+    if (open_.empty()) fail("a communication event outside any region");
+    trace_.nonblocking_collectives.push_back(collective(op, comm, root, sent, received));
 }
 
 void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name) {

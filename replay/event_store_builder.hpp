@@ -43,6 +43,8 @@ public:
               std::uint64_t bytes, bool nonblocking);
     void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                         std::uint64_t sent, std::uint64_t received);
+    void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                         std::uint32_t root, std::uint64_t sent, std::uint64_t received);
     void program_begin(std::uint64_t time, OTF2_StringRef program_name);
     void program_end(std::uint64_t time);
     // Records that use no event of the store but are part of it (request
@@ -70,8 +72,10 @@ private:
     EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
     void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
                       std::uint32_t tag, std::uint64_t bytes, bool nonblocking);
-    void push_collective(Ticks time, CollectiveOp op, CommId comm, int root, std::uint64_t sent,
-                         std::uint64_t received);
+    // A collective as the trace records it, checked against its communicator.
+    Collective collective(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                          std::uint64_t received) const;
+    void push_collective(Ticks time, const Collective& collective);
 
     const TraceDefinitions& defs_;
     ClockCorrection clock_;

@@ -30,6 +30,12 @@ public:
     // the order of those events.
     MessageTable messages;
     std::vector<Collective> collectives;
+    // Completions of non-blocking collectives (OTF2's
+    // NON_BLOCKING_COLLECTIVE_COMPLETE), in stream order; `call_enter` is
+    // the completing call (MPI_Wait & co.). No event refers to them: they
+    // count in the statistics but never synchronize, since the initiating
+    // call returns at once and the completion shows no partner's time.
+    std::vector<Collective> nonblocking_collectives;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
     const Collective& collective(const Event& e) const { return collectives[e.ref]; }

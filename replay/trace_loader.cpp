@@ -72,6 +72,13 @@ otf2::EvtCallbacks make_event_callbacks() {
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
             return handle(ud, [&] { sink(ud).builder.collective_end(t, op, comm, root, sent, received); });
         });
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+            return handle(ud, [&] {
+                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received);
+            });
+        });
     OTF2_EvtReaderCallbacks_SetProgramBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_StringRef name,
               std::uint32_t, const OTF2_StringRef*) {
@@ -89,6 +96,7 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, request_record);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
             return handle(ud, [&] { sink(ud).builder.bookkeeping(t); });

@@ -87,16 +87,13 @@ public:
     void operator()(Ticks t, const event::MpiRecv& e) { message(t, EventKind::Recv, e.envelope, false); }
     void operator()(Ticks t, const event::MpiIrecv& e) { message(t, EventKind::Recv, e.envelope, true); }
     void operator()(Ticks t, const event::MpiCollectiveEnd& e) {
-        replay::Collective coll;
-        coll.comm = e.comm;
-        coll.root = e.root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<std::int32_t>(e.root);
-        coll.bytes_sent = e.sent;
-        coll.bytes_received = e.received;
-        coll.call_enter = open_.back();
-        coll.op = replay::collective_op_from_otf2(e.op);
-        trace_.collectives.push_back(coll);
+        trace_.collectives.push_back(collective(e));
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
              EventKind::CollectiveEnd});
+    }
+    // No event: a side table of the statistics (as the loader keeps it).
+    void operator()(Ticks, const event::NonBlockingCollectiveComplete& e) {
+        trace_.nonblocking_collectives.push_back(collective(e.collective));
     }
     // Request bookkeeping, program begin/end and collective begin leave no
     // record in the event store.
@@ -108,6 +105,16 @@ private:
     EventIndex add(replay::Event e) {
         trace_.events.push_back(e);
         return static_cast<EventIndex>(trace_.events.size() - 1);
+    }
+    replay::Collective collective(const event::MpiCollectiveEnd& e) const {
+        replay::Collective coll;
+        coll.comm = e.comm;
+        coll.root = e.root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<std::int32_t>(e.root);
+        coll.bytes_sent = e.sent;
+        coll.bytes_received = e.received;
+        coll.call_enter = open_.back();
+        coll.op = replay::collective_op_from_otf2(e.op);
+        return coll;
     }
     void message(Ticks t, EventKind kind, const event::Envelope& env, bool nonblocking) {
         replay::Message msg;

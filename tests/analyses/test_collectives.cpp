@@ -201,3 +201,30 @@ TEST_CASE("collective clock-condition violation is counted and clamped", "[colle
     CHECK(r.findings(0).clock_violations.collective == 1);
     CHECK(r.findings(1).clock_violations.collective == 0);
 }
+
+TEST_CASE("non-blocking collectives: counted where they complete, never a wait state", "[collective]") {
+    // MPI_Iallreduce entered at 10, 30, 20 (2 ticks each, the request at
+    // +1); MPI_Wait 60..70 completes it at 69. A blocking allreduce entered
+    // like this would make ranks 0 and 2 wait; the non-blocking one returns
+    // at once and synchronizes nobody.
+    const Ticks enter[] = {10, 30, 20};
+    const AnalysisResults r(around_main(3, [&](TraceBuilder& t, int k) {
+        RankBuilder& rank = t.rank(k);
+        rank.enter(enter[k], "MPI_Iallreduce");
+        const RequestId request = rank.nonblocking_collective_request_event(enter[k] + 1);
+        rank.leave(enter[k] + 2);
+        rank.enter(60, "MPI_Wait");
+        rank.nonblocking_collective_complete_event(69, request, OTF2_COLLECTIVE_OP_ALLREDUCE, kWorld, -1, 24, 24);
+        rank.leave(70);
+    }));
+    for (int k = 0; k < 3; ++k) {
+        CHECK(r.total(Metric::MpiWaitNxN, k) == 0.0);
+        CHECK(r.total(Metric::MpiNxNCompletion, k) == 0.0);
+        // Its exchange counts at the completion, with the recorded bytes.
+        CHECK(r.own(Metric::CommsCxch, k, "main/MPI_Wait") == 1.0);
+        CHECK(r.own(Metric::BytesCout, k, "main/MPI_Wait") == 24.0);
+        CHECK(r.own(Metric::BytesCin, k, "main/MPI_Wait") == 24.0);
+        CHECK(r.own(Metric::CommsCxch, k, "main/MPI_Iallreduce") == 0.0);
+        CHECK(r.with_children(Metric::Time, k, "main/MPI_Iallreduce") == Approx(ns(2)));
+    }
+}

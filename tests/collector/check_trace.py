@@ -142,6 +142,25 @@ def check_collective(trace, rank, op, comm_members, root, sent, received, index=
           f"rank {rank}: {op} on {comm_members} (root, sent, received)")
 
 
+def check_nonblocking_collective(trace, rank, op, comm_members, root, sent, received):
+    """A non-blocking collective: its request in the initiating call, the
+    operation with its bytes at the completion in MPI_Wait."""
+    events = trace.events[rank]
+    completions = [i for i, e in enumerate(events)
+                   if isinstance(e, otf2.events.NonBlockingCollectiveComplete) and e.collective_op == op
+                   and members(e.communicator) == comm_members]
+    equal(len(completions), 1, f"rank {rank}: completions of a non-blocking {op} on {comm_members}")
+    done = events[completions[0]]
+    equal((done.root, done.size_sent, done.size_received), (root, sent, received),
+          f"rank {rank}: non-blocking {op} on {comm_members} (root, sent, received)")
+    requests = [i for i, e in enumerate(events)
+                if isinstance(e, otf2.events.NonBlockingCollectiveRequest) and e.request_id == done.request_id]
+    expect(len(requests) == 1 and requests[0] < completions[0],
+           f"rank {rank}: the request of the non-blocking {op} comes once, before its completion")
+    regions = [e.region.name for e in events[requests[0]:completions[0]] if isinstance(e, otf2.events.Enter)]
+    equal(regions[-1:], ["MPI_Wait"], f"rank {rank}: the non-blocking {op} completes in MPI_Wait")
+
+
 NO_ROOT = 0xFFFFFFFF
 Op = otf2.CollectiveOp
 
@@ -271,8 +290,11 @@ def scenario_coverage(args, workdir):
         check_collective(trace, r, Op.SCAN, world, NO_ROOT, 4 * (4 - r), 4 * (r + 1))
         check_collective(trace, r, Op.EXSCAN, world, NO_ROOT, 4 * (3 - r), 4 * r)
         check_collective(trace, r, Op.ALLREDUCE, world, NO_ROOT, 24, 24)          # MPI_IN_PLACE
-        check_collective(trace, r, Op.BCAST, world, 0, 80 if r == 0 else 0, 20, 1)  # MPI_Ibcast
-        check_collective(trace, r, Op.ALLREDUCE, world, NO_ROOT, 16, 16, 1)       # MPI_Iallreduce
+        check_nonblocking_collective(trace, r, Op.BCAST, world, 0, 80 if r == 0 else 0, 20)  # MPI_Ibcast
+        check_nonblocking_collective(trace, r, Op.ALLREDUCE, world, NO_ROOT, 16, 16)       # MPI_Iallreduce
+        # Neither is recorded like a blocking collective (inside its call).
+        equal(len([e for e in collective_ends(trace, r, Op.BCAST) if members(e.communicator) == world]), 1,
+              f"rank {r}: blocking broadcasts on the world")
         half = [0, 1] if r < 2 else [2, 3]
         check_collective(trace, r, Op.BARRIER, half, NO_ROOT, 0, 0)
         check_collective(trace, r, Op.ALLREDUCE, half, NO_ROOT, 8, 8)

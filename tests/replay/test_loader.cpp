@@ -146,6 +146,34 @@ TEST_CASE("the loader marks sends, blocking or not", "[loader]") {
     CHECK(t.messages.size() == 2);
 }
 
+TEST_CASE("the loader keeps non-blocking collectives' completions aside, at the completing call", "[loader]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    for (int r = 0; r < 2; ++r) {
+        auto& rank = t.rank(r);
+        rank.enter(0, "main").init(5, 10).enter(20, "MPI_Ibcast");
+        const auto request = rank.nonblocking_collective_request_event(21);
+        rank.leave(22).enter(40, "MPI_Wait");
+        rank.nonblocking_collective_complete_event(45, request, OTF2_COLLECTIVE_OP_BCAST, hindsight::testing::kWorld, 1,
+                                                   r == 1 ? 16 : 0, 8);
+        rank.leave(46).finalize(95, 98).leave(100);
+    }
+    t.write(dir.path());
+    const auto loaded = load_local_trace(dir.anchor(), 0, 2);
+    const LocalTrace& trace = loaded.trace;
+    REQUIRE(trace.nonblocking_collectives.size() == 1);
+    const Collective& bcast = trace.nonblocking_collectives[0];
+    CHECK(bcast.op == CollectiveOp::Bcast);
+    CHECK(bcast.root == 1);
+    CHECK(bcast.bytes_sent == 0);
+    CHECK(bcast.bytes_received == 8);
+    CHECK(path(trace, bcast.call_enter) == "main/MPI_Wait");
+    // Only MPI_Init's and MPI_Finalize's synchronizations are collective
+    // events; the request is bookkeeping, nothing is skipped.
+    CHECK(trace.collectives.size() == 2);
+    CHECK(loaded.stats.other_skipped == 0);
+}
+
 TEST_CASE("clock offsets are interpolated between the first and the last measurement", "[loader][clock]") {
     ScratchDir dir;
     TraceBuilder t(2);

@@ -303,6 +303,14 @@ struct EventWriter {
         return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, e.op, e.comm, e.root, e.sent,
                                                e.received);
     }
+    OTF2_ErrorCode operator()(const event::NonBlockingCollectiveRequest& e) const {
+        return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, nullptr, t, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::NonBlockingCollectiveComplete& e) const {
+        const event::MpiCollectiveEnd& c = e.collective;
+        return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, t, c.op, c.comm, c.root, c.sent,
+                                                            c.received, e.request);
+    }
 };
 
 void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {

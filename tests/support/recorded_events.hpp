@@ -67,6 +67,13 @@ struct MpiCollectiveEnd {
     std::uint64_t sent = 0;
     std::uint64_t received = 0;
 };
+struct NonBlockingCollectiveRequest {
+    std::uint64_t request = 0;
+};
+struct NonBlockingCollectiveComplete {
+    MpiCollectiveEnd collective;
+    std::uint64_t request = 0;
+};
 
 }  // namespace event
 
@@ -74,7 +81,8 @@ using EventPayload =
     std::variant<event::ProgramBegin, event::ProgramEnd, event::Enter, event::Leave,
                  event::MpiSend, event::MpiRecv, event::MpiIsend, event::MpiIsendComplete,
                  event::MpiIrecvRequest, event::MpiIrecv, event::MpiRequestTest,
-                 event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd>;
+                 event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd,
+                 event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete>;
 
 struct RecordedEvent {
     Ticks time = 0;

@@ -436,6 +436,21 @@ RankBuilder& RankBuilder::collective_end_event(Ticks t, OTF2_CollectiveOp op, Co
     return push({t, event::MpiCollectiveEnd{op, c.id, root_rank(c, root), sent, received}});
 }
 
+RequestId RankBuilder::nonblocking_collective_request_event(Ticks t) {
+    require_open_region("NON_BLOCKING_COLLECTIVE_REQUEST");
+    advance_to(t);
+    const RequestId id = new_request();
+    events_.push_back({t, event::NonBlockingCollectiveRequest{id}});
+    return id;
+}
+
+RankBuilder& RankBuilder::nonblocking_collective_complete_event(Ticks t, RequestId request, OTF2_CollectiveOp op,
+                                                                Comm c, int root, std::uint64_t sent,
+                                                                std::uint64_t received) {
+    require_open_region("NON_BLOCKING_COLLECTIVE_COMPLETE");
+    return push({t, event::NonBlockingCollectiveComplete{{op, c.id, root_rank(c, root), sent, received}, request}});
+}
+
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {
     if (time < 0) fail("negative clock offset time " + std::to_string(time));
     if (!clock_offsets_.empty() && time < clock_offsets_.back().time)

@@ -194,6 +194,12 @@ public:
     // `root` is a rank in `c`, or -1 for none (written as OTF2_UNDEFINED_UINT32).
     RankBuilder& collective_end_event(Ticks t, OTF2_CollectiveOp op, Comm c, int root,
                                       std::uint64_t sent, std::uint64_t received);
+    // A non-blocking collective as Score-P records it: the request in the
+    // initiating call (MPI_Iallreduce, ...), the operation with its bytes
+    // in the call that completes it (MPI_Wait, ...).
+    RequestId nonblocking_collective_request_event(Ticks t);
+    RankBuilder& nonblocking_collective_complete_event(Ticks t, RequestId request, OTF2_CollectiveOp op, Comm c,
+                                                       int root, std::uint64_t sent, std::uint64_t received);
 
     // A CLOCK_OFFSET definition of this location (local definitions): at
     // `time`, this rank's clock was `offset` ticks off the reference clock.
