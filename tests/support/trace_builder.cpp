@@ -382,12 +382,17 @@ RequestId RankBuilder::isend_event(Ticks t, int dest, std::uint32_t tag, std::ui
     return id;
 }
 
-RequestId RankBuilder::irecv_request_event(Ticks t) {
-    require_open_region("MPI_IRECV_REQUEST");
+template <typename Record>
+RequestId RankBuilder::request_record(Ticks t, const char* what) {
+    require_open_region(what);
     advance_to(t);
     const RequestId id = new_request();
-    events_.push_back({t, event::MpiIrecvRequest{id}});
+    events_.push_back({t, Record{id}});
     return id;
+}
+
+RequestId RankBuilder::irecv_request_event(Ticks t) {
+    return request_record<event::MpiIrecvRequest>(t, "MPI_IRECV_REQUEST");
 }
 
 RankBuilder& RankBuilder::isend_complete_event(Ticks t, RequestId request) {
@@ -437,11 +442,7 @@ RankBuilder& RankBuilder::collective_end_event(Ticks t, OTF2_CollectiveOp op, Co
 }
 
 RequestId RankBuilder::nonblocking_collective_request_event(Ticks t) {
-    require_open_region("NON_BLOCKING_COLLECTIVE_REQUEST");
-    advance_to(t);
-    const RequestId id = new_request();
-    events_.push_back({t, event::NonBlockingCollectiveRequest{id}});
-    return id;
+    return request_record<event::NonBlockingCollectiveRequest>(t, "NON_BLOCKING_COLLECTIVE_REQUEST");
 }
 
 RankBuilder& RankBuilder::nonblocking_collective_complete_event(Ticks t, RequestId request, OTF2_CollectiveOp op,

@@ -219,6 +219,9 @@ private:
     [[noreturn]] void fail(const std::string& problem) const;
     void advance_to(Ticks t);  // checks t against the last timestamp
     void require_open_region(const char* what) const;
+    // A record of a new request (Record{id}) at `t`; returns the id.
+    template <typename Record>
+    RequestId request_record(Ticks t, const char* what);
     std::uint32_t peer_rank(Comm c, int rank) const;
     std::uint32_t root_rank(Comm c, int root) const;
     RequestId new_request();
