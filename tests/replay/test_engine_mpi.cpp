@@ -198,8 +198,18 @@ private:
 };
 
 // The ring scenario on this run's ranks, loaded, checked and ready to replay.
+// The ring needs two ranks at least.
+int ring_ranks() {
+    REQUIRE(world_size() >= 2);
+    return world_size();
+}
+
+// Checked: the ring's trace is consistent.
 struct RingReplay {
-    RingReplay() : trace(load(ring_scenario(world_size()), dir)), mirror(trace, MPI_COMM_WORLD, watch) {}
+    RingReplay() : trace(load(ring_scenario(ring_ranks()), dir)), mirror(trace, MPI_COMM_WORLD, watch) {
+        INFO(problem.value_or(""));
+        REQUIRE_FALSE(problem);
+    }
 
     SharedScratch dir;
     ProgressWatch watch = test_watch();
@@ -212,11 +222,8 @@ struct RingReplay {
 }  // namespace
 
 TEST_CASE("payloads, replies and collective exchanges reach the recorded partners", "[engine][mpi]") {
-    const int n = world_size();
-    REQUIRE(n >= 2);
     RingReplay ring;
-    INFO(ring.problem.value_or(""));
-    REQUIRE_FALSE(ring.problem);
+    const int n = world_size();
     MpiReplayEngine& engine = ring.engine;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
@@ -280,10 +287,8 @@ private:
 };
 
 TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
-    const int n = world_size();
-    REQUIRE(n >= 2);
     RingReplay ring;
-    REQUIRE_FALSE(ring.problem);
+    const int n = world_size();
     MpiReplayEngine& engine = ring.engine;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
@@ -535,10 +540,8 @@ private:
 }  // namespace
 
 TEST_CASE("replies at the end of the pass, idle and fixed-size collective exchanges", "[engine][mpi]") {
-    const int n = world_size();
-    REQUIRE(n >= 2);
     RingReplay ring;
-    REQUIRE_FALSE(ring.problem);
+    const int n = world_size();
     MpiReplayEngine& engine = ring.engine;
     DeferringObserver observer;
     std::array<ReplayObserver*, 1> observers{&observer};
