@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "replay/idle_exchange.hpp"
 #include "replay/mpi_reduce_op.hpp"
 
 namespace hindsight::replay {
@@ -84,11 +85,16 @@ BatchedCollectives::Batch& BatchedCollectives::batch(CommId comm) {
     return *b;
 }
 
-void BatchedCollectives::add(const EventView& view, std::span<ReplayObserver* const> observers) {
+void BatchedCollectives::add(const EventView& view, std::span<ReplayObserver* const> observers,
+                             ObserverMask taking_part) {
     Batch& b = batch(view.collective().comm);
     Pending& p = b.pending.emplace_back(view, b);
-    for (ReplayObserver* o : observers) {
-        CollectiveTask task = o->on_collective(p.view, p.exchange);
+    // An idle exchange never keeps an operation, so its tasks end here.
+    IdleExchange idle(p.exchange);
+    for (std::size_t k = 0; k < observers.size(); ++k) {
+        const bool takes_part = (taking_part & PayloadFrame::bit_of(k)) != 0;
+        CollectiveTask task =
+            observers[k]->on_collective(p.view, takes_part ? static_cast<CollectiveExchange&>(p.exchange) : idle);
         task.start();
         if (!task.done()) p.tasks.push_back(std::move(task));
     }

@@ -1,5 +1,7 @@
 // The collective exchanges of a pass of trace data only, run together
-// instead of one collective at a time. At each collective event the engine
+// instead of one collective at a time; in the other passes, the exchanges
+// of the observers at one collective event, run together. At each
+// collective event the engine
 // starts the observers' tasks (collective_task.hpp); an exchange operation
 // they await is kept. Then, per communicator, the kept operations of the
 // same kind (and reduction, and root) run as one non-blocking MPI call on
@@ -26,6 +28,7 @@
 
 #include "replay/communicators.hpp"
 #include "replay/observer.hpp"
+#include "replay/payload_frame.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
@@ -40,8 +43,11 @@ public:
     BatchedCollectives(const BatchedCollectives&) = delete;
     BatchedCollectives& operator=(const BatchedCollectives&) = delete;
 
-    // Starts every observer's task at collective event `view`.
-    void add(const EventView& view, std::span<ReplayObserver* const> observers);
+    // Starts every observer's task at collective event `view`; those whose
+    // bit (PayloadFrame::bit_of) is not in `taking_part` get an idle
+    // exchange (idle_exchange.hpp).
+    void add(const EventView& view, std::span<ReplayObserver* const> observers,
+             ObserverMask taking_part = ~ObserverMask{0});
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();
 

@@ -6,8 +6,6 @@
 
 #include "replay/batched_collectives.hpp"
 #include "replay/definitions_reader.hpp"
-#include "replay/idle_exchange.hpp"
-#include "replay/mpi_collective_exchange.hpp"
 #include "replay/slot_blocks.hpp"
 
 // Why waiting for replies cannot deadlock (backward pass; the forward pass
@@ -168,6 +166,7 @@ bool MpiReplayEngine::travels(std::uint32_t message) const {
 void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
     exchange_flags(forward, frame);
     exchange_collective_needs(frame);
+    BatchedCollectives collectives(mirror_, watch_);
     pending_ = {};
     deferred_.clear();
     deferred_replies_ = EntryBlocks(slots_.sends().size());
@@ -204,7 +203,10 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             break;
         case EventKind::CollectiveEnd:
             complete_reply(frame);
-            collective(view, observers);
+            // Done here, before the next event: the observers' exchanges
+            // at this collective, those of one kind fused into one call.
+            collectives.add(view, observers, collective_needs_[e.ref]);
+            collectives.finish();
             break;
         }
     }
@@ -325,20 +327,6 @@ void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
         if (by_comm[comm].empty()) continue;
         const auto& mask = masks[at++];
         for (std::size_t k = 0; k < mask.size(); ++k) collective_needs_[by_comm[comm][k]] = mask[k];
-    }
-}
-
-void MpiReplayEngine::collective(const EventView& view, Observers observers) {
-    const Collective& c = view.collective();
-    MpiCollectiveExchange exchange(mirror_.data(c.comm), mirror_.layout(c.comm), trace_.rank, watch_, scratch_);
-    IdleExchange idle(exchange);
-    const ObserverMask needed =
-        collective_needs_.empty() ? ~ObserverMask{0} : collective_needs_[view.event().ref];
-    for (std::size_t k = 0; k < observers.size(); ++k) {
-        const bool takes_part = (needed & PayloadFrame::bit_of(k)) != 0;
-        CollectiveTask task = observers[k]->on_collective(view, takes_part ? static_cast<CollectiveExchange&>(exchange) : idle);
-        task.start();
-        if (!task.done()) throw Error(trace_.anchor_path, "a collective exchange was left unfinished");
     }
 }
 

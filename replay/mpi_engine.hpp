@@ -23,7 +23,9 @@
 //    members of each communicator also agree, in one reduction per
 //    communicator, which observers have anything to exchange at each of its
 //    collectives (exchanges_at); the others get an idle exchange there, and
-//    a collective nobody needs costs no communication.
+//    a collective nobody needs costs no communication. The observers'
+//    exchanges at one collective run together, in rounds
+//    (batched_collectives.hpp).
 //  - Notes (observer.hpp) travel after the last event of a pass, in one
 //    all-to-all of the messages that have one (note_exchange.hpp).
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
@@ -87,7 +89,6 @@ private:
     // Which observers take part in each collective's exchange: the members'
     // exchanges_at() masks or-ed together, by collective (Event::ref).
     void exchange_collective_needs(const PayloadFrame& frame);
-    void collective(const EventView& view, Observers observers);
     // Probes for and receives one message into `buffer_`.
     void receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view);
     int tag_of(const Message& m) const;
@@ -110,10 +111,9 @@ private:
     std::vector<DeferredReply> deferred_;                    // this rank's, in pass order
     EntryBlocks deferred_replies_;  // by peer: the replies it waits for
     std::vector<bool> carries_;     // by message: this rank's packing events that travel
-    std::vector<ObserverMask> collective_needs_;  // by collective; empty: all observers everywhere
+    std::vector<ObserverMask> collective_needs_;  // by collective (passes message by message)
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
-    std::vector<double> scratch_;   // for collective exchanges
     int tag_ub_ = 32767;
     std::uint64_t messages_ = 0;
 };

@@ -130,9 +130,12 @@ int main(int argc, char** argv) {
     Mix mix;
     if (argc > 4) mix.wait_percent = static_cast<unsigned>(std::atoi(argv[4]));
     if (argc > 5) mix.allreduce_every = std::max<std::uint64_t>(1, std::strtoull(argv[5], nullptr, 10));
+    // 1 MiB chunks for events and definitions, as the collector writes them
+    // (Score-P: 1 MiB and 256 KiB). A reader allocates and fills a whole
+    // chunk's buffer for even a tiny definitions file.
+    constexpr std::uint64_t kChunk = 1024 * 1024;
     std::unique_ptr<OTF2_Archive, CloseArchive> archive(OTF2_Archive_Open(
-        argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-        OTF2_COMPRESSION_NONE));
+        argv[1], "traces", OTF2_FILEMODE_WRITE, kChunk, kChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
     if (!archive || ranks < 1) {
         std::cerr << "generate_trace: " << argv[1] << ": cannot create the archive\n";
         return 1;
