@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
+#include <string>
 
 #include "analyses/event_gaps.hpp"
+#include "common/error.hpp"
 
 namespace hindsight {
 
@@ -14,15 +15,17 @@ using replay::EventView;
 
 namespace {
 
-// Members of the communicators this rank uses, as world ranks.
+// Members of the communicators this rank uses, as world ranks; looked up at
+// every message, so kept by communicator id.
 class Membership {
 public:
-    explicit Membership(const replay::LocalTrace& trace) : trace_(&trace) {}
+    explicit Membership(const replay::LocalTrace& trace)
+        : trace_(&trace), comms_(trace.definitions.communicators.size() + 1) {}
 
     // World rank of communicator rank `rank`.
-    int world_rank(CommId comm, int rank) { return ordered(comm).at(static_cast<std::size_t>(rank)); }
+    int world_rank(CommId comm, int rank) { return of(comm).ordered.at(static_cast<std::size_t>(rank)); }
     bool holds(CommId comm, int world_rank) {
-        const auto& m = sorted(comm);
+        const auto& m = of(comm).sorted;
         return std::binary_search(m.begin(), m.end(), world_rank);
     }
     // Whether every member of `inner` is a member of `outer`.
@@ -30,34 +33,33 @@ public:
         const auto key = std::make_pair(outer, inner);
         const auto it = includes_.find(key);
         if (it != includes_.end()) return it->second;
-        const auto& o = sorted(outer);
-        const auto& i = sorted(inner);
+        const auto& o = of(outer).sorted;
+        const auto& i = of(inner).sorted;
         return includes_[key] = std::includes(o.begin(), o.end(), i.begin(), i.end());
     }
 
 private:
-    const std::vector<int>& ordered(CommId comm) {
-        auto it = ordered_.find(comm);
-        if (it == ordered_.end()) {
-            std::vector<int> members = trace_->definitions.world_ranks(comm);
-            if (members.empty()) members.push_back(trace_->rank);  // MPI_COMM_SELF
-            it = ordered_.emplace(comm, std::move(members)).first;
+    struct Members {
+        bool known = false;
+        std::vector<int> ordered;  // in communicator-rank order
+        std::vector<int> sorted;
+    };
+    // Communicators without a definition share the last slot: like
+    // MPI_COMM_SELF they hold this rank only.
+    Members& of(CommId comm) {
+        Members& m = comms_[std::min<std::size_t>(comm, comms_.size() - 1)];
+        if (!m.known) {
+            m.ordered = trace_->definitions.world_ranks(comm);
+            if (m.ordered.empty()) m.ordered.push_back(trace_->rank);  // MPI_COMM_SELF
+            m.sorted = m.ordered;
+            std::sort(m.sorted.begin(), m.sorted.end());
+            m.known = true;
         }
-        return it->second;
-    }
-    const std::vector<int>& sorted(CommId comm) {
-        auto it = sorted_.find(comm);
-        if (it == sorted_.end()) {
-            std::vector<int> members = ordered(comm);
-            std::sort(members.begin(), members.end());
-            it = sorted_.emplace(comm, std::move(members)).first;
-        }
-        return it->second;
+        return m;
     }
 
     const replay::LocalTrace* trace_;
-    std::unordered_map<CommId, std::vector<int>> ordered_;
-    std::unordered_map<CommId, std::vector<int>> sorted_;
+    std::vector<Members> comms_;  // by communicator id
     std::map<std::pair<CommId, CommId>, bool> includes_;
 };
 
@@ -73,7 +75,9 @@ EventIndex after_call(const replay::LocalTrace& trace, EventIndex index) {
 SyncIntervals::SyncIntervals(const replay::LocalTrace& trace)
     : message_begin_(trace.messages.size(), 0), collective_begin_(trace.collectives.size(), 0) {
     Membership members(trace);
-    std::unordered_map<int, EventIndex> last_message;  // by the peer's world rank
+    // The last message with each peer, by the peer's world rank.
+    std::vector<EventIndex> last_message(static_cast<std::size_t>(std::max(trace.definitions.mpi_rank_count(), 0)),
+                                         replay::kNoEvent);
     std::vector<std::pair<CommId, EventIndex>> last_collective;  // by communicator, in order of use
 
     for (EventIndex i = 0; i < trace.events.size(); ++i) {
@@ -81,13 +85,16 @@ SyncIntervals::SyncIntervals(const replay::LocalTrace& trace)
         if (e.kind == EventKind::Send || e.kind == EventKind::Recv) {
             const replay::Message& msg = trace.message(e);
             const int peer = members.world_rank(msg.comm, msg.partner);
+            if (peer < 0 || static_cast<std::size_t>(peer) >= last_message.size())
+                throw Error(trace.anchor_path, "a message names world rank " + std::to_string(peer) +
+                                                   ", which the trace does not define");
+            EventIndex& last = last_message[static_cast<std::size_t>(peer)];
             EventIndex begin = 0;
-            if (const auto it = last_message.find(peer); it != last_message.end())
-                begin = after_call(trace, it->second);
+            if (last != replay::kNoEvent) begin = after_call(trace, last);
             for (const auto& [comm, index] : last_collective)
                 if (members.holds(comm, peer)) begin = std::max(begin, after_call(trace, index));
             message_begin_[e.ref] = begin;
-            last_message[peer] = i;
+            last = i;
         } else if (e.kind == EventKind::CollectiveEnd) {
             const CommId comm = trace.collective(e).comm;
             EventIndex begin = 0;
