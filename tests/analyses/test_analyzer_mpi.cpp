@@ -125,3 +125,35 @@ TEST_CASE("analyzer: collectives on a sub-communicator of 4 ranks", "[mpi]") {
     CHECK(value_at(r, "mpi_earlyscan", {"main", "MPI_Scan"}, 2) == 0.0);
     CHECK(value_at(r, "comms_cxch", {"main", "MPI_Scan"}, 0) == 1.0);
 }
+
+TEST_CASE("analyzer: the backward pass at a collective where a rank waited", "[mpi]") {
+    // At the barrier both backward analyses exchange data (their first
+    // reductions travel together):
+    //   rank 0: work 10..50, barrier 50..100 -> waits 90 - 50 for rank 1
+    //   rank 1: work 10..90, barrier 90..100
+    //   MPI_Finalize: rank 0 enters at 105, rank 1 at 110 (the last).
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").init(0, 10).enter(10, "work").leave(50).barrier(50, 100)
+        .finalize(105, 120).leave(120);
+    t.rank(1).enter(0, "main").init(0, 10).enter(10, "work").leave(90).barrier(90, 100)
+        .finalize(110, 120).leave(120);
+    const cube::Report r = analyse(t, "backward");
+    using cube::value_at;
+
+    // The path runs on rank 1 from its MPI_Finalize entry back to the start
+    // (rank 1 never waited): main 100..110, barrier 90..100, work 10..90,
+    // MPI_Init 0..10.
+    CHECK(cube::sum_over_call_paths(r, "critical_path", 1) == Approx(ns(110)));
+    CHECK(cube::sum_over_call_paths(r, "critical_path", 0) == 0.0);
+    CHECK(value_at(r, "critical_path", {"main", "work"}, 1) == Approx(ns(90 - 10)));
+    CHECK(value_at(r, "critical_path", {"main", "MPI_Barrier"}, 1) == Approx(ns(100 - 90)));
+    // work: 80 on the path, (40 + 80) / 2 on average.
+    CHECK(value_at(r, "critical_path_imbalance", {"main", "work"}, 1) == Approx(ns(80 - 60)));
+
+    // Rank 0's 40 ticks of waiting at the barrier, caused by rank 1's 40
+    // ticks more of work since MPI_Init; they caused no later wait.
+    CHECK(value_at(r, "delay_barrier", {"main", "work"}, 1) == Approx(ns(40)));
+    CHECK(cube::sum_over_call_paths(r, "delay_barrier", 1) == Approx(ns(40)));
+    CHECK(cube::sum_over_call_paths(r, "delay_barrier", 0) == 0.0);
+    CHECK(cube::sum_over_call_paths(r, "delay_barrier_longterm", 1) == 0.0);
+}
