@@ -178,7 +178,7 @@ void BatchedCollectives::run_round(Batch& b) {
                 }
                 return true;
             },
-            [&] { return "rank " + std::to_string(b.world_rank) + " waits in batched collective exchanges (" + what + ")"; });
+            [&] { return "rank " + std::to_string(b.world_rank) + " waits in collective exchanges (" + what + ")"; });
     };
 
     // Variable broadcasts first tell everyone their sizes.

@@ -1,14 +1,14 @@
 // The collective exchanges of a pass of trace data only, run together
-// instead of one collective at a time; in the other passes, the exchanges
-// of the observers at one collective event, run together. At each
-// collective event the engine
-// starts the observers' tasks (collective_task.hpp); an exchange operation
-// they await is kept. Then, per communicator, the kept operations of the
-// same kind (and reduction, and root) run as one non-blocking MPI call on
-// their data laid end to end, and the tasks resume: each round completes
-// one operation of every waiting task, so a task that awaits k operations
-// one after another ends in k rounds. Thousands of collectives cost a few
-// MPI calls per round instead of a few each.
+// instead of one collective at a time (in the other passes: those of the
+// observers at one collective event, completed there). At each collective
+// event the engine starts the observers' tasks (collective_task.hpp); an
+// exchange operation they await is kept. Then, per communicator, the kept
+// operations of the same kind (and reduction, and root) run as one
+// non-blocking MPI call on their data laid end to end, and the tasks
+// resume: each round completes one operation of every waiting task, so a
+// task that awaits k operations one after another ends in k rounds.
+// Thousands of collectives cost a few MPI calls per round instead of a few
+// each.
 //
 // Every member of a communicator sees the same collectives on it in the
 // same order, and at each the same observers await the same operations
