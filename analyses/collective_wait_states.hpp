@@ -34,7 +34,7 @@ public:
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     bool packs_trace_data_only() const override { return true; }  // no point-to-point data
-    bool watches_regions() const override { return false; }
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     replay::CollectiveTask on_collective(const replay::EventView& view,
                                          replay::CollectiveExchange& exchange) override;
 

@@ -51,7 +51,7 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
-    bool watches_regions() const override { return false; }
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
     // Data travels exactly where a reply is wanted: at wait states.

@@ -20,7 +20,7 @@ public:
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     // Counts at pack() and unpack(), sends nothing.
     bool packs_trace_data_only() const override { return true; }
-    bool watches_regions() const override { return false; }
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     void pack(const replay::EventView& view, replay::PayloadWriter&) override;
     void unpack(const replay::EventView& view, replay::PayloadReader&) override;
     replay::CollectiveTask on_collective(const replay::EventView& view,

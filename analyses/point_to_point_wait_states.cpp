@@ -75,7 +75,7 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
         else
             completion_.push_back(Completion::Single);
     }
-    members_.clear();
+    members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();
     latest_candidate_send_ = kNoCandidate;
     open_call_ = replay::kNoEvent;
@@ -83,9 +83,9 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
 }
 
 int PointToPointWaitStates::world_rank(CommId comm, int rank) {
-    auto it = members_.find(comm);
-    if (it == members_.end()) it = members_.emplace(comm, trace_->definitions.world_ranks(comm)).first;
-    const auto& ranks = it->second;
+    auto& known = members_.at(comm);
+    if (!known) known = trace_->definitions.world_ranks(comm);
+    const auto& ranks = *known;
     if (rank >= 0 && static_cast<std::size_t>(rank) < ranks.size())
         return ranks[static_cast<std::size_t>(rank)];
     return rank;  // communicators without a member list (MPI_COMM_SELF-like)

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
-#include <unordered_map>
+#include <optional>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
@@ -38,7 +38,7 @@ public:
     // A call completing several receives is closed by the next receive of
     // another call (or the end of the pass), which is as good as its Leave
     // for the metrics and spares watching every Enter and Leave.
-    bool watches_regions() const override { return false; }
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     // The payload is the send call's recorded times.
     bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
@@ -85,7 +85,7 @@ private:
     SynchronizationPoints* points_;
     const replay::LocalTrace* trace_ = nullptr;
     std::vector<Completion> completion_;          // by call path
-    std::unordered_map<CommId, std::vector<int>> members_;
+    std::vector<std::optional<std::vector<int>>> members_;  // by communicator, once asked for
     std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first
     Ticks latest_candidate_send_ = kNoCandidate;  // no earlier than the latest send among them
     static constexpr Ticks kNoCandidate = std::numeric_limits<Ticks>::min();

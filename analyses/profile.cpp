@@ -8,26 +8,31 @@ namespace hindsight {
 void ProfileAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "the profile needs a forward replay");
-    category_.clear();
-    category_.reserve(trace.call_tree.size());
-    for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
-        category_.push_back(time_category(trace.region_of(c)));
-    stack_.clear();
+    const std::size_t paths = trace.call_tree.size();
+    exclusive_.assign(paths, 0);
+    visits_.assign(paths, 0);
+    parent_.resize(paths);
+    for (CallPathId c = 0; c < paths; ++c) parent_[c] = trace.call_tree.node(c).parent;
 }
 
-void ProfileAnalysis::on_enter(const replay::EventView& view) {
-    cube_->add(Metric::Visits, view.cnode(), 1.0);
-    stack_.push_back({view.time(), 0});
-}
-
+// A visit's exclusive time is its duration minus that of the visits it
+// made; the enclosing visit is always one of the parent call path. So each
+// Leave adds its duration to its own call path and takes it from the
+// parent's, and the sums come out exclusive without a stack of open visits.
 void ProfileAnalysis::on_leave(const replay::EventView& view) {
-    if (stack_.empty()) return;  // the event store guarantees nesting; stay safe anyway
-    const Frame frame = stack_.back();
-    stack_.pop_back();
-    const Ticks duration = view.time() - frame.enter;
+    const Ticks duration = view.time() - view.enter().time;
     const CallPathId cnode = view.cnode();
-    cube_->add(category_[cnode], cnode, view.trace().seconds(duration - frame.children));
-    if (!stack_.empty()) stack_.back().children += duration;
+    exclusive_[cnode] += duration;
+    ++visits_[cnode];
+    if (const CallPathId parent = parent_[cnode]; parent != kNoCallPath) exclusive_[parent] -= duration;
+}
+
+void ProfileAnalysis::end_pass(const replay::LocalTrace& trace, replay::Direction) {
+    for (CallPathId c = 0; c < exclusive_.size(); ++c) {
+        if (visits_[c] == 0) continue;
+        cube_->add(Metric::Visits, c, static_cast<double>(visits_[c]));
+        cube_->add(time_category(trace.region_of(c)), c, trace.seconds(exclusive_[c]));
+    }
 }
 
 }  // namespace hindsight

@@ -2,6 +2,7 @@
 // exclusive time went (computation, the MPI classes, measurement overhead).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
@@ -14,19 +15,18 @@ public:
     explicit ProfileAnalysis(LocalCube& cube) : cube_(&cube) {}
 
     void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void end_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
     bool packs_trace_data_only() const override { return true; }  // sends nothing
-    void on_enter(const replay::EventView& view) override;
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::Leaves; }
     void on_leave(const replay::EventView& view) override;
 
 private:
-    struct Frame {
-        Ticks enter = 0;
-        Ticks children = 0;  // time spent in regions called from this one
-    };
-
     LocalCube* cube_;
-    std::vector<Metric> category_;  // time class by call path
-    std::vector<Frame> stack_;
+    // By call path, in ticks until the end of the pass: exact sums, and one
+    // conversion to seconds per call path instead of one per visit.
+    std::vector<Ticks> exclusive_;
+    std::vector<std::uint64_t> visits_;
+    std::vector<CallPathId> parent_;
 };
 
 }  // namespace hindsight

@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "replay/checksum.hpp"
 #include "replay/comm_layout.hpp"
 #include "replay/definitions_reader.hpp"
 #include "replay/rank_agreement.hpp"
@@ -10,40 +11,26 @@
 namespace hindsight::replay {
 namespace {
 
-// A 64-bit mix (splitmix64's finalizer); summed over messages, it gives a
-// checksum independent of order.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-std::uint64_t signature(const Message& m) {
-    return mix(mix(mix(m.comm) ^ m.tag) ^ m.bytes);
-}
-
+// Per world rank: how many messages, and their checksum (message_slots.hpp).
 struct PeerTally {
     std::vector<std::uint64_t> count;
     std::vector<std::uint64_t> checksum;
     explicit PeerTally(std::size_t ranks) : count(ranks, 0), checksum(ranks, 0) {}
+    PeerTally(const std::vector<std::uint32_t>& counts, const std::vector<std::uint64_t>& checksums)
+        : count(counts.begin(), counts.end()), checksum(checksums) {}
 };
 
 std::string rank_name(int r) { return "rank " + std::to_string(r); }
 
-std::optional<std::string> check_messages(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
-                                          MPI_Comm world, int world_size, ProgressWatch& watch) {
-    const auto n = static_cast<std::size_t>(world_size);
-    PeerTally sent(n), received(n);
-    for (const Event& e : trace.events) {
-        if (e.kind != EventKind::Send && e.kind != EventKind::Recv) continue;
-        const Message& m = trace.message(e);
-        const CommLayout& layout = layouts[m.comm];
-        const int peer = layout.self ? trace.rank : layout.members[static_cast<std::size_t>(m.partner)];
-        PeerTally& tally = e.kind == EventKind::Send ? sent : received;
-        tally.count[static_cast<std::size_t>(peer)] += 1;
-        tally.checksum[static_cast<std::size_t>(peer)] += signature(m);
-    }
+std::optional<std::string> check_messages(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
+                                          ProgressWatch& watch) {
+    PeerTally sent(slots.sends(), slots.send_checksums());
+    const PeerTally received(slots.receives(), slots.receive_checksums());
+    const std::size_t n = sent.count.size();
+    int world_size = 0;
+    MPI_Comm_size(world, &world_size);
+    if (n != static_cast<std::size_t>(world_size))
+        return "the trace has " + std::to_string(n) + " MPI ranks, the analysis " + std::to_string(world_size);
     // incoming[p]: what rank p says it sent to this rank.
     PeerTally incoming(n);
     watch.complete<2>("the message tallies of all ranks", [&](auto& r) {
@@ -121,13 +108,12 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
 
 }  // namespace
 
-std::optional<std::string> check_consistency(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
-    int world_size = 0;
-    MPI_Comm_size(world, &world_size);
+std::optional<std::string> check_consistency(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
+                                             ProgressWatch& watch) {
     std::vector<CommLayout> layouts;
     for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
         layouts.push_back(comm_layout(trace.definitions, c));
-    if (auto problem = check_messages(trace, layouts, world, world_size, watch)) return problem;
+    if (auto problem = check_messages(trace, slots, world, watch)) return problem;
     return check_collectives(trace, layouts, world, watch);
 }
 

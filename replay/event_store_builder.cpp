@@ -15,7 +15,11 @@ bool is_mpi_call(const Region& r, std::string_view name) {
 }  // namespace
 
 EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrection clock, LocalTrace& trace)
-    : defs_(defs), clock_(clock), trace_(trace), world_(defs.world_comm()) {
+    : defs_(defs),
+      clock_(clock),
+      trace_(trace),
+      world_(defs.world_comm()),
+      slots_(static_cast<std::size_t>(defs.definitions.mpi_rank_count())) {
     const Definitions& d = defs.definitions;
     layouts_.reserve(d.communicators.size());
     for (CommId c = 0; c < d.communicators.size(); ++c) layouts_.push_back(comm_layout(d, c));
@@ -130,7 +134,15 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
     m.nonblocking = nonblocking;
     m.bytes = bytes;
     m.call_enter = open_call();
-    push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
+    const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
+    const CommLayout& group = layout(c);
+    slots_.add(m, event, kind == EventKind::Send,
+               group.self ? trace_.rank : group.members[static_cast<std::size_t>(partner)]);
+}
+
+void EventStoreBuilder::reserve_messages(std::size_t messages) {
+    trace_.messages.reserve(messages);
+    slots_.reserve(messages);
 }
 
 void EventStoreBuilder::send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
@@ -206,11 +218,12 @@ void EventStoreBuilder::program_end(std::uint64_t time) {
     program_open_ = false;
 }
 
-void EventStoreBuilder::finish() {
+MessageSlots EventStoreBuilder::finish() {
     if (!open_.empty())
         fail("the event stream ends inside region '" +
              defs_.definitions.regions[trace_.call_tree.node(current_path()).region].name +
              "' (truncated trace?)");
+    return std::move(slots_).finish();
 }
 
 }  // namespace hindsight::replay

@@ -16,6 +16,7 @@
 #include "replay/comm_layout.hpp"
 #include "replay/definitions_reader.hpp"
 #include "replay/local_trace.hpp"
+#include "replay/message_slots.hpp"
 
 namespace hindsight::replay {
 
@@ -51,8 +52,11 @@ public:
     // bookkeeping of non-blocking calls): only the time is checked.
     void bookkeeping(std::uint64_t time) { (void)corrected(time); }
 
-    // Checks that the stream ended cleanly; the stats are final afterwards.
-    void finish();
+    // Room for `messages` messages in the message table and its slots.
+    void reserve_messages(std::size_t messages);
+    // Checks that the stream ended cleanly and hands over the numbering of
+    // its messages; the stats are final afterwards.
+    MessageSlots finish();
 
     LoadStats stats;
 
@@ -84,6 +88,7 @@ private:
     std::vector<MpiLifecycle> lifecycle_;  // by region
     CommId world_;
     std::vector<EventIndex> open_;         // Enter events of the open regions
+    MessageSlotsBuilder slots_;
     // The call tree finds a child path with a hash lookup; a trace repeats a
     // few (parent, region) pairs millions of times, so a small direct-mapped
     // cache in front of it answers nearly every Enter.

@@ -45,11 +45,12 @@ std::string where(const LocalTrace& trace, const Message& m, const char* what, i
 
 }  // namespace
 
-MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror, ProgressWatch& watch)
+MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const MessageSlots& slots, const CommunicatorMirror& mirror,
+                                 ProgressWatch& watch)
     : trace_(trace),
       mirror_(mirror),
       watch_(watch),
-      slots_(trace),
+      slots_(slots),
       world_(duplicate(MPI_COMM_WORLD, watch)),
       bulk_(world_.get(), watch_),
       notes_(trace, slots_, bulk_) {
@@ -72,7 +73,7 @@ bool MpiReplayEngine::packs(EventKind kind, bool forward) const {
 
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
     for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
-    watchers_ = region_watchers(observers);
+    watchers_ = RegionWatchers(observers);
     const bool forward = direction == Direction::Forward;
     const PayloadFrame frame(trace_, observers);
     collective_needs_.clear();
@@ -117,10 +118,10 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         const EventView view(trace_, i);
         switch (e.kind) {
         case EventKind::Enter:
-            for (ReplayObserver* o : watchers_) o->on_enter(view);
+            watchers_.enter(view);
             break;
         case EventKind::Leave:
-            for (ReplayObserver* o : watchers_) o->on_leave(view);
+            watchers_.leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv:
@@ -180,9 +181,9 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case EventKind::Leave:
             if (pending_.active && pending_.boundary == i) complete_reply(frame);
             if (e.kind == EventKind::Enter)
-                for (ReplayObserver* o : watchers_) o->on_enter(view);
+                watchers_.enter(view);
             else
-                for (ReplayObserver* o : watchers_) o->on_leave(view);
+                watchers_.leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv:

@@ -52,10 +52,11 @@ namespace hindsight::replay {
 
 class MpiReplayEngine final : public ReplayEngine {
 public:
-    // `trace`, `mirror` and `watch` (how the engine waits) must outlive the
-    // engine. Collective over MPI_COMM_WORLD, whose rank r replays the
-    // trace's rank r.
-    MpiReplayEngine(const LocalTrace& trace, const CommunicatorMirror& mirror, ProgressWatch& watch);
+    // `trace`, its message `slots`, `mirror` and `watch` (how the engine
+    // waits) must outlive the engine. Collective over MPI_COMM_WORLD, whose
+    // rank r replays the trace's rank r.
+    MpiReplayEngine(const LocalTrace& trace, const MessageSlots& slots, const CommunicatorMirror& mirror,
+                    ProgressWatch& watch);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
 
@@ -96,12 +97,12 @@ private:
     const LocalTrace& trace_;
     const CommunicatorMirror& mirror_;
     ProgressWatch& watch_;
-    MessageSlots slots_;
+    const MessageSlots& slots_;
     mpi::Comm world_;           // for the bulk exchanges
     BulkExchange bulk_;
     NoteExchange notes_;
     SendPool sends_;
-    std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
+    RegionWatchers watchers_;
     PendingReply pending_;
     // A reply that may come at the end of the pass (defers_reply).
     struct DeferredReply {

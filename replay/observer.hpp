@@ -20,6 +20,9 @@ namespace hindsight::replay {
 
 enum class Direction : std::uint8_t { Forward, Backward };
 
+// The region events an observer watches.
+enum class RegionEvents : std::uint8_t { None, Leaves, EntersAndLeaves };
+
 class ReplayObserver {
 public:
     virtual ~ReplayObserver() = default;
@@ -30,10 +33,10 @@ public:
 
     virtual void on_enter(const EventView&) {}
     virtual void on_leave(const EventView&) {}
-    // Whether on_enter() and on_leave() do anything, asked after
-    // begin_pass(); where false, the engines do not call them. Most events
-    // are Enters and Leaves, so observers that ignore them should say so.
-    virtual bool watches_regions() const { return true; }
+    // Which of on_enter() and on_leave() do anything, asked after
+    // begin_pass(); the engines call only those. Most events are Enters and
+    // Leaves, so observers that ignore them should say so.
+    virtual RegionEvents region_events() const { return RegionEvents::EntersAndLeaves; }
 
     // Point-to-point. In a forward pass data flows from sender to receiver:
     // the engine calls pack() at a Send and unpack() at the matching Recv.
@@ -119,12 +122,23 @@ public:
     virtual bool exchanges_at(const EventView&) const { return true; }
 };
 
-// The observers of a pass whose on_enter() and on_leave() the engine calls.
-inline std::vector<ReplayObserver*> region_watchers(std::span<ReplayObserver* const> observers) {
-    std::vector<ReplayObserver*> watchers;
-    std::copy_if(observers.begin(), observers.end(), std::back_inserter(watchers),
-                 [](const ReplayObserver* o) { return o->watches_regions(); });
-    return watchers;
-}
+// The observers of a pass whose on_enter() and whose on_leave() the engine
+// calls.
+struct RegionWatchers {
+    std::vector<ReplayObserver*> enters, leaves;
+
+    explicit RegionWatchers(std::span<ReplayObserver* const> observers = {}) {
+        std::copy_if(observers.begin(), observers.end(), std::back_inserter(enters),
+                     [](const ReplayObserver* o) { return o->region_events() == RegionEvents::EntersAndLeaves; });
+        std::copy_if(observers.begin(), observers.end(), std::back_inserter(leaves),
+                     [](const ReplayObserver* o) { return o->region_events() != RegionEvents::None; });
+    }
+    void enter(const EventView& view) const {
+        for (ReplayObserver* o : enters) o->on_enter(view);
+    }
+    void leave(const EventView& view) const {
+        for (ReplayObserver* o : leaves) o->on_leave(view);
+    }
+};
 
 }  // namespace hindsight::replay

@@ -19,8 +19,11 @@ public:
     template <typename T>
         requires std::is_trivially_copyable_v<T>
     void put(const T& value) {
-        const auto* p = reinterpret_cast<const std::byte*>(&value);
-        bytes_.insert(bytes_.end(), p, p + sizeof(T));
+        // Not insert(): for a few bytes its generic range copy costs more
+        // than the copy itself, and payloads are written millions of times.
+        const std::size_t at = bytes_.size();
+        bytes_.resize(at + sizeof(T));
+        std::memcpy(bytes_.data() + at, &value, sizeof(T));
     }
     // A length-prefixed sequence.
     template <typename T>

@@ -164,13 +164,12 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     // Every record but the skipped ones becomes at most one event, plus the
     // synthetic ones (program region, MPI_Init/_Finalize): reserve once.
     trace.events.reserve(expected + 4);
+    trace.definitions = defs.definitions;
+    EventStoreBuilder builder(defs, clock, trace);
     // A message takes at least three records (its call's ENTER and LEAVE
     // besides its own), so this reservation is rarely outgrown; the part
     // left unused is never touched and so costs no memory.
-    trace.messages.reserve(expected / 3 + 16);
-
-    trace.definitions = defs.definitions;
-    EventStoreBuilder builder(defs, clock, trace);
+    builder.reserve_messages(expected / 3 + 16);
     EventSink sink(builder);
     {
         otf2::EvtFiles files(reader, "cannot open the event files");
@@ -191,7 +190,7 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
         throw Error(anchor_path, "the event stream of rank " + std::to_string(rank) + " holds " +
                                      std::to_string(builder.stats.records) + " of its " + std::to_string(expected) +
                                      " events (truncated trace?)");
-    builder.finish();
+    result.slots = builder.finish();
 
     LoadStats& stats = builder.stats;
     stats.other_skipped = stats.records - sink.handled - stats.metric_records - stats.parameter_records;

@@ -8,11 +8,13 @@
 
 #include "replay/event_store_builder.hpp"
 #include "replay/local_trace.hpp"
+#include "replay/message_slots.hpp"
 
 namespace hindsight::replay {
 
 struct LoadedTrace {
     LocalTrace trace;
+    MessageSlots slots;  // of trace's messages
     LoadStats stats;
 };
 

@@ -111,13 +111,14 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     stats.phase("unify");
     replay::unify_call_trees(trace, world.comm, world.watch);
     stats.phase("check");
-    if (auto problem = replay::check_consistency(trace, world.comm, world.watch))
+    const replay::MessageSlots& slots = loaded.slots;
+    if (auto problem = replay::check_consistency(trace, slots, world.comm, world.watch))
         return report_problem(world.rank, options.trace + ": " + *problem);
 
     // 3. The replay with the analyses.
     stats.phase("replay");
     const replay::CommunicatorMirror mirror(trace, world.comm, world.watch);
-    replay::MpiReplayEngine engine(trace, mirror, world.watch);
+    replay::MpiReplayEngine engine(trace, slots, mirror, world.watch);
     AnalysisFindings findings;
     const LocalCube cube = analyze(trace, engine, AnalysisOptions{options.critical_path, options.root_cause}, findings);
 

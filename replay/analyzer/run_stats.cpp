@@ -50,7 +50,7 @@ void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Co
     char line[160];
     out << "Statistics (maximum over ranks):\n";
     for (std::size_t i = 0; i < names_.size(); ++i) {
-        std::snprintf(line, sizeof line, "  %-12s %10.3f s\n", names_[i].c_str(), max_took[i]);
+        std::snprintf(line, sizeof line, "  %-12s %11.4f s\n", names_[i].c_str(), max_took[i]);
         out << line;
     }
     std::snprintf(line, sizeof line, "  events per rank %.0f, store %.1f bytes/event, peak resident %.1f MiB\n",

@@ -209,7 +209,7 @@ public:
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
         for (auto* o : observers) o->begin_pass(*trace_, direction);
-        watchers_ = replay::region_watchers(observers);
+        watchers_ = replay::RegionWatchers(observers);
         const replay::PayloadFrame frame(*trace_, observers);
         pending_ = {};
         deferred_.clear();
@@ -258,11 +258,11 @@ private:
         switch (view.kind()) {
         case EventKind::Enter:
             if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
-            for (auto* o : watchers_) o->on_enter(view);
+            watchers_.enter(view);
             break;
         case EventKind::Leave:
             if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
-            for (auto* o : watchers_) o->on_leave(view);
+            watchers_.leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv: {
@@ -376,7 +376,7 @@ private:
 
     InProcessReplay::Shared* shared_;
     const replay::LocalTrace* trace_;
-    std::vector<ReplayObserver*> watchers_;  // the pass's observers that watch Enter and Leave
+    replay::RegionWatchers watchers_;
     PendingReply pending_;
     std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
     std::vector<EventIndex> packed_;      // the packing events, in pass order, where notes are written

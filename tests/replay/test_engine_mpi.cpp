@@ -214,9 +214,10 @@ struct RingReplay {
     SharedScratch dir;
     ProgressWatch watch = test_watch();
     const LocalTrace trace;
-    const std::optional<std::string> problem = check_consistency(trace, MPI_COMM_WORLD, watch);
+    const MessageSlots slots{trace};
+    const std::optional<std::string> problem = check_consistency(trace, slots, MPI_COMM_WORLD, watch);
     const CommunicatorMirror mirror;
-    MpiReplayEngine engine{trace, mirror, watch};
+    MpiReplayEngine engine{trace, slots, mirror, watch};
 };
 
 }  // namespace
@@ -252,12 +253,14 @@ public:
     BulkObserver(std::vector<int> partners_world, bool silent)
         : world_(std::move(partners_world)), silent_(silent) {}
 
-    int unpacked = 0, empty = 0, collectives = 0, exchanged = 0, region_events = 0;
+    int unpacked = 0, empty = 0, collectives = 0, exchanged = 0, regions_seen = 0;
 
     bool packs_trace_data_only() const override { return !silent_; }
-    bool watches_regions() const override { return !silent_; }
-    void on_enter(const EventView&) override { ++region_events; }
-    void on_leave(const EventView&) override { ++region_events; }
+    replay::RegionEvents region_events() const override {
+        return silent_ ? replay::RegionEvents::None : replay::RegionEvents::EntersAndLeaves;
+    }
+    void on_enter(const EventView&) override { ++regions_seen; }
+    void on_leave(const EventView&) override { ++regions_seen; }
     bool carries_data(const EventView&) const override { return !silent_; }
     void pack(const EventView& v, PayloadWriter& w) override {
         if (silent_) return;
@@ -306,7 +309,7 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     // main, the send's and the receive's calls and every collective's call
     // (MPI_Init and MPI_Finalize included): an Enter and a Leave each, in
     // both passes.
-    CHECK(bulk.region_events == 2 * 2 * (3 + collectives));
+    CHECK(bulk.regions_seen == 2 * 2 * (3 + collectives));
 
     // Mixed with an observer that does not pack trace data only: message by
     // message, and the silent one gets empty readers where the other writes.
@@ -324,7 +327,7 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
     engine.run(Direction::Backward, silent_pass);
     CHECK(silent.empty == 2);
     CHECK(engine.messages() == before);
-    CHECK(silent.region_events == 0);
+    CHECK(silent.regions_seen == 0);
 }
 
 namespace {
@@ -352,7 +355,7 @@ public:
     std::vector<EventIndex> noted;  // packing events that got a note, in order of arrival
 
     bool packs_trace_data_only() const override { return true; }
-    bool watches_regions() const override { return false; }
+    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     bool writes_notes() const override { return true; }
     void write_note(const EventView& v, PayloadWriter& w) override {
         if (v.message().tag == 2) return;
@@ -393,9 +396,10 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
     SharedScratch dir;
     const LocalTrace trace = load(tags_scenario(n), dir);
     ProgressWatch watch = test_watch();
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD, watch));
+    const MessageSlots slots(trace);
+    REQUIRE_FALSE(check_consistency(trace, slots, MPI_COMM_WORLD, watch));
     const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
-    MpiReplayEngine engine(trace, mirror, watch);
+    MpiReplayEngine engine(trace, slots, mirror, watch);
 
     for (const Direction direction : {Direction::Forward, Direction::Backward}) {
         const std::vector<EventIndex> expected = expected_notes(trace, direction);
@@ -453,7 +457,7 @@ TEST_CASE("consistency: a message without a receive is found before any replay",
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
     ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
+    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK(*problem == "1 messages from rank 0 to rank 1 have no matching receive");
 }
@@ -468,7 +472,7 @@ TEST_CASE("consistency: differing tags between sender and receiver are found", "
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
     ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
+    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK_THAT(*problem, Catch::Contains("messages from rank 0 to rank 1 differ"));
 }
@@ -482,7 +486,7 @@ TEST_CASE("consistency: a collective missing on one rank is found", "[consistenc
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
     const LocalTrace trace = load(t, dir);
     ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MPI_COMM_WORLD, watch);
+    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
     REQUIRE(problem);
     CHECK(*problem == "MPI_COMM_WORLD: rank " + std::to_string(n - 1) + " records 2 collective operations, rank 0 only 1");
 }
@@ -619,9 +623,10 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
     }
     const LocalTrace trace = load(t, dir);
     ProgressWatch watch = test_watch();
-    REQUIRE_FALSE(check_consistency(trace, MPI_COMM_WORLD, watch));
+    const MessageSlots slots(trace);
+    REQUIRE_FALSE(check_consistency(trace, slots, MPI_COMM_WORLD, watch));
     const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
-    MpiReplayEngine engine(trace, mirror, watch);
+    MpiReplayEngine engine(trace, slots, mirror, watch);
     NumberedCollectives observer;
     std::array<ReplayObserver*, 1> observers{&observer};
     engine.run(Direction::Forward, observers);

@@ -17,13 +17,22 @@ using hindsight::testing::TraceBuilder;
 
 namespace {
 
+using SlotList = std::vector<std::pair<int, std::uint32_t>>;
+
 // The slots of this rank's messages in stream order, as (peer, slot).
-std::vector<std::pair<int, std::uint32_t>> slots_in_order(const LocalTrace& trace) {
-    const MessageSlots slots(trace);
-    std::vector<std::pair<int, std::uint32_t>> out;
+SlotList slots_in_order(const LocalTrace& trace, const MessageSlots& slots) {
+    SlotList out;
     for (const Event& e : trace.events)
         if (e.kind == EventKind::Send || e.kind == EventKind::Recv) out.emplace_back(slots.peer(e.ref), slots.slot(e.ref));
     return out;
+}
+
+// The same whether the loader numbered them or a pass over the finished
+// trace did.
+SlotList slots_in_order(const LoadedTrace& loaded) {
+    const SlotList numbered = slots_in_order(loaded.trace, loaded.slots);
+    CHECK(slots_in_order(loaded.trace, MessageSlots(loaded.trace)) == numbered);
+    return numbered;
 }
 
 }  // namespace
@@ -54,23 +63,29 @@ TEST_CASE("message slots number each peer's messages by communicator, tag and or
     t.write(dir.path());
 
     const LoadedTrace sender = load_local_trace(dir.anchor(), 0, 3);
-    CHECK(slots_in_order(sender.trace) ==
-          std::vector<std::pair<int, std::uint32_t>>{{2, 1}, {1, 0}, {2, 3}, {2, 0}, {2, 2}});
+    CHECK(slots_in_order(sender) == SlotList{{2, 1}, {1, 0}, {2, 3}, {2, 0}, {2, 2}});
     const MessageSlots sender_slots(sender.trace);
     CHECK(sender_slots.sends() == std::vector<std::uint32_t>{0, 1, 4});
     CHECK(sender_slots.receives() == std::vector<std::uint32_t>{0, 0, 0});
 
     // The receivers number the same messages alike.
     const LoadedTrace one = load_local_trace(dir.anchor(), 1, 3);
-    CHECK(slots_in_order(one.trace) == std::vector<std::pair<int, std::uint32_t>>{{0, 0}});
+    CHECK(slots_in_order(one) == SlotList{{0, 0}});
     const LoadedTrace two = load_local_trace(dir.anchor(), 2, 3);
-    CHECK(slots_in_order(two.trace) ==
-          std::vector<std::pair<int, std::uint32_t>>{{0, 0}, {0, 3}, {0, 1}, {0, 2}});
-    CHECK(MessageSlots(two.trace).receives() == std::vector<std::uint32_t>{4, 0, 0});
+    CHECK(slots_in_order(two) == SlotList{{0, 0}, {0, 3}, {0, 1}, {0, 2}});
+    CHECK(two.slots.receives() == std::vector<std::uint32_t>{4, 0, 0});
+
+    // Sender and receivers agree on what went between them, and a rank that
+    // exchanged nothing with a peer has nothing to compare.
+    CHECK(sender.slots.send_checksums()[1] == one.slots.receive_checksums()[0]);
+    CHECK(sender.slots.send_checksums()[2] == two.slots.receive_checksums()[0]);
+    CHECK(sender.slots.send_checksums()[1] != sender.slots.send_checksums()[2]);
+    CHECK(sender.slots.receive_checksums() == std::vector<std::uint64_t>{0, 0, 0});
 
     // Each message knows its event.
-    for (const LocalTrace* trace : {&sender.trace, &two.trace}) {
-        const MessageSlots slots(*trace);
+    for (const LoadedTrace* loaded : {&sender, &two}) {
+        const LocalTrace* trace = &loaded->trace;
+        const MessageSlots& slots = loaded->slots;
         std::size_t messages = 0;
         for (EventIndex i = 0; i < trace->events.size(); ++i) {
             const Event& e = trace->events[i];
