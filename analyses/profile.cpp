@@ -11,8 +11,6 @@ void ProfileAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direct
     const std::size_t paths = trace.call_tree.size();
     exclusive_.assign(paths, 0);
     visits_.assign(paths, 0);
-    parent_.resize(paths);
-    for (CallPathId c = 0; c < paths; ++c) parent_[c] = trace.call_tree.node(c).parent;
 }
 
 // A visit's exclusive time is its duration minus that of the visits it
@@ -24,7 +22,8 @@ void ProfileAnalysis::on_leave(const replay::EventView& view) {
     const CallPathId cnode = view.cnode();
     exclusive_[cnode] += duration;
     ++visits_[cnode];
-    if (const CallPathId parent = parent_[cnode]; parent != kNoCallPath) exclusive_[parent] -= duration;
+    if (const CallPathId parent = view.trace().call_tree.node(cnode).parent; parent != kNoCallPath)
+        exclusive_[parent] -= duration;
 }
 
 void ProfileAnalysis::end_pass(const replay::LocalTrace& trace, replay::Direction) {

@@ -26,7 +26,6 @@ private:
     // conversion to seconds per call path instead of one per visit.
     std::vector<Ticks> exclusive_;
     std::vector<std::uint64_t> visits_;
-    std::vector<CallPathId> parent_;
 };
 
 }  // namespace hindsight

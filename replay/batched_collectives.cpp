@@ -60,7 +60,7 @@ struct BatchedCollectives::Batch {
 int BatchedCollectives::Exchange::size() const { return batch_->layout->size(); }
 int BatchedCollectives::Exchange::rank() const { return batch_->rank; }
 int BatchedCollectives::Exchange::world_rank(int r) const {
-    return batch_->layout->self ? batch_->world_rank : batch_->layout->members.at(static_cast<std::size_t>(r));
+    return batch_->layout->world_rank_of(r, batch_->world_rank);
 }
 bool BatchedCollectives::Exchange::start(ExchangeOperation& operation) {
     batch_->waiting.push_back({&operation, owner_});

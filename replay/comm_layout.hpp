@@ -3,6 +3,7 @@
 // what the replay's communicator mirror reproduces.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "common/definitions.hpp"
@@ -16,6 +17,12 @@ struct CommLayout {
     int size() const { return self ? 1 : static_cast<int>(members.size()); }
     // Rank of `world_rank` in the communicator, or -1 when it is no member.
     int rank_of(int world_rank) const;
+    // World rank of the communicator's rank `rank`, which must be below
+    // size(), as seen by the member `own_world_rank` (the only member of a
+    // self-like one).
+    int world_rank_of(int rank, int own_world_rank) const {
+        return self ? own_world_rank : members[static_cast<std::size_t>(rank)];
+    }
 };
 
 CommLayout comm_layout(const Definitions& definitions, CommId comm);

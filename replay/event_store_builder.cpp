@@ -135,9 +135,7 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
     m.bytes = bytes;
     m.call_enter = open_call();
     const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
-    const CommLayout& group = layout(c);
-    slots_.add(m, event, kind == EventKind::Send,
-               group.self ? trace_.rank : group.members[static_cast<std::size_t>(partner)]);
+    slots_.add(m, event, kind == EventKind::Send, layout(c).world_rank_of(m.partner, trace_.rank));
 }
 
 void EventStoreBuilder::reserve_messages(std::size_t messages) {

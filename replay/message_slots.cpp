@@ -17,9 +17,7 @@ MessageSlots::MessageSlots(const LocalTrace& trace) {
             layouts[m.comm] = comm_layout(trace.definitions, m.comm);
             known[m.comm] = true;
         }
-        const CommLayout& layout = layouts[m.comm];
-        builder.add(m, i, e.kind == EventKind::Send,
-                    layout.self ? trace.rank : layout.members.at(static_cast<std::size_t>(m.partner)));
+        builder.add(m, i, e.kind == EventKind::Send, layouts[m.comm].world_rank_of(m.partner, trace.rank));
     }
     *this = std::move(builder).finish();
 }
