@@ -24,7 +24,7 @@ std::string rank_name(int r) { return "rank " + std::to_string(r); }
 
 std::optional<std::string> check_messages(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
                                           ProgressWatch& watch) {
-    PeerTally sent(slots.sends(), slots.send_checksums());
+    const PeerTally sent(slots.sends(), slots.send_checksums());
     const PeerTally received(slots.receives(), slots.receive_checksums());
     const std::size_t n = sent.count.size();
     int world_size = 0;

@@ -54,7 +54,8 @@ MessageSlots MessageSlotsBuilder::finish() && {
     // same direction and peer end.
     std::vector<std::uint32_t> stream_start(stream_sizes_.size(), 0);
     for (const auto& [stream, id] : stream_ids_) {
-        auto& count = (std::get<0>(stream) ? slots_.sends_ : slots_.receives_).at(static_cast<std::size_t>(std::get<1>(stream)));
+        const auto& [send, peer, comm, tag] = stream;
+        auto& count = (send ? slots_.sends_ : slots_.receives_).at(static_cast<std::size_t>(peer));
         stream_start[id] = count;
         count += stream_sizes_[id];
     }
