@@ -252,8 +252,9 @@ private:
             const std::uint32_t file_id = element_id(e, "id");
             claim_id(id_seen, e, file_id, "metric");
             const std::string* type = e.attribute("type");
-            if (type != nullptr && *type != "EXCLUSIVE")
-                fail(e, "metric type " + *type + " is not supported (only EXCLUSIVE metrics are stored)");
+            const bool inclusive = type != nullptr && *type == "INCLUSIVE";
+            if (type != nullptr && *type != "EXCLUSIVE" && !inclusive)
+                fail(e, "metric type " + *type + " is not supported (only stored EXCLUSIVE and INCLUSIVE metrics)");
 
             Metric metric;
             metric.display_name = child_text(e, "disp_name");
@@ -272,6 +273,7 @@ private:
                 fail(e, "metric " + metric.unique_name + " is defined twice");
             const MetricIndex m = anchor_.report.add_metric(std::move(metric));
             anchor_.metric_file_ids.push_back(file_id);
+            anchor_.call_tree_inclusive.push_back(inclusive);
             push_children(stack, e, "metric", m);
         }
         if (anchor_.report.metrics().empty()) fail(metrics, "the report defines no metric");

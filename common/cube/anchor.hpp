@@ -21,6 +21,9 @@ std::string write_anchor(const Report& report, const FileNumbering& numbering);
 struct Anchor {
     Report report;  // structure only; metrics, cnodes, ... in document order
     std::vector<std::uint32_t> metric_file_ids;     // per report metric
+    // Per report metric: whether the file stores it call-tree INCLUSIVE (as
+    // Scalasca stores "time"); the reader turns such values exclusive.
+    std::vector<bool> call_tree_inclusive;
     std::vector<std::uint32_t> location_columns;    // per report location
 };
 

@@ -1,5 +1,6 @@
 #include "common/cube/metric_files.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -49,16 +50,24 @@ private:
     const char* what_;
 };
 
-std::size_t value_size(DataType) { return 8; }  // both types are 8 bytes wide
+std::size_t value_size(DataType) { return 8; }  // every type is 8 bytes wide
 
 }  // namespace
 
-std::string_view data_type_name(DataType type) { return type == DataType::Uint64 ? "UINT64" : "DOUBLE"; }
+std::string_view data_type_name(DataType type) {
+    switch (type) {
+    case DataType::Uint64: return "UINT64";
+    case DataType::Int64: return "INT64";
+    default: return "DOUBLE";
+    }
+}
 
 DataType data_type_from_name(std::string_view name) {
     // FLOAT is CUBE's older name for the same 8-byte double (Scalasca uses it).
     if (name == "DOUBLE" || name == "FLOAT") return DataType::Double;
     if (name == "UINT64") return DataType::Uint64;
+    // INTEGER is CUBE's older name for INT64 (Scalasca's counts use it).
+    if (name == "INT64" || name == "INTEGER") return DataType::Int64;
     throw Error("", "unsupported metric data type '" + std::string(name) + "'");
 }
 
@@ -80,6 +89,9 @@ std::string encode_data(DataType type, const std::vector<double>& values) {
             // Counts: round to the nearest integer, clamping what has none.
             const double r = std::isfinite(v) && v > 0 ? std::round(v) : 0.0;
             put_le<std::uint64_t>(out, r >= 18446744073709551615.0 ? UINT64_MAX : static_cast<std::uint64_t>(r));
+        } else if (type == DataType::Int64) {
+            const double r = std::isfinite(v) ? std::clamp(std::round(v), -9223372036854775808.0, 9223372036854774784.0) : 0.0;
+            put_le<std::uint64_t>(out, std::bit_cast<std::uint64_t>(static_cast<std::int64_t>(r)));
         } else {
             put_le<std::uint64_t>(out, std::bit_cast<std::uint64_t>(v));
         }
@@ -127,7 +139,11 @@ MetricRows decode_metric(std::string_view index, std::string_view data, DataType
     result.values.reserve(result.rows.size() * location_count);
     for (std::size_t i = 0; i < result.rows.size() * location_count; ++i) {
         const auto bits = values.get<std::uint64_t>();
-        result.values.push_back(type == DataType::Uint64 ? static_cast<double>(bits) : std::bit_cast<double>(bits));
+        switch (type) {
+        case DataType::Uint64: result.values.push_back(static_cast<double>(bits)); break;
+        case DataType::Int64: result.values.push_back(static_cast<double>(std::bit_cast<std::int64_t>(bits))); break;
+        default: result.values.push_back(std::bit_cast<double>(bits));
+        }
     }
     return result;
 }

@@ -21,6 +21,25 @@ auto in_member(const std::string& path, const std::string& member, Step step) {
     }
 }
 
+// Turns the values of `metric`, stored call-tree inclusive, exclusive: each
+// call path keeps its value less its children's.
+void make_call_tree_exclusive(Report& report, MetricIndex metric) {
+    const std::size_t width = report.locations().size();
+    const auto& cnodes = report.cnodes();
+    std::vector<double> exclusive(cnodes.size() * width);
+    for (CnodeIndex c = 0; c < cnodes.size(); ++c)
+        for (LocationIndex l = 0; l < width; ++l) exclusive[c * width + l] = report.value(metric, c, l);
+    for (CnodeIndex c = 0; c < cnodes.size(); ++c) {
+        if (cnodes[c].parent == kNone) continue;
+        for (LocationIndex l = 0; l < width; ++l)
+            exclusive[cnodes[c].parent * width + l] -= report.value(metric, c, l);
+    }
+    for (CnodeIndex c = 0; c < cnodes.size(); ++c)
+        for (LocationIndex l = 0; l < width; ++l)
+            if (exclusive[c * width + l] != report.value(metric, c, l))
+                report.set_value(metric, c, l, exclusive[c * width + l]);
+}
+
 Report read_archive(const tar::Archive& archive, const std::string& where) {
     const auto anchor_text = archive.file("anchor.xml");
     if (!anchor_text) throw Error(where, "not a CUBE report (no anchor.xml in the archive)");
@@ -52,6 +71,7 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
                 if (v != 0.0) report.set_value(m, c, l, v);
             }
         }
+        if (anchor.call_tree_inclusive[m]) make_call_tree_exclusive(report, m);
     }
     report.set_value_kind(ValueKind::MetricInclusive);
     return std::move(anchor.report);

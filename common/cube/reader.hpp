@@ -1,5 +1,7 @@
 // Reads a .cubex report back: everything write_cubex() produces, and CUBE
-// files of the same shape (stored, call-tree-exclusive metrics).
+// files of the same shape with stored metrics, call-tree exclusive or
+// inclusive (Scalasca's trace analyzer stores "time" inclusive); inclusive
+// values come back exclusive, like all others.
 #pragma once
 
 #include <filesystem>

@@ -34,8 +34,9 @@ using LocationIndex = std::uint32_t;
 inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 // How a metric's values are stored in the file. Counts (visits, bytes, ...)
-// may use Uint64; the model keeps doubles either way, and the writer rounds.
-enum class DataType : std::uint8_t { Double, Uint64 };
+// may use Uint64 (or Int64, as Scalasca's INTEGER counts); the model keeps
+// doubles either way, and the writer rounds.
+enum class DataType : std::uint8_t { Double, Uint64, Int64 };
 
 struct Metric {
     std::string unique_name;   // stable identifier, e.g. "mpi_latesender"
