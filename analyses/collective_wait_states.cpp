@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -25,6 +27,39 @@ constexpr double kNotSending = std::numeric_limits<double>::lowest();
 double as_value(Ticks t) { return static_cast<double>(t); }
 Ticks as_ticks(double v) { return static_cast<Ticks>(v); }
 
+// Whether no rank can end the operation before the entry it waits for, so
+// that an end before that entry can only mean that the clocks disagree (a
+// clock-condition violation), as in Scalasca. MPI_Init and MPI_Finalize are
+// no such synchronization: MPI may let a rank leave them before another
+// one entered, even on one node with one clock.
+constexpr bool ends_after_awaited_entry(CollectiveOp op) {
+    switch (op) {
+    case CollectiveOp::Init:
+    case CollectiveOp::Finalize:
+        return false;
+    case CollectiveOp::Barrier:
+    case CollectiveOp::Bcast:
+    case CollectiveOp::Gather:
+    case CollectiveOp::Gatherv:
+    case CollectiveOp::Scatter:
+    case CollectiveOp::Scatterv:
+    case CollectiveOp::Allgather:
+    case CollectiveOp::Allgatherv:
+    case CollectiveOp::Alltoall:
+    case CollectiveOp::Alltoallv:
+    case CollectiveOp::Alltoallw:
+    case CollectiveOp::Allreduce:
+    case CollectiveOp::Reduce:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::ReduceScatterBlock:
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+    case CollectiveOp::Other:
+        return true;
+    }
+    return true;
+}
+
 }  // namespace
 
 struct CollectiveWaitStates::Call {
@@ -34,6 +69,8 @@ struct CollectiveWaitStates::Call {
     bool sends = false;
     bool receives = false;
     int rank = 0;  // in the communicator
+    // Whether an end before the awaited entry is a clock-condition violation.
+    bool checks_clock = true;
 };
 
 void CollectiveWaitStates::begin_pass(const replay::LocalTrace& trace,
@@ -47,12 +84,15 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const replay::EventVi
                                                            CollectiveExchange& exchange) {
     if (exchange.size() <= 1) co_return;
     const replay::Collective& coll = view.collective();
+    // Measured from the operation's begin, as in Scalasca: a rank may spend
+    // time in the call before the operation starts (argument checks, ...).
     const Call call{view,
-                    view.enter().time,
+                    coll.begin == replay::Collective::kNoBegin ? view.enter().time : coll.begin,
                     view.time(),
                     coll.bytes_sent > 0,
                     coll.bytes_received > 0,
-                    exchange.rank()};
+                    exchange.rank(),
+                    ends_after_awaited_entry(coll.op)};
     switch (coll.op) {
     case CollectiveOp::Barrier:
         co_await all_synchronizing(call, exchange, WaitPattern::Barrier, Metric::MpiBarrierWait,
@@ -100,7 +140,7 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const replay::EventVi
 void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cause,
                                   Ticks awaited_enter, Ticks first_end, Metric wait_metric,
                                   Metric completion_metric) {
-    if (awaited_enter > call.end) ++points_->clock_violations.collective;
+    if (call.checks_clock && awaited_enter > call.end) ++points_->clock_violations.collective;
     // Clamped to the time in the call: with skewed clocks the awaited entry
     // may seem to come after this rank's end.
     const Ticks awaited = std::min(awaited_enter, call.end);
@@ -112,12 +152,37 @@ void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cau
     // A wait the report does not show (at MPI_Init) is no wait state either:
     // nobody's work delayed the ranks' start.
     const Ticks recorded_wait = wait_metric == kNoMetric ? 0 : wait;
-    points_->wait_states.record(call.view.index(), {pattern, recorded_wait, cause});
+    // Every rank that synchronized here is a synchronization point of the
+    // delay analysis, but for scans (as in Scalasca).
+    points_->wait_states.record(call.view.index(),
+                                {pattern, recorded_wait, cause, pattern != WaitPattern::EarlyScan, completion});
     const CallPathId cnode = call.view.enter().cnode;
     const auto& trace = call.view.trace();
     if (wait > 0 && wait_metric != kNoMetric) claim_time(*cube_, trace, wait_metric, cnode, wait);
     if (completion > 0 && completion_metric != kNoMetric)
         claim_time(*cube_, trace, completion_metric, cnode, completion);
+}
+
+// Whom a collective synchronized where not every member took part: each
+// member that did sets its own bit in one sum (52 bits per double add up
+// exactly); the rank that records the synchronization point keeps the
+// members as world ranks, sorted (sync_point_list.hpp reads them).
+replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, CollectiveExchange& ex, bool member,
+                                                          bool keeps) {
+    constexpr int kBits = 52;
+    std::vector<double> bits(static_cast<std::size_t>((ex.size() + kBits - 1) / kBits), 0.0);
+    if (member) bits[static_cast<std::size_t>(call.rank / kBits)] = std::ldexp(1.0, call.rank % kBits);
+    co_await ex.allreduce(bits, replay::ReduceOp::Sum);
+    if (!keeps) co_return;
+    const std::vector<int> world = call.view.trace().definitions.world_ranks(call.view.collective().comm);
+    std::vector<int>& group = points_->partial_groups[call.view.index()];
+    group.clear();
+    for (int r = 0; r < ex.size(); ++r) {
+        const auto word = static_cast<std::uint64_t>(bits[static_cast<std::size_t>(r / kBits)]);
+        if ((word >> (r % kBits)) & 1u)
+            group.push_back(static_cast<std::size_t>(r) < world.size() ? world[static_cast<std::size_t>(r)] : r);
+    }
+    std::sort(group.begin(), group.end());
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveExchange& ex,
@@ -148,6 +213,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
                               (call.sends && call.rank == last_sender.rank);
     const RankedValue first_sync_end =
         co_await ex.allreduce_minloc(synchronized ? as_value(call.end) : kNever);
+    co_await record_group(call, ex, synchronized, synchronized);
     if (synchronized)
         settle(call, WaitPattern::NxN, last_sender.rank, as_ticks(last_sender.value),
                as_ticks(first_sync_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
@@ -166,6 +232,7 @@ replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, Collec
     // The root synchronizes with the ranks that waited for it, if any.
     const bool synchronized =
         waits_for_root || (call.rank == root && first_waiter_end.value < kNever);
+    if (first_waiter_end.value < kNever) co_await record_group(call, ex, waits_for_root, call.rank == root);
     if (synchronized)
         settle(call, WaitPattern::LateBroadcast, root, root_enter, call.end,
                Metric::MpiLateBroadcast, kNoMetric);

@@ -19,6 +19,10 @@
 // Operations on single-rank communicators, MPI_Alltoallv/w (whose traces do
 // not say who exchanged with whom) and operations that move no data do not
 // synchronize.
+// A rank that left the operation before the rank it waited for entered it
+// counts as a clock-condition violation (ClockViolations), but not at
+// MPI_Init and MPI_Finalize: MPI does not make a rank stay in them until
+// the last one arrived, so there an early leave says nothing about clocks.
 #pragma once
 
 #include "analyses/local_cube.hpp"
@@ -47,6 +51,7 @@ private:
     replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveExchange& ex);
     replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveExchange& ex);
     replay::CollectiveTask scan(const Call& call, replay::CollectiveExchange& ex);
+    replay::CollectiveTask record_group(const Call& call, replay::CollectiveExchange& ex, bool member, bool keeps);
     // Records this rank's wait for the entry of communicator rank `cause`
     // and its completion time after the first synchronizing rank's end
     // (`first_end`), and claims them for the given metrics (Metric::Count_:

@@ -4,35 +4,62 @@
 
 namespace hindsight {
 
-CostShares share_costs(const SparseProfile& delayer, double delayer_waiting,
-                       const SparseProfile& waiter, double short_cost, double long_cost) {
-    CostShares shares;
-    const std::size_t n = delayer.paths.size();
-    std::vector<double> excess(n, 0.0);
-    double excess_sum = 0;
+namespace {
+
+struct DelayMetrics {
+    Metric short_term;
+    Metric long_term;
+};
+
+constexpr std::array<DelayMetrics, kCostPatterns> kDelayMetrics{{
+    {Metric::DelayLateSender, Metric::DelayLateSenderLongterm},
+    {Metric::DelayLateReceiver, Metric::DelayLateReceiverLongterm},
+    {Metric::DelayBarrier, Metric::DelayBarrierLongterm},
+    {Metric::DelayN2n, Metric::DelayN2nLongterm},
+    {Metric::Delay12n, Metric::Delay12nLongterm},
+    {Metric::DelayN21, Metric::DelayN21Longterm},
+}};
+
+}  // namespace
+
+std::optional<CostPattern> cost_pattern(WaitPattern pattern) {
+    switch (pattern) {
+    case WaitPattern::LateSender: return CostPattern::LateSender;
+    case WaitPattern::LateReceiver: return CostPattern::LateReceiver;
+    case WaitPattern::Barrier: return CostPattern::Barrier;
+    case WaitPattern::NxN: return CostPattern::NxN;
+    case WaitPattern::LateBroadcast: return CostPattern::OneToN;
+    case WaitPattern::EarlyReduce: return CostPattern::NToOne;
+    default: return std::nullopt;
+    }
+}
+
+Metric short_term_metric(CostPattern pattern) { return kDelayMetrics[static_cast<std::size_t>(pattern)].short_term; }
+Metric long_term_metric(CostPattern pattern) { return kDelayMetrics[static_cast<std::size_t>(pattern)].long_term; }
+
+Excess excess_over(const SparseProfile& delayer, const SparseProfile& waiter) {
+    Excess excess;
+    excess.by_entry.assign(delayer.paths.size(), 0.0);
     // Both profiles are sorted by call path: one merge finds the pairs.
     std::size_t w = 0;
-    for (std::size_t d = 0; d < n; ++d) {
+    for (std::size_t d = 0; d < delayer.paths.size(); ++d) {
         while (w < waiter.paths.size() && waiter.paths[w] < delayer.paths[d]) ++w;
         const double theirs =
             w < waiter.paths.size() && waiter.paths[w] == delayer.paths[d] ? waiter.values[w] : 0.0;
-        excess[d] = std::max(delayer.values[d] - theirs, 0.0);
-        excess_sum += excess[d];
+        excess.by_entry[d] = std::max(delayer.values[d] - theirs, 0.0);
+        excess.total += excess.by_entry[d];
     }
-    const double denominator = excess_sum + delayer_waiting;
-    if (!(denominator > 0)) return shares;
+    return excess;
+}
 
-    const double scale = 1.0 / denominator;
-    shares.explained = true;
-    shares.short_term.resize(n);
-    shares.long_term.resize(n);
-    for (std::size_t d = 0; d < n; ++d) {
-        shares.short_term[d] = short_cost * scale * excess[d];
-        shares.long_term[d] = long_cost * scale * excess[d];
-    }
-    shares.per_waiting_tick = (short_cost + long_cost) * scale;
-    shares.indirect = short_cost * scale * delayer_waiting;
-    return shares;
+CostScales cost_scales(double excess_total, double delayer_waiting, double short_cost, const PatternCosts& long_costs) {
+    CostScales scales;
+    const double denominator = excess_total + delayer_waiting;
+    if (!(denominator > 0)) return scales;
+    scales.explained = true;
+    scales.short_term = short_cost / denominator;
+    for (std::size_t p = 0; p < kCostPatterns; ++p) scales.long_term[p] = long_costs[p] / denominator;
+    return scales;
 }
 
 }  // namespace hindsight

@@ -5,37 +5,56 @@
 // wait states there (whose waiting then propagated).
 //
 //   Δ(c) = max(p_delayer(c) − p_waiter(c), 0)
-//   s    = 1 / (Σ Δ + waiting of the delayer in the interval)
+//   s    = 1 / (Σ Δ + W),  W = the delayer's waiting in the interval
 //   short-term cost of c = γ_short · s · Δ(c)
 //   long-term cost of c  = γ_long  · s · Δ(c)
 //   each tick of the delayer's waiting gets (γ_short + γ_long) · s as
 //   long-term cost of that wait state, to pass on to its own cause
 //
 // γ_short is the wait's own length, γ_long the waiting it caused further on.
-// The shares add up to γ_short + γ_long.
+// Long-term costs keep the pattern of the wait state they started from:
+// a Late Sender's costs that pass through a barrier wait on their way back
+// to the delay are still Late Sender costs (as in Scalasca). So γ_long is
+// one value per pattern.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "analyses/metrics.hpp"
 #include "analyses/sync_intervals.hpp"
+#include "analyses/wait_states.hpp"
 
 namespace hindsight {
 
-struct CostShares {
-    std::vector<double> short_term;  // by entry of the delayer's profile
-    std::vector<double> long_term;   // by entry of the delayer's profile
-    double per_waiting_tick = 0;     // long-term cost per tick of the delayer's waiting
-    // The part of the wait itself that the delayer's waiting explains: the
-    // wait's indirect part.
-    double indirect = 0;
+// The wait-state patterns with delay metrics.
+enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne };
+inline constexpr std::size_t kCostPatterns = 6;
+using PatternCosts = std::array<double, kCostPatterns>;  // by CostPattern
+
+std::optional<CostPattern> cost_pattern(WaitPattern pattern);
+Metric short_term_metric(CostPattern pattern);
+Metric long_term_metric(CostPattern pattern);
+
+// Δ by entry of the delayer's profile, and their sum.
+struct Excess {
+    std::vector<double> by_entry;
+    double total = 0;
+};
+Excess excess_over(const SparseProfile& delayer, const SparseProfile& waiter);
+
+// The factors s · γ of one wait state's costs.
+struct CostScales {
+    double short_term = 0;   // γ_short · s
+    PatternCosts long_term{};  // γ_long · s, by pattern
     // False when the delayer neither did more than the waiter nor waited
-    // (possible only with skewed clocks or unequal interval starts): then
-    // nothing above is set, and the costs stay with the synchronization
-    // point's own call on the delayer.
+    // (possible only with skewed clocks): then the costs stay with the
+    // synchronization point's own call on the delayer.
     bool explained = false;
 };
-
-CostShares share_costs(const SparseProfile& delayer, double delayer_waiting,
-                       const SparseProfile& waiter, double short_cost, double long_cost);
+CostScales cost_scales(double excess_total, double delayer_waiting, double short_cost, const PatternCosts& long_costs);
 
 }  // namespace hindsight

@@ -46,26 +46,20 @@ void CriticalPathAnalysis::begin_pass(const replay::LocalTrace& trace,
     }
     if (start_event_ == replay::kNoEvent) return;
 
-    // Each call path's time on this rank up to its MPI_Finalize entry; the
-    // waits come off as the pass meets them.
-    const EventView start(trace, start_event_);
-    const Ticks limit = start.enter().time;
+    // Each call path's time on this rank over the whole trace, without the
+    // rank's waiting.
     for (EventIndex k = 0; k + 1 < trace.events.size(); ++k) {
-        const Ticks from = trace.events[k].time;
-        const Ticks to = std::min(trace.events[k + 1].time, limit);
         const CallPathId cnode = call_path_after(trace, k);
-        if (to > from && cnode != kNoCallPath) activity_[cnode] += static_cast<double>(to - from);
+        if (cnode != kNoCallPath) activity_[cnode] += static_cast<double>(trace.events[k + 1].time - trace.events[k].time);
+        if (!is_communication(trace.events[k].kind)) continue;
+        const WaitState* wait = points_->wait_states.find(k);
+        if (wait && is_synchronization_wait(*wait)) activity_[trace.events[k].cnode] -= static_cast<double>(wait->waiting);
     }
+    for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 
 void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
     if (to > from && cnode != kNoCallPath) on_path_[cnode] += static_cast<double>(to - from);
-}
-
-void CriticalPathAnalysis::subtract_wait(const EventView& view) {
-    if (!is_communication(view.kind())) return;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    if (wait && wait->waiting > 0) activity_[view.cnode()] -= static_cast<double>(wait->waiting);
 }
 
 // Every event passes here first: the holder accounts for the gap after it.
@@ -79,7 +73,6 @@ void CriticalPathAnalysis::pass_event(const EventView& view) {
         accumulate(call_path_after(view.trace(), view.index()), view.time(), token_.position);
         token_.position = std::min(token_.position, view.time());
     }
-    if (view.index() != start_event_) subtract_wait(view);
 }
 
 const WaitState* CriticalPathAnalysis::hand_off_wait(const EventView& view) const {
@@ -93,7 +86,12 @@ const WaitState* CriticalPathAnalysis::hand_off_wait(const EventView& view) cons
 // it keeps the part after its wait ended and hands the rest of the path to
 // the rank it waited for.
 Ticks CriticalPathAnalysis::give_token(const EventView& view, const WaitState& wait) {
-    const Ticks until = view.enter().time + wait.waiting;
+    // A collective's wait is measured from the operation's begin, which may
+    // come after the call's entry; it ends where the awaited rank arrived.
+    Ticks from = view.enter().time;
+    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != replay::Collective::kNoBegin)
+        from = view.collective().begin;
+    const Ticks until = from + wait.waiting;
     const CallPathId cnode = view.cnode();
     // pass_event() counted [event, before_] already; a send's event comes
     // before its wait, so that may include waiting time.
@@ -199,19 +197,22 @@ replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& vi
 }
 
 // At the first collective on MPI_COMM_WORLD: the holder accounts for the
-// rest of the path locally, then all ranks combine their profiles.
+// rest of the path locally, then all ranks combine their profiles. The path
+// begins where the rank holding it entered MPI_Init (or the first
+// collective on MPI_COMM_WORLD, in a trace without MPI_Init): what a rank
+// did before is outside the measured program.
 replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
                                                     replay::CollectiveExchange& exchange) {
     const replay::LocalTrace& trace = view.trace();
-    for (EventIndex k = view.index(); k-- > 0;) {
-        if (token_.held) {
-            accumulate(call_path_after(trace, k), trace.events[k].time, token_.position);
-            token_.position = std::min(token_.position, trace.events[k].time);
-        }
-        subtract_wait(EventView(trace, k));
+    const EventIndex first = view.enter_index() == replay::kNoEvent ? 0 : view.enter_index();
+    for (EventIndex k = view.index(); k-- > first;) {
+        if (!token_.held) break;
+        accumulate(call_path_after(trace, k), trace.events[k].time, token_.position);
+        token_.position = std::min(token_.position, trace.events[k].time);
     }
     finished_ = true;
 
+    // G(c), every rank's time in c on the path, and the ranks' activities.
     const std::size_t paths = on_path_.size();
     std::vector<double> totals(2 * paths);
     std::copy(on_path_.begin(), on_path_.end(), totals.begin());
@@ -219,46 +220,62 @@ replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
     co_await exchange.allreduce(totals, replay::ReduceOp::Sum);
     const std::span<const double> path_total(totals.data(), paths);
     const std::span<const double> activity_total(totals.data() + paths, paths);
-    record(path_total, activity_total, exchange.size());
+
+    // Imbalance costs are computed on each rank and summed (Böhme et al.,
+    // IPDPS 2012, §II-D3): [all, inter-partition] by call path.
+    std::vector<double> costs = imbalance_costs(path_total);
+    co_await exchange.allreduce(costs, replay::ReduceOp::Sum);
+    record(path_total, activity_total, std::span<const double>(costs.data(), paths),
+           std::span<const double>(costs.data() + paths, paths), exchange.size());
 }
 
-void CriticalPathAnalysis::record(std::span<const double> path_total,
-                                  std::span<const double> activity_total, int ranks) {
-    const replay::LocalTrace& trace = *trace_;
+// This rank's headroom h (the path's length minus the rank's own time)
+// spread over the call paths c in proportion to their excess
+// δ(c) = max(G(c) − d(c), 0); inter-partition where the rank never ran c.
+std::vector<double> CriticalPathAnalysis::imbalance_costs(std::span<const double> path_total) const {
     const std::size_t paths = on_path_.size();
-    double length = 0;
-    double own_time = 0;
-    double excess_sum = 0;
-    std::vector<double> excess(paths, 0.0);
+    double length = 0, own_time = 0, excess_sum = 0;
     for (std::size_t c = 0; c < paths; ++c) {
-        activity_[c] = std::max(activity_[c], 0.0);
         length += path_total[c];
         own_time += activity_[c];
-        excess[c] = std::max(path_total[c] - activity_[c], 0.0);
-        excess_sum += excess[c];
+        excess_sum += std::max(path_total[c] - activity_[c], 0.0);
     }
-    // The headroom (this rank's waiting, including the wait for the last
-    // rank to finish) spread over the call paths it lacks time in.
-    const double headroom = std::max(length - own_time, 0.0);
-    const double scale = excess_sum > 0 ? headroom / excess_sum : 0.0;
-
-    auto seconds = [&](double ticks) { return ticks_to_seconds(trace, ticks); };
+    std::vector<double> costs(2 * paths, 0.0);
+    if (!(excess_sum > 0)) return costs;
+    // The headroom is this rank's waiting; a rank busy for longer than the
+    // path (in its MPI_Finalize, after the path's end) has none.
+    const double scale = std::max(length - own_time, 0.0) / excess_sum;
     for (std::size_t c = 0; c < paths; ++c) {
-        const double imbalance =
-            std::max(path_total[c] - activity_total[c] / static_cast<double>(ranks), 0.0);
-        const double imbalance_share =
-            path_total[c] > 0 ? imbalance * on_path_[c] / path_total[c] : 0.0;
-        const bool critical = path_total[c] > 0;
-        const bool ran_here = activity_[c] > 0;
-        const double impact = scale * excess[c];
+        const double cost = scale * std::max(path_total[c] - activity_[c], 0.0);
+        costs[c] = cost;
+        if (activity_[c] <= 0) costs[paths + c] = cost;
+    }
+    return costs;
+}
+
+void CriticalPathAnalysis::record(std::span<const double> path_total, std::span<const double> activity_total,
+                                  std::span<const double> impact_total, std::span<const double> inter_total,
+                                  int ranks) {
+    const replay::LocalTrace& trace = *trace_;
+    auto seconds = [&](double ticks) { return ticks_to_seconds(trace, ticks); };
+    for (std::size_t c = 0; c < on_path_.size(); ++c) {
+        // Values of the whole call path go to the ranks that carried it on
+        // the path, in proportion to their share of G(c).
+        const double share = path_total[c] > 0 ? on_path_[c] / path_total[c] : 0.0;
+        const double imbalance = std::max(path_total[c] - activity_total[c] / static_cast<double>(ranks), 0.0);
+        // A rank's activity counts as critical up to the call path's time on
+        // the path; the rest it could have spent elsewhere.
+        const double critical = std::min(activity_[c], path_total[c]);
+        const double impact = share * impact_total[c];
+        const double inter = share * inter_total[c];
         const std::array<MetricValue, 7> values{{
             {Metric::CriticalPath, seconds(on_path_[c])},
-            {Metric::CriticalPathImbalance, seconds(imbalance_share)},
-            {Metric::CriticalPathActivities, critical ? seconds(activity_[c]) : 0.0},
-            {Metric::NonCriticalPathActivities, critical ? 0.0 : seconds(activity_[c])},
+            {Metric::CriticalPathImbalance, seconds(share * imbalance)},
+            {Metric::CriticalPathActivities, seconds(critical)},
+            {Metric::NonCriticalPathActivities, seconds(activity_[c] - critical)},
             {Metric::CriticalImbalanceImpact, seconds(impact)},
-            {Metric::IntraPartitionImbalance, ran_here ? seconds(impact) : 0.0},
-            {Metric::InterPartitionImbalance, ran_here ? 0.0 : seconds(impact)},
+            {Metric::IntraPartitionImbalance, seconds(impact - inter)},
+            {Metric::InterPartitionImbalance, seconds(inter)},
         }};
         add_inclusive(*cube_, static_cast<CallPathId>(c), values);
     }

@@ -82,7 +82,6 @@ private:
 
     void pass_event(const replay::EventView& view);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
-    void subtract_wait(const replay::EventView& view);
     // The wait state at `view` that makes the holder give the token away, or
     // nullptr.
     const WaitState* hand_off_wait(const replay::EventView& view) const;
@@ -93,8 +92,9 @@ private:
     replay::CollectiveTask start(const replay::EventView& view, replay::CollectiveExchange& exchange);
     replay::CollectiveTask pass_collective(const replay::EventView& view, replay::CollectiveExchange& exchange);
     replay::CollectiveTask finish(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    std::vector<double> imbalance_costs(std::span<const double> path_total) const;
     void record(std::span<const double> path_total, std::span<const double> activity_total,
-                int ranks);
+                std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
@@ -109,7 +109,7 @@ private:
     Ticks before_ = 0;  // the token's position before the current event
 
     std::vector<double> on_path_;  // ticks on the critical path, by call path
-    std::vector<double> activity_; // ticks without waits up to MPI_Finalize, by call path
+    std::vector<double> activity_; // ticks without waits, whole trace, by call path
 };
 
 }  // namespace hindsight

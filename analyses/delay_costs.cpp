@@ -1,5 +1,6 @@
 #include "analyses/delay_costs.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -14,33 +15,25 @@ using replay::EventView;
 
 namespace {
 
-struct CollectiveDelay {
-    Metric short_term;
-    Metric long_term;
-};
-
-// The delay metrics of a collective operation's wait states; none for the
-// operations whose waits have no delay metric (scans, MPI_Init,
-// MPI_Finalize). Decided by the operation, which all members share, so that
-// they all take part in the same exchanges.
-std::optional<CollectiveDelay> collective_delay(CollectiveOp op) {
+// The pattern of a collective operation's wait states, by the operation,
+// which all members share, so that they all take part in the same
+// exchanges; none for the operations whose waits have no delay metric
+// (scans, MPI_Init, MPI_Finalize).
+std::optional<CostPattern> collective_pattern(CollectiveOp op) {
     switch (op) {
-    case CollectiveOp::Barrier: return CollectiveDelay{Metric::DelayBarrier, Metric::DelayBarrierLongterm};
+    case CollectiveOp::Barrier: return CostPattern::Barrier;
     case CollectiveOp::Allgather:
     case CollectiveOp::Allgatherv:
     case CollectiveOp::Alltoall:
     case CollectiveOp::Allreduce:
     case CollectiveOp::ReduceScatter:
-    case CollectiveOp::ReduceScatterBlock:
-        return CollectiveDelay{Metric::DelayN2n, Metric::DelayN2nLongterm};
+    case CollectiveOp::ReduceScatterBlock: return CostPattern::NxN;
     case CollectiveOp::Bcast:
     case CollectiveOp::Scatter:
-    case CollectiveOp::Scatterv:
-        return CollectiveDelay{Metric::Delay12n, Metric::Delay12nLongterm};
+    case CollectiveOp::Scatterv: return CostPattern::OneToN;
     case CollectiveOp::Gather:
     case CollectiveOp::Gatherv:
-    case CollectiveOp::Reduce:
-        return CollectiveDelay{Metric::DelayN21, Metric::DelayN21Longterm};
+    case CollectiveOp::Reduce: return CostPattern::NToOne;
     default: return std::nullopt;
     }
 }
@@ -59,15 +52,78 @@ SparseProfile get_profile(replay::PayloadReader& in) {
     return profile;
 }
 
+PatternCosts get_costs(replay::PayloadReader& in) {
+    PatternCosts costs{};
+    for (double& c : costs) c = in.get<double>();
+    return costs;
+}
+
+void put_costs(replay::PayloadWriter& out, const PatternCosts& costs) {
+    for (const double c : costs) out.put<double>(c);
+}
+
+// A collective's data travels as doubles (exact for call-path ids and
+// operation ids, which stay below 2^53).
+class DoubleWriter {
+public:
+    void put(double v) { data_.push_back(v); }
+    void put_profile(const SparseProfile& p) {
+        put(static_cast<double>(p.paths.size()));
+        for (const CallPathId c : p.paths) put(static_cast<double>(c));
+        data_.insert(data_.end(), p.values.begin(), p.values.end());
+    }
+    std::vector<double>& data() { return data_; }
+
+private:
+    std::vector<double> data_;
+};
+
+class DoubleReader {
+public:
+    DoubleReader(const std::vector<double>& data, const std::string& origin) : data_(&data), origin_(&origin) {}
+    double get() {
+        if (next_ >= data_->size()) throw Error(*origin_, "delay-cost broadcast is truncated");
+        return (*data_)[next_++];
+    }
+    std::size_t count() {
+        const double n = get();
+        if (!(n >= 0) || n > static_cast<double>(data_->size())) throw Error(*origin_, "delay-cost broadcast is malformed");
+        return static_cast<std::size_t>(n);
+    }
+    SparseProfile get_profile() {
+        SparseProfile p;
+        const std::size_t n = count();
+        for (std::size_t i = 0; i < n; ++i) p.paths.push_back(static_cast<CallPathId>(get()));
+        for (std::size_t i = 0; i < n; ++i) p.values.push_back(get());
+        return p;
+    }
+
+private:
+    const std::vector<double>* data_;
+    const std::string* origin_;
+    std::size_t next_ = 0;
+};
+
+// One piece of the delayer's interval at a collective, from a point where
+// its interval with some member begins to the next such point.
+struct Piece {
+    OperationId begins_at = 0;   // 0: the start of the trace
+    CallPathId first_call = kNoCallPath;
+    double pruned = 0;
+    RawInterval raw;
+};
+
 }  // namespace
 
 void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
     trace_ = &trace;
-    intervals_ = SyncIntervals(trace);
+    sync_points_ = SyncPointList(trace, *points_);
     scanner_ = IntervalScanner(trace.call_tree.size());
     long_costs_.clear();
+    held_intervals_.clear();
+    propagating_.clear();
 }
 
 const WaitState* DelayCostAnalysis::own_wait(const EventView& view, WaitPattern pattern) const {
@@ -75,53 +131,78 @@ const WaitState* DelayCostAnalysis::own_wait(const EventView& view, WaitPattern 
     return wait && wait->pattern == pattern && has_delay_costs(*wait) ? wait : nullptr;
 }
 
-Ticks DelayCostAnalysis::late_receiver_caused(const EventView& view) const {
+bool DelayCostAnalysis::caused_late_receiver(const EventView& view) const {
     const auto it = points_->late_receivers_caused.find(view.index());
-    return it == points_->late_receivers_caused.end() ? 0 : it->second;
+    return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
-double DelayCostAnalysis::long_cost(EventIndex index) const {
+int DelayCostAnalysis::peer_world_rank(const EventView& view) const {
+    const replay::Message& msg = view.message();
+    const std::vector<int> members = trace_->definitions.world_ranks(msg.comm);
+    return msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < members.size()
+               ? members[static_cast<std::size_t>(msg.partner)]
+               : msg.partner;
+}
+
+PatternCosts DelayCostAnalysis::long_costs(EventIndex index) const {
     const auto it = long_costs_.find(index);
-    return it == long_costs_.end() ? 0.0 : it->second;
+    return it == long_costs_.end() ? PatternCosts{} : it->second;
 }
 
-IntervalProfile DelayCostAnalysis::interval(const EventView& view) {
-    return scanner_.scan(*trace_, points_->wait_states, intervals_.range(view));
+double DelayCostAnalysis::propagating(EventIndex index) const {
+    const auto it = propagating_.find(index);
+    return it == propagating_.end() ? 0.0 : it->second;
 }
 
-void DelayCostAnalysis::charge(const EventView& view, const IntervalProfile& delayer,
-                               const CostShares& shares, DelayMetrics metrics,
-                               double unexplained_short, double unexplained_long) {
+IntervalProfile DelayCostAnalysis::interval_with(const EventView& view, int peer) {
+    const std::size_t at = sync_points_.position(view.index());
+    if (at == SyncPointList::kNone)
+        throw Error(trace_->anchor_path, "a wait state's partner event is no synchronization point");
+    return scanner_.interval(*trace_, sync_points_, sync_points_.previous(at, peer), at);
+}
+
+void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
+                               const CostScales& scales, bool point_to_point) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    if (shares.explained) {
-        for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
-            const CallPathId cnode = delayer.processing.paths[i];
-            cube_->add(metrics.short_term, cnode, seconds(shares.short_term[i]));
-            cube_->add(metrics.long_term, cnode, seconds(shares.long_term[i]));
-        }
-        for (const auto& [index, waiting] : delayer.waits)
-            long_costs_[index] += shares.per_waiting_tick * waiting;
+    for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
+        if (excess[i] <= 0) continue;
+        const CallPathId cnode = delayer.processing.paths[i];
+        cube_->add(short_term_metric(pattern), cnode, seconds(scales.short_term * excess[i]));
+        for (std::size_t p = 0; p < kCostPatterns; ++p)
+            if (scales.long_term[p] != 0)
+                cube_->add(long_term_metric(static_cast<CostPattern>(p)), cnode, seconds(scales.long_term[p] * excess[i]));
     }
-    // Costs no delay in the interval explains stay with the synchronization.
-    if (unexplained_short > 0) cube_->add(metrics.short_term, view.cnode(), seconds(unexplained_short));
-    if (unexplained_long > 0) cube_->add(metrics.long_term, view.cnode(), seconds(unexplained_long));
+    for (const auto& [index, waiting] : delayer.waits) {
+        PatternCosts& costs = long_costs_[index];
+        for (std::size_t p = 0; p < kCostPatterns; ++p) costs[p] += scales.long_term[p] * waiting;
+        costs[static_cast<std::size_t>(pattern)] += scales.short_term * waiting;
+        // The part of that wait that made this one: at most all of it, and
+        // of several such parts the largest.
+        if (point_to_point)
+            propagating_[index] = std::max(propagating(index), std::min(scales.short_term, 1.0) * waiting);
+    }
 }
 
-void DelayCostAnalysis::classify(const EventView& view, WaitPattern pattern, Ticks waiting,
-                                 double indirect) {
+void DelayCostAnalysis::charge_unexplained(const EventView& view, CostPattern pattern, double short_cost,
+                                           const PatternCosts& long_cost) {
+    const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
+    if (short_cost > 0) cube_->add(short_term_metric(pattern), view.cnode(), seconds(short_cost));
+    for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (long_cost[p] > 0) cube_->add(long_term_metric(static_cast<CostPattern>(p)), view.cnode(), seconds(long_cost[p]));
+}
+
+void DelayCostAnalysis::classify(const EventView& view, WaitPattern pattern, Ticks waiting, double indirect) {
     const bool late_sender = pattern == WaitPattern::LateSender;
-    const double total = ticks_to_seconds(*trace_, static_cast<double>(waiting));
-    const double indirect_part = ticks_to_seconds(*trace_, indirect);
+    const double total = static_cast<double>(waiting);
+    const double propagated = std::min(propagating(view.index()), total);
+    const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     const CallPathId cnode = view.cnode();
-    cube_->add(late_sender ? Metric::MpiWaitIndirectLatesender : Metric::MpiWaitIndirectLatereceiver,
-               cnode, indirect_part);
-    cube_->add(late_sender ? Metric::MpiWaitDirectLatesender : Metric::MpiWaitDirectLatereceiver,
-               cnode, total - indirect_part);
-    const bool propagating = long_cost(view.index()) > 0;
-    const Metric kind = late_sender
-                            ? (propagating ? Metric::MpiWaitPropagatingLs : Metric::MpiWaitTerminalLs)
-                            : (propagating ? Metric::MpiWaitPropagatingLr : Metric::MpiWaitTerminalLr);
-    cube_->add(kind, cnode, total);
+    cube_->add(late_sender ? Metric::MpiWaitIndirectLatesender : Metric::MpiWaitIndirectLatereceiver, cnode,
+               seconds(indirect));
+    cube_->add(late_sender ? Metric::MpiWaitDirectLatesender : Metric::MpiWaitDirectLatereceiver, cnode,
+               seconds(total - indirect));
+    cube_->add(late_sender ? Metric::MpiWaitPropagatingLs : Metric::MpiWaitPropagatingLr, cnode, seconds(propagated));
+    cube_->add(late_sender ? Metric::MpiWaitTerminalLs : Metric::MpiWaitTerminalLr, cnode, seconds(total - propagated));
 }
 
 // Backward, the receiver packs. A Late Sender receiver sends its costs and
@@ -131,16 +212,16 @@ void DelayCostAnalysis::pack(const EventView& view, replay::PayloadWriter& out) 
     if (view.kind() != replay::EventKind::Recv) return;
     reply_kind_ = Kind::None;
     if (const WaitState* wait = own_wait(view, WaitPattern::LateSender)) {
-        const IntervalProfile mine = interval(view);
+        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
         out.put(Kind::LateSender);
         out.put<double>(static_cast<double>(wait->waiting));
-        out.put<double>(long_cost(view.index()));
+        put_costs(out, long_costs(view.index()));
         put_profile(out, mine.processing);
-    } else if (late_receiver_caused(view) > 0) {
-        held_interval_ = interval(view);
+    } else if (caused_late_receiver(view)) {
+        const IntervalProfile& mine = held_intervals_[view.index()] = interval_with(view, peer_world_rank(view));
         out.put(Kind::LateReceiver);
-        out.put<double>(held_interval_.waiting);
-        put_profile(out, held_interval_.processing);
+        out.put<double>(mine.waiting);
+        put_profile(out, mine.processing);
     }
     // Otherwise nothing: the sender gets an empty payload part.
 }
@@ -153,15 +234,17 @@ void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in)
     case Kind::None: break;
     case Kind::LateSender: {
         const double short_cost = in.get<double>();
-        const double long_cost_in = in.get<double>();
+        const PatternCosts long_cost = get_costs(in);
         const SparseProfile waiter = get_profile(in);
-        const IntervalProfile mine = interval(view);
-        const CostShares shares =
-            share_costs(mine.processing, mine.waiting, waiter, short_cost, long_cost_in);
-        charge(view, mine, shares, {Metric::DelayLateSender, Metric::DelayLateSenderLongterm},
-               shares.explained ? 0.0 : short_cost, shares.explained ? 0.0 : long_cost_in);
+        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
+        const Excess excess = excess_over(mine.processing, waiter);
+        const CostScales scales = cost_scales(excess.total, mine.waiting, short_cost, long_cost);
+        if (scales.explained)
+            charge(CostPattern::LateSender, mine, excess.by_entry, scales, true);
+        else
+            charge_unexplained(view, CostPattern::LateSender, short_cost, long_cost);
         reply_kind_ = Kind::LateSender;
-        reply_shares_ = shares;
+        reply_indirect_ = scales.short_term * mine.waiting;
         break;
     }
     case Kind::LateReceiver: {
@@ -169,13 +252,18 @@ void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in)
         const SparseProfile delayer = get_profile(in);
         const WaitState* wait = own_wait(view, WaitPattern::LateReceiver);
         if (!wait) break;  // the receiver saw a wait this rank did not record
-        const IntervalProfile mine = interval(view);
-        reply_short_ = static_cast<double>(wait->waiting);
-        reply_long_ = long_cost(view.index());
-        reply_shares_ =
-            share_costs(delayer, delayer_waiting, mine.processing, reply_short_, reply_long_);
-        classify(view, WaitPattern::LateReceiver, wait->waiting,
-                 reply_shares_.explained ? reply_shares_.indirect : 0.0);
+        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
+        const Excess excess = excess_over(delayer, mine.processing);
+        const auto short_cost = static_cast<double>(wait->waiting);
+        const PatternCosts long_cost = long_costs(view.index());
+        const CostScales scales = cost_scales(excess.total, delayer_waiting, short_cost, long_cost);
+        classify(view, WaitPattern::LateReceiver, wait->waiting, scales.short_term * delayer_waiting);
+        // [explained, γ_short, γ_long by pattern, s·γ_short, s·γ_long by pattern, Δ...]
+        reply_.assign({scales.explained ? 1.0 : 0.0, short_cost});
+        reply_.insert(reply_.end(), long_cost.begin(), long_cost.end());
+        reply_.push_back(scales.short_term);
+        reply_.insert(reply_.end(), scales.long_term.begin(), scales.long_term.end());
+        reply_.insert(reply_.end(), excess.by_entry.begin(), excess.by_entry.end());
         reply_kind_ = Kind::LateReceiver;
         break;
     }
@@ -187,48 +275,45 @@ bool DelayCostAnalysis::carries_data(const EventView& view) const { return expec
 
 bool DelayCostAnalysis::expects_reply(const EventView& view) const {
     if (view.kind() != replay::EventKind::Recv) return false;
-    return own_wait(view, WaitPattern::LateSender) != nullptr || late_receiver_caused(view) > 0;
+    return own_wait(view, WaitPattern::LateSender) != nullptr || caused_late_receiver(view);
 }
 
 bool DelayCostAnalysis::defers_reply(const EventView& view) const {
     // As in pack(): a Late Sender wait takes precedence. Its classification
-    // reads γ_long of this wait state, final once the pass is here (only
-    // later wait states add to it, and the pass has met them all).
+    // reads how much of this wait propagated, final once the pass is here
+    // (only later wait states add to it, and the pass has met them all).
     return own_wait(view, WaitPattern::LateSender) != nullptr;
 }
 
 void DelayCostAnalysis::pack_reply(const EventView&, replay::PayloadWriter& out) {
     out.put(reply_kind_);
-    if (reply_kind_ == Kind::LateSender) {
-        out.put<double>(reply_shares_.explained ? reply_shares_.indirect : 0.0);
-    } else if (reply_kind_ == Kind::LateReceiver) {
-        out.put<std::uint8_t>(reply_shares_.explained ? 1 : 0);
-        out.put<double>(reply_short_);
-        out.put<double>(reply_long_);
-        out.put<double>(reply_shares_.per_waiting_tick);
-        out.put_span<double>(reply_shares_.short_term);
-        out.put_span<double>(reply_shares_.long_term);
-    }
+    if (reply_kind_ == Kind::LateSender) out.put<double>(reply_indirect_);
+    if (reply_kind_ == Kind::LateReceiver) out.put_span<double>(reply_);
     reply_kind_ = Kind::None;
 }
 
 void DelayCostAnalysis::unpack_reply(const EventView& view, replay::PayloadReader& in) {
     const Kind kind = in.get<Kind>();
     if (kind == Kind::LateReceiver) {
-        CostShares shares;
-        shares.explained = in.get<std::uint8_t>() != 0;
-        const double short_cost = in.get<double>();
-        const double long_cost_in = in.get<double>();
-        shares.per_waiting_tick = in.get<double>();
-        shares.short_term = in.get_vector<double>();
-        shares.long_term = in.get_vector<double>();
-        if (shares.explained && (shares.short_term.size() != held_interval_.processing.paths.size() ||
-                                 shares.long_term.size() != shares.short_term.size()))
+        const auto held = held_intervals_.find(view.index());
+        if (held == held_intervals_.end()) throw Error(trace_->anchor_path, "a delay-cost reply nobody asked for");
+        const IntervalProfile mine = std::move(held->second);
+        held_intervals_.erase(held);
+        const std::vector<double> reply = in.get_vector<double>();
+        constexpr std::size_t kHead = 3 + 2 * kCostPatterns;
+        if (reply.size() != kHead + mine.processing.paths.size())
             throw Error(trace_->anchor_path, "delay-cost reply does not match the receiver's profile");
-        charge(view, held_interval_, shares,
-               {Metric::DelayLateReceiver, Metric::DelayLateReceiverLongterm},
-               shares.explained ? 0.0 : short_cost, shares.explained ? 0.0 : long_cost_in);
-        held_interval_ = {};
+        PatternCosts long_cost{};
+        CostScales scales;
+        scales.explained = reply[0] != 0;
+        std::copy_n(reply.begin() + 2, kCostPatterns, long_cost.begin());
+        scales.short_term = reply[2 + kCostPatterns];
+        std::copy_n(reply.begin() + 3 + kCostPatterns, kCostPatterns, scales.long_term.begin());
+        const std::vector<double> excess(reply.begin() + kHead, reply.end());
+        if (scales.explained)
+            charge(CostPattern::LateReceiver, mine, excess, scales, true);
+        else
+            charge_unexplained(view, CostPattern::LateReceiver, reply[1], long_cost);
         return;
     }
     const double indirect = kind == Kind::LateSender ? in.get<double>() : 0.0;
@@ -239,7 +324,7 @@ void DelayCostAnalysis::unpack_reply(const EventView& view, replay::PayloadReade
 // Before the pass: only a rank that waited here contributes (see
 // collective()); where nobody did, the exchange is spared.
 bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
-    if (!collective_delay(view.collective().op)) return false;
+    if (!collective_pattern(view.collective().op)) return false;
     const WaitState* wait = points_->wait_states.find(view.index());
     return wait && has_delay_costs(*wait);
 }
@@ -247,90 +332,151 @@ bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
 replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
                                                         replay::CollectiveExchange& exchange) {
     if (exchange.size() <= 1 || !exchange.active()) co_return;
-    const auto metrics = collective_delay(view.collective().op);
-    if (!metrics) co_return;
-    co_await collective(view, exchange, {metrics->short_term, metrics->long_term});
+    const auto pattern = collective_pattern(view.collective().op);
+    if (!pattern) co_return;
+    co_await collective(view, exchange, *pattern);
 }
 
 // Three steps of logarithmic depth: find the delayer (if anyone waited),
-// broadcast its profile, sum the waiting ranks' shares onto it.
-replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view,
-                                                     replay::CollectiveExchange& exchange,
-                                                     DelayMetrics metrics) {
+// broadcast its interval, sum the waiting ranks' shares onto it.
+replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExchange& exchange,
+                                                     CostPattern pattern) {
     const WaitState* wait = points_->wait_states.find(view.index());
-    const double waiting = wait && wait->waiting > 0 ? static_cast<double>(wait->waiting) : 0.0;
-    // The rank everyone waited for knows it from the forward pass (its own
-    // synchronization point names itself as the cause): it scans its
-    // interval now and announces the size of its profile with the search
-    // for the delayer, so that the broadcast below needs no size of its own.
-    const bool may_delay = wait && wait->cause == exchange.rank();
-    IntervalProfile delayer_interval;
-    if (may_delay) delayer_interval = interval(view);
-    const std::size_t announced = may_delay ? 1 + 2 * delayer_interval.processing.paths.size() : 0;
-    // [delayer, longest wait, size of the delayer's profile (0: unknown)]
-    std::array<double, 3> who{waiting > 0 && wait->cause >= 0 ? wait->cause : -1.0, waiting,
-                              static_cast<double>(announced)};
+    const bool waited = wait && has_delay_costs(*wait);
+    std::array<double, 2> who{waited ? wait->cause : -1.0, waited ? static_cast<double>(wait->waiting) : 0.0};
     co_await exchange.allreduce(who, replay::ReduceOp::Max);
     if (who[0] < 0 || who[1] <= 0) co_return;
     const int delayer_rank = static_cast<int>(who[0]);
     const bool delaying = exchange.rank() == delayer_rank;
+    const std::vector<int> members = trace_->definitions.world_ranks(view.collective().comm);
+    if (static_cast<std::size_t>(delayer_rank) >= members.size())
+        throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
+    const std::size_t here = sync_points_.position(view.index());
 
-    // The delayer's profile as [waiting, paths..., values...].
+    // The delayer's interval in pieces: one begins at each point where its
+    // interval with some member begins.
+    std::vector<Piece> pieces;
     std::vector<double> shipped;
     if (delaying) {
-        if (!may_delay) delayer_interval = interval(view);
-        const auto& p = delayer_interval.processing;
-        shipped.reserve(1 + 2 * p.paths.size());
-        shipped.push_back(delayer_interval.waiting);
-        for (const CallPathId c : p.paths) shipped.push_back(static_cast<double>(c));
-        shipped.insert(shipped.end(), p.values.begin(), p.values.end());
+        if (here == SyncPointList::kNone)
+            throw Error(trace_->anchor_path, "the rank a collective waited for has no synchronization point there");
+        std::vector<std::size_t> starts;
+        for (const int member : members)
+            if (member != trace_->rank) starts.push_back(sync_points_.previous(here, member));
+        // kNone (the start of the trace) sorts last as the largest size_t:
+        // put it first.
+        std::sort(starts.begin(), starts.end(), [](std::size_t a, std::size_t b) {
+            return (a == SyncPointList::kNone ? 0 : a + 1) < (b == SyncPointList::kNone ? 0 : b + 1);
+        });
+        starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+        DoubleWriter out;
+        out.put(static_cast<double>(starts.size()));
+        for (std::size_t k = 0; k < starts.size(); ++k) {
+            const bool last = k + 1 == starts.size();
+            Piece piece;
+            if (starts[k] != SyncPointList::kNone) {
+                piece.begins_at = sync_points_[starts[k]].operation;
+                piece.first_call = sync_points_[starts[k]].cnode;
+                piece.pruned = static_cast<double>(sync_points_[starts[k]].prune);
+            }
+            piece.raw = scanner_.raw(*trace_, sync_points_, starts[k], last ? here : starts[k + 1], !last);
+            out.put(static_cast<double>(piece.begins_at));
+            out.put(piece.first_call == kNoCallPath ? -1.0 : static_cast<double>(piece.first_call));
+            out.put(piece.pruned);
+            out.put(piece.raw.total_waiting);
+            out.put_profile(piece.raw.time);
+            out.put_profile(piece.raw.waiting);
+            pieces.push_back(std::move(piece));
+        }
+        shipped = std::move(out.data());
     }
-    // Every member knows whether a size was announced; where none was (the
-    // delayer did not know itself), the broadcast carries its size.
-    if (who[2] > 0) {
-        if (delaying && static_cast<double>(shipped.size()) != who[2])
-            throw Error(trace_->anchor_path, "two ranks claim to have delayed the same collective");
-        shipped.resize(static_cast<std::size_t>(who[2]));
-        co_await exchange.broadcast_fixed(shipped, delayer_rank);
-    } else {
-        co_await exchange.broadcast(shipped, delayer_rank);
+    co_await exchange.broadcast(shipped, delayer_rank);
+    if (!delaying) {
+        DoubleReader in(shipped, trace_->anchor_path);
+        const std::size_t n = in.count();
+        for (std::size_t k = 0; k < n; ++k) {
+            Piece piece;
+            piece.begins_at = static_cast<OperationId>(in.get());
+            const double first = in.get();
+            piece.first_call = first < 0 ? kNoCallPath : static_cast<CallPathId>(first);
+            piece.pruned = in.get();
+            piece.raw.total_waiting = in.get();
+            piece.raw.time = in.get_profile();
+            piece.raw.waiting = in.get_profile();
+            pieces.push_back(std::move(piece));
+        }
     }
-    if (shipped.empty() || shipped.size() % 2 == 0)
-        throw Error(trace_->anchor_path, "delay-cost broadcast holds a malformed profile");
-    const std::size_t n = (shipped.size() - 1) / 2;
-    SparseProfile delayer;
-    delayer.paths.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) delayer.paths.push_back(static_cast<CallPathId>(shipped[1 + i]));
-    delayer.values.assign(shipped.begin() + 1 + static_cast<std::ptrdiff_t>(n), shipped.end());
+    if (pieces.empty()) throw Error(trace_->anchor_path, "delay-cost broadcast holds no interval");
 
-    // [short-term by path, long-term by path, per waiting tick,
-    //  unexplained short-term, unexplained long-term]
-    std::vector<double> sums(2 * n + 3, 0.0);
-    if (waiting > 0 && !delaying) {
-        const IntervalProfile mine = interval(view);
-        const double long_cost_here = long_cost(view.index());
-        const CostShares shares =
-            share_costs(delayer, shipped[0], mine.processing, waiting, long_cost_here);
-        if (shares.explained) {
-            std::copy(shares.short_term.begin(), shares.short_term.end(), sums.begin());
-            std::copy(shares.long_term.begin(), shares.long_term.end(),
-                      sums.begin() + static_cast<std::ptrdiff_t>(n));
-            sums[2 * n] = shares.per_waiting_tick;
+    // Every call path of the delayer's interval, in the same order on every
+    // member: the reduction's layout.
+    SparseProfile all_paths;
+    for (const Piece& piece : pieces) add_profile(all_paths, piece.raw.time);
+    const std::size_t n = all_paths.paths.size();
+    const std::size_t pieces_at = (1 + kCostPatterns) * n;
+    const std::size_t unexplained_at = pieces_at + (1 + kCostPatterns) * pieces.size();
+    // [short-term by path, long-term by pattern and path, scales by piece
+    // (short-term, long-term by pattern), unexplained short- and long-term]
+    std::vector<double> sums(unexplained_at + 1 + kCostPatterns, 0.0);
+
+    if (waited && !delaying) {
+        // The delayer's interval with this rank begins at the same operation
+        // as this rank's interval with the delayer.
+        const std::size_t mine_from = sync_points_.previous(here, members[static_cast<std::size_t>(delayer_rank)]);
+        const OperationId begins_at = mine_from == SyncPointList::kNone ? 0 : sync_points_[mine_from].operation;
+        std::size_t first = 0;
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+            if (pieces[k].begins_at == begins_at) first = k;
+        RawInterval theirs = pieces[first].raw;
+        for (std::size_t k = first + 1; k < pieces.size(); ++k) append_interval(theirs, pieces[k].raw);
+        const IntervalProfile delayer = profile_of(theirs, pieces[first].first_call, pieces[first].pruned);
+        const IntervalProfile mine = scanner_.interval(*trace_, sync_points_, mine_from, here);
+        const Excess excess = excess_over(delayer.processing, mine.processing);
+        const auto short_cost = static_cast<double>(wait->waiting);
+        const PatternCosts long_cost = long_costs(view.index());
+        const CostScales scales = cost_scales(excess.total, delayer.waiting, short_cost, long_cost);
+        if (scales.explained) {
+            for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
+                const auto at = static_cast<std::size_t>(
+                    std::lower_bound(all_paths.paths.begin(), all_paths.paths.end(), delayer.processing.paths[i]) -
+                    all_paths.paths.begin());
+                sums[at] += scales.short_term * excess.by_entry[i];
+                for (std::size_t p = 0; p < kCostPatterns; ++p)
+                    sums[(1 + p) * n + at] += scales.long_term[p] * excess.by_entry[i];
+            }
+            sums[pieces_at + (1 + kCostPatterns) * first] += scales.short_term;
+            for (std::size_t p = 0; p < kCostPatterns; ++p)
+                sums[pieces_at + (1 + kCostPatterns) * first + 1 + p] += scales.long_term[p];
         } else {
-            sums[2 * n + 1] = waiting;
-            sums[2 * n + 2] = long_cost_here;
+            sums[unexplained_at] += short_cost;
+            for (std::size_t p = 0; p < kCostPatterns; ++p) sums[unexplained_at + 1 + p] += long_cost[p];
         }
     }
     co_await exchange.reduce_sum(sums, delayer_rank);
     if (!delaying) co_return;
 
-    CostShares total;
-    total.explained = true;
-    total.short_term.assign(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(n));
-    total.long_term.assign(sums.begin() + static_cast<std::ptrdiff_t>(n),
-                           sums.begin() + static_cast<std::ptrdiff_t>(2 * n));
-    total.per_waiting_tick = sums[2 * n];
-    charge(view, delayer_interval, total, metrics, sums[2 * n + 1], sums[2 * n + 2]);
+    const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
+    for (std::size_t i = 0; i < n; ++i) {
+        const CallPathId cnode = all_paths.paths[i];
+        if (sums[i] != 0) cube_->add(short_term_metric(pattern), cnode, seconds(sums[i]));
+        for (std::size_t p = 0; p < kCostPatterns; ++p)
+            if (sums[(1 + p) * n + i] != 0)
+                cube_->add(long_term_metric(static_cast<CostPattern>(p)), cnode, seconds(sums[(1 + p) * n + i]));
+    }
+    // A wait state in a piece lies inside the interval of every member whose
+    // interval begins with that piece or before.
+    std::array<double, 1 + kCostPatterns> factor{};
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        for (std::size_t f = 0; f < factor.size(); ++f) factor[f] += sums[pieces_at + (1 + kCostPatterns) * k + f];
+        for (const auto& [index, waiting] : pieces[k].raw.waits) {
+            PatternCosts& costs = long_costs_[index];
+            costs[static_cast<std::size_t>(pattern)] += factor[0] * waiting;
+            for (std::size_t p = 0; p < kCostPatterns; ++p) costs[p] += factor[1 + p] * waiting;
+        }
+    }
+    PatternCosts unexplained_long{};
+    std::copy_n(sums.begin() + static_cast<std::ptrdiff_t>(unexplained_at) + 1, kCostPatterns, unexplained_long.begin());
+    charge_unexplained(view, pattern, sums[unexplained_at], unexplained_long);
 }
 
 }  // namespace hindsight

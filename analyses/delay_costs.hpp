@@ -1,32 +1,35 @@
 // Root causes of wait states: the delay analysis of Böhme et al. (TOPC
-// 2016, §4-5), in a backward replay.
+// 2016, §4-5), in a backward replay, with Scalasca's synchronization points
+// (sync_point_list.hpp) and intervals (sync_intervals.hpp).
 //
 // Walking backward, each wait state's costs travel to the rank that caused
 // it: its own length (short-term) and the waiting it caused later on through
-// propagation (long-term, γ_long, accumulated while the pass covered the
+// propagation (long-term, accumulated by pattern while the pass covered the
 // later wait states). There they are divided (cost_shares.hpp) among the
 // call paths where that rank did more than the waiting rank in their
-// synchronization interval (sync_intervals.hpp) — the delays — and among the
-// delaying rank's own wait states in the interval, whose γ_long grows and
-// moves on when the pass reaches them. Every tick of waiting thus ends up as
-// delay cost on some call path of some rank.
+// synchronization interval (the delays) and among the delaying rank's own
+// wait states in the interval, whose long-term costs grow and move on when
+// the pass reaches them. Every tick of waiting thus ends up as delay cost on
+// some call path of some rank, under the pattern of the wait it explains.
 //
 // Where the data goes:
 //  - Late Sender: the receiver's profile and costs travel to the sender with
 //    the backward message; the sender replies with the part of the wait that
 //    its own waiting explains (the wait's indirect part).
 //  - Late Receiver: the receiver (the delayer) sends its profile; the sender
-//    computes the shares and replies them.
+//    computes the excess and the scales and replies them.
 //  - Collectives: the delayer (the last to enter; the root of 1-to-n
-//    operations) broadcasts its profile, each waiting rank computes its
-//    shares, one reduction sums them onto the delayer.
+//    operations) broadcasts its interval in pieces, one from each point at
+//    which its interval with some member begins; each waiting rank takes
+//    the pieces of its own interval, computes its shares, and one reduction
+//    sums them onto the delayer.
 //
 // Metrics: delay_<pattern> (short-term) and delay_<pattern>_longterm on the
 // delaying rank's call paths; on the waiting rank's call path, for
 // point-to-point waits, mpi_wait_indirect_* / mpi_wait_direct_* (the part
 // explained by the delayer's waiting, and the rest) and
-// mpi_wait_propagating_* / mpi_wait_terminal_* (whole wait states that did,
-// or did not, cause waiting later on).
+// mpi_wait_propagating_* / mpi_wait_terminal_* (the part of the wait that
+// made others wait directly, and the rest).
 //
 // Needs every wait state of this rank known when the pass begins, the
 // senders' Late Receiver waits included (the receivers' notes at the end of
@@ -40,6 +43,7 @@
 #include "analyses/cost_shares.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/sync_intervals.hpp"
+#include "analyses/sync_point_list.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 
@@ -71,40 +75,44 @@ private:
     // What a point-to-point payload or reply of this analysis carries.
     enum class Kind : std::uint8_t { None, LateSender, LateReceiver };
 
-    // The delay metrics of one wait-state pattern.
-    struct DelayMetrics {
-        Metric short_term;
-        Metric long_term;
-    };
-
     const WaitState* own_wait(const replay::EventView& view, WaitPattern pattern) const;
-    Ticks late_receiver_caused(const replay::EventView& view) const;
-    double long_cost(replay::EventIndex index) const;
-    IntervalProfile interval(const replay::EventView& view);
-    // The delaying rank's side: records the shares of a wait's costs, and
-    // the costs no delay explains on the synchronization point's call.
-    void charge(const replay::EventView& view, const IntervalProfile& delayer,
-                const CostShares& shares, DelayMetrics metrics, double unexplained_short,
-                double unexplained_long);
+    bool caused_late_receiver(const replay::EventView& view) const;
+    int peer_world_rank(const replay::EventView& view) const;
+    PatternCosts long_costs(replay::EventIndex index) const;
+    double propagating(replay::EventIndex index) const;
+    // The interval that ends at synchronization point `view` and begins at
+    // the previous one involving world rank `peer`.
+    IntervalProfile interval_with(const replay::EventView& view, int peer);
+    // The delaying rank's side: records the costs of a wait state of
+    // `pattern` that the scales divide over the delayer's interval, and
+    // passes the share of its waits on to them. Point-to-point delays also
+    // mark those waits as propagating.
+    void charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
+                const CostScales& scales, bool point_to_point);
+    // Costs no delay in the interval explains stay with the synchronization
+    // point's own call on the delayer.
+    void charge_unexplained(const replay::EventView& view, CostPattern pattern, double short_cost,
+                            const PatternCosts& long_cost);
     // The waiting rank's side: classifies its point-to-point wait state.
-    void classify(const replay::EventView& view, WaitPattern pattern, Ticks waiting,
-                  double indirect);
+    void classify(const replay::EventView& view, WaitPattern pattern, Ticks waiting, double indirect);
     replay::CollectiveTask collective(const replay::EventView& view, replay::CollectiveExchange& exchange,
-                    DelayMetrics metrics);
+                                      CostPattern pattern);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
     const replay::LocalTrace* trace_ = nullptr;
-    SyncIntervals intervals_;
+    SyncPointList sync_points_;
     IntervalScanner scanner_;
-    std::unordered_map<replay::EventIndex, double> long_costs_;  // γ_long by wait-state event
+    std::unordered_map<replay::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
+    std::unordered_map<replay::EventIndex, double> propagating_;       // the part of a wait that propagated
 
     // Between a payload and its reply on the same event.
     Kind reply_kind_ = Kind::None;
-    CostShares reply_shares_;            // the sender's answer
-    double reply_short_ = 0;             // the costs the answer divides
-    double reply_long_ = 0;
-    IntervalProfile held_interval_;      // the receiver's interval while it awaits the answer
+    double reply_indirect_ = 0;          // a Late Sender's answer
+    std::vector<double> reply_;          // a Late Receiver's answer
+    // The receiver's intervals at the Late Receiver messages whose answers
+    // are outstanding (several may be: observer.hpp), by Recv event.
+    std::unordered_map<replay::EventIndex, IntervalProfile> held_intervals_;
 };
 
 }  // namespace hindsight

@@ -15,13 +15,17 @@ bool is_any_of(std::string_view name, std::initializer_list<std::string_view> na
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+bool is_mpi_call(const Region& region, std::initializer_list<std::string_view> names) {
+    return is_any_of(region.name, names) || is_any_of(region.canonical_name, names);
+}
+
 // The send call's times travel with every message, so they are kept short:
 // the entry, then the send and the exit as offsets from the event before
-// them (uint32; the exit's top bit says whether the call was blocking).
-// Offsets that do not fit (a call of seconds at nanosecond ticks) are
-// marked by kLongOffsets and followed by the full times.
+// them (uint32; the exit's top bit says whether the call may wait for a late
+// receiver). Offsets that do not fit (a call of seconds at nanosecond ticks)
+// are marked by kLongOffsets and followed by the full times.
 constexpr std::uint32_t kLongOffsets = 0xffffffffu;
-constexpr std::uint32_t kBlockingBit = 0x80000000u;
+constexpr std::uint32_t kWaitsBit = 0x80000000u;
 constexpr Ticks kMaxOffset = 0x7fffffff;
 
 }  // namespace
@@ -31,13 +35,14 @@ void PointToPointWaitStates::write_send_times(replay::PayloadWriter& out, const 
     const Ticks to_send = sent.send - sent.enter, to_leave = sent.leave - sent.send;
     if (to_send >= 0 && to_send <= kMaxOffset && to_leave >= 0 && to_leave <= kMaxOffset) {
         out.put<std::uint32_t>(static_cast<std::uint32_t>(to_send));
-        out.put<std::uint32_t>(static_cast<std::uint32_t>(to_leave) | (sent.blocking ? kBlockingBit : 0));
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(to_leave) |
+                               (sent.waits_for_receiver ? kWaitsBit : 0));
         return;
     }
     out.put<std::uint32_t>(kLongOffsets);
     out.put<Ticks>(sent.send);
     out.put<Ticks>(sent.leave);
-    out.put<std::uint8_t>(sent.blocking ? 1 : 0);
+    out.put<std::uint8_t>(sent.waits_for_receiver ? 1 : 0);
 }
 
 PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay::PayloadReader& in) {
@@ -47,13 +52,13 @@ PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay
     if (to_send == kLongOffsets) {
         sent.send = in.get<Ticks>();
         sent.leave = in.get<Ticks>();
-        sent.blocking = in.get<std::uint8_t>() != 0;
+        sent.waits_for_receiver = in.get<std::uint8_t>() != 0;
         return sent;
     }
     const std::uint32_t to_leave = in.get<std::uint32_t>();
     sent.send = sent.enter + to_send;
-    sent.leave = sent.send + (to_leave & ~kBlockingBit);
-    sent.blocking = (to_leave & kBlockingBit) != 0;
+    sent.leave = sent.send + (to_leave & ~kWaitsBit);
+    sent.waits_for_receiver = (to_leave & kWaitsBit) != 0;
     return sent;
 }
 
@@ -75,11 +80,19 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
         else
             completion_.push_back(Completion::Single);
     }
+    // As in Scalasca, only a blocking send of standard or synchronous mode
+    // can wait for a late receiver: not MPI_Bsend and MPI_Rsend, which
+    // never wait for the receive by their definition, not a non-blocking
+    // send, and not MPI_Sendrecv(_replace), whose receive part may wait for
+    // its own sender instead.
+    waits_for_receiver_.assign(trace.call_tree.size(), false);
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
+        waits_for_receiver_[c] = is_mpi_call(trace.region_of(c), {"MPI_Send", "MPI_Ssend"});
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();
     latest_candidate_send_ = kNoCandidate;
     open_call_ = replay::kNoEvent;
-    late_receiver_ = 0;
+    notes_.clear();
 }
 
 int PointToPointWaitStates::world_rank(CommId comm, int rank) {
@@ -96,7 +109,7 @@ void PointToPointWaitStates::pack(const replay::EventView& view, replay::Payload
     // Every send synchronizes with its receiver; a note from the receiver
     // turns this zero wait into a Late Receiver.
     points_->wait_states.record(view.index(), {WaitPattern::None, 0, view.message().partner});
-    write_send_times(out, {view.enter().time, view.leave().time, view.time(), !view.message().nonblocking});
+    write_send_times(out, {view.enter().time, view.leave().time, view.time(), waits_for_receiver_[view.enter().cnode]});
 }
 
 void PointToPointWaitStates::unpack(const replay::EventView& view, replay::PayloadReader& in) {
@@ -119,13 +132,21 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     // replaces this zero wait.
     points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner});
 
-    // Late Receiver: both calls blocking (the posting time of a non-blocking
-    // receive is not in the event model), the send still running when the
-    // receive began.
-    late_receiver_ = 0;
-    if (sent.blocking && !msg.nonblocking && sent.leave > recv_enter && recv_enter > sent.enter) {
-        late_receiver_ = recv_enter - sent.enter;
-        points_->late_receivers_caused[recv] = late_receiver_;
+    // Late Receiver: an MPI_Send or MPI_Ssend that began before the receive
+    // was posted (by this call, or by the MPI_Irecv of a receive that
+    // completes here) and was still running then. The receive then
+    // synchronized with its sender.
+    const replay::EventIndex posting = trace_->posting_call(view.event());
+    const Ticks posted = posting == replay::kNoEvent ? 0 : trace_->events[posting].time;
+    if (sent.waits_for_receiver && posting != replay::kNoEvent && sent.leave > posted && posted > sent.enter) {
+        const Ticks waiting = posted - sent.enter;
+        // The synchronization is the posting call's: its end bounds the
+        // completion times on both sides.
+        const Ticks posting_leave = trace_->events[trace_->events[posting].ref].time;
+        points_->late_receivers_caused[recv] = waiting;
+        points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner, true,
+                                           std::max<Ticks>(0, posting_leave - sent.leave)});
+        notes_[recv] = {waiting, false, posting_leave};
     }
 
     const CallPathId call = view.enter().cnode;
@@ -135,7 +156,8 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     // clocks say the send began later still.
     const Ticks waiting = std::min(sent.enter, recv_leave) - recv_enter;
     if (waiting <= 0) return;
-    const LateMessage late{recv, call, waiting, sent.send, source, msg.partner, msg.bytes == 0};
+    const LateMessage late{recv,   call,        waiting,        sent.send,
+                           source, msg.partner, msg.bytes == 0, std::max<Ticks>(0, recv_leave - sent.leave)};
     if (completion == Completion::Single) {
         report_late_sender(late);
         return;
@@ -145,15 +167,36 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     open_call_ = call_enter;
 }
 
-void PointToPointWaitStates::write_note(const replay::EventView&, replay::PayloadWriter& out) {
-    if (late_receiver_ > 0) out.put<Ticks>(late_receiver_);
-    late_receiver_ = 0;
+void PointToPointWaitStates::write_note(const replay::EventView& view, replay::PayloadWriter& out) {
+    // Notes are written after the last event: the last call completing
+    // several receives is closed by now, and every Late Sender known.
+    close_call();
+    const auto it = notes_.find(view.index());
+    if (it == notes_.end()) return;
+    out.put<Ticks>(it->second.late_receiver);
+    out.put<std::uint8_t>(it->second.late_sender ? 1 : 0);
+    out.put<Ticks>(it->second.recv_leave);
 }
 
+// The sender learns that its send synchronized with the receive: the
+// receiver waited for it (Late Sender) or it waited for the receiver (Late
+// Receiver); and when the receive call ended, which bounds the time the
+// send call spent completing it.
 void PointToPointWaitStates::read_note(const replay::EventView& view, replay::PayloadReader& in) {
     const Ticks waiting = in.get<Ticks>();
+    const bool late_sender = in.get<std::uint8_t>() != 0;
+    const Ticks recv_leave = in.get<Ticks>();
     const replay::Message& msg = view.message();
-    points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner});
+    const Ticks send_leave = view.leave().time;
+    if (late_sender) {
+        points_->wait_states.record(view.index(), {WaitPattern::None, 0, msg.partner, true,
+                                                   std::max<Ticks>(0, send_leave - recv_leave)});
+        return;
+    }
+    // As in Scalasca: a blocking send that waited completes in no time of
+    // its own unless the receive ended after it.
+    const Ticks completion = send_leave > recv_leave ? 0 : send_leave - recv_leave;
+    points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner, true, completion});
     const CallPathId call = view.enter().cnode;
     claim_time(*cube_, *trace_, Metric::MpiLateReceiver, call, waiting);
     if (msg.bytes == 0)
@@ -177,7 +220,8 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
     else
         claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
     points_->wait_states.record(late.recv,
-                                {WaitPattern::LateSender, late.waiting, late.source_in_comm});
+                                {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
+    notes_[late.recv] = {0, true, trace_->events[replay::EventView(*trace_, late.recv).leave_index()].time};
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
     latest_candidate_send_ = std::max(latest_candidate_send_, late.send);

@@ -10,16 +10,22 @@
 //    of sending would have avoided (part of) the wait. Split by whether the
 //    two messages came from the same rank. As in Scalasca, the last 100 Late
 //    Sender instances are kept as candidates.
-//  - Late Receiver: a blocking send started before the matching blocking
-//    receive and did not finish before it; the sender waited from its entry
-//    until the receive began. The metric belongs to the sender, whom the
-//    receiver tells in a note (observer.hpp) after the pass.
+//  - Late Receiver: a blocking send of standard or synchronous mode
+//    (MPI_Send, MPI_Ssend; not MPI_Bsend, MPI_Rsend, non-blocking sends or
+//    MPI_Sendrecv) began before the matching receive was posted and was
+//    still running when it was; the sender waited from its entry until
+//    then. The receive is posted by the receive call itself, or for a
+//    non-blocking receive by the MPI_Irecv (or MPI_Start) that made the
+//    request, even though it completes in a later MPI_Wait* / MPI_Test*.
+//    The metric belongs to the sender, whom the receiver tells in a note
+//    (observer.hpp) after the pass.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
@@ -43,7 +49,8 @@ public:
     bool packs_trace_data_only() const override { return true; }
     void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
-    // The receiver's note: the sender's Late Receiver wait, if it had one.
+    // The receiver's note: the sender's Late Receiver wait, or that the
+    // receiver waited for it (both make the send a synchronization point).
     bool writes_notes() const override { return true; }
     void write_note(const replay::EventView& view, replay::PayloadWriter& out) override;
     void read_note(const replay::EventView& view, replay::PayloadReader& in) override;
@@ -59,7 +66,7 @@ private:
         Ticks enter = 0;  // the send call's entry
         Ticks leave = 0;  // the send call's exit
         Ticks send = 0;   // the send event itself
-        bool blocking = true;
+        bool waits_for_receiver = false;  // MPI_Send or MPI_Ssend
     };
 
     // One receive that waited for its sender.
@@ -71,6 +78,13 @@ private:
         int source = -1;  // sender's world rank
         int source_in_comm = -1;
         bool zero_bytes = false;
+        Ticks completion = 0;  // the receive's time after the send call ended
+    };
+    // What the receiver tells the sender of a message after the pass.
+    struct SenderNote {
+        Ticks late_receiver = 0;  // the sender's Late Receiver wait
+        bool late_sender = false; // the receiver waited for the sender
+        Ticks recv_leave = 0;     // the end of the receive call
     };
 
     static void write_send_times(replay::PayloadWriter& out, const SendTimes& sent);
@@ -85,6 +99,7 @@ private:
     SynchronizationPoints* points_;
     const replay::LocalTrace* trace_ = nullptr;
     std::vector<Completion> completion_;          // by call path
+    std::vector<bool> waits_for_receiver_;        // by call path: MPI_Send or MPI_Ssend
     std::vector<std::optional<std::vector<int>>> members_;  // by communicator, once asked for
     std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first
     Ticks latest_candidate_send_ = kNoCandidate;  // no earlier than the latest send among them
@@ -92,8 +107,8 @@ private:
     // The longest wait so far inside the current multiple-completion call.
     replay::EventIndex open_call_ = replay::kNoEvent;
     LateMessage longest_;
-    // The Late Receiver wait found at the message just unpacked, for its note.
-    Ticks late_receiver_ = 0;
+    // By the index of the Recv event: the messages whose senders get a note.
+    std::unordered_map<replay::EventIndex, SenderNote> notes_;
 };
 
 }  // namespace hindsight

@@ -1,162 +1,105 @@
 #include "analyses/sync_intervals.hpp"
 
 #include <algorithm>
-#include <map>
-#include <string>
 
 #include "analyses/event_gaps.hpp"
-#include "common/error.hpp"
 
 namespace hindsight {
 
 using replay::EventIndex;
-using replay::EventKind;
-using replay::EventView;
 
-namespace {
-
-// Members of the communicators this rank uses, as world ranks; looked up at
-// every message, so kept by communicator id.
-class Membership {
-public:
-    explicit Membership(const replay::LocalTrace& trace)
-        : trace_(&trace), comms_(trace.definitions.communicators.size() + 1) {}
-
-    // World rank of communicator rank `rank`.
-    int world_rank(CommId comm, int rank) { return of(comm).ordered.at(static_cast<std::size_t>(rank)); }
-    bool holds(CommId comm, int world_rank) {
-        const auto& m = of(comm).sorted;
-        return std::binary_search(m.begin(), m.end(), world_rank);
+void add_profile(SparseProfile& into, const SparseProfile& more) {
+    SparseProfile sum;
+    sum.paths.reserve(into.paths.size() + more.paths.size());
+    sum.values.reserve(into.paths.size() + more.paths.size());
+    std::size_t a = 0, b = 0;
+    while (a < into.paths.size() || b < more.paths.size()) {
+        const bool take_a = b == more.paths.size() || (a < into.paths.size() && into.paths[a] <= more.paths[b]);
+        const bool take_b = a == into.paths.size() || (b < more.paths.size() && more.paths[b] <= into.paths[a]);
+        sum.paths.push_back(take_a ? into.paths[a] : more.paths[b]);
+        sum.values.push_back((take_a ? into.values[a] : 0.0) + (take_b ? more.values[b] : 0.0));
+        if (take_a) ++a;
+        if (take_b) ++b;
     }
-    // Whether every member of `inner` is a member of `outer`.
-    bool includes(CommId outer, CommId inner) {
-        const auto key = std::make_pair(outer, inner);
-        const auto it = includes_.find(key);
-        if (it != includes_.end()) return it->second;
-        const auto& o = of(outer).sorted;
-        const auto& i = of(inner).sorted;
-        return includes_[key] = std::includes(o.begin(), o.end(), i.begin(), i.end());
-    }
-
-private:
-    struct Members {
-        bool known = false;
-        std::vector<int> ordered;  // in communicator-rank order
-        std::vector<int> sorted;
-    };
-    // Communicators without a definition share the last slot: like
-    // MPI_COMM_SELF they hold this rank only.
-    Members& of(CommId comm) {
-        Members& m = comms_[std::min<std::size_t>(comm, comms_.size() - 1)];
-        if (!m.known) {
-            m.ordered = trace_->definitions.world_ranks(comm);
-            if (m.ordered.empty()) m.ordered.push_back(trace_->rank);  // MPI_COMM_SELF
-            m.sorted = m.ordered;
-            std::sort(m.sorted.begin(), m.sorted.end());
-            m.known = true;
-        }
-        return m;
-    }
-
-    const replay::LocalTrace* trace_;
-    std::vector<Members> comms_;  // by communicator id
-    std::map<std::pair<CommId, CommId>, bool> includes_;
-};
-
-// The event after which an interval that starts at synchronization point
-// `index` begins: the end of its MPI call.
-EventIndex after_call(const replay::LocalTrace& trace, EventIndex index) {
-    const EventIndex leave = EventView(trace, index).leave_index();
-    return leave == replay::kNoEvent ? index : leave;
+    into = std::move(sum);
 }
 
-}  // namespace
-
-SyncIntervals::SyncIntervals(const replay::LocalTrace& trace)
-    : message_begin_(trace.messages.size(), 0), collective_begin_(trace.collectives.size(), 0) {
-    Membership members(trace);
-    // The last message with each peer, by the peer's world rank.
-    std::vector<EventIndex> last_message(static_cast<std::size_t>(std::max(trace.definitions.mpi_rank_count(), 0)),
-                                         replay::kNoEvent);
-    std::vector<std::pair<CommId, EventIndex>> last_collective;  // by communicator, in order of use
-
-    for (EventIndex i = 0; i < trace.events.size(); ++i) {
-        const replay::Event& e = trace.events[i];
-        if (e.kind == EventKind::Send || e.kind == EventKind::Recv) {
-            const replay::Message& msg = trace.message(e);
-            const int peer = members.world_rank(msg.comm, msg.partner);
-            if (peer < 0 || static_cast<std::size_t>(peer) >= last_message.size())
-                throw Error(trace.anchor_path, "a message names world rank " + std::to_string(peer) +
-                                                   ", which the trace does not define");
-            EventIndex& last = last_message[static_cast<std::size_t>(peer)];
-            EventIndex begin = 0;
-            if (last != replay::kNoEvent) begin = after_call(trace, last);
-            for (const auto& [comm, index] : last_collective)
-                if (members.holds(comm, peer)) begin = std::max(begin, after_call(trace, index));
-            message_begin_[e.ref] = begin;
-            last = i;
-        } else if (e.kind == EventKind::CollectiveEnd) {
-            const CommId comm = trace.collective(e).comm;
-            EventIndex begin = 0;
-            bool known = false;
-            for (auto& [other, index] : last_collective) {
-                if (members.includes(other, comm)) begin = std::max(begin, after_call(trace, index));
-                if (other == comm) {
-                    index = i;
-                    known = true;
-                }
-            }
-            collective_begin_[e.ref] = begin;
-            if (!known) last_collective.emplace_back(comm, i);
-        }
-    }
+void append_interval(RawInterval& into, const RawInterval& later) {
+    add_profile(into.time, later.time);
+    add_profile(into.waiting, later.waiting);
+    into.waits.insert(into.waits.end(), later.waits.begin(), later.waits.end());
+    into.total_waiting += later.total_waiting;
 }
 
-SyncIntervals::Range SyncIntervals::range(const EventView& view) const {
-    const EventIndex first = view.kind() == EventKind::CollectiveEnd
-                                 ? collective_begin_[view.event().ref]
-                                 : message_begin_[view.event().ref];
-    const EventIndex enter = view.enter_index();
-    const EventIndex last = enter == replay::kNoEvent ? view.index() : enter;
-    return {first, std::max(first, last)};
-}
-
-void IntervalScanner::add(CallPathId cnode, double ticks) {
-    if (cnode == kNoCallPath) return;
-    if (cnode >= dense_.size()) dense_.resize(cnode + std::size_t{1}, 0.0);
-    if (dense_[cnode] == 0.0) touched_.push_back(cnode);
-    dense_[cnode] += ticks;
-    // A call path whose sum returns to exactly zero is listed twice.
-}
-
-IntervalProfile IntervalScanner::scan(const replay::LocalTrace& trace, const WaitStateMap& waits,
-                                      SyncIntervals::Range range) {
+IntervalProfile profile_of(const RawInterval& raw, CallPathId first_call, double pruned) {
     IntervalProfile out;
-    for (EventIndex k = range.first; k < range.last; ++k) {
-        const replay::Event& e = trace.events[k];
-        add(call_path_after(trace, k), static_cast<double>(trace.events[k + 1].time - e.time));
-        if (k == range.first) continue;
-        if (e.kind != EventKind::Send && e.kind != EventKind::Recv &&
-            e.kind != EventKind::CollectiveEnd)
-            continue;
-        const WaitState* wait = waits.find(k);
-        if (!wait || !has_delay_costs(*wait)) continue;
-        const auto ticks = static_cast<double>(wait->waiting);
-        add(e.cnode, -ticks);
-        out.waiting += ticks;
-        out.waits.emplace_back(k, ticks);
-    }
-    std::sort(touched_.begin(), touched_.end());
-    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
-    for (const CallPathId c : touched_) {
-        if (dense_[c] > 0) {
+    out.waiting = raw.total_waiting;
+    out.waits = raw.waits;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < raw.time.paths.size(); ++i) {
+        const CallPathId c = raw.time.paths[i];
+        while (w < raw.waiting.paths.size() && raw.waiting.paths[w] < c) ++w;
+        double value = raw.time.values[i];
+        if (w < raw.waiting.paths.size() && raw.waiting.paths[w] == c) value -= raw.waiting.values[w];
+        value = std::max(value, 0.0);
+        if (c == first_call) value = std::max(value - pruned, 0.0);
+        if (value > 0) {
             out.processing.paths.push_back(c);
-            out.processing.values.push_back(dense_[c]);
+            out.processing.values.push_back(value);
         }
-        dense_[c] = 0.0;
     }
-    touched_.clear();
     return out;
+}
+
+void IntervalScanner::add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode,
+                          double ticks) {
+    if (cnode == kNoCallPath) return;
+    if (cnode >= dense.size()) dense.resize(cnode + std::size_t{1}, 0.0);
+    if (dense[cnode] == 0.0) touched.push_back(cnode);  // a sum back at zero is listed twice
+    dense[cnode] += ticks;
+}
+
+SparseProfile IntervalScanner::collect(std::vector<double>& dense, std::vector<CallPathId>& touched) {
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    SparseProfile out;
+    for (const CallPathId c : touched) {
+        if (dense[c] != 0.0) {
+            out.paths.push_back(c);
+            out.values.push_back(dense[c]);
+        }
+        dense[c] = 0.0;
+    }
+    touched.clear();
+    return out;
+}
+
+RawInterval IntervalScanner::raw(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from,
+                                 std::size_t to, bool with_end_wait) {
+    RawInterval out;
+    const EventIndex first = from == SyncPointList::kNone ? 0 : points[from].enter;
+    const EventIndex last = points[to].enter;
+    for (EventIndex k = first; k < last; ++k)
+        add(time_, time_touched_, call_path_after(trace, k),
+            static_cast<double>(trace.events[k + 1].time - trace.events[k].time));
+    const std::size_t end = with_end_wait ? to + 1 : to;
+    for (std::size_t p = from == SyncPointList::kNone ? 0 : from + 1; p < end; ++p) {
+        if (points[p].wait <= 0) continue;
+        const auto ticks = static_cast<double>(points[p].wait);
+        add(waiting_, waiting_touched_, points[p].cnode, ticks);
+        out.waits.emplace_back(points[p].event, ticks);
+        out.total_waiting += ticks;
+    }
+    out.time = collect(time_, time_touched_);
+    out.waiting = collect(waiting_, waiting_touched_);
+    return out;
+}
+
+IntervalProfile IntervalScanner::interval(const replay::LocalTrace& trace, const SyncPointList& points,
+                                          std::size_t from, std::size_t to) {
+    const RawInterval r = raw(trace, points, from, to, false);
+    if (from == SyncPointList::kNone) return profile_of(r, kNoCallPath, 0.0);
+    return profile_of(r, points[from].cnode, static_cast<double>(points[from].prune));
 }
 
 }  // namespace hindsight

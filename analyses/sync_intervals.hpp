@@ -1,76 +1,81 @@
 // Synchronization intervals (Böhme et al., TOPC 2016, §5): the stretch of a
-// rank's trace between two consecutive synchronization points of the same
-// ranks. A wait state at a synchronization point can only be caused by
-// differences between the ranks' activities within the interval that ends
-// there, so the delay analysis compares the ranks' profiles over it.
+// rank's trace between two synchronization points of the same ranks
+// (sync_point_list.hpp). A wait state at a synchronization point can only
+// be caused by differences between the ranks' activities within the
+// interval that ends there, so the delay analysis compares the ranks'
+// processing-time profiles over it.
 //
-// Here the synchronization points "of the same ranks" as a point-to-point
-// message between this rank and rank q are every earlier message between
-// the two and every earlier collective whose communicator holds both; for a
-// collective on communicator C, every earlier collective on a communicator
-// that holds all of C. Both sides of a synchronization point see the same
-// earlier points, so they delimit the same interval. The interval runs from
-// the end of the earlier point's MPI call to the entry into this one's: the
-// calls themselves are where the waiting happens.
+// An interval runs from the entry into the earlier point's MPI call to the
+// entry into the later one's: the later call is where the waiting happens,
+// and of the earlier call only its completion counts (the rest was the
+// synchronization itself). Each call path's time in the interval less the
+// waiting at the synchronization points inside is its processing time.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
-#include "analyses/wait_states.hpp"
+#include "analyses/sync_point_list.hpp"
 #include "common/call_tree.hpp"
 #include "replay/local_trace.hpp"
 
 namespace hindsight {
 
-class SyncIntervals {
-public:
-    SyncIntervals() = default;
-    explicit SyncIntervals(const replay::LocalTrace& trace);
-
-    // The events [first, last) whose following gaps make up the interval
-    // that ends at communication event `view`.
-    struct Range {
-        replay::EventIndex first = 0;
-        replay::EventIndex last = 0;
-    };
-    Range range(const replay::EventView& view) const;
-
-private:
-    std::vector<replay::EventIndex> message_begin_;     // by message index
-    std::vector<replay::EventIndex> collective_begin_;  // by collective index
-};
-
-// A rank's processing time by call path over one interval: sorted by call
-// path, only call paths with time.
+// Ticks by call path, sorted by call path, only call paths with a value.
 struct SparseProfile {
     std::vector<CallPathId> paths;
-    std::vector<double> values;  // ticks
+    std::vector<double> values;
 };
+
+// Adds `more` to `into`.
+void add_profile(SparseProfile& into, const SparseProfile& more);
+
+// What an interval holds before its profile is taken: time and waiting by
+// call path, kept apart so that intervals can be joined.
+struct RawInterval {
+    SparseProfile time;
+    SparseProfile waiting;  // by the call path of each wait state
+    // The wait states inside (synchronization points with waiting, the
+    // one that ends the interval excluded) and their lengths.
+    std::vector<std::pair<replay::EventIndex, double>> waits;
+    double total_waiting = 0;
+};
+
+// Joins `later`, which must begin where `into` ends, onto `into`.
+void append_interval(RawInterval& into, const RawInterval& later);
 
 // What one interval holds on this rank.
 struct IntervalProfile {
-    // Wait states are those with delay costs (has_delay_costs): the others
-    // are processing time of their call path.
-    SparseProfile processing;  // time in each call path minus its waiting time
-    double waiting = 0;        // total waiting time of the rank's wait states
-    std::vector<std::pair<replay::EventIndex, double>> waits;  // each wait state and its length
+    SparseProfile processing;  // processing time by call path
+    double waiting = 0;        // total waiting of the wait states inside
+    std::vector<std::pair<replay::EventIndex, double>> waits;
 };
 
-// Computes interval profiles, reusing one dense buffer.
+// The interval's profile: time minus waiting by call path (negative values
+// dropped), with the part of the first call that is no completion left out.
+IntervalProfile profile_of(const RawInterval& raw, CallPathId first_call, double pruned);
+
+// Scans intervals, reusing dense buffers.
 class IntervalScanner {
 public:
-    explicit IntervalScanner(std::size_t call_paths = 0) : dense_(call_paths, 0.0) {}
+    explicit IntervalScanner(std::size_t call_paths = 0) : time_(call_paths, 0.0), waiting_(call_paths, 0.0) {}
 
-    IntervalProfile scan(const replay::LocalTrace& trace, const WaitStateMap& waits,
-                         SyncIntervals::Range range);
+    // From synchronization point `from` (SyncPointList::kNone: the start of
+    // the trace) to the point at position `to`.
+    IntervalProfile interval(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from,
+                             std::size_t to);
+    // The same before its profile is taken; the wait at `to` counts as inside
+    // when `with_end_wait` (a piece of a longer interval).
+    RawInterval raw(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from, std::size_t to,
+                    bool with_end_wait);
 
 private:
-    void add(CallPathId cnode, double ticks);
+    static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
+    static SparseProfile collect(std::vector<double>& dense, std::vector<CallPathId>& touched);
 
-    std::vector<double> dense_;
-    std::vector<CallPathId> touched_;
+    std::vector<double> time_, waiting_;
+    std::vector<CallPathId> time_touched_, waiting_touched_;
 };
 
 }  // namespace hindsight

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "analyses/wait_states.hpp"
 #include "common/clock.hpp"
@@ -43,6 +44,15 @@ struct SynchronizationPoints {
     // waiting for this receive. Known to the receiver right after the
     // forward pass; the sender learns it from the receiver's note.
     std::unordered_map<replay::EventIndex, Ticks> late_receivers_caused;
+
+    // Collectives at which this rank synchronized with only some members of
+    // the communicator (the root of a 1-to-n operation with the members that
+    // waited for it; an n-to-n operation that not all ranks overlapped):
+    // their world ranks, sorted, by the index of the CollectiveEnd event.
+    // Every other collective synchronization point ties the rank to the rank
+    // its wait state names as the cause, or to the whole communicator
+    // (sync_point_list.hpp).
+    std::unordered_map<replay::EventIndex, std::vector<int>> partial_groups;
 
     ClockViolations clock_violations;
 };

@@ -31,6 +31,12 @@ struct WaitState {
     WaitPattern pattern = WaitPattern::None;
     Ticks waiting = 0;    // length of the wait state
     int cause = -1;       // rank, in the event's communicator, that caused it
+    // Whether the event is a synchronization point for the delay analysis
+    // (sync_point_list.hpp says which are), and the time its call spent
+    // completing the operation once the partners had met (Scalasca's
+    // completion time, e.g. the rest of a receive after the send ended).
+    bool synchronizes = false;
+    Ticks completion = 0;
 };
 
 // Whether the delay analysis charges this wait state to a delay, and so can
@@ -49,6 +55,15 @@ inline bool has_delay_costs(const WaitState& wait) {
         return wait.waiting > 0 && wait.cause >= 0;
     default: return false;
     }
+}
+
+// Whether the wait counts as waiting, not as the rank's own activity, where
+// the backward analyses split a rank's time: the waits with a delay metric
+// and the wait at MPI_Finalize. Waits at scans and the time ranks spend in
+// MPI_Init waiting for each other are activity, as in Scalasca, whose
+// reports we reproduce: a scan is no synchronization point there.
+inline bool is_synchronization_wait(const WaitState& wait) {
+    return has_delay_costs(wait) || (wait.pattern == WaitPattern::FinalizeWait && wait.waiting > 0);
 }
 
 // Wait states of one rank, by the index of the communication event (Send,

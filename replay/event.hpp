@@ -58,6 +58,17 @@ struct Message {
 };
 static_assert(sizeof(Message) == 24, "keep the message record compact");
 
+// The call that posted a non-blocking receive (the MPI_Irecv, or the
+// MPI_Start of a persistent request, that recorded its MPI_IRECV_REQUEST),
+// for the Late Receiver pattern, which compares a send with the moment its
+// receive was posted. Only non-blocking receives have one, so it lives in a
+// table of its own (LocalTrace::posted_receives) instead of in every Message.
+struct PostedReceive {
+    std::uint32_t message = 0;             // index into the message table
+    EventIndex call_enter = kNoEvent;      // Enter of the posting call
+};
+static_assert(sizeof(PostedReceive) == 8, "keep the posted-receive record compact");
+
 enum class CollectiveOp : std::uint8_t {
     Barrier,
     Bcast,
@@ -91,6 +102,11 @@ struct Collective {
     std::uint64_t bytes_received = 0;
     EventIndex call_enter = kNoEvent;  // Enter of the MPI call
     CollectiveOp op = CollectiveOp::Other;
+    // When the operation began inside the call (OTF2's
+    // MPI_COLLECTIVE_BEGIN), which the wait states measure from as Scalasca
+    // does; kNoBegin where the trace has none (then the call's entry).
+    Ticks begin = kNoBegin;
+    static constexpr Ticks kNoBegin = -1;
 };
 
 }  // namespace hindsight::replay

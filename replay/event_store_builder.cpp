@@ -1,5 +1,7 @@
 #include "replay/event_store_builder.hpp"
 
+#include <utility>
+
 #include <filesystem>
 
 #include "common/error.hpp"
@@ -149,8 +151,31 @@ void EventStoreBuilder::send(std::uint64_t time, std::uint32_t receiver, OTF2_Co
 }
 
 void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
-                             std::uint64_t bytes, bool nonblocking) {
-    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, nonblocking);
+                             std::uint64_t bytes) {
+    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, false);
+}
+
+void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request) {
+    (void)corrected(time);
+    // Outside any call the request has no posting call to remember.
+    if (open_.empty()) return;
+    posted_requests_[request] = open_call();
+}
+
+void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+                              std::uint64_t bytes, std::uint64_t request) {
+    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, true);
+    // A receive whose request was posted before the trace began (or by a
+    // writer that records no requests) keeps no posting call.
+    const auto posted = posted_requests_.find(request);
+    if (posted == posted_requests_.end()) return;
+    trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
+    posted_requests_.erase(posted);
+}
+
+void EventStoreBuilder::request_cancelled(std::uint64_t time, std::uint64_t request) {
+    (void)corrected(time);
+    posted_requests_.erase(request);  // no-op for send requests
 }
 
 Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
@@ -168,6 +193,7 @@ Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2
 
 void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
     trace_.collectives.push_back(collective);
+    trace_.collectives.back().begin = std::exchange(collective_begin_, Collective::kNoBegin);
     push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
     last_collective_call_ = open_call();
 }

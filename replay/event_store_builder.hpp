@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <otf2/otf2.h>
@@ -41,7 +42,14 @@ public:
     void send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
               std::uint64_t bytes, bool nonblocking);
     void recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
-              std::uint64_t bytes, bool nonblocking);
+              std::uint64_t bytes);
+    // A non-blocking receive: posted by MPI_IRECV_REQUEST in one call
+    // (MPI_Irecv, MPI_Start), completed by MPI_IRECV, with its envelope, in
+    // another (MPI_Wait, MPI_Test, ...); a cancelled request never completes.
+    void irecv_request(std::uint64_t time, std::uint64_t request);
+    void irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+               std::uint64_t bytes, std::uint64_t request);
+    void request_cancelled(std::uint64_t time, std::uint64_t request);
     void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                         std::uint64_t sent, std::uint64_t received);
     void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
@@ -51,6 +59,8 @@ public:
     // Records that use no event of the store but are part of it (request
     // bookkeeping of non-blocking calls): only the time is checked.
     void bookkeeping(std::uint64_t time) { (void)corrected(time); }
+    // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
+    void collective_begin(std::uint64_t time) { collective_begin_ = corrected(time); }
 
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
@@ -100,6 +110,10 @@ private:
     std::array<ChildPath, 64> child_paths_{};
     std::optional<Ticks> last_time_;
     EventIndex last_collective_call_ = kNoEvent;
+    Ticks collective_begin_ = Collective::kNoBegin;
+    // Receive requests posted and not yet completed: the Enter of the call
+    // that posted each (request ids are unique among a rank's open requests).
+    std::unordered_map<std::uint64_t, EventIndex> posted_requests_;
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

@@ -2,6 +2,7 @@
 // (unified) call tree, and this rank's own events in the event store.
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,8 +37,17 @@ public:
     // count in the statistics but never synchronize, since the initiating
     // call returns at once and the completion shows no partner's time.
     std::vector<Collective> nonblocking_collectives;
+    // The calls that posted the non-blocking receives, for those whose
+    // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
+    // message index. Read it through posting_call().
+    std::vector<PostedReceive> posted_receives;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
+    // Enter of the MPI call that posted the receive of Recv event `e`: the
+    // receive call itself when it was blocking (MPI_Recv, MPI_Sendrecv), the
+    // MPI_Irecv (or MPI_Start) for a non-blocking one, whose receive
+    // completes in a later call; kNoEvent when the trace does not show it.
+    EventIndex posting_call(const Event& e) const;
     const Collective& collective(const Event& e) const { return collectives[e.ref]; }
     // The region a call path ends in.
     const Region& region_of(CallPathId cnode) const {
@@ -74,6 +84,14 @@ private:
     const LocalTrace* trace_;
     EventIndex index_;
 };
+
+inline EventIndex LocalTrace::posting_call(const Event& e) const {
+    const Message& m = message(e);
+    if (!m.nonblocking) return m.call_enter;
+    const auto it = std::lower_bound(posted_receives.begin(), posted_receives.end(), e.ref,
+                                     [](const PostedReceive& p, std::uint32_t message) { return p.message < message; });
+    return it != posted_receives.end() && it->message == e.ref ? it->call_enter : kNoEvent;
+}
 
 inline EventIndex EventView::enter_index() const {
     const Event& e = event();

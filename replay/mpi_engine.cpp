@@ -18,22 +18,22 @@
 //      the original run, and r ended after s began.
 //  (b) at a collective for the other members to reach it: its moment; the
 //      members that have not reached it stand after it.
-//  (c) for a reply asked at the Recv i of call C, from the Send s of the
-//      sender's call D: moment begin(C). A reply is asked only where the
-//      calls synchronized, i.e. D still ran when C began (a Late Receiver:
-//      D began first; a Late Sender: D began while C waited), so
-//      end(D) > begin(C).
-// The engine completes (c) only once it has left C in pass order (C's
-// Enter, or the next packing event or collective, all outside C: an
-// MPI_Recv or MPI_Sendrecv holds no other packing event and no collective).
-// The sender, not yet past s, stands in D after s or later in the run.
+//  (c) for a reply asked at the Recv i, from the Send s of the sender's call
+//      D: moment begin(P), P the call that posted the receive (the receive
+//      call itself, or the MPI_Irecv of a receive completed later). A reply
+//      is asked only where the calls synchronized, i.e. D still ran when P
+//      began (a Late Receiver: D began first; a Late Sender: D began while
+//      the receive waited), so end(D) > begin(P).
+// The engine waits for (c) only when the pass reaches P's Enter
+// (reply_boundary()); until then the reply is outstanding and the rank goes
+// on. The sender, not yet past s, stands in D after s or later in the run.
 // Inside D after s it never waits: D holds no other unpacking event and no
-// collective, and its own earlier replies were completed at the Enters of
-// their calls, all after D. After D, each of its waits (a)-(c) has a moment
-// after end(D) > begin(C). Completing (c) any earlier, e.g. before the Send
-// of the same MPI_Sendrecv, would let both sides of a Sendrecv wait inside
-// their own calls for each other. Replies that may come at the end of the
-// pass (defers_reply) are not awaited during it at all.
+// collective, and its own replies are due at Enters of calls after D. After
+// D, each of its waits (a)-(c) has a moment after end(D) > begin(P).
+// Waiting any earlier, e.g. before the Send of the same MPI_Sendrecv, would
+// let both sides of a Sendrecv wait inside their own calls for each other.
+// Replies that may come at the end of the pass (defers_reply) are not
+// awaited during it at all.
 
 namespace hindsight::replay {
 namespace {
@@ -168,7 +168,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
     exchange_flags(forward, frame);
     exchange_collective_needs(frame);
     BatchedCollectives collectives(mirror_, watch_);
-    pending_ = {};
+    pending_.clear();
     deferred_.clear();
     deferred_replies_ = EntryBlocks(slots_.sends().size());
     const auto n = static_cast<EventIndex>(trace_.events.size());
@@ -179,7 +179,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         switch (e.kind) {
         case EventKind::Enter:
         case EventKind::Leave:
-            if (pending_.active && pending_.boundary == i) complete_reply(frame);
+            complete_replies(frame, i);
             if (e.kind == EventKind::Enter)
                 watchers_.enter(view);
             else
@@ -188,7 +188,6 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case EventKind::Send:
         case EventKind::Recv:
             if (packs(e.kind, forward)) {
-                complete_reply(frame);
                 notes_.packed(i);
                 if (carries_[e.ref])
                     send_payload(view, forward, frame);
@@ -203,7 +202,6 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             }
             break;
         case EventKind::CollectiveEnd:
-            complete_reply(frame);
             // Done here, before the next event: the observers' exchanges
             // at this collective, those of one kind fused into one call.
             collectives.add(view, observers, collective_needs_[e.ref]);
@@ -211,7 +209,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             break;
         }
     }
-    complete_reply(frame);
+    complete_replies(frame, kNoEvent);
     deliver_deferred_replies(frame);
 }
 
@@ -225,22 +223,26 @@ void MpiReplayEngine::send_payload(const EventView& view, bool forward, const Pa
         deferred_.push_back({view.index(), request.asked});
         return;
     }
-    // The reply is completed lazily (see the top of this file): at the
-    // first event outside this MPI call in pass order at the latest.
-    const EventIndex enter = m.call_enter;
-    EventIndex boundary = kNoEvent;
-    if (enter != kNoEvent) boundary = forward ? trace_.events[enter].ref : enter;
-    pending_ = {true, view.index(), boundary, request.asked};
+    // The reply is completed lazily (see the top of this file).
+    pending_.push_back({view.index(), reply_boundary(trace_, view, forward), request.asked});
 }
 
-void MpiReplayEngine::complete_reply(const PayloadFrame& frame) {
-    if (!pending_.active) return;
-    const EventView view(trace_, pending_.event);
-    const Message& m = view.message();
-    receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
-    const ObserverMask asked = pending_.asked;
-    pending_ = {};
-    frame.unpack_reply(view, asked, buffer_);
+void MpiReplayEngine::complete_replies(const PayloadFrame& frame, EventIndex boundary) {
+    // In the order asked: replies from one peer on one communicator and tag
+    // come in that order, as the peer's passes meet the messages in the
+    // same order.
+    for (std::size_t k = 0; k < pending_.size();) {
+        if (boundary != kNoEvent && pending_[k].boundary != boundary) {
+            ++k;
+            continue;
+        }
+        const PendingReply pending = pending_[k];
+        pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
+        const EventView view(trace_, pending.event);
+        const Message& m = view.message();
+        receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
+        frame.unpack_reply(view, pending.asked, buffer_);
+    }
 }
 
 void MpiReplayEngine::receive_payload(const EventView& view, const PayloadFrame& frame) {

@@ -68,9 +68,8 @@ private:
     using Observers = std::span<ReplayObserver* const>;
     // A reply asked for at a packing event and not yet received.
     struct PendingReply {
-        bool active = false;
         EventIndex event = kNoEvent;     // the packing event
-        EventIndex boundary = kNoEvent;  // the MPI call's first event in pass order after it
+        EventIndex boundary = kNoEvent;  // where it is due (reply_boundary())
         ObserverMask asked = 0;
     };
 
@@ -85,7 +84,8 @@ private:
     void run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers);
     void send_payload(const EventView& view, bool forward, const PayloadFrame& frame);
     void receive_payload(const EventView& view, const PayloadFrame& frame);
-    void complete_reply(const PayloadFrame& frame);
+    // Receives the replies due at `boundary`; all that are left at kNoEvent.
+    void complete_replies(const PayloadFrame& frame, EventIndex boundary);
     void deliver_deferred_replies(const PayloadFrame& frame);
     // Which observers take part in each collective's exchange: the members'
     // exchanges_at() masks or-ed together, by collective (Event::ref).
@@ -103,7 +103,7 @@ private:
     NoteExchange notes_;
     SendPool sends_;
     RegionWatchers watchers_;
-    PendingReply pending_;
+    std::vector<PendingReply> pending_;  // in the order asked
     // A reply that may come at the end of the pass (defers_reply).
     struct DeferredReply {
         EventIndex event = kNoEvent;  // the packing event

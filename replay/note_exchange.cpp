@@ -13,16 +13,22 @@ void NoteExchange::begin(const PayloadFrame& frame, bool forward) {
     packing_events_.resize(packing.size());
     for (std::size_t p = 0; p < packing.size(); ++p) packing_events_[p].assign(packing[p], kNoEvent);
     outgoing_ = EntryBlocks(packing.size());
+    unpacking_events_.clear();
 }
 
 void NoteExchange::unpacked(const EventView& view) {
-    if (!frame_ || !frame_->write_note(view, writer_)) return;
-    const std::uint32_t message = view.event().ref;
-    outgoing_.add(trace_, slots_.peer(message), slots_.slot(message), writer_.bytes());
+    if (frame_) unpacking_events_.push_back(view.index());
 }
 
 void NoteExchange::deliver() {
     if (!frame_) return;
+    for (const EventIndex event : unpacking_events_) {
+        const EventView view(trace_, event);
+        if (!frame_->write_note(view, writer_)) continue;
+        const std::uint32_t message = view.event().ref;
+        outgoing_.add(trace_, slots_.peer(message), slots_.slot(message), writer_.bytes());
+    }
+    unpacking_events_.clear();
     bulk_.exchange(outgoing_.blocks());
     outgoing_ = EntryBlocks();
     std::vector<std::pair<EventIndex, std::span<const std::byte>>> notes;

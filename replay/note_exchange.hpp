@@ -1,5 +1,5 @@
-// The notes of a pass (ReplayObserver::write_note): written at unpacking
-// events, shipped after the last event in one bulk exchange of entry blocks
+// The notes of a pass (ReplayObserver::write_note): written for the
+// unpacking events after the last event, shipped in one bulk exchange of entry blocks
 // (slot_blocks.hpp), read at the packing events they belong to. Only the
 // messages with a note travel, so a pass in which few receivers have
 // anything to tell costs one small all-to-all instead of a pass of its own.
@@ -27,10 +27,11 @@ public:
     void packed(EventIndex event) {
         if (frame_) packing_events_[peer_of(event)][slots_.slot(trace_.events[event].ref)] = event;
     }
-    // At every unpacking event, after the frame's unpack().
+    // At every unpacking event, after the frame's unpack(): where a note
+    // may be written.
     void unpacked(const EventView& view);
-    // After the last event: exchanges the notes (collective over all ranks)
-    // and hands each to its packing event, in pass order.
+    // After the last event: writes the notes, exchanges them (collective
+    // over all ranks) and hands each to its packing event, in pass order.
     void deliver();
 
 private:
@@ -44,6 +45,7 @@ private:
     const PayloadFrame* frame_ = nullptr;
     bool forward_ = true;
     std::vector<std::vector<EventIndex>> packing_events_;  // by peer and slot
+    std::vector<EventIndex> unpacking_events_;  // in pass order
     EntryBlocks outgoing_;
     PayloadWriter writer_;
 };

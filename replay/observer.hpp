@@ -69,14 +69,16 @@ public:
     // expects_reply() is true there (and only they) get pack_reply() on the
     // unpacking side, right after unpack(), and unpack_reply() on the packing
     // side. unpack_reply() comes lazily: after the pack() that asked, and
-    // possibly after later on_enter/on_leave/unpack() calls of the same MPI
-    // call (in a backward pass, e.g. the Send of an MPI_Sendrecv whose Recv
-    // asked), but before any event outside that call, before the next pack()
-    // and the next collective, and before end_pass(). Ask only where the two
-    // calls were synchronized in the original run (the send call had begun
-    // and was still running when the receive call began, or began while the
-    // receive was waiting), because only then can the engine wait for the
-    // reply without deadlocking the replay (mpi_engine.cpp argues why).
+    // possibly after later events, but before the event at which the calls
+    // that synchronized end in pass order (replay::reply_boundary(): in a
+    // backward pass the Enter of the call that posted the receive, which for
+    // a receive completed in an MPI_Wait is the earlier MPI_Irecv) and
+    // before end_pass(); several replies may be outstanding at once. Ask
+    // only where the two calls were synchronized in the original run (the
+    // send call had begun and was still running when the receive was
+    // posted, or began while the receive was waiting), because only then
+    // can the engine wait for the reply without deadlocking the replay
+    // (mpi_engine.cpp argues why).
     // Example: in the backward pass the receiver of a late-receiver message
     // needs the sender's cost data, which flows against the pass direction.
     virtual bool expects_reply(const EventView&) const { return false; }
@@ -94,10 +96,11 @@ public:
     // Notes: what the unpacking side learns from a message and the packing
     // side needs only after the pass, without asking for it. The observers
     // whose writes_notes() is true (asked after begin_pass()) get
-    // write_note() right after the unpack() (and pack_reply()) of every
-    // message, with the unpacking event; what they write reaches read_note() on the packing
-    // side, with the packing event, after the last event of the pass and
-    // before end_pass(), in pass order of the packing events. A message
+    // write_note() for every message after the last event of the pass, with
+    // the unpacking event, in pass order (so a note may say what only later
+    // events showed); what they write reaches read_note() on the packing
+    // side, with the packing event, before end_pass(), in pass order of the
+    // packing events. A message
     // whose note is empty costs nothing and gets no read_note(), so the
     // packing side must take "no note" as the default.
     // Example: the receiver sees in the forward pass that its sender waited

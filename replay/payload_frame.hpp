@@ -32,6 +32,20 @@ struct ReplyRequest {
     bool deferred = false;
 };
 
+// Where the packing side of a pass takes a reply it asked for at packing
+// event `view` (ReplayObserver::expects_reply): the first event outside the
+// MPI calls that synchronized, in pass order. Forward, the Leave of the send
+// call; backward, the Enter of the call that posted the receive: the
+// receive call itself, or the MPI_Irecv of a receive that completed in a
+// later call (mpi_engine.cpp argues why waiting there cannot deadlock).
+inline EventIndex reply_boundary(const LocalTrace& trace, const EventView& view, bool forward) {
+    const Message& m = view.message();
+    if (forward) return m.call_enter == kNoEvent ? kNoEvent : trace.events[m.call_enter].ref;
+    if (view.kind() != EventKind::Recv) return m.call_enter;
+    const EventIndex posted = trace.posting_call(view.event());
+    return posted == kNoEvent ? m.call_enter : posted;
+}
+
 class PayloadFrame {
 public:
     // At most 64 observers; `trace` names the file in error messages.

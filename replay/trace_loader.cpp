@@ -58,15 +58,22 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
               OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
-            return handle(ud, [&] { sink(ud).builder.recv(t, peer, comm, tag, bytes, false); });
+            return handle(ud, [&] { sink(ud).builder.recv(t, peer, comm, tag, bytes); });
         });
-    // The completion of an MPI_Irecv carries the envelope; it sits in the
-    // MPI_Wait/MPI_Test call that completed the request.
+    // An MPI_Irecv's request is posted in the MPI_Irecv (or MPI_Start) call;
+    // its completion, with the envelope, sits in the MPI_Wait/MPI_Test call
+    // that completed it.
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.irecv_request(t, request); }); });
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
-              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
-            return handle(ud, [&] { sink(ud).builder.recv(t, peer, comm, tag, bytes, true); });
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+            return handle(ud, [&] { sink(ud).builder.irecv(t, peer, comm, tag, bytes, request); });
         });
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.request_cancelled(t, request); }); });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
@@ -88,18 +95,16 @@ otf2::EvtCallbacks make_event_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::int64_t) {
             return handle(ud, [&] { sink(ud).builder.program_end(t); });
         });
-    // Request bookkeeping of non-blocking calls: the store keeps the
+    // Other request bookkeeping of non-blocking calls: the store keeps the
     // messages themselves (MPI_ISEND, MPI_IRECV), not the requests.
     auto request_record = [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
                              std::uint64_t) { return handle(ud, [&] { sink(ud).builder.bookkeeping(t); }); };
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, request_record);
-    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, request_record);
-    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, request_record);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
-            return handle(ud, [&] { sink(ud).builder.bookkeeping(t); });
+            return handle(ud, [&] { sink(ud).builder.collective_begin(t); });
         });
     // Counted by kind for the warning about what the analysis ignores; all
     // other unused records are counted together from the total.

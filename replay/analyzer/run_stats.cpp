@@ -38,6 +38,7 @@ void RunStats::report(std::ostream& out, const replay::LocalTrace& trace, MPI_Co
     // and takes no memory.
     const double store = static_cast<double>(trace.events.size() * sizeof(replay::Event) +
                                              trace.messages.size() * sizeof(replay::Message) +
+                                             trace.posted_receives.size() * sizeof(replay::PostedReceive) +
                                              trace.collectives.size() * sizeof(replay::Collective));
     double local[3] = {static_cast<double>(trace.events.size()), store, static_cast<double>(peak_resident_kib())};
     double high[3] = {};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 namespace hindsight::analyzer {
@@ -55,6 +56,20 @@ MetricTotal total_of(const cube::Report& report, Metric metric) {
     return t;
 }
 
+// The wait-state pattern whose waiting a delay-cost metric explains: per
+// pattern, short- plus long-term delay costs add up to its waiting time.
+std::optional<Metric> explained_wait(Metric delay) {
+    switch (delay) {
+    case Metric::DelayLateSenderAggregate: return Metric::MpiLateSender;
+    case Metric::DelayLateReceiverAggregate: return Metric::MpiLateReceiver;
+    case Metric::DelayBarrierAggregate: return Metric::MpiBarrierWait;
+    case Metric::DelayN2nAggregate: return Metric::MpiWaitNxN;
+    case Metric::Delay12nAggregate: return Metric::MpiLateBroadcast;
+    case Metric::DelayN21Aggregate: return Metric::MpiEarlyReduce;
+    default: return std::nullopt;
+    }
+}
+
 void print_section(std::ostream& out, const cube::Report& report, const SummarySection& section,
                    const RunFacts& facts, double allocation_time) {
     const double basis = section.basis == Basis::WallClock ? facts.wall_seconds : allocation_time;
@@ -75,6 +90,9 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
         out << "  " << info.display_name << ": " << format(seconds ? "%.6f s" : "%.0f", t.total);
         if (seconds && basis > 0)
             out << format(" (%.1f%% ", 100.0 * t.total / basis) << basis_name << ")";
+        if (const auto wait = explained_wait(t.metric))
+            out << ", explains " << format("%.6f s", total_of(report, *wait).total) << " of "
+                << hindsight::info(*wait).display_name << " waiting";
         out << "\n    mostly at " << call_path_name(report, t.top_cnode) << ": "
             << format(seconds ? "%.6f s" : "%.0f", t.top_cnode_value);
         if (t.worst_rank >= 0)

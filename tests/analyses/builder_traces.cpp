@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "common/error.hpp"
@@ -85,9 +86,23 @@ public:
     void operator()(Ticks t, const event::MpiSend& e) { message(t, EventKind::Send, e.envelope, false); }
     void operator()(Ticks t, const event::MpiIsend& e) { message(t, EventKind::Send, e.envelope, true); }
     void operator()(Ticks t, const event::MpiRecv& e) { message(t, EventKind::Recv, e.envelope, false); }
-    void operator()(Ticks t, const event::MpiIrecv& e) { message(t, EventKind::Recv, e.envelope, true); }
+    void operator()(Ticks t, const event::MpiIrecv& e) {
+        message(t, EventKind::Recv, e.envelope, true);
+        // As the loader: the call that posted the request, if it was seen.
+        const auto posted = posted_requests_.find(e.request);
+        if (posted == posted_requests_.end()) return;
+        trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
+        posted_requests_.erase(posted);
+    }
+    void operator()(Ticks, const event::MpiIrecvRequest& e) {
+        if (!open_.empty()) posted_requests_[e.request] = open_.back();
+    }
+    void operator()(Ticks, const event::MpiRequestCancelled& e) { posted_requests_.erase(e.request); }
+    // Kept for the collective that ends next, as the loader keeps it.
+    void operator()(Ticks t, const event::MpiCollectiveBegin&) { collective_begin_ = t; }
     void operator()(Ticks t, const event::MpiCollectiveEnd& e) {
         trace_.collectives.push_back(collective(e));
+        trace_.collectives.back().begin = std::exchange(collective_begin_, replay::Collective::kNoBegin);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
              EventKind::CollectiveEnd});
     }
@@ -95,12 +110,13 @@ public:
     void operator()(Ticks, const event::NonBlockingCollectiveComplete& e) {
         trace_.nonblocking_collectives.push_back(collective(e.collective));
     }
-    // Request bookkeeping, program begin/end and collective begin leave no
-    // record in the event store.
+    // Other request bookkeeping and program begin/end leave no record in
+    // the event store.
     template <typename Other>
     void operator()(Ticks, const Other&) {}
 
 private:
+    Ticks collective_begin_ = replay::Collective::kNoBegin;
     const replay::Event& top() const { return trace_.events[open_.back()]; }
     EventIndex add(replay::Event e) {
         trace_.events.push_back(e);
@@ -141,6 +157,7 @@ private:
     CallTree& tree_;
     const std::map<std::string, RegionId>& regions_;
     std::vector<EventIndex> open_;
+    std::map<std::uint64_t, EventIndex> posted_requests_;  // receive requests not yet completed
 };
 
 }  // namespace

@@ -211,9 +211,10 @@ public:
         for (auto* o : observers) o->begin_pass(*trace_, direction);
         watchers_ = replay::RegionWatchers(observers);
         const replay::PayloadFrame frame(*trace_, observers);
-        pending_ = {};
+        pending_.clear();
         deferred_.clear();
         packed_.clear();
+        unpacked_.clear();
         // Like carries_data(), asked before the first event.
         needs_.assign(trace_->collectives.size(), 0);
         for (EventIndex i = 0; i < trace_->events.size(); ++i)
@@ -224,14 +225,16 @@ public:
             const EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
             visit(EventView(*trace_, i), direction, frame, observers);
         }
-        complete_reply(frame);
+        complete_replies(frame, replay::kNoEvent);
         for (const PendingReply& d : deferred_) {
             const EventView view(*trace_, d.event);
             frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
         }
         deferred_.clear();
         // Every message gets a note, empty where nobody wrote one (the MPI
-        // engine sends only the others).
+        // engine sends only the others), written after the last event.
+        for (const EventIndex unpacking : unpacked_) note(EventView(*trace_, unpacking), direction, frame);
+        unpacked_.clear();
         for (const EventIndex packing : packed_) {
             const EventView view(*trace_, packing);
             const auto note = shared_->take(key(view, direction, Channel::Note));
@@ -243,8 +246,8 @@ public:
 
 private:
     // A reply asked for and not yet taken: like the MPI engine, this one
-    // takes it lazily, at the first event outside the asking MPI call in
-    // pass order, or at the next packing event or collective.
+    // takes it lazily, when the pass reaches the Enter of the call that
+    // posted the receive (backward) or the Leave of the send call (forward).
     struct PendingReply {
         bool active = false;
         EventIndex event = replay::kNoEvent;
@@ -257,18 +260,17 @@ private:
                std::span<ReplayObserver* const> observers) {
         switch (view.kind()) {
         case EventKind::Enter:
-            if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
+            complete_replies(frame, view.index());
             watchers_.enter(view);
             break;
         case EventKind::Leave:
-            if (pending_.active && pending_.boundary == view.index()) complete_reply(frame);
+            complete_replies(frame, view.index());
             watchers_.leave(view);
             break;
         case EventKind::Send:
         case EventKind::Recv: {
             const bool packs = (view.kind() == EventKind::Send) == (direction == Direction::Forward);
             if (packs) {
-                complete_reply(frame);
                 pack(view, direction, frame);
             } else {
                 unpack(view, direction, frame);
@@ -276,7 +278,6 @@ private:
             break;
         }
         case EventKind::CollectiveEnd: {
-            complete_reply(frame);
             const CommId comm = view.collective().comm;
             Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
             // The observers nobody needs get an idle exchange, as the MPI
@@ -331,17 +332,25 @@ private:
             deferred_.push_back({true, view.index(), replay::kNoEvent, request.asked, direction});
             return;
         }
-        const EventIndex enter = view.message().call_enter;
-        EventIndex boundary = replay::kNoEvent;
-        if (enter != replay::kNoEvent)
-            boundary = direction == Direction::Forward ? trace_->events[enter].ref : enter;
-        pending_ = {true, view.index(), boundary, request.asked, direction};
+        pending_.push_back({true, view.index(), replay::reply_boundary(*trace_, view, direction == Direction::Forward),
+                            request.asked, direction});
     }
 
-    void complete_reply(const replay::PayloadFrame& frame) {
-        if (!pending_.active) return;
-        const PendingReply pending = pending_;
-        pending_ = {};
+    // Takes the replies due at event `boundary` (all that are left at
+    // kNoEvent), in the order they were asked.
+    void complete_replies(const replay::PayloadFrame& frame, EventIndex boundary) {
+        for (std::size_t k = 0; k < pending_.size();) {
+            if (boundary != replay::kNoEvent && pending_[k].boundary != boundary) {
+                ++k;
+                continue;
+            }
+            const PendingReply pending = pending_[k];
+            pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
+            take_reply(frame, pending);
+        }
+    }
+
+    void take_reply(const replay::PayloadFrame& frame, const PendingReply& pending) {
         const EventView view(*trace_, pending.event);
         const auto reply = shared_->take(key(view, pending.direction, Channel::Reply));
         frame.unpack_reply(view, pending.asked, reply);
@@ -349,14 +358,13 @@ private:
 
     void unpack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         const auto bytes = shared_->take(key(view, direction, Channel::Payload));
+        unpacked_.push_back(view.index());
         if (bytes.empty()) {
             frame.unpack_nothing(view);
-            note(view, direction, frame);
             return;
         }
         const replay::ReplyRequest request = frame.unpack(view, bytes);
         if (request.asked != 0) reply(view, direction, frame, request);
-        note(view, direction, frame);
     }
 
     void reply(const EventView& view, Direction direction, const replay::PayloadFrame& frame,
@@ -377,9 +385,10 @@ private:
     InProcessReplay::Shared* shared_;
     const replay::LocalTrace* trace_;
     replay::RegionWatchers watchers_;
-    PendingReply pending_;
+    std::vector<PendingReply> pending_;   // in the order asked
     std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
-    std::vector<EventIndex> packed_;      // the packing events, in pass order, where notes are written
+    std::vector<EventIndex> packed_;      // the packing events, in pass order, where notes are read
+    std::vector<EventIndex> unpacked_;    // the unpacking events, in pass order, where notes are written
     std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks
 };
 

@@ -99,6 +99,29 @@ TEST_CASE("analyzer: point-to-point and collective wait states of a 3-rank run",
     CHECK(cube::sum_over_call_paths(r, "visits", 2) == 7.0);
 }
 
+TEST_CASE("analyzer: Late Receivers of receives posted by MPI_Irecv, none at MPI_Bsend", "[mpi]") {
+    TraceBuilder t(2);
+    // Rank 0's MPI_Send (100..160) waits for rank 1's MPI_Irecv at 130 (the
+    // MPI_Wait completing it begins at 170, after the send ended): Late
+    // Receiver 130 - 100. Its MPI_Bsend (200..260) outlasts the MPI_Recv
+    // posted at 230, but a buffered send never waits for its receiver.
+    // Rank 0 leaves MPI_Finalize (300..310) before rank 1 enters it (320).
+    t.rank(0).enter(0, "main").init(0, 10).send(100, 160, 1, 1, 64)
+        .send(200, 260, 1, 2, 64, t.world(), "MPI_Bsend").finalize(300, 310).leave(400);
+    auto& r1 = t.rank(1).enter(0, "main").init(0, 10);
+    const auto request = r1.irecv(130, 131, 0, 1, 64);
+    r1.wait(170, 175, request).recv(230, 262, 0, 2, 64).finalize(320, 330).leave(400);
+    const cube::Report r = analyse(t, "irecv-late-receiver");
+    using cube::value_at;
+
+    CHECK(value_at(r, "mpi_latereceiver", {"main", "MPI_Send"}, 0) == Approx(ns(130 - 100)));
+    CHECK(value_at(r, "mpi_clr_count", {"main", "MPI_Send"}, 0) == 1.0);
+    CHECK(value_at(r, "mpi_latereceiver", {"main", "MPI_Bsend"}, 0) == 0.0);
+    CHECK(cube::total(r, "mpi_latereceiver") == Approx(ns(130 - 100)));
+    CHECK(cube::total(r, "mpi_latesender") == 0.0);
+    CHECK(value_at(r, "mpi_finalize_wait", {"main", "MPI_Finalize"}, 0) == Approx(ns(310 - 300)));
+}
+
 TEST_CASE("analyzer: collectives on a sub-communicator of 4 ranks", "[mpi]") {
     TraceBuilder t(4);
     const Comm even = t.communicator({0, 2}, t.world(), "even");

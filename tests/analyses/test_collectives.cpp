@@ -202,6 +202,35 @@ TEST_CASE("collective clock-condition violation is counted and clamped", "[colle
     CHECK(r.findings(1).clock_violations.collective == 0);
 }
 
+TEST_CASE("no clock-condition violation at MPI_Init and MPI_Finalize", "[collective]") {
+    TraceBuilder t(2);
+    // Rank 0 leaves MPI_Init (5) before rank 1 enters it (8), and MPI_Finalize
+    // (20) before rank 1 enters that (30): MPI allows both, they are no
+    // clock problem. The barrier in between (rank 0 leaves at 13, rank 1
+    // enters at 14) must synchronize, so there it is one.
+    t.rank(0).enter(0, "main").init(0, 5).barrier(10, 13).finalize(15, 20).leave(100);
+    t.rank(1).enter(0, "main").init(8, 9).barrier(14, 16).finalize(30, 40).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.findings(0).clock_violations.collective == 1);  // the barrier
+    CHECK(r.findings(1).clock_violations.collective == 0);
+    // The waits stay clamped to the time in the call.
+    CHECK(r.own(Metric::MpiFinalizeWait, 0, "main/MPI_Finalize") == Approx(ns(20 - 15)));
+    CHECK(r.own(Metric::MpiBarrierWait, 0, "main/MPI_Barrier") == Approx(ns(13 - 10)));
+}
+
+TEST_CASE("no clock-condition violation when every rank leaves MPI_Finalize before another enters", "[collective]") {
+    TraceBuilder t(3);
+    t.rank(0).enter(0, "main").finalize(10, 12).leave(100);
+    t.rank(1).enter(0, "main").finalize(20, 22).leave(100);
+    t.rank(2).enter(0, "main").finalize(30, 32).leave(100);
+    const AnalysisResults r(t);
+    for (int k = 0; k < 3; ++k) CHECK(r.findings(k).clock_violations.collective == 0);
+    // Ranks 0 and 1 spent their whole calls before rank 2 arrived.
+    CHECK(r.own(Metric::MpiFinalizeWait, 0, "main/MPI_Finalize") == Approx(ns(12 - 10)));
+    CHECK(r.own(Metric::MpiFinalizeWait, 1, "main/MPI_Finalize") == Approx(ns(22 - 20)));
+    CHECK(r.total(Metric::MpiFinalizeWait, 2) == 0.0);
+}
+
 TEST_CASE("non-blocking collectives: counted where they complete, never a wait state", "[collective]") {
     // MPI_Iallreduce entered at 10, 30, 20 (2 ticks each, the request at
     // +1); MPI_Wait 60..70 completes it at 69. A blocking allreduce entered

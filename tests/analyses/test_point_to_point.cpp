@@ -219,7 +219,7 @@ TEST_CASE("late receiver and late sender: send calls of seconds", "[p2p][late-re
     CHECK(r.own(Metric::MpiClsCount, 1, "main/MPI_Recv") == 1.0);
 }
 
-TEST_CASE("sendrecv: both halves are analysed", "[p2p]") {
+TEST_CASE("sendrecv: the receive half has Late Senders, the send half no Late Receiver", "[p2p]") {
     TraceBuilder t(2);
     // A ring of two: each sends to and receives from the other.
     t.rank(0).enter(0, "main").sendrecv(10, 50, 1, 1, 8, 1, 2, 8).leave(100);
@@ -228,8 +228,106 @@ TEST_CASE("sendrecv: both halves are analysed", "[p2p]") {
     // Rank 0 entered at 10 and waited for rank 1's send at 30.
     CHECK(r.own(Metric::MpiLateSender, 0, "main/MPI_Sendrecv") == Approx(ns(30 - 10)));
     CHECK(r.total(Metric::MpiLateSender, 1) == 0.0);
-    // Rank 0's send (10..50) outlasted rank 1's entry (30): Late Receiver.
-    CHECK(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Sendrecv") == Approx(ns(30 - 10)));
-    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Sendrecv") ==
-          Approx(ns(50 - 10 - (30 - 10) - (30 - 10))));
+    // Rank 0's send (10..50) outlasted rank 1's entry (30), but an
+    // MPI_Sendrecv is never a Late Receiver (as in Scalasca).
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+    CHECK(r.total(Metric::MpiClrCount, 0) == 0.0);
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Sendrecv") == Approx(ns(50 - 10 - (30 - 10))));
+}
+
+TEST_CASE("sendrecv: no Late Receiver even where a blocking send would have one", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // Rank 0's MPI_Sendrecv (10..50) sends to rank 1, whose MPI_Recv is
+    // posted at 30, while the send still runs: an MPI_Send there would wait
+    // 30 - 10. Rank 1 answers with an MPI_Send at 40, for which rank 0's
+    // receive half waited since 10.
+    t.rank(0).enter(0, "main").sendrecv(10, 50, 1, 1, 8, 1, 2, 8).leave(100);
+    t.rank(1).enter(0, "main").recv(30, 35, 0, 1, 8).send(40, 45, 0, 2, 8).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+    CHECK(r.own(Metric::MpiLateSender, 0, "main/MPI_Sendrecv") == Approx(ns(40 - 10)));
+    CHECK(r.own(Metric::MpiClsCount, 0, "main/MPI_Sendrecv") == 1.0);
+    CHECK(r.total(Metric::MpiLateSender, 1) == 0.0);
+    CHECK(r.findings(1).clock_violations.point_to_point == 0);
+}
+
+TEST_CASE("sendrecv_replace: no Late Receiver either", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // As above, with MPI_Sendrecv_replace (send at its entry, receive at its
+    // exit, like the builder's sendrecv).
+    t.rank(0).enter(0, "main").enter(10, "MPI_Sendrecv_replace").send_event(10, 1, 1, 8).recv_event(50, 1, 2, 8)
+        .leave(50).leave(100);
+    t.rank(1).enter(0, "main").recv(30, 35, 0, 1, 8).send(40, 45, 0, 2, 8).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+    CHECK(r.own(Metric::MpiLateSender, 0, "main/MPI_Sendrecv_replace") == Approx(ns(40 - 10)));
+}
+
+TEST_CASE("late receiver: a receive posted by MPI_Irecv after the send began", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // The send runs 10..60; rank 1 posts its receive with MPI_Irecv at 40
+    // and completes it in an MPI_Wait (70..75) that begins only after the
+    // send ended: the sender waited from its entry until the receive was
+    // posted.
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 4096).leave(100);
+    const auto req = t.rank(1).enter(0, "main").irecv(40, 42, 0, 7, 4096);
+    t.rank(1).wait(70, 75, req).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Send") == Approx(ns(40 - 10)));
+    CHECK(r.own(Metric::MpiClrCount, 0, "main/MPI_Send") == 1.0);
+    CHECK(r.own(Metric::CommsSend, 0, "main/MPI_Send") == 1.0 - 1.0);
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Send") == Approx(ns(60 - 10 - (40 - 10))));
+    // The message was there when the MPI_Wait began: no Late Sender.
+    CHECK(r.total(Metric::MpiLateSender, 1) == 0.0);
+    CHECK(r.total(Metric::MpiLateReceiver, 1) == 0.0);
+}
+
+TEST_CASE("late receiver: none when MPI_Irecv posted the receive before the send", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // Posted at 5, before the send (10..60) began; the MPI_Wait (20..62)
+    // began after the send, so nobody waited.
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 4096).leave(100);
+    const auto req = t.rank(1).enter(0, "main").irecv(5, 6, 0, 7, 4096);
+    t.rank(1).wait(20, 62, req).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+    CHECK(r.own(Metric::CommsSend, 0, "main/MPI_Send") == 1.0);
+    CHECK(r.total(Metric::MpiLateSender, 1) == 0.0);
+}
+
+TEST_CASE("late receiver: none when MPI_Irecv posted the receive after the send ended", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // An eager send over at 15, the receive posted at 40.
+    t.rank(0).enter(0, "main").send(10, 15, 1, 7, 8).leave(100);
+    const auto req = t.rank(1).enter(0, "main").irecv(40, 41, 0, 7, 8);
+    t.rank(1).wait(50, 52, req).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+}
+
+TEST_CASE("late receiver: MPI_Ssend waiting for a receive posted by MPI_Irecv", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // The synchronous send runs 10..60, the receive is posted at 25 and
+    // completed by MPI_Waitall (30..61).
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 0, t.world(), "MPI_Ssend").leave(100);
+    const auto req = t.rank(1).enter(0, "main").irecv(25, 26, 0, 7, 0);
+    t.rank(1).waitall(30, 61, {req}).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Ssend") == Approx(ns(25 - 10)));
+    CHECK(r.own(Metric::MpiSlrCount, 0, "main/MPI_Ssend") == 1.0);
+}
+
+TEST_CASE("late receiver: never at buffered or ready sends", "[p2p][late-receiver]") {
+    TraceBuilder t(2);
+    // Both send calls outlast the entry of their receive (40 and 80), which
+    // would make an MPI_Send or MPI_Ssend a Late Receiver.
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 8, t.world(), "MPI_Bsend")
+        .send(61, 90, 1, 8, 8, t.world(), "MPI_Rsend").leave(100);
+    t.rank(1).enter(0, "main").recv(40, 62, 0, 7, 8).recv(80, 91, 0, 8, 8).leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiLateReceiver, 0) == 0.0);
+    CHECK(r.own(Metric::CommsSend, 0, "main/MPI_Bsend") == 1.0);
+    CHECK(r.own(Metric::MpiClrCount, 0, "main/MPI_Bsend") == 0.0);
+    CHECK(r.own(Metric::MpiPoint2Point, 0, "main/MPI_Bsend") == Approx(ns(60 - 10)));
+    CHECK(r.own(Metric::CommsSend, 0, "main/MPI_Rsend") == 1.0);
 }

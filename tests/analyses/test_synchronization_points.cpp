@@ -87,6 +87,44 @@ TEST_CASE("annotations: Late Receiver on both sides", "[annotations]") {
     CHECK(send->cause == 1);
 }
 
+TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annotations]") {
+    TraceBuilder t(2);
+    // The send runs 10..60, the receive is posted at 40 and completes in an
+    // MPI_Wait at 75.
+    t.rank(0).enter(0, "main").send(10, 60, 1, 7, 8).leave(100);
+    const auto req = t.rank(1).enter(0, "main").irecv(40, 41, 0, 7, 8);
+    t.rank(1).wait(70, 75, req).leave(100);
+    const Annotated a(t);
+    // Kept at the receive's Recv event, inside the MPI_Wait.
+    const auto& trace = a.traces[1];
+    replay::EventIndex recv = replay::kNoEvent;
+    for (replay::EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == replay::EventKind::Recv) recv = i;
+    REQUIRE(recv != replay::kNoEvent);
+    CHECK(trace.region_of(trace.events[recv].cnode).name == "MPI_Wait");
+    const auto& caused = a.points[1].late_receivers_caused;
+    REQUIRE(caused.size() == 1);
+    CHECK(caused.begin()->first == recv);
+    CHECK(caused.begin()->second == 40 - 10);
+    const WaitState* send = a.at(0, replay::EventKind::Send);
+    REQUIRE(send);
+    CHECK(send->pattern == WaitPattern::LateReceiver);
+    CHECK(send->waiting == 40 - 10);
+    CHECK(send->cause == 1);
+}
+
+TEST_CASE("annotations: no Late Receiver at MPI_Sendrecv", "[annotations]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").sendrecv(10, 50, 1, 1, 8, 1, 2, 8).leave(100);
+    t.rank(1).enter(0, "main").sendrecv(30, 52, 0, 2, 8, 0, 1, 8).leave(100);
+    const Annotated a(t);
+    CHECK(a.points[1].late_receivers_caused.empty());
+    const WaitState* send = a.at(0, replay::EventKind::Send);
+    REQUIRE(send);
+    CHECK(send->pattern == WaitPattern::None);
+    CHECK(send->waiting == 0);
+}
+
 TEST_CASE("annotations: collectives name the rank everyone waited for", "[annotations]") {
     TraceBuilder t(3);
     const Ticks enter[] = {10, 40, 20};

@@ -109,7 +109,7 @@ TEST_CASE("cube reader: damaged anchor.xml is rejected with the member and line"
     check_rejected(dir, patch(w, "anchor.xml", "calleeId=\"1\"", "calleeId=\"9\""), "undefined region 9");
     check_rejected(dir, patch(w, "anchor.xml", "<dtype>UINT64</dtype>", "<dtype>UINT32</dtype>"),
                    "unsupported metric data type 'UINT32'");
-    check_rejected(dir, patch(w, "anchor.xml", "type=\"EXCLUSIVE\"", "type=\"INCLUSIVE\""), "INCLUSIVE");
+    check_rejected(dir, patch(w, "anchor.xml", "type=\"EXCLUSIVE\"", "type=\"DIFFERENT\""), "metric type DIFFERENT is not supported");
     check_rejected(dir, patch(w, "anchor.xml", "<location Id=\"3\">", "<location Id=\"7\">"), "location ids");
     check_rejected(dir, patch(w, "anchor.xml", "<metric id=\"1\"", "<metric id=\"0\""), "metric id 0 is used twice");
     check_rejected(dir, patch(w, "anchor.xml", "<rank>2</rank>", "<rank>x</rank>"), "not a valid number");

@@ -5,44 +5,24 @@
 // checks (live_run.py) read this instead of parsing CUBE themselves.
 //
 // usage: cube_values REPORT.cubex
-#include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <map>
-#include <string>
-#include <vector>
 
 #include "common/cube/reader.hpp"
+#include "tests/support/report_cells.hpp"
 
 namespace {
 
-using hindsight::cube::CnodeIndex;
 using hindsight::cube::Report;
-
-// Region names from the root down, joined by '/'.
-std::string call_path(const Report& report, CnodeIndex cnode) {
-    std::vector<std::string> names;
-    for (CnodeIndex c = cnode; c != hindsight::cube::kNone; c = report.cnodes()[c].parent)
-        names.push_back(report.regions()[report.cnodes()[c].region].name);
-    std::string path;
-    for (auto name = names.rbegin(); name != names.rend(); ++name) path += (path.empty() ? "" : "/") + *name;
-    return path;
-}
 
 void print_values(const Report& report) {
     for (hindsight::cube::MetricIndex m = 0; m < report.metrics().size(); ++m) {
         if (!report.has_values(m)) continue;
-        for (CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
-            // A rank may have several threads (locations): sum them.
-            std::map<std::int64_t, double> by_rank;
-            for (hindsight::cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
-                const double v = report.value(m, c, l);
-                if (v != 0.0) by_rank[report.location_groups()[report.locations()[l].group].rank] += v;
-            }
-            for (const auto& [rank, v] : by_rank)
-                std::printf("%s\t%s\t%lld\t%.17g\n", report.metrics()[m].unique_name.c_str(),
-                            call_path(report, c).c_str(), static_cast<long long>(rank), v);
-        }
+        for (hindsight::cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c)
+            for (const auto& [rank, v] : report_cells::values_by_rank(report, m, c))
+                if (v != 0.0)
+                    std::printf("%s\t%s\t%lld\t%.17g\n", report.metrics()[m].unique_name.c_str(),
+                                report_cells::call_path(report, c).c_str(), static_cast<long long>(rank), v);
     }
 }
 

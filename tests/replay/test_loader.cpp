@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "replay/trace_loader.hpp"
 #include "tests/replay/scratch_dir.hpp"
@@ -101,6 +102,15 @@ TEST_CASE("the loader turns a receiver's records into events with links and side
         CHECK(region(t, 10) == "MPI_Wait");
         CHECK(EventView(t, 10).leave_index() == 11);
     }
+    SECTION("receives know the call that posted them") {
+        // A blocking receive is posted by its own call; the MPI_Irecv's
+        // receive by the MPI_Irecv (Enter 7), not the MPI_Wait completing it.
+        CHECK(t.posting_call(t.events[5]) == 4);
+        CHECK(t.posting_call(t.events[10]) == 7);
+        CHECK(region(t, 7) == "MPI_Irecv");
+        REQUIRE(t.posted_receives.size() == 1);
+        CHECK(t.posted_receives[0].message == t.events[10].ref);
+    }
     SECTION("collectives carry operation, root and bytes") {
         const Collective& init = t.collective(t.events[2]);
         CHECK(init.op == CollectiveOp::Init);
@@ -172,6 +182,39 @@ TEST_CASE("the loader keeps non-blocking collectives' completions aside, at the 
     // events; the request is bookkeeping, nothing is skipped.
     CHECK(trace.collectives.size() == 2);
     CHECK(loaded.stats.other_skipped == 0);
+}
+
+TEST_CASE("the loader pairs receive requests with their completions", "[loader]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main").send(10, 11, 1, 1, 8).send(12, 13, 1, 2, 8).send(14, 15, 1, 3, 8).leave(100);
+    auto& r1 = t.rank(1);
+    r1.enter(0, "main");
+    // A cancelled request; two completed by one MPI_Waitall in the other
+    // order; one posted by MPI_Start (a persistent request).
+    r1.enter(20, "MPI_Irecv");
+    const auto cancelled = r1.irecv_request_event(20);
+    r1.leave(21).enter(22, "MPI_Cancel").request_cancelled_event(22, cancelled).leave(23);
+    const auto a = r1.irecv(30, 31, 0, 1, 8);
+    const auto b = r1.irecv(32, 33, 0, 2, 8);
+    r1.waitall(40, 50, {b, a});
+    r1.enter(55, "MPI_Start");
+    const auto started = r1.irecv_request_event(55);
+    r1.leave(56).enter(60, "MPI_Wait").irecv_event(61, started, 0, 3, 8).leave(62).leave(100);
+    t.write(dir.path());
+    const LocalTrace trace = load_local_trace(dir.anchor(), 1, 2).trace;
+    std::vector<EventIndex> recvs;
+    for (EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == EventKind::Recv) recvs.push_back(i);
+    REQUIRE(recvs.size() == 3);
+    // MPI_Waitall completes b (tag 2) first, then a (tag 1).
+    CHECK(trace.message(trace.events[recvs[0]]).tag == 2);
+    CHECK(trace.events[trace.posting_call(trace.events[recvs[0]])].time == 32);
+    CHECK(trace.events[trace.posting_call(trace.events[recvs[1]])].time == 30);
+    CHECK(path(trace, trace.posting_call(trace.events[recvs[1]])) == "main/MPI_Irecv");
+    CHECK(path(trace, trace.posting_call(trace.events[recvs[2]])) == "main/MPI_Start");
+    CHECK(trace.posted_receives.size() == 3);
 }
 
 TEST_CASE("clock offsets are interpolated between the first and the last measurement", "[loader][clock]") {

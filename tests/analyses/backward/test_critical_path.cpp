@@ -13,15 +13,18 @@ using namespace hindsight::testing;
 
 namespace {
 
-// Per rank the performance-impact metrics partition the allocation: the
-// rank's own time without waits plus its headroom = the path's length.
-void check_impact_partition(const AnalysisResults& r, int ranks, double length) {
-    for (int rank = 0; rank < ranks; ++rank) {
-        const double parts = subtree_total(r, Metric::CriticalPathActivities, rank) +
-                             subtree_total(r, Metric::CriticalImbalanceImpact, rank) +
-                             subtree_total(r, Metric::NonCriticalPathActivities, rank);
-        CHECK(parts == Approx(length));
-    }
+// Over all ranks the performance-impact metrics make up the allocation:
+// each rank's own time without waits plus the headroom of the ranks that
+// lack time in some critical call path = ranks x the path's length, plus
+// `beyond`, the time ranks were busy for longer than the path (in their
+// MPI_Finalize after its end).
+void check_impact_total(const AnalysisResults& r, int ranks, double length, double beyond = 0) {
+    double parts = 0;
+    for (int rank = 0; rank < ranks; ++rank)
+        parts += subtree_total(r, Metric::CriticalPathActivities, rank) +
+                 subtree_total(r, Metric::CriticalImbalanceImpact, rank) +
+                 subtree_total(r, Metric::NonCriticalPathActivities, rank);
+    CHECK(parts == Approx(ranks * length + beyond));
 }
 
 }  // namespace
@@ -63,27 +66,34 @@ TEST_CASE("critical path: Figure 3's run, imbalance", "[critical-path]") {
 TEST_CASE("critical path: Figure 3's run, performance impact", "[critical-path]") {
     const AnalysisResults r(figure3_trace(), kAllAnalyses);
     const int A = 0, B = 1, C = 2;
-    // Headroom = 8 minus the rank's time without waits up to MPI_Finalize:
-    // A 8 - 7 = 1, B 8 - 4.5 = 3.5, C 8 - 6 = 2; spread over the call paths
-    // by their excess d_cp - d (MPI_Recv 2, f 2, g 3 on the path).
-    //   A: excess MPI_Recv 2 only                      -> all 1 there, inter
-    //   B: MPI_Recv 1, f 1, g 3 (sum 5), scale 0.7     -> 0.7, 0.7 intra; 2.1 inter
-    //   C: MPI_Recv 1, f 0.5, g 1.5 (sum 3), scale 2/3 -> 2/3, 1/3, 1 intra
-    CHECK(r.with_children(Metric::InterPartitionImbalance, A, "main/MPI_Recv") == Approx(1.0));
-    CHECK(subtree_total(r, Metric::IntraPartitionImbalance, A) == Approx(0.0));
-    CHECK(r.with_children(Metric::IntraPartitionImbalance, B, "main/MPI_Recv") == Approx(0.7));
-    CHECK(r.with_children(Metric::IntraPartitionImbalance, B, "main/f") == Approx(0.7));
-    CHECK(r.with_children(Metric::InterPartitionImbalance, B, "main/g") == Approx(2.1));
-    CHECK(r.with_children(Metric::IntraPartitionImbalance, C, "main/MPI_Recv") == Approx(2.0 / 3));
-    CHECK(r.with_children(Metric::IntraPartitionImbalance, C, "main/f") == Approx(1.0 / 3));
-    CHECK(r.with_children(Metric::IntraPartitionImbalance, C, "main/g") == Approx(1.0));
-    // Activities: time without waits, split by whether the call path is on
-    // the path (h and the sends are not).
+    // On the path (G): MPI_Recv 2 (1 on B, 1 on C), f 2, g 3, MPI_Init 1
+    // (all on A). Each rank's own time without waits over the whole run
+    // (the waits at MPI_Finalize, until C entered at 8, excluded):
+    //   A: Init 1, f 2, g 3, Send 1, Finalize 2 - 1       = 8
+    //   B: Init 1, h 1, f 1, Recv 1, Send 0.5, Finalize 1  = 5.5
+    //   C: Init 1, h 1, f 1.5, g 1.5, Recv 1, Finalize 1   = 7
+    // Headroom = 8 minus that: A 0, B 2.5, C 1, spread over the call paths
+    // by the excess max(G - own, 0):
+    //   B: MPI_Recv 1, f 1, g 3 (sum 5), scale 0.5 -> 0.5, 0.5, 1.5 (g inter)
+    //   C: MPI_Recv 1, f 0.5, g 1.5 (sum 3), scale 1/3 -> 1/3, 1/6, 1/2
+    // Summed: MPI_Recv 5/6, f 2/3, g 2 (1.5 of it inter), stored on the
+    // ranks that carried the call path on the path, by their share of G.
+    CHECK(r.with_children(Metric::CriticalImbalanceImpact, B, "main/MPI_Recv") == Approx(5.0 / 12));
+    CHECK(r.with_children(Metric::CriticalImbalanceImpact, C, "main/MPI_Recv") == Approx(5.0 / 12));
+    CHECK(r.with_children(Metric::IntraPartitionImbalance, A, "main/f") == Approx(2.0 / 3));
+    CHECK(r.with_children(Metric::CriticalImbalanceImpact, A, "main/g") == Approx(2.0));
+    CHECK(r.with_children(Metric::InterPartitionImbalance, A, "main/g") == Approx(1.5));
+    CHECK(r.with_children(Metric::IntraPartitionImbalance, A, "main/g") == Approx(0.5));
+    CHECK(subtree_total(r, Metric::CriticalImbalanceImpact, B) == Approx(5.0 / 12));
+    // Activities: time without waits; critical up to the call path's time
+    // on the path, the rest (and call paths off the path) non-critical.
     CHECK(r.with_children(Metric::CriticalPathActivities, B, "main/MPI_Recv") == Approx(1.0));
     CHECK(r.with_children(Metric::NonCriticalPathActivities, B, "main/h") == Approx(1.0));
     CHECK(r.with_children(Metric::NonCriticalPathActivities, B, "main/MPI_Send") == Approx(0.5));
     CHECK(r.with_children(Metric::CriticalPathActivities, C, "main/g") == Approx(1.5));
-    check_impact_partition(r, 3, 8.0);
+    CHECK(r.with_children(Metric::CriticalPathActivities, A, "main/g") == Approx(3.0));
+    CHECK(r.with_children(Metric::NonCriticalPathActivities, A, "main/MPI_Finalize") == Approx(1.0));
+    check_impact_total(r, 3, 8.0);
 }
 
 TEST_CASE("critical path: a Late Receiver hands the path to the receiver", "[critical-path]") {
@@ -101,7 +111,9 @@ TEST_CASE("critical path: a Late Receiver hands the path to the receiver", "[cri
     CHECK(r.with_children(Metric::CriticalPath, 2, "main/k") == Approx(ns(30)));
     CHECK(r.with_children(Metric::CriticalPath, 2, "main/MPI_Init") == Approx(ns(10)));
     CHECK(subtree_total(r, Metric::CriticalPath, 2) == Approx(ns(40)));
-    check_impact_partition(r, 3, ns(50));
+    // Rank 2 was busy for 55 (Init 10, k 30, MPI_Send 5, MPI_Finalize 15
+    // less its wait until 50): 5 beyond the path.
+    check_impact_total(r, 3, ns(50), ns(5));
 }
 
 TEST_CASE("critical path: switched off with its option", "[critical-path]") {
@@ -117,4 +129,53 @@ TEST_CASE("critical path: no MPI_Init/MPI_Finalize, no path", "[critical-path]")
     const AnalysisResults r(t, kAllAnalyses);
     CHECK(all_ranks(r, Metric::CriticalPath, 2) == 0.0);
     CHECK(all_ranks(r, Metric::CriticalPathActivities, 2) == 0.0);
+}
+
+TEST_CASE("critical path: a rank busy for longer than the path spreads no headroom", "[critical-path]") {
+    //   rank 0: Init 0-10 | f 10-40 | Send to 1 40-41 | Send to 2 41-42 | Finalize 42-100
+    //   rank 1: Init 0-10 | g 10-20 | Recv from 0 20-45 (waits 20-40)   | Finalize 45-50
+    //   rank 2: Init 0-10 | g 10-30 | Recv from 0 30-44 (waits 30-41)   | Finalize 44-50
+    // Rank 1 enters MPI_Finalize last, at 45: the path is rank 1's MPI_Recv
+    // from 40, then rank 0's f and MPI_Init: G = Init 10, f 30, MPI_Recv 5.
+    // Own time without waits (MPI_Finalize less its wait until 45):
+    //   rank 0: 10 + 30 + 2 + (58 - 3) = 97, longer than the path: no headroom
+    //   rank 1: 10 + 10 + 5 + 5 = 30, headroom 15 over f 30 (never run)
+    //   rank 2: 10 + 20 + 3 + (6 - 1) = 38, headroom 7 over f 30, MPI_Recv 2
+    // So f gets 15 + 7 * 30/32 (inter-partition), MPI_Recv 7 * 2/32.
+    TraceBuilder t(3);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 40, "f").send(40, 41, 1, 0, 8).send(41, 42, 2, 0, 8)
+        .finalize(42, 100).leave(100);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 20, "g").recv(20, 45, 0, 0, 8).finalize(45, 50).leave(50);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 30, "g").recv(30, 44, 0, 0, 8).finalize(44, 50).leave(50);
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(45)));
+    CHECK(r.with_children(Metric::CriticalImbalanceImpact, 0, "main/f") == Approx(ns(15) + ns(7) * 30 / 32));
+    CHECK(r.with_children(Metric::InterPartitionImbalance, 0, "main/f") == Approx(ns(15) + ns(7) * 30 / 32));
+    CHECK(r.with_children(Metric::CriticalImbalanceImpact, 1, "main/MPI_Recv") == Approx(ns(7) * 2 / 32));
+    CHECK(r.with_children(Metric::IntraPartitionImbalance, 1, "main/MPI_Recv") == Approx(ns(7) * 2 / 32));
+    for (int rank = 0; rank < 3; ++rank) CHECK(subtree_total(r, Metric::CriticalImbalanceImpact, rank) >= 0.0);
+}
+
+TEST_CASE("critical path: a collective's operation begins after its call's entry", "[critical-path]") {
+    // The trace shows when the barrier began inside each call:
+    //   rank 0: Init 0-10 | w 10-30 | Barrier 30-37 (begins at 35)          | Finalize 37-40
+    //   rank 1: Init 0-10 | v 10-20 | Barrier 20-37 (begins at 21) | main 37-38 | Finalize 38-40
+    // Rank 1 waits from its begin at 21 to rank 0's at 35 (14). Rank 1
+    // enters MPI_Finalize last, at 38: the path runs back on rank 1 through
+    // main (1) and its barrier after rank 0 arrived (35-37: 2), then on
+    // rank 0 through its barrier up to the begin (30-35: 5), w (20) and
+    // MPI_Init (10): 38, the length of the run.
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 30, "w").enter(30, "MPI_Barrier")
+        .collective_begin_event(35).collective_end_event(36, OTF2_COLLECTIVE_OP_BARRIER, t.world(), -1, 0, 0)
+        .leave(37).finalize(37, 40).leave(40);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 20, "v").enter(20, "MPI_Barrier")
+        .collective_begin_event(21).collective_end_event(36, OTF2_COLLECTIVE_OP_BARRIER, t.world(), -1, 0, 0)
+        .leave(37).finalize(38, 40).leave(40);
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiBarrierWait, 1, "main/MPI_Barrier") == Approx(ns(14)));
+    CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(38)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Barrier") == Approx(ns(5)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Barrier") == Approx(ns(2)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/w") == Approx(ns(20)));
 }

@@ -3,6 +3,7 @@
 
 #include "tests/analyses/backward/backward_helpers.hpp"
 #include "tests/analyses/backward/figure3.hpp"
+#include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 
 using namespace hindsight;
@@ -46,13 +47,15 @@ TEST_CASE("delay costs: Figure 3 of the delay-analysis paper", "[delay]") {
 TEST_CASE("delay costs: Figure 3's wait states, classified", "[delay]") {
     const AnalysisResults r(figure3_trace(), kAllAnalyses);
     const int B = 1, C = 2;
-    // R3 on B is caused by A's computation alone (direct) and causes R4
-    // (propagating). R4 on C is explained 0.5 by R3's processing (direct)
-    // and 1.5 by R3's waiting (indirect), and causes nothing (terminal).
+    // R3 on B is caused by A's computation alone (direct); 1.5 of its 3
+    // units caused R4 (propagating: s = 0.25 of C's 2 units per unit), the
+    // rest caused nothing (terminal). R4 on C is explained 0.5 by R3's
+    // processing (direct) and 1.5 by R3's waiting (indirect), and causes
+    // nothing (terminal).
     CHECK(r.own(Metric::MpiWaitDirectLatesender, B, "main/MPI_Recv") == Approx(3.0));
     CHECK(r.own(Metric::MpiWaitIndirectLatesender, B, "main/MPI_Recv") == Approx(0.0));
-    CHECK(r.own(Metric::MpiWaitPropagatingLs, B, "main/MPI_Recv") == Approx(3.0));
-    CHECK(r.own(Metric::MpiWaitTerminalLs, B, "main/MPI_Recv") == Approx(0.0));
+    CHECK(r.own(Metric::MpiWaitPropagatingLs, B, "main/MPI_Recv") == Approx(1.5));
+    CHECK(r.own(Metric::MpiWaitTerminalLs, B, "main/MPI_Recv") == Approx(1.5));
     CHECK(r.own(Metric::MpiWaitDirectLatesender, C, "main/MPI_Recv") == Approx(0.5));
     CHECK(r.own(Metric::MpiWaitIndirectLatesender, C, "main/MPI_Recv") == Approx(1.5));
     CHECK(r.own(Metric::MpiWaitPropagatingLs, C, "main/MPI_Recv") == Approx(0.0));
@@ -77,13 +80,18 @@ TEST_CASE("delay costs: a Late Receiver chain goes back through a Late Sender", 
     // receive as short-term cost and 30 to the Late Sender wait's gamma_long.
     CHECK(r.own(Metric::DelayLateReceiver, 1, "main/MPI_Recv") == Approx(ns(5)));
     CHECK(r.own(Metric::DelayLateReceiverLongterm, 1, "main/MPI_Recv") == 0.0);
-    // Rank 1's wait: all of it from k on rank 2, short-term 30, and the 30 it
-    // propagated to rank 0 as long-term cost.
+    // Rank 1's wait: all of it from k on rank 2, short-term 30; the 30 it
+    // propagated to rank 0 reach k as long-term cost of the Late Receiver
+    // wait they explain.
     CHECK(r.own(Metric::DelayLateSender, 2, "main/k") == Approx(ns(30)));
-    CHECK(r.own(Metric::DelayLateSenderLongterm, 2, "main/k") == Approx(ns(30)));
-    // All waiting (35 + 30) is charged; the Late Sender delay carries the
-    // Late Receiver wait it caused as its long-term cost.
+    CHECK(r.own(Metric::DelayLateReceiverLongterm, 2, "main/k") == Approx(ns(30)));
+    CHECK(all_ranks(r, Metric::DelayLateSenderLongterm, 3) == 0.0);
+    // All waiting (35 + 30) is charged, each pattern's to its own metrics.
     CHECK(all_ranks(r, Metric::Delay, 3) == Approx(ns(35 + 30)));
+    check_conservation(r, 3, Metric::MpiLateReceiver, Metric::DelayLateReceiver,
+                       Metric::DelayLateReceiverLongterm);
+    check_conservation(r, 3, Metric::MpiLateSender, Metric::DelayLateSender,
+                       Metric::DelayLateSenderLongterm);
 
     // Rank 0's Late Receiver wait: 30 of it indirect (rank 1's waiting), 5
     // direct; it causes nothing further.
@@ -165,4 +173,60 @@ TEST_CASE("delay costs: switched off with the root-cause option", "[delay]") {
     const AnalysisResults r(figure3_trace(), AnalysisOptions{true, false});
     CHECK(all_ranks(r, Metric::Delay, 3) == 0.0);
     CHECK(all_ranks(r, Metric::WaitstatesDirectVsIndirect, 3) == 0.0);
+}
+
+TEST_CASE("delay costs: a collective's delayer begins its interval with each member where they last met",
+          "[delay]") {
+    // Ranks 0-2 meet in an MPI_Allreduce on {0, 1, 2}; rank 2 enters last.
+    //   rank 0: Init 0-10 | w 10-40                            | Allreduce 40-61
+    //   rank 1: Init 0-10 | Recv from 2 10-31 (waits 10-30)    | v 31-36 | Allreduce 36-61
+    //   rank 2: Init 0-10 | a 10-30 | Send to 1 30-31 | Recv from 3 31-52 (waits 31-50)
+    //           | c 52-60 | Allreduce 60-61
+    //   rank 3: Init 0-10 | b 10-50 | Send to 2 50-52
+    // Rank 0 waits 20, rank 1 waits 24 for rank 2. Rank 2's interval with
+    // rank 0 begins at MPI_Init (whose time is all synchronization there):
+    // a 20, MPI_Send 1, MPI_Recv 21 - 19 of waiting = 2, c 8 against rank 0's
+    // w 30: excess 31, waiting 19, s = 20 / 50. With rank 1 it begins at the
+    // message to rank 1 (a Late Sender), of whose send only the completion
+    // counts (none): MPI_Recv 2, c 8 against v 5: excess 10, s = 24 / 29.
+    // Rank 2's wait from 31 to 50 lies in both intervals: it receives
+    // 19 (20/50 + 24/29) as long-term N x N cost, which goes on to b on
+    // rank 3, the cause of that wait.
+    TraceBuilder t(4);
+    const Comm trio = t.communicator({0, 1, 2}, t.world(), "trio");
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 40, "w").allreduce(40, 61, 8, trio)
+        .finalize(61, 70).leave(70);
+    t.rank(1).enter(0, "main").init(0, 10).recv(10, 31, 2, 0, 8).region(31, 36, "v")
+        .allreduce(36, 61, 8, trio).finalize(61, 70).leave(70);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 30, "a").send(30, 31, 1, 0, 8)
+        .recv(31, 52, 3, 0, 8).region(52, 60, "c").allreduce(60, 61, 8, trio).finalize(61, 70).leave(70);
+    t.rank(3).enter(0, "main").init(0, 10).region(10, 50, "b").send(50, 52, 2, 0, 8)
+        .finalize(52, 70).leave(70);
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiWaitNxN, 0, "main/MPI_Allreduce") == Approx(ns(20)));
+    REQUIRE(r.own(Metric::MpiWaitNxN, 1, "main/MPI_Allreduce") == Approx(ns(24)));
+    REQUIRE(r.with_children(Metric::MpiLateSender, 2, "main/MPI_Recv") == Approx(ns(19)));
+
+    const double s0 = 20.0 / 50, s1 = 24.0 / 29;
+    CHECK(r.own(Metric::DelayN2n, 2, "main/a") == Approx(ns(20) * s0));
+    CHECK(r.own(Metric::DelayN2n, 2, "main/MPI_Send") == Approx(ns(1) * s0));
+    CHECK(r.own(Metric::DelayN2n, 2, "main/MPI_Recv") == Approx(ns(2) * (s0 + s1)));
+    CHECK(r.own(Metric::DelayN2n, 2, "main/c") == Approx(ns(8) * (s0 + s1)));
+    CHECK(r.own(Metric::DelayN2nLongterm, 3, "main/b") == Approx(ns(19) * (s0 + s1)));
+    CHECK(r.own(Metric::DelayLateSender, 3, "main/b") == Approx(ns(19)));
+    check_conservation(r, 4, Metric::MpiWaitNxN, Metric::DelayN2n, Metric::DelayN2nLongterm);
+}
+
+TEST_CASE("delay costs: a Late Receiver posted by MPI_Irecv and completed after a barrier", "[delay]") {
+    // The scenario of irecv_late_receiver.hpp, with its hand-derived values.
+    const AnalysisResults r(irecv_late_receiver_trace(), kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiLateReceiver, 0, "main/MPI_Send") == Approx(ns(5)));
+    REQUIRE(r.own(Metric::MpiBarrierWait, 0, "main/MPI_Barrier") == Approx(ns(1)));
+    CHECK(r.own(Metric::DelayLateReceiver, 1, "main") == Approx(ns(5)));
+    CHECK(r.own(Metric::DelayBarrier, 1, "main") == Approx(ns(1)));
+    check_conservation(r, 2, Metric::MpiLateReceiver, Metric::DelayLateReceiver, Metric::DelayLateReceiverLongterm);
+    check_conservation(r, 2, Metric::MpiBarrierWait, Metric::DelayBarrier, Metric::DelayBarrierLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(50)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Irecv") == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main") == Approx(ns(16)));
 }

@@ -1,0 +1,182 @@
+#include "analyses/sync_point_list.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "common/error.hpp"
+
+namespace hindsight {
+
+using replay::EventIndex;
+using replay::EventKind;
+using replay::EventView;
+
+namespace {
+
+// FNV-1a over the fields of an operation: equal on every rank that took
+// part, and different operations collide with negligible probability.
+class OperationHash {
+public:
+    OperationHash& add(std::uint64_t field) {
+        for (int byte = 0; byte < 8; ++byte) {
+            hash_ ^= (field >> (8 * byte)) & 0xffu;
+            hash_ *= 0x100000001b3ull;
+        }
+        return *this;
+    }
+    // Kept below 2^53 so that the id travels exactly in a double.
+    OperationId value() const { return hash_ & ((std::uint64_t{1} << 53) - 1); }
+
+private:
+    std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+int comm_rank_of(const std::vector<int>& members, int world_rank) {
+    const auto it = std::find(members.begin(), members.end(), world_rank);
+    return it == members.end() ? -1 : static_cast<int>(it - members.begin());
+}
+
+}  // namespace
+
+SyncPointList::SyncPointList(const replay::LocalTrace& trace, const SynchronizationPoints& points)
+    : members_(trace.definitions.communicators.size()), trace_(&trace) {
+    // Numbers of operations so far, per communicator and per message channel
+    // (sender, receiver, communicator, tag).
+    std::vector<std::uint64_t> collectives_on(trace.definitions.communicators.size() + 1, 0);
+    std::map<std::tuple<int, int, CommId, std::uint32_t>, std::uint64_t> messages_on;
+
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        const replay::Event& e = trace.events[i];
+        if (e.kind == EventKind::CollectiveEnd) {
+            const CommId comm = trace.collective(e).comm;
+            ++collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)];
+        }
+        if (e.kind != EventKind::Send && e.kind != EventKind::Recv && e.kind != EventKind::CollectiveEnd) continue;
+        const WaitState* state = points.wait_states.find(i);
+        if (!state || !state->synchronizes) continue;
+
+        const EventView view(trace, i);
+        SyncPoint point;
+        point.event = i;
+        point.enter = view.enter_index() == replay::kNoEvent ? i : view.enter_index();
+        // A receive that kept its sender waiting synchronized when it was
+        // posted: for one completed in a later call, at the MPI_Irecv.
+        if (e.kind == EventKind::Recv && points.late_receivers_caused.contains(i) &&
+            trace.posting_call(e) != replay::kNoEvent)
+            point.enter = trace.posting_call(e);
+        point.cnode = trace.events[point.enter].cnode;
+        point.wait = state->waiting;
+        const EventIndex leave = trace.events[point.enter].kind == EventKind::Enter ? trace.events[point.enter].ref
+                                                                                   : replay::kNoEvent;
+        const Ticks duration = leave == replay::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
+        point.prune = std::max<Ticks>(0, duration - state->completion);
+
+        Group group;
+        if (e.kind == EventKind::CollectiveEnd) {
+            const replay::Collective& coll = trace.collective(e);
+            const CommId comm = coll.comm;
+            point.operation = OperationHash().add(1).add(comm).add(collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)]).value();
+            const auto listed = points.partial_groups.find(i);
+            if (listed != points.partial_groups.end()) {
+                group = {Scope::Listed, static_cast<std::uint32_t>(listed_.size())};
+                listed_.push_back(listed->second);
+            } else if (state->pattern == WaitPattern::EarlyReduce || state->pattern == WaitPattern::LateBroadcast) {
+                // A rooted operation ties a member to the rank it waited for
+                // (or that waited for it): the root and the last sender of an
+                // n-to-1 operation, a waiting member to the root of a 1-to-n
+                // one. The root of a 1-to-n operation without its list of
+                // waiters is tied to all members.
+                const std::vector<int> ordered = trace.definitions.world_ranks(comm);
+                const int self = comm_rank_of(ordered, trace.rank);
+                const int partner = state->cause != self ? state->cause
+                                    : state->pattern == WaitPattern::EarlyReduce ? coll.root
+                                                                                  : -1;
+                if (partner >= 0 && static_cast<std::size_t>(partner) < ordered.size())
+                    group = {Scope::Peer, static_cast<std::uint32_t>(ordered[static_cast<std::size_t>(partner)])};
+                else
+                    group = {Scope::Communicator, comm};
+            } else {
+                group = {Scope::Communicator, comm};
+            }
+        } else {
+            const replay::Message& msg = trace.message(e);
+            const std::vector<int> ordered = trace.definitions.world_ranks(msg.comm);
+            const int peer = msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < ordered.size()
+                                 ? ordered[static_cast<std::size_t>(msg.partner)]
+                                 : msg.partner;
+            if (peer < 0) throw Error(trace.anchor_path, "a message names no valid partner rank");
+            const bool sends = e.kind == EventKind::Send;
+            const int sender = sends ? trace.rank : peer;
+            const int receiver = sends ? peer : trace.rank;
+            const auto channel = std::make_tuple(sender, receiver, msg.comm, static_cast<std::uint32_t>(msg.tag));
+            point.operation = OperationHash()
+                                  .add(2)
+                                  .add(static_cast<std::uint64_t>(sender))
+                                  .add(static_cast<std::uint64_t>(receiver))
+                                  .add(msg.comm)
+                                  .add(msg.tag)
+                                  .add(messages_on[channel]++)
+                                  .value();
+            group = {Scope::Peer, static_cast<std::uint32_t>(peer)};
+        }
+        points_.push_back(point);
+        groups_.push_back(group);
+    }
+    // In the order the synchronizations happened: a receive posted by an
+    // MPI_Irecv synchronized there, before the events up to its completion.
+    std::vector<std::size_t> order(points_.size());
+    for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
+    const auto anchor = [&](std::size_t p) { return std::min(points_[p].event, points_[p].enter); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return anchor(a) < anchor(b); });
+    std::vector<SyncPoint> ordered_points;
+    std::vector<Group> ordered_groups;
+    for (const std::size_t p : order) {
+        ordered_points.push_back(points_[p]);
+        ordered_groups.push_back(groups_[p]);
+    }
+    points_ = std::move(ordered_points);
+    groups_ = std::move(ordered_groups);
+    by_event_.reserve(points_.size());
+    for (std::size_t p = 0; p < points_.size(); ++p) by_event_.emplace_back(points_[p].event, p);
+    std::sort(by_event_.begin(), by_event_.end());
+}
+
+const std::vector<int>& SyncPointList::sorted_members(CommId comm) const {
+    if (comm >= members_.size()) members_.resize(std::size_t{comm} + 1);
+    std::vector<int>& m = members_[comm];
+    if (m.empty()) {
+        m = trace_->definitions.world_ranks(comm);
+        if (m.empty()) m.push_back(trace_->rank);  // MPI_COMM_SELF-like
+        std::sort(m.begin(), m.end());
+    }
+    return m;
+}
+
+bool SyncPointList::involves(const Group& group, int world_rank) const {
+    switch (group.scope) {
+    case Scope::Peer: return static_cast<int>(group.who) == world_rank;
+    case Scope::Communicator: {
+        const std::vector<int>& m = sorted_members(group.who);
+        return std::binary_search(m.begin(), m.end(), world_rank);
+    }
+    case Scope::Listed: {
+        const std::vector<int>& m = listed_[group.who];
+        return std::binary_search(m.begin(), m.end(), world_rank);
+    }
+    }
+    return false;
+}
+
+std::size_t SyncPointList::position(EventIndex event) const {
+    const auto it = std::lower_bound(by_event_.begin(), by_event_.end(), std::make_pair(event, std::size_t{0}));
+    return it != by_event_.end() && it->first == event ? it->second : kNone;
+}
+
+std::size_t SyncPointList::previous(std::size_t position, int peer) const {
+    for (std::size_t p = std::min(position, points_.size()); p-- > 0;)
+        if (involves(groups_[p], peer)) return p;
+    return kNone;
+}
+
+}  // namespace hindsight

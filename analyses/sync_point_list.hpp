@@ -1,0 +1,82 @@
+// The synchronization points of one rank, in trace order, as the delay
+// analysis (Böhme et al., TOPC 2016, §5) delimits its synchronization
+// intervals with them: a synchronization interval ends at a wait state and
+// begins at the previous synchronization point that involved the same ranks.
+//
+// Which events are synchronization points follows Scalasca's trace analyzer,
+// whose reports we reproduce, and the forward pass marks them
+// (WaitState::synchronizes):
+//  - a receive that waited for its sender (Late Sender), and that send;
+//  - a send that waited for its receiver (Late Receiver), and that receive;
+//  - a collective, for the ranks it synchronized: every member of a
+//    barrier, of MPI_Init and MPI_Finalize and of an n-to-n operation that
+//    all members overlapped; otherwise the members that waited and the rank
+//    they waited for (collective_wait_states.hpp). Scans are none.
+// Messages nobody waited for do not synchronize anybody: a rank may send
+// and receive them at any time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "analyses/synchronization_points.hpp"
+#include "common/call_tree.hpp"
+#include "replay/local_trace.hpp"
+
+namespace hindsight {
+
+// Names one operation the same way on every rank that took part in it, so
+// that ranks can tell each other where their intervals begin: a hash of the
+// communicator and the operation's number on it (collectives), or of the
+// sender, receiver, communicator, tag and the message's number among the
+// synchronizing messages of that channel (point-to-point).
+using OperationId = std::uint64_t;
+
+struct SyncPoint {
+    replay::EventIndex event = replay::kNoEvent;
+    replay::EventIndex enter = replay::kNoEvent;  // the Enter of its MPI call
+    CallPathId cnode = kNoCallPath;               // the MPI call's call path
+    Ticks wait = 0;                               // this rank's waiting there
+    // The call's time minus its completion time: the part of the call that
+    // an interval beginning here leaves out (only the completion counts as
+    // the rank's activity).
+    Ticks prune = 0;
+    OperationId operation = 0;
+};
+
+class SyncPointList {
+public:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+    SyncPointList() = default;
+    SyncPointList(const replay::LocalTrace& trace, const SynchronizationPoints& points);
+
+    std::size_t size() const { return points_.size(); }
+    const SyncPoint& operator[](std::size_t position) const { return points_[position]; }
+    // The position of the synchronization point at `event`, or kNone.
+    std::size_t position(replay::EventIndex event) const;
+    // The last synchronization point before `position` that involved world
+    // rank `peer`, or kNone.
+    std::size_t previous(std::size_t position, int peer) const;
+
+private:
+    // Whom a synchronization point tied this rank to.
+    enum class Scope : std::uint8_t { Peer, Communicator, Listed };
+    struct Group {
+        Scope scope = Scope::Peer;
+        std::uint32_t who = 0;  // world rank, communicator id or index into listed_
+    };
+    bool involves(const Group& group, int world_rank) const;
+    const std::vector<int>& sorted_members(CommId comm) const;
+
+    std::vector<SyncPoint> points_;                // in the order they happened
+    std::vector<Group> groups_;                    // by position
+    std::vector<std::pair<replay::EventIndex, std::size_t>> by_event_;  // position by event, sorted
+    std::vector<std::vector<int>> listed_;         // sorted world ranks
+    mutable std::vector<std::vector<int>> members_;  // by communicator, filled when asked
+    const replay::LocalTrace* trace_ = nullptr;
+};
+
+}  // namespace hindsight

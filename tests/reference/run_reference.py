@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Analyzes every trace of tests/data/scalasca with hindsight-analyze, compares
+the report with Scalasca's cell by cell (compare_reports) and checks its
+invariants (check_invariants). All traces run before the test fails; at the
+end one line per trace says how many cells were compared and how many differ.
+
+usage: run_reference.py --data DIR --analyzer PATH --mpiexec PATH
+                        --compare PATH --invariants PATH
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# The cells where Hindsight differs from Scalasca on purpose, and why: the
+# one place to list them. (trace, metric, call path suffix, reason); the
+# suffix is made of whole region names, e.g. "main/MPI_Recv"; "" means every
+# call path. Each reason should also be in Hindsight's docs.
+DELIBERATE_DIFFERENCES = [
+    # A rank that ran every call path of the critical path has no headroom
+    # to spread over call paths it never ran: Scalasca divides 0 by 0 there,
+    # and the NaN it sums over the ranks drops the metric on every rank.
+    ("chain", "inter_partition_imbalance", "", "Scalasca loses the metric to a 0/0"),
+    ("collectives", "inter_partition_imbalance", "", "Scalasca loses the metric to a 0/0"),
+    ("late_receiver", "inter_partition_imbalance", "", "Scalasca loses the metric to a 0/0"),
+    # Scalasca applies the cost scales of the members whose interval with
+    # the delayer of a collective begins later than the others' only from
+    # the next such beginning on: part of the long-term costs is lost, and
+    # short- plus long-term N x N costs fall short of the N x N waiting.
+    ("halo2d", "delay_n2n_longterm", "", "Scalasca loses long-term costs at collectives"),
+    # Where a wait is longer than the delayer's excess plus its waiting
+    # (intervals that begin at different moments on the two ranks), Scalasca
+    # charges at most the excess and drops the rest of the wait; the delay
+    # paper scales the whole wait onto the delays, so that they add up to it.
+    ("halo2d", "delay_latesender", "", "Scalasca drops what a delay cannot explain in full"),
+    # In a collective the trace shows the operation's begin after the call's
+    # entry: Scalasca counts the waiting rank's time before its begin on the
+    # critical path and none of the delaying rank's call, so its path is not
+    # as long as the run; Hindsight follows the path in time (the delayer's
+    # call up to its begin, then the waiting rank's call after it).
+    ("halo2d", "critical_path", "MPI_Allreduce", "the path follows the collective's begin"),
+    ("halo2d", "critical_imbalance_impact", "MPI_Allreduce", "the path follows the collective's begin"),
+    # A wait that neither the delayer's excess nor its waiting explains (the
+    # delayer did less than the waiting rank; clocks of two nodes): Scalasca
+    # drops its costs, Hindsight keeps them on the delayer's call.
+    ("scorep-pingpong", "delay_latereceiver", "", "costs no delay explains stay with the call"),
+    # A rank busy for longer than the critical path (in MPI_Finalize, after
+    # the path's end) has no waiting to spread: Scalasca spreads its negative
+    # "headroom" and so lowers the other ranks' imbalance impact.
+    ("scorep-pingpong", "critical_imbalance_impact", "", "a rank's headroom is its waiting, never negative"),
+]
+
+# Per command; a hang fails the test instead of stalling the suite. The
+# analyzer's own limit comes first, so that a stalled replay says what it
+# waited for.
+COMMAND_TIMEOUT = 120
+REPLAY_TIMEOUT = 60
+
+
+def run(command):
+    print("$ " + " ".join(command), flush=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        print(f"no exit within {COMMAND_TIMEOUT} s", flush=True)
+        return None
+    print(done.stdout, done.stderr, sep="\n", flush=True)
+    return done
+
+
+def check_trace(args, name, folder, workdir):
+    """Returns the trace's summary line and whether everything held."""
+    ranks = len(glob.glob(os.path.join(folder, "traces", "*.evt")))
+    report = os.path.join(workdir, name + ".cubex")
+    done = run([args.mpiexec, "-n", str(ranks), args.analyzer, os.path.join(folder, "traces.otf2"),
+                "-o", report, "-q", "--timeout", str(REPLAY_TIMEOUT)])
+    if done is None or done.returncode != 0:
+        return f"{name}: hindsight-analyze failed", False
+
+    allow = []
+    for trace, metric, suffix, _reason in DELIBERATE_DIFFERENCES:
+        if trace == name:
+            allow += ["--allow", f"{metric}:{suffix}"]
+    compared = run([args.compare, report, os.path.join(folder, "scalasca.cubex"), *allow])
+    counts = re.search(r"^compared (\d+) cells, (\d+) differ \((\d+) allowed\)", compared.stdout if compared else "",
+                       re.MULTILINE)
+    if compared is None or counts is None or compared.returncode not in (0, 1):
+        return f"{name}: compare_reports failed", False
+
+    checked = run([args.invariants, report])
+    if checked is None or checked.returncode not in (0, 1):
+        return f"{name}: check_invariants failed", False
+    violations = len(checked.stdout.splitlines()) - 1  # less the closing count
+
+    cells, differ, allowed = counts.groups()
+    one_sided = re.search(r"^(\d+) call paths with values in one report only", compared.stdout, re.MULTILINE)
+    line = (f"{name}: {cells} cells compared / {differ} differing ({allowed} allowed)"
+            + (f", {one_sided.group(1)} call paths in one report only" if one_sided else "")
+            + f"; {violations} invariant violations")
+    return line, compared.returncode == 0 and checked.returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("--data", "--analyzer", "--mpiexec", "--compare", "--invariants"):
+        parser.add_argument(option, required=True)
+    args = parser.parse_args()
+    traces = sorted(name for name in os.listdir(args.data) if os.path.isdir(os.path.join(args.data, name)))
+    if not traces:
+        sys.exit(f"FAIL: no traces in {args.data}")
+    known = set(traces)
+    unknown = sorted({entry[0] for entry in DELIBERATE_DIFFERENCES} - known)
+    if unknown:
+        sys.exit(f"FAIL: DELIBERATE_DIFFERENCES names traces that do not exist: {unknown}")
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="hindsight-reference-") as workdir:
+        for name in traces:
+            results.append(check_trace(args, name, os.path.join(args.data, name), workdir))
+    print("\n".join(line for line, _ in results))
+    failed = [line for line, ok in results if not ok]
+    if failed:
+        sys.exit(f"FAIL: {len(failed)} of {len(results)} traces differ from Scalasca or violate invariants")
+    print("all traces agree with Scalasca (but for the deliberate differences) and satisfy the invariants")
+
+
+if __name__ == "__main__":
+    main()
