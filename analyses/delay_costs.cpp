@@ -104,15 +104,6 @@ private:
     std::size_t next_ = 0;
 };
 
-// One piece of the delayer's interval at a collective, from a point where
-// its interval with some member begins to the next such point.
-struct Piece {
-    OperationId begins_at = 0;   // 0: the start of the trace
-    CallPathId first_call = kNoCallPath;
-    double pruned = 0;
-    RawInterval raw;
-};
-
 }  // namespace
 
 void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
@@ -123,6 +114,7 @@ void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Dire
     scanner_ = IntervalScanner(trace.call_tree.size());
     long_costs_.clear();
     held_intervals_.clear();
+    members_.assign(trace.definitions.communicators.size(), {});
     propagating_.clear();
 }
 
@@ -136,9 +128,15 @@ bool DelayCostAnalysis::caused_late_receiver(const EventView& view) const {
     return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
-int DelayCostAnalysis::peer_world_rank(const EventView& view) const {
+const std::vector<int>& DelayCostAnalysis::members(CommId comm) {
+    if (comm >= members_.size()) members_.resize(std::size_t{comm} + 1);
+    if (members_[comm].empty()) members_[comm] = trace_->definitions.world_ranks(comm);
+    return members_[comm];
+}
+
+int DelayCostAnalysis::peer_world_rank(const EventView& view) {
     const replay::Message& msg = view.message();
-    const std::vector<int> members = trace_->definitions.world_ranks(msg.comm);
+    const std::vector<int>& members = this->members(msg.comm);
     return msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < members.size()
                ? members[static_cast<std::size_t>(msg.partner)]
                : msg.partner;
@@ -337,60 +335,78 @@ replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
     co_await collective(view, exchange, *pattern);
 }
 
+// The delayer's interval at the collective at synchronization point
+// `here`, in pieces: one begins at each point where its interval with some
+// member begins. Returns them as the broadcast ships them.
+std::vector<double> DelayCostAnalysis::delayer_pieces(std::size_t here, const std::vector<int>& members,
+                                                      std::vector<Piece>& pieces) {
+    if (here == SyncPointList::kNone)
+        throw Error(trace_->anchor_path, "the rank a collective waited for has no synchronization point there");
+    std::vector<std::size_t> starts;
+    for (const int member : members)
+        if (member != trace_->rank) starts.push_back(sync_points_.previous(here, member));
+    // kNone (the start of the trace) sorts last as the largest size_t: put
+    // it first.
+    std::sort(starts.begin(), starts.end(), [](std::size_t a, std::size_t b) {
+        return (a == SyncPointList::kNone ? 0 : a + 1) < (b == SyncPointList::kNone ? 0 : b + 1);
+    });
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    DoubleWriter out;
+    out.put(static_cast<double>(starts.size()));
+    pieces.clear();
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        const bool last = k + 1 == starts.size();
+        Piece piece;
+        if (starts[k] != SyncPointList::kNone) {
+            piece.begins_at = sync_points_[starts[k]].operation;
+            piece.first_call = sync_points_[starts[k]].cnode;
+            piece.pruned = static_cast<double>(sync_points_[starts[k]].prune);
+        }
+        piece.raw = scanner_.raw(*trace_, sync_points_, starts[k], last ? here : starts[k + 1], !last);
+        out.put(static_cast<double>(piece.begins_at));
+        out.put(piece.first_call == kNoCallPath ? -1.0 : static_cast<double>(piece.first_call));
+        out.put(piece.pruned);
+        out.put(piece.raw.total_waiting);
+        out.put_profile(piece.raw.time);
+        out.put_profile(piece.raw.waiting);
+        pieces.push_back(std::move(piece));
+    }
+    return std::move(out.data());
+}
+
 // Three steps of logarithmic depth: find the delayer (if anyone waited),
 // broadcast its interval, sum the waiting ranks' shares onto it.
 replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExchange& exchange,
                                                      CostPattern pattern) {
     const WaitState* wait = points_->wait_states.find(view.index());
     const bool waited = wait && has_delay_costs(*wait);
-    std::array<double, 2> who{waited ? wait->cause : -1.0, waited ? static_cast<double>(wait->waiting) : 0.0};
+    const std::vector<int>& members = this->members(view.collective().comm);
+    const std::size_t here = sync_points_.position(view.index());
+    // The rank everyone waited for knows it from the forward pass (its own
+    // synchronization point names itself as the cause): it cuts its
+    // interval into pieces now and announces their size with the search for
+    // the delayer, so that the broadcast below needs no size of its own.
+    std::vector<Piece> pieces;
+    std::vector<double> shipped;
+    if (wait && wait->cause == exchange.rank()) shipped = delayer_pieces(here, members, pieces);
+    // [delayer, longest wait, size of the delayer's pieces (0: unknown)]
+    std::array<double, 3> who{waited ? wait->cause : -1.0, waited ? static_cast<double>(wait->waiting) : 0.0,
+                              static_cast<double>(shipped.size())};
     co_await exchange.allreduce(who, replay::ReduceOp::Max);
     if (who[0] < 0 || who[1] <= 0) co_return;
     const int delayer_rank = static_cast<int>(who[0]);
     const bool delaying = exchange.rank() == delayer_rank;
-    const std::vector<int> members = trace_->definitions.world_ranks(view.collective().comm);
     if (static_cast<std::size_t>(delayer_rank) >= members.size())
         throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
-    const std::size_t here = sync_points_.position(view.index());
-
-    // The delayer's interval in pieces: one begins at each point where its
-    // interval with some member begins.
-    std::vector<Piece> pieces;
-    std::vector<double> shipped;
-    if (delaying) {
-        if (here == SyncPointList::kNone)
-            throw Error(trace_->anchor_path, "the rank a collective waited for has no synchronization point there");
-        std::vector<std::size_t> starts;
-        for (const int member : members)
-            if (member != trace_->rank) starts.push_back(sync_points_.previous(here, member));
-        // kNone (the start of the trace) sorts last as the largest size_t:
-        // put it first.
-        std::sort(starts.begin(), starts.end(), [](std::size_t a, std::size_t b) {
-            return (a == SyncPointList::kNone ? 0 : a + 1) < (b == SyncPointList::kNone ? 0 : b + 1);
-        });
-        starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-        DoubleWriter out;
-        out.put(static_cast<double>(starts.size()));
-        for (std::size_t k = 0; k < starts.size(); ++k) {
-            const bool last = k + 1 == starts.size();
-            Piece piece;
-            if (starts[k] != SyncPointList::kNone) {
-                piece.begins_at = sync_points_[starts[k]].operation;
-                piece.first_call = sync_points_[starts[k]].cnode;
-                piece.pruned = static_cast<double>(sync_points_[starts[k]].prune);
-            }
-            piece.raw = scanner_.raw(*trace_, sync_points_, starts[k], last ? here : starts[k + 1], !last);
-            out.put(static_cast<double>(piece.begins_at));
-            out.put(piece.first_call == kNoCallPath ? -1.0 : static_cast<double>(piece.first_call));
-            out.put(piece.pruned);
-            out.put(piece.raw.total_waiting);
-            out.put_profile(piece.raw.time);
-            out.put_profile(piece.raw.waiting);
-            pieces.push_back(std::move(piece));
-        }
-        shipped = std::move(out.data());
+    if (who[2] > 0) {
+        if (delaying && static_cast<double>(shipped.size()) != who[2])
+            throw Error(trace_->anchor_path, "two ranks claim to have delayed the same collective");
+        shipped.resize(static_cast<std::size_t>(who[2]));
+        co_await exchange.broadcast_fixed(shipped, delayer_rank);
+    } else {
+        if (delaying) shipped = delayer_pieces(here, members, pieces);
+        co_await exchange.broadcast(shipped, delayer_rank);
     }
-    co_await exchange.broadcast(shipped, delayer_rank);
     if (!delaying) {
         DoubleReader in(shipped, trace_->anchor_path);
         const std::size_t n = in.count();

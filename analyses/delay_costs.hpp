@@ -77,7 +77,9 @@ private:
 
     const WaitState* own_wait(const replay::EventView& view, WaitPattern pattern) const;
     bool caused_late_receiver(const replay::EventView& view) const;
-    int peer_world_rank(const replay::EventView& view) const;
+    // World ranks of a communicator's members, in communicator rank order.
+    const std::vector<int>& members(CommId comm);
+    int peer_world_rank(const replay::EventView& view);
     PatternCosts long_costs(replay::EventIndex index) const;
     double propagating(replay::EventIndex index) const;
     // The interval that ends at synchronization point `view` and begins at
@@ -95,6 +97,15 @@ private:
                             const PatternCosts& long_cost);
     // The waiting rank's side: classifies its point-to-point wait state.
     void classify(const replay::EventView& view, WaitPattern pattern, Ticks waiting, double indirect);
+    // One piece of the delayer's interval at a collective, from a point
+    // where its interval with some member begins to the next such point.
+    struct Piece {
+        OperationId begins_at = 0;  // 0: the start of the trace
+        CallPathId first_call = kNoCallPath;
+        double pruned = 0;
+        RawInterval raw;
+    };
+    std::vector<double> delayer_pieces(std::size_t here, const std::vector<int>& members, std::vector<Piece>& pieces);
     replay::CollectiveTask collective(const replay::EventView& view, replay::CollectiveExchange& exchange,
                                       CostPattern pattern);
 
@@ -103,6 +114,7 @@ private:
     const replay::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;
+    std::vector<std::vector<int>> members_;  // by communicator, filled when asked
     std::unordered_map<replay::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
     std::unordered_map<replay::EventIndex, double> propagating_;       // the part of a wait that propagated
 

@@ -93,6 +93,8 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
     latest_candidate_send_ = kNoCandidate;
     open_call_ = replay::kNoEvent;
     notes_.clear();
+    next_note_ = 0;
+    notes_sorted_ = false;
 }
 
 int PointToPointWaitStates::world_rank(CommId comm, int rank) {
@@ -146,7 +148,7 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
         points_->late_receivers_caused[recv] = waiting;
         points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner, true,
                                            std::max<Ticks>(0, posting_leave - sent.leave)});
-        notes_[recv] = {waiting, false, posting_leave};
+        notes_.push_back({recv, waiting, false, posting_leave});
     }
 
     const CallPathId call = view.enter().cnode;
@@ -168,14 +170,21 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
 }
 
 void PointToPointWaitStates::write_note(const replay::EventView& view, replay::PayloadWriter& out) {
-    // Notes are written after the last event: the last call completing
-    // several receives is closed by now, and every Late Sender known.
-    close_call();
-    const auto it = notes_.find(view.index());
-    if (it == notes_.end()) return;
-    out.put<Ticks>(it->second.late_receiver);
-    out.put<std::uint8_t>(it->second.late_sender ? 1 : 0);
-    out.put<Ticks>(it->second.recv_leave);
+    // Notes are written after the last event, in pass order: the last call
+    // completing several receives is closed by now, and every Late Sender
+    // known. Those of one such call were noted out of order.
+    if (!notes_sorted_) {
+        close_call();
+        std::sort(notes_.begin(), notes_.end(),
+                  [](const SenderNote& a, const SenderNote& b) { return a.recv < b.recv; });
+        notes_sorted_ = true;
+    }
+    while (next_note_ < notes_.size() && notes_[next_note_].recv < view.index()) ++next_note_;
+    if (next_note_ == notes_.size() || notes_[next_note_].recv != view.index()) return;
+    const SenderNote& note = notes_[next_note_];
+    out.put<Ticks>(note.late_receiver);
+    out.put<std::uint8_t>(note.late_sender ? 1 : 0);
+    out.put<Ticks>(note.recv_leave);
 }
 
 // The sender learns that its send synchronized with the receive: the
@@ -221,7 +230,7 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
         claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
     points_->wait_states.record(late.recv,
                                 {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
-    notes_[late.recv] = {0, true, trace_->events[replay::EventView(*trace_, late.recv).leave_index()].time};
+    notes_.push_back({late.recv, 0, true, trace_->events[replay::EventView(*trace_, late.recv).leave_index()].time});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
     latest_candidate_send_ = std::max(latest_candidate_send_, late.send);

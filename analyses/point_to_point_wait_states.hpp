@@ -25,7 +25,6 @@
 #include <deque>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
@@ -82,6 +81,7 @@ private:
     };
     // What the receiver tells the sender of a message after the pass.
     struct SenderNote {
+        replay::EventIndex recv = replay::kNoEvent;  // the receiver's Recv event
         Ticks late_receiver = 0;  // the sender's Late Receiver wait
         bool late_sender = false; // the receiver waited for the sender
         Ticks recv_leave = 0;     // the end of the receive call
@@ -107,8 +107,11 @@ private:
     // The longest wait so far inside the current multiple-completion call.
     replay::EventIndex open_call_ = replay::kNoEvent;
     LateMessage longest_;
-    // By the index of the Recv event: the messages whose senders get a note.
-    std::unordered_map<replay::EventIndex, SenderNote> notes_;
+    // The messages whose senders get a note; sorted by Recv event when the
+    // notes are written, in pass order, `next_note_` on.
+    std::vector<SenderNote> notes_;
+    std::size_t next_note_ = 0;
+    bool notes_sorted_ = false;
 };
 
 }  // namespace hindsight

@@ -40,7 +40,8 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 }  // namespace
 
 SyncPointList::SyncPointList(const replay::LocalTrace& trace, const SynchronizationPoints& points)
-    : members_(trace.definitions.communicators.size()), trace_(&trace) {
+    : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
+      trace_(&trace) {
     // Numbers of operations so far, per communicator and per message channel
     // (sender, receiver, communicator, tag).
     std::vector<std::uint64_t> collectives_on(trace.definitions.communicators.size() + 1, 0);
@@ -87,7 +88,7 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
                 // n-to-1 operation, a waiting member to the root of a 1-to-n
                 // one. The root of a 1-to-n operation without its list of
                 // waiters is tied to all members.
-                const std::vector<int> ordered = trace.definitions.world_ranks(comm);
+                const std::vector<int>& ordered = ordered_members(comm);
                 const int self = comm_rank_of(ordered, trace.rank);
                 const int partner = state->cause != self ? state->cause
                                     : state->pattern == WaitPattern::EarlyReduce ? coll.root
@@ -101,7 +102,7 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
             }
         } else {
             const replay::Message& msg = trace.message(e);
-            const std::vector<int> ordered = trace.definitions.world_ranks(msg.comm);
+            const std::vector<int>& ordered = ordered_members(msg.comm);
             const int peer = msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < ordered.size()
                                  ? ordered[static_cast<std::size_t>(msg.partner)]
                                  : msg.partner;
@@ -140,6 +141,13 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
     by_event_.reserve(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) by_event_.emplace_back(points_[p].event, p);
     std::sort(by_event_.begin(), by_event_.end());
+}
+
+const std::vector<int>& SyncPointList::ordered_members(CommId comm) {
+    if (comm >= ordered_.size()) ordered_.resize(std::size_t{comm} + 1);
+    std::vector<int>& m = ordered_[comm];
+    if (m.empty()) m = trace_->definitions.world_ranks(comm);
+    return m;
 }
 
 const std::vector<int>& SyncPointList::sorted_members(CommId comm) const {

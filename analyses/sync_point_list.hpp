@@ -70,12 +70,15 @@ private:
     };
     bool involves(const Group& group, int world_rank) const;
     const std::vector<int>& sorted_members(CommId comm) const;
+    // In communicator rank order; empty for MPI_COMM_SELF-like ones.
+    const std::vector<int>& ordered_members(CommId comm);
 
     std::vector<SyncPoint> points_;                // in the order they happened
     std::vector<Group> groups_;                    // by position
     std::vector<std::pair<replay::EventIndex, std::size_t>> by_event_;  // position by event, sorted
     std::vector<std::vector<int>> listed_;         // sorted world ranks
-    mutable std::vector<std::vector<int>> members_;  // by communicator, filled when asked
+    mutable std::vector<std::vector<int>> members_;  // sorted, by communicator, filled when asked
+    std::vector<std::vector<int>> ordered_;          // by communicator, filled when asked
     const replay::LocalTrace* trace_ = nullptr;
 };
 

@@ -47,22 +47,16 @@ def main():
             sys.exit(f"FAIL: the summary does not say {explained!r}")
         step([args.checker, "check", report])
 
-        trace_dir = os.path.join(work, "sendrecv")
-        report = os.path.join(work, "sendrecv.cubex")
-        step([args.checker, "write-sendrecv", trace_dir])
-        step([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
-              "-o", report, "--timeout", "60"])
-        step([args.checker, "check-sendrecv", report])
-
-        # A Late Receiver whose answer the MPI engine must take where the
-        # receive was posted, not where it completed (that would deadlock).
-        trace_dir = os.path.join(work, "irecv")
-        report = os.path.join(work, "irecv.cubex")
-        step([args.checker, "write-irecv", trace_dir])
-        step([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
-              "-o", report, "--timeout", "60"])
-        step([args.checker, "check-irecv", report])
-
+        # The MPI_Sendrecv exchange, and a Late Receiver whose answer the
+        # MPI engine must take where the receive was posted, not where it
+        # completed (that would deadlock).
+        for scenario in ("sendrecv", "irecv"):
+            trace_dir = os.path.join(work, scenario)
+            report = os.path.join(work, scenario + ".cubex")
+            step([args.checker, "write-" + scenario, trace_dir])
+            step([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+                  "-o", report, "--timeout", "60"])
+            step([args.checker, "check-" + scenario, report])
 
 if __name__ == "__main__":
     main()
