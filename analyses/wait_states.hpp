@@ -67,9 +67,10 @@ inline bool is_synchronization_wait(const WaitState& wait) {
 }
 
 // Wait states of one rank, by the index of the communication event (Send,
-// Recv or CollectiveEnd) they belong to. Synchronization points without
-// waiting are recorded too (waiting = 0) with the partner that took part, so
-// that the backward passes can delimit synchronization intervals.
+// Recv or CollectiveEnd) they belong to. Every message and every collective
+// the rank took part in is recorded, with waiting 0 where it did not wait;
+// those that synchronized the rank with others are marked (synchronizes),
+// so that the backward passes can delimit synchronization intervals.
 class WaitStateMap {
 public:
     // Makes room for every communication event of `trace`, which must
