@@ -111,7 +111,7 @@ void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Dire
         throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
     trace_ = &trace;
     sync_points_ = SyncPointList(trace, *points_);
-    scanner_ = IntervalScanner(trace.call_tree.size());
+    scanner_ = IntervalScanner(trace, sync_points_);
     long_costs_.clear();
     held_intervals_.clear();
     members_.assign(trace.definitions.communicators.size(), {});
@@ -156,7 +156,7 @@ IntervalProfile DelayCostAnalysis::interval_with(const EventView& view, int peer
     const std::size_t at = sync_points_.position(view.index());
     if (at == SyncPointList::kNone)
         throw Error(trace_->anchor_path, "a wait state's partner event is no synchronization point");
-    return scanner_.interval(*trace_, sync_points_, sync_points_.previous(at, peer), at);
+    return scanner_.interval(sync_points_.previous(at, peer), at);
 }
 
 void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
@@ -362,7 +362,7 @@ std::vector<double> DelayCostAnalysis::delayer_pieces(std::size_t here, const st
             piece.first_call = sync_points_[starts[k]].cnode;
             piece.pruned = static_cast<double>(sync_points_[starts[k]].prune);
         }
-        piece.raw = scanner_.raw(*trace_, sync_points_, starts[k], last ? here : starts[k + 1], !last);
+        piece.raw = scanner_.raw(starts[k], last ? here : starts[k + 1], !last);
         out.put(static_cast<double>(piece.begins_at));
         out.put(piece.first_call == kNoCallPath ? -1.0 : static_cast<double>(piece.first_call));
         out.put(piece.pruned);
@@ -446,7 +446,7 @@ replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, repl
         RawInterval theirs = pieces[first].raw;
         for (std::size_t k = first + 1; k < pieces.size(); ++k) append_interval(theirs, pieces[k].raw);
         const IntervalProfile delayer = profile_of(theirs, pieces[first].first_call, pieces[first].pruned);
-        const IntervalProfile mine = scanner_.interval(*trace_, sync_points_, mine_from, here);
+        const IntervalProfile mine = scanner_.interval(mine_from, here);
         const Excess excess = excess_over(delayer.processing, mine.processing);
         const auto short_cost = static_cast<double>(wait->waiting);
         const PatternCosts long_cost = long_costs(view.index());

@@ -74,14 +74,30 @@ SparseProfile IntervalScanner::collect(std::vector<double>& dense, std::vector<C
     return out;
 }
 
-RawInterval IntervalScanner::raw(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from,
-                                 std::size_t to, bool with_end_wait) {
+IntervalScanner::IntervalScanner(const replay::LocalTrace& trace, const SyncPointList& points)
+    : trace_(&trace), points_(&points), time_(trace.call_tree.size(), 0.0), waiting_(trace.call_tree.size(), 0.0) {
+    EventIndex from = 0;
+    for (std::size_t p = 0; p <= points.size(); ++p) {
+        piece_begin_.push_back(piece_paths_.size());
+        if (p == points.size()) break;
+        const EventIndex to = std::max(from, points[p].enter);
+        for (EventIndex k = from; k < to; ++k)
+            add(time_, time_touched_, call_path_after(trace, k),
+                static_cast<double>(trace.events[k + 1].time - trace.events[k].time));
+        const SparseProfile piece = collect(time_, time_touched_);
+        piece_paths_.insert(piece_paths_.end(), piece.paths.begin(), piece.paths.end());
+        piece_ticks_.insert(piece_ticks_.end(), piece.values.begin(), piece.values.end());
+        from = to;
+    }
+}
+
+RawInterval IntervalScanner::raw(std::size_t from, std::size_t to, bool with_end_wait) {
+    const SyncPointList& points = *points_;
     RawInterval out;
-    const EventIndex first = from == SyncPointList::kNone ? 0 : points[from].enter;
-    const EventIndex last = points[to].enter;
-    for (EventIndex k = first; k < last; ++k)
-        add(time_, time_touched_, call_path_after(trace, k),
-            static_cast<double>(trace.events[k + 1].time - trace.events[k].time));
+    // Pieces are numbered one up from the point they begin at.
+    for (std::size_t piece = from == SyncPointList::kNone ? 0 : from + 1; piece <= to; ++piece)
+        for (std::size_t e = piece_begin_[piece]; e < piece_begin_[piece + 1]; ++e)
+            add(time_, time_touched_, piece_paths_[e], piece_ticks_[e]);
     const std::size_t end = with_end_wait ? to + 1 : to;
     for (std::size_t p = from == SyncPointList::kNone ? 0 : from + 1; p < end; ++p) {
         if (points[p].wait <= 0) continue;
@@ -95,11 +111,10 @@ RawInterval IntervalScanner::raw(const replay::LocalTrace& trace, const SyncPoin
     return out;
 }
 
-IntervalProfile IntervalScanner::interval(const replay::LocalTrace& trace, const SyncPointList& points,
-                                          std::size_t from, std::size_t to) {
-    const RawInterval r = raw(trace, points, from, to, false);
+IntervalProfile IntervalScanner::interval(std::size_t from, std::size_t to) {
+    const RawInterval r = raw(from, to, false);
     if (from == SyncPointList::kNone) return profile_of(r, kNoCallPath, 0.0);
-    return profile_of(r, points[from].cnode, static_cast<double>(points[from].prune));
+    return profile_of(r, (*points_)[from].cnode, static_cast<double>((*points_)[from].prune));
 }
 
 }  // namespace hindsight

@@ -56,24 +56,35 @@ struct IntervalProfile {
 // dropped), with the part of the first call that is no completion left out.
 IntervalProfile profile_of(const RawInterval& raw, CallPathId first_call, double pruned);
 
-// Scans intervals, reusing dense buffers.
+// Takes intervals from a table of the time between consecutive
+// synchronization points, made once per pass: an interval is the sum of the
+// pieces it spans, however many events they hold.
 class IntervalScanner {
 public:
-    explicit IntervalScanner(std::size_t call_paths = 0) : time_(call_paths, 0.0), waiting_(call_paths, 0.0) {}
+    IntervalScanner() = default;
+    // Both must outlive the scanner.
+    IntervalScanner(const replay::LocalTrace& trace, const SyncPointList& points);
 
     // From synchronization point `from` (SyncPointList::kNone: the start of
     // the trace) to the point at position `to`.
-    IntervalProfile interval(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from,
-                             std::size_t to);
+    IntervalProfile interval(std::size_t from, std::size_t to);
     // The same before its profile is taken; the wait at `to` counts as inside
     // when `with_end_wait` (a piece of a longer interval).
-    RawInterval raw(const replay::LocalTrace& trace, const SyncPointList& points, std::size_t from, std::size_t to,
-                    bool with_end_wait);
+    RawInterval raw(std::size_t from, std::size_t to, bool with_end_wait);
 
 private:
     static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
     static SparseProfile collect(std::vector<double>& dense, std::vector<CallPathId>& touched);
 
+    const replay::LocalTrace* trace_ = nullptr;
+    const SyncPointList* points_ = nullptr;
+    // Time by call path between the entries into the calls of consecutive
+    // synchronization points: piece 0 from the start of the trace to the
+    // first point, piece p + 1 from point p to point p + 1; flat, with the
+    // first entry of each piece in piece_begin_.
+    std::vector<CallPathId> piece_paths_;
+    std::vector<double> piece_ticks_;
+    std::vector<std::size_t> piece_begin_;
     std::vector<double> time_, waiting_;
     std::vector<CallPathId> time_touched_, waiting_touched_;
 };
