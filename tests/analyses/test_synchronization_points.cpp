@@ -46,6 +46,15 @@ struct Annotated {
     }
 };
 
+// Rank 0's send carries the Late Receiver wait that rank 1 caused.
+void check_late_receiver_at_sender(const Annotated& a, Ticks waiting) {
+    const WaitState* send = a.at(0, replay::EventKind::Send);
+    REQUIRE(send);
+    CHECK(send->pattern == WaitPattern::LateReceiver);
+    CHECK(send->waiting == waiting);
+    CHECK(send->cause == 1);
+}
+
 }  // namespace
 
 TEST_CASE("annotations: Late Sender at the receive, zero waits elsewhere", "[annotations]") {
@@ -79,12 +88,8 @@ TEST_CASE("annotations: Late Receiver on both sides", "[annotations]") {
     const auto& caused = a.points[1].late_receivers_caused;
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->second == 40 - 10);
-    // ... and the sender after the backward pass what it suffered.
-    const WaitState* send = a.at(0, replay::EventKind::Send);
-    REQUIRE(send);
-    CHECK(send->pattern == WaitPattern::LateReceiver);
-    CHECK(send->waiting == 40 - 10);
-    CHECK(send->cause == 1);
+    // ... and the sender from its note, after the forward pass, what it suffered.
+    check_late_receiver_at_sender(a, 40 - 10);
 }
 
 TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annotations]") {
@@ -106,11 +111,7 @@ TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annot
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->first == recv);
     CHECK(caused.begin()->second == 40 - 10);
-    const WaitState* send = a.at(0, replay::EventKind::Send);
-    REQUIRE(send);
-    CHECK(send->pattern == WaitPattern::LateReceiver);
-    CHECK(send->waiting == 40 - 10);
-    CHECK(send->cause == 1);
+    check_late_receiver_at_sender(a, 40 - 10);
 }
 
 TEST_CASE("annotations: no Late Receiver at MPI_Sendrecv", "[annotations]") {
