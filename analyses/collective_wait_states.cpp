@@ -10,10 +10,10 @@
 #include "analyses/metric_claims.hpp"
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 using replay::CollectiveExchange;
-using replay::CollectiveOp;
+using trace::CollectiveOp;
 using replay::RankedValue;
 
 // Timestamps travel as doubles: exact for tick counts below 2^53.
@@ -63,7 +63,7 @@ constexpr bool ends_after_awaited_entry(CollectiveOp op) {
 }  // namespace
 
 struct CollectiveWaitStates::Call {
-    const replay::EventView& view;
+    const trace::EventView& view;
     Ticks enter = 0;  // entry of the MPI call
     Ticks end = 0;    // end of the operation
     bool sends = false;
@@ -73,21 +73,21 @@ struct CollectiveWaitStates::Call {
     bool checks_clock = true;
 };
 
-void CollectiveWaitStates::begin_pass(const replay::LocalTrace& trace,
+void CollectiveWaitStates::begin_pass(const trace::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "collective wait states need a forward replay");
     points_->wait_states.bind(trace);
 }
 
-replay::CollectiveTask CollectiveWaitStates::on_collective(const replay::EventView& view,
+replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventView& view,
                                                            CollectiveExchange& exchange) {
     if (exchange.size() <= 1) co_return;
-    const replay::Collective& coll = view.collective();
+    const trace::Collective& coll = view.collective();
     // Measured from the operation's begin, as in Scalasca: a rank may spend
     // time in the call before the operation starts (argument checks, ...).
     const Call call{view,
-                    coll.begin == replay::Collective::kNoBegin ? view.enter().time : coll.begin,
+                    coll.begin == trace::Collective::kNoBegin ? view.enter().time : coll.begin,
                     view.time(),
                     coll.bytes_sent > 0,
                     coll.bytes_received > 0,
@@ -264,4 +264,4 @@ replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveEx
                kNoMetric);
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -29,17 +29,17 @@
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class CollectiveWaitStates final : public replay::ReplayObserver {
 public:
     CollectiveWaitStates(LocalCube& cube, SynchronizationPoints& points)
         : cube_(&cube), points_(&points) {}
 
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     bool packs_trace_data_only() const override { return true; }  // no point-to-point data
     replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
-    replay::CollectiveTask on_collective(const replay::EventView& view,
+    replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveExchange& exchange) override;
 
 private:
@@ -63,4 +63,4 @@ private:
     SynchronizationPoints* points_;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

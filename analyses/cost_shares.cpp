@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 namespace {
 
@@ -62,4 +62,4 @@ CostScales cost_scales(double excess_total, double delayer_waiting, double short
     return scales;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -28,7 +28,7 @@
 #include "analyses/sync_intervals.hpp"
 #include "analyses/wait_states.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // The wait-state patterns with delay metrics.
 enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne };
@@ -57,4 +57,4 @@ struct CostScales {
 };
 CostScales cost_scales(double excess_total, double delayer_waiting, double short_cost, const PatternCosts& long_costs);
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

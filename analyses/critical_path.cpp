@@ -7,11 +7,11 @@
 #include "analyses/inclusive_values.hpp"
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-using replay::EventIndex;
-using replay::EventKind;
-using replay::EventView;
+using trace::EventIndex;
+using trace::EventKind;
+using trace::EventView;
 
 namespace {
 
@@ -21,7 +21,7 @@ bool is_communication(EventKind kind) {
 
 }  // namespace
 
-void CriticalPathAnalysis::begin_pass(const replay::LocalTrace& trace,
+void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the critical-path analysis needs a backward replay");
@@ -41,10 +41,10 @@ void CriticalPathAnalysis::begin_pass(const replay::LocalTrace& trace,
         if (is_world[comm] < 0)
             is_world[comm] = trace.definitions.world_ranks(comm).size() == ranks ? 1 : 0;
         if (is_world[comm] == 0) continue;
-        if (finish_event_ == replay::kNoEvent) finish_event_ = i;
+        if (finish_event_ == trace::kNoEvent) finish_event_ = i;
         start_event_ = i;
     }
-    if (start_event_ == replay::kNoEvent) return;
+    if (start_event_ == trace::kNoEvent) return;
 
     // Each call path's time on this rank over the whole trace, without the
     // rank's waiting.
@@ -89,7 +89,7 @@ Ticks CriticalPathAnalysis::give_token(const EventView& view, const WaitState& w
     // A collective's wait is measured from the operation's begin, which may
     // come after the call's entry; it ends where the awaited rank arrived.
     Ticks from = view.enter().time;
-    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != replay::Collective::kNoBegin)
+    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != trace::Collective::kNoBegin)
         from = view.collective().begin;
     const Ticks until = from + wait.waiting;
     const CallPathId cnode = view.cnode();
@@ -203,8 +203,8 @@ replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& vi
 // did before is outside the measured program.
 replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
                                                     replay::CollectiveExchange& exchange) {
-    const replay::LocalTrace& trace = view.trace();
-    const EventIndex first = view.enter_index() == replay::kNoEvent ? 0 : view.enter_index();
+    const trace::LocalTrace& trace = view.trace();
+    const EventIndex first = view.enter_index() == trace::kNoEvent ? 0 : view.enter_index();
     for (EventIndex k = view.index(); k-- > first;) {
         if (!token_.held) break;
         accumulate(call_path_after(trace, k), trace.events[k].time, token_.position);
@@ -256,7 +256,7 @@ std::vector<double> CriticalPathAnalysis::imbalance_costs(std::span<const double
 void CriticalPathAnalysis::record(std::span<const double> path_total, std::span<const double> activity_total,
                                   std::span<const double> impact_total, std::span<const double> inter_total,
                                   int ranks) {
-    const replay::LocalTrace& trace = *trace_;
+    const trace::LocalTrace& trace = *trace_;
     auto seconds = [&](double ticks) { return ticks_to_seconds(trace, ticks); };
     for (std::size_t c = 0; c < on_path_.size(); ++c) {
         // Values of the whole call path go to the ranks that carried it on
@@ -281,4 +281,4 @@ void CriticalPathAnalysis::record(std::span<const double> path_total, std::span<
     }
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -48,25 +48,25 @@
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class CriticalPathAnalysis final : public replay::ReplayObserver {
 public:
     CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points)
         : cube_(&cube), points_(&points) {}
 
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
-    void on_enter(const replay::EventView& view) override;
-    void on_leave(const replay::EventView& view) override;
-    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
-    bool carries_data(const replay::EventView& view) const override;
-    bool expects_reply(const replay::EventView& view) const override;
-    void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
-    replay::CollectiveTask on_collective(const replay::EventView& view,
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void on_enter(const trace::EventView& view) override;
+    void on_leave(const trace::EventView& view) override;
+    void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
+    bool carries_data(const trace::EventView& view) const override;
+    bool expects_reply(const trace::EventView& view) const override;
+    void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
+    replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveExchange& exchange) override;
-    bool exchanges_at(const replay::EventView& view) const override;
+    bool exchanges_at(const trace::EventView& view) const override;
 
 private:
     // Where the token stands. Only the holder accumulates.
@@ -80,28 +80,28 @@ private:
         bool due = false;
     };
 
-    void pass_event(const replay::EventView& view);
+    void pass_event(const trace::EventView& view);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // The wait state at `view` that makes the holder give the token away, or
     // nullptr.
-    const WaitState* hand_off_wait(const replay::EventView& view) const;
+    const WaitState* hand_off_wait(const trace::EventView& view) const;
     // Gives the token away at the end of the wait at `view`; returns the
     // moment the path continues on the causing rank.
-    Ticks give_token(const replay::EventView& view, const WaitState& wait);
-    void take_token(const replay::EventView& view, Ticks until);
-    replay::CollectiveTask start(const replay::EventView& view, replay::CollectiveExchange& exchange);
-    replay::CollectiveTask pass_collective(const replay::EventView& view, replay::CollectiveExchange& exchange);
-    replay::CollectiveTask finish(const replay::EventView& view, replay::CollectiveExchange& exchange);
+    Ticks give_token(const trace::EventView& view, const WaitState& wait);
+    void take_token(const trace::EventView& view, Ticks until);
+    replay::CollectiveTask start(const trace::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask pass_collective(const trace::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask finish(const trace::EventView& view, replay::CollectiveExchange& exchange);
     std::vector<double> imbalance_costs(std::span<const double> path_total) const;
     void record(std::span<const double> path_total, std::span<const double> activity_total,
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
 
-    replay::EventIndex start_event_ = replay::kNoEvent;   // last collective on MPI_COMM_WORLD
-    replay::EventIndex finish_event_ = replay::kNoEvent;  // first collective on MPI_COMM_WORLD
+    trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD
+    trace::EventIndex finish_event_ = trace::kNoEvent;  // first collective on MPI_COMM_WORLD
     bool started_ = false;
     bool finished_ = false;
     Token token_;
@@ -112,4 +112,4 @@ private:
     std::vector<double> activity_; // ticks without waits, whole trace, by call path
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

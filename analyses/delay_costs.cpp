@@ -7,11 +7,11 @@
 #include "analyses/event_gaps.hpp"
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-using replay::CollectiveOp;
-using replay::EventIndex;
-using replay::EventView;
+using trace::CollectiveOp;
+using trace::EventIndex;
+using trace::EventView;
 
 namespace {
 
@@ -106,7 +106,7 @@ private:
 
 }  // namespace
 
-void DelayCostAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
+void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
     trace_ = &trace;
@@ -135,7 +135,7 @@ const std::vector<int>& DelayCostAnalysis::members(CommId comm) {
 }
 
 int DelayCostAnalysis::peer_world_rank(const EventView& view) {
-    const replay::Message& msg = view.message();
+    const trace::Message& msg = view.message();
     const std::vector<int>& members = this->members(msg.comm);
     return msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < members.size()
                ? members[static_cast<std::size_t>(msg.partner)]
@@ -207,7 +207,7 @@ void DelayCostAnalysis::classify(const EventView& view, WaitPattern pattern, Tic
 // profile to the sender; a receiver that kept its sender waiting (Late
 // Receiver) sends its profile for the sender to compute the shares.
 void DelayCostAnalysis::pack(const EventView& view, replay::PayloadWriter& out) {
-    if (view.kind() != replay::EventKind::Recv) return;
+    if (view.kind() != trace::EventKind::Recv) return;
     reply_kind_ = Kind::None;
     if (const WaitState* wait = own_wait(view, WaitPattern::LateSender)) {
         const IntervalProfile mine = interval_with(view, peer_world_rank(view));
@@ -225,7 +225,7 @@ void DelayCostAnalysis::pack(const EventView& view, replay::PayloadWriter& out) 
 }
 
 void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in) {
-    if (view.kind() != replay::EventKind::Send) return;
+    if (view.kind() != trace::EventKind::Send) return;
     reply_kind_ = Kind::None;
     if (in.empty()) return;
     switch (in.get<Kind>()) {
@@ -272,7 +272,7 @@ void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in)
 bool DelayCostAnalysis::carries_data(const EventView& view) const { return expects_reply(view); }
 
 bool DelayCostAnalysis::expects_reply(const EventView& view) const {
-    if (view.kind() != replay::EventKind::Recv) return false;
+    if (view.kind() != trace::EventKind::Recv) return false;
     return own_wait(view, WaitPattern::LateSender) != nullptr || caused_late_receiver(view);
 }
 
@@ -495,4 +495,4 @@ replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, repl
     charge_unexplained(view, pattern, sums[unexplained_at], unexplained_long);
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

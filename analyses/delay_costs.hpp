@@ -47,44 +47,44 @@
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class DelayCostAnalysis final : public replay::ReplayObserver {
 public:
     DelayCostAnalysis(LocalCube& cube, const SynchronizationPoints& points)
         : cube_(&cube), points_(&points) {}
 
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
-    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     // Data travels exactly where a reply is wanted: at wait states.
-    bool carries_data(const replay::EventView& view) const override;
-    bool expects_reply(const replay::EventView& view) const override;
+    bool carries_data(const trace::EventView& view) const override;
+    bool expects_reply(const trace::EventView& view) const override;
     // A Late Sender's receiver only classifies its wait with the answer,
     // which nothing else in the pass reads: it may come at the end.
-    bool defers_reply(const replay::EventView& view) const override;
-    void pack_reply(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void unpack_reply(const replay::EventView& view, replay::PayloadReader& in) override;
-    replay::CollectiveTask on_collective(const replay::EventView& view,
+    bool defers_reply(const trace::EventView& view) const override;
+    void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
+    replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveExchange& exchange) override;
     // Collectives exchange only where a member waited.
-    bool exchanges_at(const replay::EventView& view) const override;
+    bool exchanges_at(const trace::EventView& view) const override;
 
 private:
     // What a point-to-point payload or reply of this analysis carries.
     enum class Kind : std::uint8_t { None, LateSender, LateReceiver };
 
-    const WaitState* own_wait(const replay::EventView& view, WaitPattern pattern) const;
-    bool caused_late_receiver(const replay::EventView& view) const;
+    const WaitState* own_wait(const trace::EventView& view, WaitPattern pattern) const;
+    bool caused_late_receiver(const trace::EventView& view) const;
     // World ranks of a communicator's members, in communicator rank order.
     const std::vector<int>& members(CommId comm);
-    int peer_world_rank(const replay::EventView& view);
-    PatternCosts long_costs(replay::EventIndex index) const;
-    double propagating(replay::EventIndex index) const;
+    int peer_world_rank(const trace::EventView& view);
+    PatternCosts long_costs(trace::EventIndex index) const;
+    double propagating(trace::EventIndex index) const;
     // The interval that ends at synchronization point `view` and begins at
     // the previous one involving world rank `peer`.
-    IntervalProfile interval_with(const replay::EventView& view, int peer);
+    IntervalProfile interval_with(const trace::EventView& view, int peer);
     // The delaying rank's side: records the costs of a wait state of
     // `pattern` that the scales divide over the delayer's interval, and
     // passes the share of its waits on to them. Point-to-point delays also
@@ -93,10 +93,10 @@ private:
                 const CostScales& scales, bool point_to_point);
     // Costs no delay in the interval explains stay with the synchronization
     // point's own call on the delayer.
-    void charge_unexplained(const replay::EventView& view, CostPattern pattern, double short_cost,
+    void charge_unexplained(const trace::EventView& view, CostPattern pattern, double short_cost,
                             const PatternCosts& long_cost);
     // The waiting rank's side: classifies its point-to-point wait state.
-    void classify(const replay::EventView& view, WaitPattern pattern, Ticks waiting, double indirect);
+    void classify(const trace::EventView& view, WaitPattern pattern, Ticks waiting, double indirect);
     // One piece of the delayer's interval at a collective, from a point
     // where its interval with some member begins to the next such point.
     struct Piece {
@@ -106,17 +106,17 @@ private:
         RawInterval raw;
     };
     std::vector<double> delayer_pieces(std::size_t here, const std::vector<int>& members, std::vector<Piece>& pieces);
-    replay::CollectiveTask collective(const replay::EventView& view, replay::CollectiveExchange& exchange,
+    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveExchange& exchange,
                                       CostPattern pattern);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
-    std::unordered_map<replay::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
-    std::unordered_map<replay::EventIndex, double> propagating_;       // the part of a wait that propagated
+    std::unordered_map<trace::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
+    std::unordered_map<trace::EventIndex, double> propagating_;       // the part of a wait that propagated
 
     // Between a payload and its reply on the same event.
     Kind reply_kind_ = Kind::None;
@@ -124,7 +124,7 @@ private:
     std::vector<double> reply_;          // a Late Receiver's answer
     // The receiver's intervals at the Late Receiver messages whose answers
     // are outstanding (several may be: observer.hpp), by Recv event.
-    std::unordered_map<replay::EventIndex, IntervalProfile> held_intervals_;
+    std::unordered_map<trace::EventIndex, IntervalProfile> held_intervals_;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -5,24 +5,24 @@
 #pragma once
 
 #include "common/call_tree.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // The call path in force right after event `index`: the region just entered,
 // the caller of the region just left, or the MPI call holding a
 // communication event. kNoCallPath outside every region.
-inline CallPathId call_path_after(const replay::LocalTrace& trace, replay::EventIndex index) {
-    const replay::Event& e = trace.events[index];
-    if (e.kind == replay::EventKind::Leave)
+inline CallPathId call_path_after(const trace::LocalTrace& trace, trace::EventIndex index) {
+    const trace::Event& e = trace.events[index];
+    if (e.kind == trace::EventKind::Leave)
         return e.cnode == kNoCallPath ? kNoCallPath : trace.call_tree.node(e.cnode).parent;
     return e.cnode;
 }
 
 // Ticks as the doubles the backward analyses compute with (exact below 2^53)
 // and as the seconds the cube holds.
-inline double ticks_to_seconds(const replay::LocalTrace& trace, double ticks) {
+inline double ticks_to_seconds(const trace::LocalTrace& trace, double ticks) {
     return ticks / static_cast<double>(trace.definitions.clock.ticks_per_second);
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -10,7 +10,7 @@
 
 #include "analyses/local_cube.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 using MetricValue = std::pair<Metric, double>;
 
@@ -28,4 +28,4 @@ inline void add_inclusive(LocalCube& cube, CallPathId cnode, std::span<const Met
     }
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

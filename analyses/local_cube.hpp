@@ -11,7 +11,7 @@
 #include "analyses/metrics.hpp"
 #include "common/call_tree.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class LocalCube {
 public:
@@ -42,4 +42,4 @@ inline double LocalCube::total(Metric m) const {
     return sum;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

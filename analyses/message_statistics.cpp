@@ -1,11 +1,11 @@
 #include "analyses/message_statistics.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 namespace {
 
-using replay::EventKind;
+using trace::EventKind;
 
-void count_message(LocalCube& cube, const replay::EventView& view, Metric sync, Metric comm,
+void count_message(LocalCube& cube, const trace::EventView& view, Metric sync, Metric comm,
                    Metric bytes) {
     const auto size = view.message().bytes;
     if (size == 0) {
@@ -18,33 +18,33 @@ void count_message(LocalCube& cube, const replay::EventView& view, Metric sync, 
 
 }  // namespace
 
-void MessageStatistics::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
+void MessageStatistics::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
     forward_ = direction == replay::Direction::Forward;
     if (!forward_) return;
-    for (const replay::Collective& c : trace.nonblocking_collectives)
+    for (const trace::Collective& c : trace.nonblocking_collectives)
         count_collective(trace.events[c.call_enter].cnode, c);
 }
 
-void MessageStatistics::pack(const replay::EventView& view, replay::PayloadWriter&) {
+void MessageStatistics::pack(const trace::EventView& view, replay::PayloadWriter&) {
     if (forward_ && view.kind() == EventKind::Send)
         count_message(*cube_, view, Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent);
 }
 
-void MessageStatistics::unpack(const replay::EventView& view, replay::PayloadReader&) {
+void MessageStatistics::unpack(const trace::EventView& view, replay::PayloadReader&) {
     if (forward_ && view.kind() == EventKind::Recv)
         count_message(*cube_, view, Metric::SyncsRecv, Metric::CommsRecv, Metric::BytesRcvd);
 }
 
-replay::CollectiveTask MessageStatistics::on_collective(const replay::EventView& view,
+replay::CollectiveTask MessageStatistics::on_collective(const trace::EventView& view,
                                                         replay::CollectiveExchange&) {
     if (forward_) count_collective(view.cnode(), view.collective());
     return {};  // nothing to exchange
 }
 
-void MessageStatistics::count_collective(CallPathId cnode, const replay::Collective& coll) {
+void MessageStatistics::count_collective(CallPathId cnode, const trace::Collective& coll) {
     // MPI_Init and MPI_Finalize synchronize but are no collective operations
     // of the program.
-    if (coll.op == replay::CollectiveOp::Init || coll.op == replay::CollectiveOp::Finalize) return;
+    if (coll.op == trace::CollectiveOp::Init || coll.op == trace::CollectiveOp::Finalize) return;
     const bool sends = coll.bytes_sent > 0;
     const bool receives = coll.bytes_received > 0;
     if (!sends && !receives)
@@ -59,4 +59,4 @@ void MessageStatistics::count_collective(CallPathId cnode, const replay::Collect
     cube_->add(Metric::BytesCin, cnode, static_cast<double>(coll.bytes_received));
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

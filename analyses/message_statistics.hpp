@@ -8,7 +8,7 @@
 #include "analyses/local_cube.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class MessageStatistics final : public replay::ReplayObserver {
 public:
@@ -17,20 +17,20 @@ public:
     // Counted in the forward pass where the engine meets the events;
     // nothing travels. Non-blocking collectives, which are no events of the
     // replay, at the start of that pass.
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     // Counts at pack() and unpack(), sends nothing.
     bool packs_trace_data_only() const override { return true; }
     replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
-    void pack(const replay::EventView& view, replay::PayloadWriter&) override;
-    void unpack(const replay::EventView& view, replay::PayloadReader&) override;
-    replay::CollectiveTask on_collective(const replay::EventView& view,
+    void pack(const trace::EventView& view, replay::PayloadWriter&) override;
+    void unpack(const trace::EventView& view, replay::PayloadReader&) override;
+    replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveExchange&) override;
 
 private:
-    void count_collective(CallPathId cnode, const replay::Collective& collective);
+    void count_collective(CallPathId cnode, const trace::Collective& collective);
 
     LocalCube* cube_;
     bool forward_ = true;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

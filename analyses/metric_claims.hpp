@@ -7,9 +7,9 @@
 
 #include "analyses/local_cube.hpp"
 #include "analyses/time_category.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 inline void claim(LocalCube& cube, Metric whole, Metric part, CallPathId cnode, double value) {
     cube.add(part, cnode, value);
@@ -18,9 +18,9 @@ inline void claim(LocalCube& cube, Metric whole, Metric part, CallPathId cnode, 
 
 // A wait-state time pattern: taken from the time class of the call path's
 // region (e.g. MPI_Recv: point-to-point), where the profile put that time.
-inline void claim_time(LocalCube& cube, const replay::LocalTrace& trace, Metric part,
+inline void claim_time(LocalCube& cube, const trace::LocalTrace& trace, Metric part,
                        CallPathId cnode, Ticks span) {
     claim(cube, time_category(trace.region_of(cnode)), part, cnode, trace.seconds(span));
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace hindsight {
+namespace hindsight::analyses {
 namespace {
 
 using M = Metric;
@@ -235,4 +235,4 @@ std::optional<Metric> metric_by_name(std::string_view unique_name) {
     return it->metric;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -17,7 +17,7 @@
 #include <optional>
 #include <string_view>
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 enum class Metric : std::uint16_t {
     Time,
@@ -140,4 +140,4 @@ const std::array<MetricInfo, kMetricCount>& metric_table();
 const MetricInfo& info(Metric m);
 std::optional<Metric> metric_by_name(std::string_view unique_name);
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

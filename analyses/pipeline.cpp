@@ -10,15 +10,15 @@
 #include "analyses/point_to_point_wait_states.hpp"
 #include "analyses/profile.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options) {
     AnalysisFindings findings;
     return analyze(trace, engine, options, findings);
 }
 
-LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     SynchronizationPoints points;
@@ -51,4 +51,4 @@ LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
     return cube;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

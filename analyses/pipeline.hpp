@@ -8,9 +8,9 @@
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 struct AnalysisOptions {
     bool critical_path = true;
@@ -25,10 +25,10 @@ struct AnalysisFindings {
 
 // Runs every pass on this rank; all ranks must call it together (the engine
 // replays their communication).
-LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options);
 // The same, also filling `findings`.
-LocalCube analyze(const replay::LocalTrace& trace, replay::ReplayEngine& engine,
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings);
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -6,10 +6,10 @@
 #include "analyses/metric_claims.hpp"
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 namespace {
 
-using replay::EventKind;
+using trace::EventKind;
 
 bool is_any_of(std::string_view name, std::initializer_list<std::string_view> names) {
     return std::find(names.begin(), names.end(), name) != names.end();
@@ -62,7 +62,7 @@ PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay
     return sent;
 }
 
-void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
+void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace,
                                         replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
@@ -91,7 +91,7 @@ void PointToPointWaitStates::begin_pass(const replay::LocalTrace& trace,
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();
     latest_candidate_send_ = kNoCandidate;
-    open_call_ = replay::kNoEvent;
+    open_call_ = trace::kNoEvent;
     notes_.clear();
     next_note_ = 0;
     notes_sorted_ = false;
@@ -106,7 +106,7 @@ int PointToPointWaitStates::world_rank(CommId comm, int rank) {
     return rank;  // communicators without a member list (MPI_COMM_SELF-like)
 }
 
-void PointToPointWaitStates::pack(const replay::EventView& view, replay::PayloadWriter& out) {
+void PointToPointWaitStates::pack(const trace::EventView& view, replay::PayloadWriter& out) {
     if (view.kind() != EventKind::Send) return;
     // Every send synchronizes with its receiver; a note from the receiver
     // turns this zero wait into a Late Receiver.
@@ -114,13 +114,13 @@ void PointToPointWaitStates::pack(const replay::EventView& view, replay::Payload
     write_send_times(out, {view.enter().time, view.leave().time, view.time(), waits_for_receiver_[view.enter().cnode]});
 }
 
-void PointToPointWaitStates::unpack(const replay::EventView& view, replay::PayloadReader& in) {
+void PointToPointWaitStates::unpack(const trace::EventView& view, replay::PayloadReader& in) {
     if (view.kind() != EventKind::Recv) return;
     if (view.enter_index() != open_call_) close_call();
     const SendTimes sent = read_send_times(in);
 
-    const replay::Message& msg = view.message();
-    const replay::EventIndex recv = view.index();
+    const trace::Message& msg = view.message();
+    const trace::EventIndex recv = view.index();
     const Ticks recv_enter = view.enter().time;
     const Ticks recv_leave = view.leave().time;
     if (sent.send > view.time()) ++points_->clock_violations.point_to_point;
@@ -138,9 +138,9 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
     // was posted (by this call, or by the MPI_Irecv of a receive that
     // completes here) and was still running then. The receive then
     // synchronized with its sender.
-    const replay::EventIndex posting = trace_->posting_call(view.event());
-    const Ticks posted = posting == replay::kNoEvent ? 0 : trace_->events[posting].time;
-    if (sent.waits_for_receiver && posting != replay::kNoEvent && sent.leave > posted && posted > sent.enter) {
+    const trace::EventIndex posting = trace_->posting_call(view.event());
+    const Ticks posted = posting == trace::kNoEvent ? 0 : trace_->events[posting].time;
+    if (sent.waits_for_receiver && posting != trace::kNoEvent && sent.leave > posted && posted > sent.enter) {
         const Ticks waiting = posted - sent.enter;
         // The synchronization is the posting call's: its end bounds the
         // completion times on both sides.
@@ -164,12 +164,12 @@ void PointToPointWaitStates::unpack(const replay::EventView& view, replay::Paylo
         report_late_sender(late);
         return;
     }
-    const replay::EventIndex call_enter = view.enter_index();
+    const trace::EventIndex call_enter = view.enter_index();
     if (open_call_ != call_enter || waiting > longest_.waiting) longest_ = late;
     open_call_ = call_enter;
 }
 
-void PointToPointWaitStates::write_note(const replay::EventView& view, replay::PayloadWriter& out) {
+void PointToPointWaitStates::write_note(const trace::EventView& view, replay::PayloadWriter& out) {
     // Notes are written after the last event, in pass order: the last call
     // completing several receives is closed by now, and every Late Sender
     // known. Those of one such call were noted out of order.
@@ -191,11 +191,11 @@ void PointToPointWaitStates::write_note(const replay::EventView& view, replay::P
 // receiver waited for it (Late Sender) or it waited for the receiver (Late
 // Receiver); and when the receive call ended, which bounds the time the
 // send call spent completing it.
-void PointToPointWaitStates::read_note(const replay::EventView& view, replay::PayloadReader& in) {
+void PointToPointWaitStates::read_note(const trace::EventView& view, replay::PayloadReader& in) {
     const Ticks waiting = in.get<Ticks>();
     const bool late_sender = in.get<std::uint8_t>() != 0;
     const Ticks recv_leave = in.get<Ticks>();
-    const replay::Message& msg = view.message();
+    const trace::Message& msg = view.message();
     const Ticks send_leave = view.leave().time;
     if (late_sender) {
         points_->wait_states.record(view.index(), {WaitPattern::None, 0, msg.partner, true,
@@ -214,11 +214,11 @@ void PointToPointWaitStates::read_note(const replay::EventView& view, replay::Pa
         claim(*cube_, Metric::CommsSend, Metric::MpiClrCount, call, 1.0);
 }
 
-void PointToPointWaitStates::end_pass(const replay::LocalTrace&, replay::Direction) { close_call(); }
+void PointToPointWaitStates::end_pass(const trace::LocalTrace&, replay::Direction) { close_call(); }
 
 void PointToPointWaitStates::close_call() {
-    if (open_call_ == replay::kNoEvent) return;
-    open_call_ = replay::kNoEvent;
+    if (open_call_ == trace::kNoEvent) return;
+    open_call_ = trace::kNoEvent;
     report_late_sender(longest_);
 }
 
@@ -230,7 +230,7 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
         claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
     points_->wait_states.record(late.recv,
                                 {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
-    notes_.push_back({late.recv, 0, true, trace_->events[replay::EventView(*trace_, late.recv).leave_index()].time});
+    notes_.push_back({late.recv, 0, true, trace_->events[trace::EventView(*trace_, late.recv).leave_index()].time});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
     latest_candidate_send_ = std::max(latest_candidate_send_, late.send);
@@ -257,4 +257,4 @@ void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
     }
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -31,28 +31,28 @@
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class PointToPointWaitStates final : public replay::ReplayObserver {
 public:
     PointToPointWaitStates(LocalCube& cube, SynchronizationPoints& points)
         : cube_(&cube), points_(&points) {}
 
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
-    void end_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     // A call completing several receives is closed by the next receive of
     // another call (or the end of the pass), which is as good as its Leave
     // for the metrics and spares watching every Enter and Leave.
     replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
     // The payload is the send call's recorded times.
     bool packs_trace_data_only() const override { return true; }
-    void pack(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void unpack(const replay::EventView& view, replay::PayloadReader& in) override;
+    void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     // The receiver's note: the sender's Late Receiver wait, or that the
     // receiver waited for it (both make the send a synchronization point).
     bool writes_notes() const override { return true; }
-    void write_note(const replay::EventView& view, replay::PayloadWriter& out) override;
-    void read_note(const replay::EventView& view, replay::PayloadReader& in) override;
+    void write_note(const trace::EventView& view, replay::PayloadWriter& out) override;
+    void read_note(const trace::EventView& view, replay::PayloadReader& in) override;
 
     static constexpr std::size_t kWrongOrderCandidates = 100;
 
@@ -70,7 +70,7 @@ private:
 
     // One receive that waited for its sender.
     struct LateMessage {
-        replay::EventIndex recv = replay::kNoEvent;
+        trace::EventIndex recv = trace::kNoEvent;
         CallPathId cnode = kNoCallPath;
         Ticks waiting = 0;
         Ticks send = 0;  // when the message was sent
@@ -81,7 +81,7 @@ private:
     };
     // What the receiver tells the sender of a message after the pass.
     struct SenderNote {
-        replay::EventIndex recv = replay::kNoEvent;  // the receiver's Recv event
+        trace::EventIndex recv = trace::kNoEvent;  // the receiver's Recv event
         Ticks late_receiver = 0;  // the sender's Late Receiver wait
         bool late_sender = false; // the receiver waited for the sender
         Ticks recv_leave = 0;     // the end of the receive call
@@ -97,7 +97,7 @@ private:
 
     LocalCube* cube_;
     SynchronizationPoints* points_;
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
     std::vector<Completion> completion_;          // by call path
     std::vector<bool> waits_for_receiver_;        // by call path: MPI_Send or MPI_Ssend
     std::vector<std::optional<std::vector<int>>> members_;  // by communicator, once asked for
@@ -105,7 +105,7 @@ private:
     Ticks latest_candidate_send_ = kNoCandidate;  // no earlier than the latest send among them
     static constexpr Ticks kNoCandidate = std::numeric_limits<Ticks>::min();
     // The longest wait so far inside the current multiple-completion call.
-    replay::EventIndex open_call_ = replay::kNoEvent;
+    trace::EventIndex open_call_ = trace::kNoEvent;
     LateMessage longest_;
     // The messages whose senders get a note; sorted by Recv event when the
     // notes are written, in pass order, `next_note_` on.
@@ -114,4 +114,4 @@ private:
     bool notes_sorted_ = false;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -3,9 +3,9 @@
 #include "analyses/time_category.hpp"
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-void ProfileAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direction direction) {
+void ProfileAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "the profile needs a forward replay");
     const std::size_t paths = trace.call_tree.size();
@@ -17,7 +17,7 @@ void ProfileAnalysis::begin_pass(const replay::LocalTrace& trace, replay::Direct
 // made; the enclosing visit is always one of the parent call path. So each
 // Leave adds its duration to its own call path and takes it from the
 // parent's, and the sums come out exclusive without a stack of open visits.
-void ProfileAnalysis::on_leave(const replay::EventView& view) {
+void ProfileAnalysis::on_leave(const trace::EventView& view) {
     const Ticks duration = view.time() - view.enter().time;
     const CallPathId cnode = view.cnode();
     exclusive_[cnode] += duration;
@@ -26,7 +26,7 @@ void ProfileAnalysis::on_leave(const replay::EventView& view) {
         exclusive_[parent] -= duration;
 }
 
-void ProfileAnalysis::end_pass(const replay::LocalTrace& trace, replay::Direction) {
+void ProfileAnalysis::end_pass(const trace::LocalTrace& trace, replay::Direction) {
     for (CallPathId c = 0; c < exclusive_.size(); ++c) {
         if (visits_[c] == 0) continue;
         cube_->add(Metric::Visits, c, static_cast<double>(visits_[c]));
@@ -34,4 +34,4 @@ void ProfileAnalysis::end_pass(const replay::LocalTrace& trace, replay::Directio
     }
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -8,17 +8,17 @@
 #include "analyses/local_cube.hpp"
 #include "replay/observer.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 class ProfileAnalysis final : public replay::ReplayObserver {
 public:
     explicit ProfileAnalysis(LocalCube& cube) : cube_(&cube) {}
 
-    void begin_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
-    void end_pass(const replay::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     bool packs_trace_data_only() const override { return true; }  // sends nothing
     replay::RegionEvents region_events() const override { return replay::RegionEvents::Leaves; }
-    void on_leave(const replay::EventView& view) override;
+    void on_leave(const trace::EventView& view) override;
 
 private:
     LocalCube* cube_;
@@ -28,4 +28,4 @@ private:
     std::vector<std::uint64_t> visits_;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

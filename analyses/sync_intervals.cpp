@@ -4,9 +4,9 @@
 
 #include "analyses/event_gaps.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-using replay::EventIndex;
+using trace::EventIndex;
 
 void add_profile(SparseProfile& into, const SparseProfile& more) {
     SparseProfile sum;
@@ -74,7 +74,7 @@ SparseProfile IntervalScanner::collect(std::vector<double>& dense, std::vector<C
     return out;
 }
 
-IntervalScanner::IntervalScanner(const replay::LocalTrace& trace, const SyncPointList& points)
+IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points)
     : trace_(&trace), points_(&points), time_(trace.call_tree.size(), 0.0), waiting_(trace.call_tree.size(), 0.0) {
     EventIndex from = 0;
     for (std::size_t p = 0; p <= points.size(); ++p) {
@@ -117,4 +117,4 @@ IntervalProfile IntervalScanner::interval(std::size_t from, std::size_t to) {
     return profile_of(r, (*points_)[from].cnode, static_cast<double>((*points_)[from].prune));
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

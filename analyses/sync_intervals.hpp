@@ -18,9 +18,9 @@
 
 #include "analyses/sync_point_list.hpp"
 #include "common/call_tree.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // Ticks by call path, sorted by call path, only call paths with a value.
 struct SparseProfile {
@@ -38,7 +38,7 @@ struct RawInterval {
     SparseProfile waiting;  // by the call path of each wait state
     // The wait states inside (synchronization points with waiting, the
     // one that ends the interval excluded) and their lengths.
-    std::vector<std::pair<replay::EventIndex, double>> waits;
+    std::vector<std::pair<trace::EventIndex, double>> waits;
     double total_waiting = 0;
 };
 
@@ -49,7 +49,7 @@ void append_interval(RawInterval& into, const RawInterval& later);
 struct IntervalProfile {
     SparseProfile processing;  // processing time by call path
     double waiting = 0;        // total waiting of the wait states inside
-    std::vector<std::pair<replay::EventIndex, double>> waits;
+    std::vector<std::pair<trace::EventIndex, double>> waits;
 };
 
 // The interval's profile: time minus waiting by call path (negative values
@@ -63,7 +63,7 @@ class IntervalScanner {
 public:
     IntervalScanner() = default;
     // Both must outlive the scanner.
-    IntervalScanner(const replay::LocalTrace& trace, const SyncPointList& points);
+    IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points);
 
     // From synchronization point `from` (SyncPointList::kNone: the start of
     // the trace) to the point at position `to`.
@@ -76,7 +76,7 @@ private:
     static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
     static SparseProfile collect(std::vector<double>& dense, std::vector<CallPathId>& touched);
 
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
     const SyncPointList* points_ = nullptr;
     // Time by call path between the entries into the calls of consecutive
     // synchronization points: piece 0 from the start of the trace to the
@@ -89,4 +89,4 @@ private:
     std::vector<CallPathId> time_touched_, waiting_touched_;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -6,11 +6,11 @@
 
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-using replay::EventIndex;
-using replay::EventKind;
-using replay::EventView;
+using trace::EventIndex;
+using trace::EventKind;
+using trace::EventView;
 
 namespace {
 
@@ -39,7 +39,7 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 
 }  // namespace
 
-SyncPointList::SyncPointList(const replay::LocalTrace& trace, const SynchronizationPoints& points)
+SyncPointList::SyncPointList(const trace::LocalTrace& trace, const SynchronizationPoints& points)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Numbers of operations so far, per communicator and per message channel
@@ -48,7 +48,7 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
     std::map<std::tuple<int, int, CommId, std::uint32_t>, std::uint64_t> messages_on;
 
     for (EventIndex i = 0; i < trace.events.size(); ++i) {
-        const replay::Event& e = trace.events[i];
+        const trace::Event& e = trace.events[i];
         if (e.kind == EventKind::CollectiveEnd) {
             const CommId comm = trace.collective(e).comm;
             ++collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)];
@@ -60,22 +60,22 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
         const EventView view(trace, i);
         SyncPoint point;
         point.event = i;
-        point.enter = view.enter_index() == replay::kNoEvent ? i : view.enter_index();
+        point.enter = view.enter_index() == trace::kNoEvent ? i : view.enter_index();
         // A receive that kept its sender waiting synchronized when it was
         // posted: for one completed in a later call, at the MPI_Irecv.
         if (e.kind == EventKind::Recv && points.late_receivers_caused.contains(i) &&
-            trace.posting_call(e) != replay::kNoEvent)
+            trace.posting_call(e) != trace::kNoEvent)
             point.enter = trace.posting_call(e);
         point.cnode = trace.events[point.enter].cnode;
         point.wait = state->waiting;
         const EventIndex leave = trace.events[point.enter].kind == EventKind::Enter ? trace.events[point.enter].ref
-                                                                                   : replay::kNoEvent;
-        const Ticks duration = leave == replay::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
+                                                                                   : trace::kNoEvent;
+        const Ticks duration = leave == trace::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
         point.prune = std::max<Ticks>(0, duration - state->completion);
 
         Group group;
         if (e.kind == EventKind::CollectiveEnd) {
-            const replay::Collective& coll = trace.collective(e);
+            const trace::Collective& coll = trace.collective(e);
             const CommId comm = coll.comm;
             point.operation = OperationHash().add(1).add(comm).add(collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)]).value();
             const auto listed = points.partial_groups.find(i);
@@ -101,7 +101,7 @@ SyncPointList::SyncPointList(const replay::LocalTrace& trace, const Synchronizat
                 group = {Scope::Communicator, comm};
             }
         } else {
-            const replay::Message& msg = trace.message(e);
+            const trace::Message& msg = trace.message(e);
             const std::vector<int>& ordered = ordered_members(msg.comm);
             const int peer = msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < ordered.size()
                                  ? ordered[static_cast<std::size_t>(msg.partner)]
@@ -187,4 +187,4 @@ std::size_t SyncPointList::previous(std::size_t position, int peer) const {
     return kNone;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -23,9 +23,9 @@
 
 #include "analyses/synchronization_points.hpp"
 #include "common/call_tree.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // Names one operation the same way on every rank that took part in it, so
 // that ranks can tell each other where their intervals begin: a hash of the
@@ -35,8 +35,8 @@ namespace hindsight {
 using OperationId = std::uint64_t;
 
 struct SyncPoint {
-    replay::EventIndex event = replay::kNoEvent;
-    replay::EventIndex enter = replay::kNoEvent;  // the Enter of its MPI call
+    trace::EventIndex event = trace::kNoEvent;
+    trace::EventIndex enter = trace::kNoEvent;  // the Enter of its MPI call
     CallPathId cnode = kNoCallPath;               // the MPI call's call path
     Ticks wait = 0;                               // this rank's waiting there
     // The call's time minus its completion time: the part of the call that
@@ -51,12 +51,12 @@ public:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     SyncPointList() = default;
-    SyncPointList(const replay::LocalTrace& trace, const SynchronizationPoints& points);
+    SyncPointList(const trace::LocalTrace& trace, const SynchronizationPoints& points);
 
     std::size_t size() const { return points_.size(); }
     const SyncPoint& operator[](std::size_t position) const { return points_[position]; }
     // The position of the synchronization point at `event`, or kNone.
-    std::size_t position(replay::EventIndex event) const;
+    std::size_t position(trace::EventIndex event) const;
     // The last synchronization point before `position` that involved world
     // rank `peer`, or kNone.
     std::size_t previous(std::size_t position, int peer) const;
@@ -75,11 +75,11 @@ private:
 
     std::vector<SyncPoint> points_;                // in the order they happened
     std::vector<Group> groups_;                    // by position
-    std::vector<std::pair<replay::EventIndex, std::size_t>> by_event_;  // position by event, sorted
+    std::vector<std::pair<trace::EventIndex, std::size_t>> by_event_;  // position by event, sorted
     std::vector<std::vector<int>> listed_;         // sorted world ranks
     mutable std::vector<std::vector<int>> members_;  // sorted, by communicator, filled when asked
     std::vector<std::vector<int>> ordered_;          // by communicator, filled when asked
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -9,9 +9,9 @@
 
 #include "analyses/wait_states.hpp"
 #include "common/clock.hpp"
-#include "replay/event.hpp"
+#include "trace/event.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // Events whose timestamps contradict the order of the communication: a
 // message received before it was sent, a rank leaving a collective before
@@ -43,7 +43,7 @@ struct SynchronizationPoints {
     // its Recv event: how long the sender of that message was blocked
     // waiting for this receive. Known to the receiver right after the
     // forward pass; the sender learns it from the receiver's note.
-    std::unordered_map<replay::EventIndex, Ticks> late_receivers_caused;
+    std::unordered_map<trace::EventIndex, Ticks> late_receivers_caused;
 
     // Collectives at which this rank synchronized with only some members of
     // the communicator (the root of a 1-to-n operation with the members that
@@ -52,9 +52,9 @@ struct SynchronizationPoints {
     // Every other collective synchronization point ties the rank to the rank
     // its wait state names as the cause, or to the whole communicator
     // (sync_point_list.hpp).
-    std::unordered_map<replay::EventIndex, std::vector<int>> partial_groups;
+    std::unordered_map<trace::EventIndex, std::vector<int>> partial_groups;
 
     ClockViolations clock_violations;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

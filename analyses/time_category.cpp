@@ -3,7 +3,7 @@
 #include <array>
 #include <string_view>
 
-namespace hindsight {
+namespace hindsight::analyses {
 namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
@@ -87,4 +87,4 @@ Metric time_category(const Region& region) {
     return Metric::Comp;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -8,7 +8,7 @@
 #include "analyses/metrics.hpp"
 #include "common/definitions.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 // The metric that holds the exclusive time of `region` before any wait-state
 // pattern claims part of it: Comp, Overhead, or one of the MPI time classes
@@ -18,4 +18,4 @@ Metric time_category(const Region& region);
 // True for regions of the MPI API.
 bool is_mpi_region(const Region& region);
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

@@ -2,18 +2,18 @@
 
 #include "common/error.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
-WaitStateMap::Table WaitStateMap::table_of(replay::EventKind kind) {
+WaitStateMap::Table WaitStateMap::table_of(trace::EventKind kind) {
     switch (kind) {
-    case replay::EventKind::Send:
-    case replay::EventKind::Recv: return kMessages;
-    case replay::EventKind::CollectiveEnd: return kCollectives;
+    case trace::EventKind::Send:
+    case trace::EventKind::Recv: return kMessages;
+    case trace::EventKind::CollectiveEnd: return kCollectives;
     default: return kNone;
     }
 }
 
-void WaitStateMap::bind(const replay::LocalTrace& trace) {
+void WaitStateMap::bind(const trace::LocalTrace& trace) {
     if (trace_ == &trace) return;
     trace_ = &trace;
     if (!kept_) return;
@@ -24,22 +24,22 @@ void WaitStateMap::bind(const replay::LocalTrace& trace) {
     }
 }
 
-void WaitStateMap::record(replay::EventIndex event, WaitState state) {
+void WaitStateMap::record(trace::EventIndex event, WaitState state) {
     if (!kept_) return;
     if (!trace_ || event >= trace_->events.size())
         throw Error("", "a wait state recorded for an event outside the analyzed trace");
-    const replay::Event& e = trace_->events[event];
+    const trace::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
     if (t == kNone) throw Error(trace_->anchor_path, "a wait state recorded for an event that does not communicate");
     recorded_[t][e.ref] = true;
     states_[t][e.ref] = state;
 }
 
-const WaitState* WaitStateMap::find(replay::EventIndex event) const {
+const WaitState* WaitStateMap::find(trace::EventIndex event) const {
     if (!kept_ || !trace_ || event >= trace_->events.size()) return nullptr;
-    const replay::Event& e = trace_->events[event];
+    const trace::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
     return t != kNone && recorded_[t][e.ref] ? &states_[t][e.ref] : nullptr;
 }
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

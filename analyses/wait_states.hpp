@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "common/clock.hpp"
-#include "replay/event.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/event.hpp"
+#include "trace/local_trace.hpp"
 
-namespace hindsight {
+namespace hindsight::analyses {
 
 enum class WaitPattern : std::uint8_t {
     None,
@@ -76,16 +76,16 @@ public:
     // Makes room for every communication event of `trace`, which must
     // outlive the map; binding it again to the same trace keeps what was
     // recorded. Before the first bind() nothing is found.
-    void bind(const replay::LocalTrace& trace);
+    void bind(const trace::LocalTrace& trace);
     // Whether anything is kept (before the first bind()): only the backward
     // passes read wait states, and a table of every message and collective
     // is memory a forward-only run would touch for nothing.
     void keep(bool kept) { kept_ = kept; }
     // Adds or replaces the wait state of `event`, a communication event of
     // the bound trace; nothing where wait states are not kept.
-    void record(replay::EventIndex event, WaitState state);
+    void record(trace::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
-    const WaitState* find(replay::EventIndex event) const;
+    const WaitState* find(trace::EventIndex event) const;
 
 private:
     // A rank has a synchronization point at every message and collective,
@@ -97,12 +97,12 @@ private:
     // The table of an event's kind: messages (Send, Recv) or collectives,
     // each by the event's ref; none for other events.
     enum Table : std::size_t { kMessages, kCollectives, kTables, kNone = kTables };
-    static Table table_of(replay::EventKind kind);
+    static Table table_of(trace::EventKind kind);
 
-    const replay::LocalTrace* trace_ = nullptr;
+    const trace::LocalTrace* trace_ = nullptr;
     std::array<std::vector<WaitState>, kTables> states_;
     std::array<std::vector<bool>, kTables> recorded_;
     bool kept_ = true;
 };
 
-}  // namespace hindsight
+}  // namespace hindsight::analyses

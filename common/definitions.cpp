@@ -50,4 +50,10 @@ int Definitions::mpi_rank_count() const {
     return locations_group ? static_cast<int>(locations_group->members.size()) : 0;
 }
 
+std::string Definitions::comm_display_name(CommId comm) const {
+    if (comm >= communicators.size()) return "communicator " + std::to_string(comm);
+    const std::string& name = communicators[comm].name;
+    return name.empty() ? "Comm " + std::to_string(comm) : name;
+}
+
 }  // namespace hindsight

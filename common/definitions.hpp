@@ -125,6 +125,9 @@ struct Definitions {
     std::optional<LocationId> location_of_rank(int world_rank) const;
     // Number of MPI ranks the trace holds.
     int mpi_rank_count() const;
+    // Name of a communicator for messages to the user ("MPI_COMM_WORLD",
+    // "Comm 3").
+    std::string comm_display_name(CommId comm) const;
 };
 
 }  // namespace hindsight

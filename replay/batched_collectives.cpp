@@ -37,8 +37,8 @@ private:
 };
 
 struct BatchedCollectives::Pending {
-    Pending(const EventView& event, Batch& batch) : view(event), exchange(batch, *this) {}
-    EventView view;  // the tasks refer to it and to the exchange: both stay in place
+    Pending(const trace::EventView& event, Batch& batch) : view(event), exchange(batch, *this) {}
+    trace::EventView view;  // the tasks refer to it and to the exchange: both stay in place
     Exchange exchange;
     std::vector<CollectiveTask> tasks;
 };
@@ -50,7 +50,7 @@ struct BatchedCollectives::Waiting {
 
 struct BatchedCollectives::Batch {
     MPI_Comm comm = MPI_COMM_NULL;
-    const CommLayout* layout = nullptr;
+    const trace::CommLayout* layout = nullptr;
     int world_rank = 0;
     int rank = 0;
     std::deque<Pending> pending;   // in order of the collectives; a deque keeps them in place
@@ -85,7 +85,7 @@ BatchedCollectives::Batch& BatchedCollectives::batch(CommId comm) {
     return *b;
 }
 
-void BatchedCollectives::add(const EventView& view, std::span<ReplayObserver* const> observers,
+void BatchedCollectives::add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
                              ObserverMask taking_part) {
     Batch& b = batch(view.collective().comm);
     Pending& p = b.pending.emplace_back(view, b);

@@ -46,7 +46,7 @@ public:
     // Starts every observer's task at collective event `view`; those whose
     // bit (PayloadFrame::bit_of) is not in `taking_part` get an idle
     // exchange (idle_exchange.hpp).
-    void add(const EventView& view, std::span<ReplayObserver* const> observers,
+    void add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
              ObserverMask taking_part = ~ObserverMask{0});
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();

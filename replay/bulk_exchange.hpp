@@ -15,12 +15,12 @@
 
 #include <mpi.h>
 
-#include "replay/huge_page_allocator.hpp"
+#include "trace/huge_page_allocator.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
 
-using ByteBlock = std::vector<std::byte, HugePageAllocator<std::byte>>;
+using ByteBlock = std::vector<std::byte, trace::HugePageAllocator<std::byte>>;
 
 class BulkExchange {
 public:

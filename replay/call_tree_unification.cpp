@@ -14,7 +14,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
-void unify_call_trees(LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
+void unify_call_trees(trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     int rank = 0, size = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
@@ -65,7 +65,7 @@ void unify_call_trees(LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     });
 
     trace.call_tree = CallTree::deserialize(flat);
-    for (Event& e : trace.events) e.cnode = mapping[e.cnode];
+    for (trace::Event& e : trace.events) e.cnode = mapping[e.cnode];
 }
 
 }  // namespace hindsight::replay

@@ -6,12 +6,12 @@
 
 #include <mpi.h>
 
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
 
 // Collective over `world`; afterwards trace.call_tree is the global tree.
-void unify_call_trees(LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
+void unify_call_trees(trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
 
 }  // namespace hindsight::replay

@@ -6,10 +6,10 @@ namespace hindsight::replay {
 namespace {
 
 // Which communicators any rank's events use (OR over all ranks).
-std::vector<unsigned char> used_anywhere(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
+std::vector<unsigned char> used_anywhere(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     std::vector<unsigned char> used(trace.definitions.communicators.size(), 0);
-    for (const Message& m : trace.messages) used[m.comm] = 1;
-    for (const Collective& c : trace.collectives) used[c.comm] = 1;
+    for (const trace::Message& m : trace.messages) used[m.comm] = 1;
+    for (const trace::Collective& c : trace.collectives) used[c.comm] = 1;
     watch.complete("the communicators the other ranks use", [&](auto& r) {
         MPI_Iallreduce(MPI_IN_PLACE, used.data(), static_cast<int>(used.size()), MPI_UNSIGNED_CHAR, MPI_MAX, world,
                        &r[0]);
@@ -17,7 +17,7 @@ std::vector<unsigned char> used_anywhere(const LocalTrace& trace, MPI_Comm world
     return used;
 }
 
-bool is_world(const CommLayout& layout, int world_size) {
+bool is_world(const trace::CommLayout& layout, int world_size) {
     if (layout.self || static_cast<int>(layout.members.size()) != world_size) return false;
     for (int i = 0; i < world_size; ++i)
         if (layout.members[static_cast<std::size_t>(i)] != i) return false;
@@ -33,7 +33,7 @@ mpi::Comm duplicate(MPI_Comm comm, ProgressWatch& watch) {
     return copy;
 }
 
-CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
+CommunicatorMirror::CommunicatorMirror(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     int world_size = 0;
     MPI_Comm_rank(world, &world_rank_);
     MPI_Comm_size(world, &world_size);
@@ -53,7 +53,7 @@ CommunicatorMirror::CommunicatorMirror(const LocalTrace& trace, MPI_Comm world, 
     // overlapping groups in the same order cannot deadlock.
     for (CommId c = 0; c < used.size(); ++c) {
         Mirror& m = mirrors_[c];
-        m.layout = comm_layout(trace.definitions, c);
+        m.layout = trace::comm_layout(trace.definitions, c);
         if (!used[c] || !m.layout.valid) continue;
         MPI_Comm base = MPI_COMM_NULL;
         mpi::Comm created;

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "replay/comm_layout.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/comm_layout.hpp"
+#include "trace/local_trace.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/progress.hpp"
 
@@ -21,18 +21,18 @@ class CommunicatorMirror {
 public:
     // Collective over `world` (the analysis ranks; rank r replays the trace's
     // rank r). Only communicators that some rank's events use are created.
-    CommunicatorMirror(const LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
+    CommunicatorMirror(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
 
     // MPI_COMM_NULL where this rank is no member (or the trace never uses
     // the communicator).
     MPI_Comm data(CommId comm) const { return mirrors_[comm].data.get(); }
     MPI_Comm reply(CommId comm) const { return mirrors_[comm].reply.get(); }
-    const CommLayout& layout(CommId comm) const { return mirrors_[comm].layout; }
+    const trace::CommLayout& layout(CommId comm) const { return mirrors_[comm].layout; }
     int world_rank() const { return world_rank_; }
 
 private:
     struct Mirror {
-        CommLayout layout;
+        trace::CommLayout layout;
         mpi::Comm data;
         mpi::Comm reply;
     };

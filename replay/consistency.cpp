@@ -3,9 +3,8 @@
 #include <limits>
 #include <vector>
 
-#include "replay/checksum.hpp"
-#include "replay/comm_layout.hpp"
-#include "replay/definitions_reader.hpp"
+#include "trace/checksum.hpp"
+#include "trace/comm_layout.hpp"
 #include "replay/rank_agreement.hpp"
 
 namespace hindsight::replay {
@@ -22,7 +21,7 @@ struct PeerTally {
 
 std::string rank_name(int r) { return "rank " + std::to_string(r); }
 
-std::optional<std::string> check_messages(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
+std::optional<std::string> check_messages(const trace::LocalTrace& trace, const trace::MessageSlots& slots, MPI_Comm world,
                                           ProgressWatch& watch) {
     const PeerTally sent(slots.sends(), slots.send_checksums());
     const PeerTally received(slots.receives(), slots.receive_checksums());
@@ -56,15 +55,15 @@ std::optional<std::string> check_messages(const LocalTrace& trace, const Message
     return agree_on_problem(world, problem, watch);
 }
 
-std::optional<std::string> check_collectives(const LocalTrace& trace, const std::vector<CommLayout>& layouts,
+std::optional<std::string> check_collectives(const trace::LocalTrace& trace, const std::vector<trace::CommLayout>& layouts,
                                              MPI_Comm world, ProgressWatch& watch) {
     const std::size_t comms = layouts.size();
     std::vector<std::uint64_t> count(comms, 0), sequence(comms, 0);
     // The collective table is in event order.
-    for (const Collective& c : trace.collectives) {
+    for (const trace::Collective& c : trace.collectives) {
         count[c.comm] += 1;
         // Order-dependent: the sequence must agree, not only the set.
-        sequence[c.comm] = mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.op) << 32) |
+        sequence[c.comm] = trace::mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.op) << 32) |
                                                    static_cast<std::uint32_t>(c.root + 1)));
     }
     // Minimum and maximum over the members of each communicator, with a
@@ -94,7 +93,7 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
         MPI_Iallreduce(MPI_IN_PLACE, seq_high.data(), n, MPI_UINT64_T, MPI_MAX, world, &r[3]);
     });
     for (std::size_t c = 0; c < comms; ++c) {
-        const std::string name = comm_display_name(trace.definitions, static_cast<CommId>(c));
+        const std::string name = trace.definitions.comm_display_name(static_cast<CommId>(c));
         if (high[c].value < 0) continue;  // no members (unused)
         if (low[c].value != high[c].value)
             return name + ": " + rank_name(high[c].rank) + " records " +
@@ -108,11 +107,11 @@ std::optional<std::string> check_collectives(const LocalTrace& trace, const std:
 
 }  // namespace
 
-std::optional<std::string> check_consistency(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
+std::optional<std::string> check_consistency(const trace::LocalTrace& trace, const trace::MessageSlots& slots, MPI_Comm world,
                                              ProgressWatch& watch) {
-    std::vector<CommLayout> layouts;
+    std::vector<trace::CommLayout> layouts;
     for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
-        layouts.push_back(comm_layout(trace.definitions, c));
+        layouts.push_back(trace::comm_layout(trace.definitions, c));
     if (auto problem = check_messages(trace, slots, world, watch)) return problem;
     return check_collectives(trace, layouts, world, watch);
 }

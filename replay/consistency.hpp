@@ -11,8 +11,8 @@
 
 #include <mpi.h>
 
-#include "replay/local_trace.hpp"
-#include "replay/message_slots.hpp"
+#include "trace/local_trace.hpp"
+#include "trace/message_slots.hpp"
 #include "replay/progress.hpp"
 
 namespace hindsight::replay {
@@ -20,7 +20,7 @@ namespace hindsight::replay {
 // Collective over `world` (rank r holds trace rank r); `slots` are those of
 // `trace`. Returns the same problem on every rank, or nullopt when the
 // traces are consistent.
-std::optional<std::string> check_consistency(const LocalTrace& trace, const MessageSlots& slots, MPI_Comm world,
+std::optional<std::string> check_consistency(const trace::LocalTrace& trace, const trace::MessageSlots& slots, MPI_Comm world,
                                              ProgressWatch& watch);
 
 }  // namespace hindsight::replay

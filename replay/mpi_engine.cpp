@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "replay/batched_collectives.hpp"
-#include "replay/definitions_reader.hpp"
 #include "replay/slot_blocks.hpp"
 
 // Why waiting for replies cannot deadlock (backward pass; the forward pass
@@ -38,14 +37,14 @@
 namespace hindsight::replay {
 namespace {
 
-std::string where(const LocalTrace& trace, const Message& m, const char* what, int peer) {
+std::string where(const trace::LocalTrace& trace, const trace::Message& m, const char* what, int peer) {
     return "rank " + std::to_string(trace.rank) + " waits for " + what + " rank " + std::to_string(peer) +
-           " of " + comm_display_name(trace.definitions, m.comm) + " (tag " + std::to_string(m.tag) + ")";
+           " of " + trace.definitions.comm_display_name(m.comm) + " (tag " + std::to_string(m.tag) + ")";
 }
 
 }  // namespace
 
-MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const MessageSlots& slots, const CommunicatorMirror& mirror,
+MpiReplayEngine::MpiReplayEngine(const trace::LocalTrace& trace, const trace::MessageSlots& slots, const CommunicatorMirror& mirror,
                                  ProgressWatch& watch)
     : trace_(trace),
       mirror_(mirror),
@@ -60,15 +59,15 @@ MpiReplayEngine::MpiReplayEngine(const LocalTrace& trace, const MessageSlots& sl
     if (found) tag_ub_ = *value;
 }
 
-int MpiReplayEngine::tag_of(const Message& m) const {
+int MpiReplayEngine::tag_of(const trace::Message& m) const {
     // Recorded tags fit the traced MPI; should they exceed ours they are
     // folded, which could only reorder messages of one sender whose tags
     // fold together.
     return static_cast<int>(m.tag % (static_cast<std::uint64_t>(tag_ub_) + 1));
 }
 
-bool MpiReplayEngine::packs(EventKind kind, bool forward) const {
-    return forward ? kind == EventKind::Send : kind == EventKind::Recv;
+bool MpiReplayEngine::packs(trace::EventKind kind, bool forward) const {
+    return forward ? kind == trace::EventKind::Send : kind == trace::EventKind::Recv;
 }
 
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
@@ -97,10 +96,10 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
     PayloadBlocks blocks(trace_, forward ? slots_.sends() : slots_.receives());
     const auto n = static_cast<std::uint32_t>(trace_.messages.size());
     for (std::uint32_t k = 0; k < n; ++k) {
-        const EventIndex i = slots_.event(forward ? k : n - 1 - k);
-        const Event& e = trace_.events[i];
+        const trace::EventIndex i = slots_.event(forward ? k : n - 1 - k);
+        const trace::Event& e = trace_.events[i];
         if (!packs(e.kind, forward)) continue;
-        frame.pack_trace_data(EventView(trace_, i), writer_);
+        frame.pack_trace_data(trace::EventView(trace_, i), writer_);
         notes_.packed(i);
         blocks.add(slots_.peer(e.ref), slots_.slot(e.ref), writer_.bytes());
         ++messages_;
@@ -111,20 +110,20 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
 void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
     exchange_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex k = 0; k < n; ++k) {
-        const EventIndex i = forward ? k : n - 1 - k;
-        const Event& e = trace_.events[i];
-        const EventView view(trace_, i);
+    const auto n = static_cast<trace::EventIndex>(trace_.events.size());
+    for (trace::EventIndex k = 0; k < n; ++k) {
+        const trace::EventIndex i = forward ? k : n - 1 - k;
+        const trace::Event& e = trace_.events[i];
+        const trace::EventView view(trace_, i);
         switch (e.kind) {
-        case EventKind::Enter:
+        case trace::EventKind::Enter:
             watchers_.enter(view);
             break;
-        case EventKind::Leave:
+        case trace::EventKind::Leave:
             watchers_.leave(view);
             break;
-        case EventKind::Send:
-        case EventKind::Recv:
+        case trace::EventKind::Send:
+        case trace::EventKind::Recv:
             // Packing events were packed before the pass.
             if (!packs(e.kind, forward)) {
                 frame.unpack_trace_data(view, payload_at(trace_, bulk_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
@@ -132,7 +131,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
                 ++messages_;
             }
             break;
-        case EventKind::CollectiveEnd:
+        case trace::EventKind::CollectiveEnd:
             collectives.add(view, observers);
             break;
         }
@@ -148,9 +147,9 @@ void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
     carries_.assign(trace_.messages.size(), false);
     for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
-        const EventIndex i = slots_.event(m);
-        const Event& e = trace_.events[i];
-        if (!packs(e.kind, forward) || !frame.carries_data(EventView(trace_, i))) continue;
+        const trace::EventIndex i = slots_.event(m);
+        const trace::Event& e = trace_.events[i];
+        if (!packs(e.kind, forward) || !frame.carries_data(trace::EventView(trace_, i))) continue;
         carries_[e.ref] = true;
         blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
     }
@@ -171,22 +170,22 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
     pending_.clear();
     deferred_.clear();
     deferred_replies_ = EntryBlocks(slots_.sends().size());
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex k = 0; k < n; ++k) {
-        const EventIndex i = forward ? k : n - 1 - k;
-        const Event& e = trace_.events[i];
-        const EventView view(trace_, i);
+    const auto n = static_cast<trace::EventIndex>(trace_.events.size());
+    for (trace::EventIndex k = 0; k < n; ++k) {
+        const trace::EventIndex i = forward ? k : n - 1 - k;
+        const trace::Event& e = trace_.events[i];
+        const trace::EventView view(trace_, i);
         switch (e.kind) {
-        case EventKind::Enter:
-        case EventKind::Leave:
+        case trace::EventKind::Enter:
+        case trace::EventKind::Leave:
             complete_replies(frame, i);
-            if (e.kind == EventKind::Enter)
+            if (e.kind == trace::EventKind::Enter)
                 watchers_.enter(view);
             else
                 watchers_.leave(view);
             break;
-        case EventKind::Send:
-        case EventKind::Recv:
+        case trace::EventKind::Send:
+        case trace::EventKind::Recv:
             if (packs(e.kind, forward)) {
                 notes_.packed(i);
                 if (carries_[e.ref])
@@ -201,7 +200,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
                 notes_.unpacked(view);
             }
             break;
-        case EventKind::CollectiveEnd:
+        case trace::EventKind::CollectiveEnd:
             // Done here, before the next event: the observers' exchanges
             // at this collective, those of one kind fused into one call.
             collectives.add(view, observers, collective_needs_[e.ref]);
@@ -209,12 +208,12 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             break;
         }
     }
-    complete_replies(frame, kNoEvent);
+    complete_replies(frame, trace::kNoEvent);
     deliver_deferred_replies(frame);
 }
 
-void MpiReplayEngine::send_payload(const EventView& view, bool forward, const PayloadFrame& frame) {
-    const Message& m = view.message();
+void MpiReplayEngine::send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame) {
+    const trace::Message& m = view.message();
     const ReplyRequest request = frame.pack(view, writer_);
     sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.data(m.comm));
     ++messages_;
@@ -227,26 +226,26 @@ void MpiReplayEngine::send_payload(const EventView& view, bool forward, const Pa
     pending_.push_back({view.index(), reply_boundary(trace_, view, forward), request.asked});
 }
 
-void MpiReplayEngine::complete_replies(const PayloadFrame& frame, EventIndex boundary) {
+void MpiReplayEngine::complete_replies(const PayloadFrame& frame, trace::EventIndex boundary) {
     // In the order asked: replies from one peer on one communicator and tag
     // come in that order, as the peer's passes meet the messages in the
     // same order.
     for (std::size_t k = 0; k < pending_.size();) {
-        if (boundary != kNoEvent && pending_[k].boundary != boundary) {
+        if (boundary != trace::kNoEvent && pending_[k].boundary != boundary) {
             ++k;
             continue;
         }
         const PendingReply pending = pending_[k];
         pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
-        const EventView view(trace_, pending.event);
-        const Message& m = view.message();
+        const trace::EventView view(trace_, pending.event);
+        const trace::Message& m = view.message();
         receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
         frame.unpack_reply(view, pending.asked, buffer_);
     }
 }
 
-void MpiReplayEngine::receive_payload(const EventView& view, const PayloadFrame& frame) {
-    const Message& m = view.message();
+void MpiReplayEngine::receive_payload(const trace::EventView& view, const PayloadFrame& frame) {
+    const trace::Message& m = view.message();
     receive(mirror_.data(m.comm), m.partner, tag_of(m), "a message from", view);
     ++messages_;
     const ReplyRequest request = frame.unpack(view, buffer_);
@@ -275,12 +274,12 @@ void MpiReplayEngine::deliver_deferred_replies(const PayloadFrame& frame) {
         const std::uint32_t message = trace_.events[d.event].ref;
         const auto it = replies.find(key(slots_.peer(message), slots_.slot(message)));
         if (it == replies.end()) throw Error(trace_.anchor_path, "a reply asked for in the replay never came");
-        frame.unpack_reply(EventView(trace_, d.event), d.asked, it->second);
+        frame.unpack_reply(trace::EventView(trace_, d.event), d.asked, it->second);
     }
     deferred_.clear();
 }
 
-void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view) {
+void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* what, const trace::EventView& view) {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status status;
     watch_.until(
@@ -300,13 +299,13 @@ void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
     collective_needs_.assign(trace_.collectives.size(), ~ObserverMask{0});
     const std::size_t comms = trace_.definitions.communicators.size();
     std::vector<std::vector<std::uint32_t>> by_comm(comms);  // collectives in trace order
-    const auto n = static_cast<EventIndex>(trace_.events.size());
-    for (EventIndex i = 0; i < n; ++i) {
-        const Event& e = trace_.events[i];
-        if (e.kind != EventKind::CollectiveEnd) continue;
+    const auto n = static_cast<trace::EventIndex>(trace_.events.size());
+    for (trace::EventIndex i = 0; i < n; ++i) {
+        const trace::Event& e = trace_.events[i];
+        if (e.kind != trace::EventKind::CollectiveEnd) continue;
         const CommId comm = trace_.collective(e).comm;
         if (comm >= comms) continue;  // no mirror: everyone takes part, as all members see alike
-        collective_needs_[e.ref] = frame.exchanges_at(EventView(trace_, i));
+        collective_needs_[e.ref] = frame.exchanges_at(trace::EventView(trace_, i));
         by_comm[comm].push_back(e.ref);
     }
     // Every member of a communicator recorded as many collectives on it

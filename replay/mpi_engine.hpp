@@ -40,7 +40,7 @@
 #include "replay/bulk_exchange.hpp"
 #include "replay/communicators.hpp"
 #include "replay/engine.hpp"
-#include "replay/message_slots.hpp"
+#include "trace/message_slots.hpp"
 #include "replay/note_exchange.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/payload_frame.hpp"
@@ -55,7 +55,7 @@ public:
     // `trace`, its message `slots`, `mirror` and `watch` (how the engine
     // waits) must outlive the engine. Collective over MPI_COMM_WORLD, whose
     // rank r replays the trace's rank r.
-    MpiReplayEngine(const LocalTrace& trace, const MessageSlots& slots, const CommunicatorMirror& mirror,
+    MpiReplayEngine(const trace::LocalTrace& trace, const trace::MessageSlots& slots, const CommunicatorMirror& mirror,
                     ProgressWatch& watch);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
@@ -68,12 +68,12 @@ private:
     using Observers = std::span<ReplayObserver* const>;
     // A reply asked for at a packing event and not yet received.
     struct PendingReply {
-        EventIndex event = kNoEvent;     // the packing event
-        EventIndex boundary = kNoEvent;  // where it is due (reply_boundary())
+        trace::EventIndex event = trace::kNoEvent;     // the packing event
+        trace::EventIndex boundary = trace::kNoEvent;  // where it is due (reply_boundary())
         ObserverMask asked = 0;
     };
 
-    bool packs(EventKind kind, bool forward) const;
+    bool packs(trace::EventKind kind, bool forward) const;
     // The bulk part of a pass: payloads (batched) or carries-data flags.
     void exchange_payloads(bool forward, const PayloadFrame& frame);
     void exchange_flags(bool forward, const PayloadFrame& frame);
@@ -82,22 +82,22 @@ private:
 
     void run_batched(bool forward, const PayloadFrame& frame, Observers observers);
     void run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers);
-    void send_payload(const EventView& view, bool forward, const PayloadFrame& frame);
-    void receive_payload(const EventView& view, const PayloadFrame& frame);
+    void send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame);
+    void receive_payload(const trace::EventView& view, const PayloadFrame& frame);
     // Receives the replies due at `boundary`; all that are left at kNoEvent.
-    void complete_replies(const PayloadFrame& frame, EventIndex boundary);
+    void complete_replies(const PayloadFrame& frame, trace::EventIndex boundary);
     void deliver_deferred_replies(const PayloadFrame& frame);
     // Which observers take part in each collective's exchange: the members'
     // exchanges_at() masks or-ed together, by collective (Event::ref).
     void exchange_collective_needs(const PayloadFrame& frame);
     // Probes for and receives one message into `buffer_`.
-    void receive(MPI_Comm comm, int source, int tag, const char* what, const EventView& view);
-    int tag_of(const Message& m) const;
+    void receive(MPI_Comm comm, int source, int tag, const char* what, const trace::EventView& view);
+    int tag_of(const trace::Message& m) const;
 
-    const LocalTrace& trace_;
+    const trace::LocalTrace& trace_;
     const CommunicatorMirror& mirror_;
     ProgressWatch& watch_;
-    const MessageSlots& slots_;
+    const trace::MessageSlots& slots_;
     mpi::Comm world_;           // for the bulk exchanges
     BulkExchange bulk_;
     NoteExchange notes_;
@@ -106,7 +106,7 @@ private:
     std::vector<PendingReply> pending_;  // in the order asked
     // A reply that may come at the end of the pass (defers_reply).
     struct DeferredReply {
-        EventIndex event = kNoEvent;  // the packing event
+        trace::EventIndex event = trace::kNoEvent;  // the packing event
         ObserverMask asked = 0;
     };
     std::vector<DeferredReply> deferred_;                    // this rank's, in pass order

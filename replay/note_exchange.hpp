@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "replay/bulk_exchange.hpp"
-#include "replay/message_slots.hpp"
+#include "trace/message_slots.hpp"
 #include "replay/payload_frame.hpp"
 #include "replay/slot_blocks.hpp"
 
@@ -17,35 +17,35 @@ namespace hindsight::replay {
 class NoteExchange {
 public:
     // All three must outlive the exchange.
-    NoteExchange(const LocalTrace& trace, const MessageSlots& slots, BulkExchange& bulk)
+    NoteExchange(const trace::LocalTrace& trace, const trace::MessageSlots& slots, BulkExchange& bulk)
         : trace_(trace), slots_(slots), bulk_(bulk) {}
 
     // Before a pass with `frame` (which must outlive it); the calls below do
     // nothing unless its observers write notes.
     void begin(const PayloadFrame& frame, bool forward);
     // At every packing event of the pass: where its slot's note belongs.
-    void packed(EventIndex event) {
+    void packed(trace::EventIndex event) {
         if (frame_) packing_events_[peer_of(event)][slots_.slot(trace_.events[event].ref)] = event;
     }
     // At every unpacking event, after the frame's unpack(): where a note
     // may be written.
-    void unpacked(const EventView& view);
+    void unpacked(const trace::EventView& view);
     // After the last event: writes the notes, exchanges them (collective
     // over all ranks) and hands each to its packing event, in pass order.
     void deliver();
 
 private:
-    std::size_t peer_of(EventIndex event) const {
+    std::size_t peer_of(trace::EventIndex event) const {
         return static_cast<std::size_t>(slots_.peer(trace_.events[event].ref));
     }
 
-    const LocalTrace& trace_;
-    const MessageSlots& slots_;
+    const trace::LocalTrace& trace_;
+    const trace::MessageSlots& slots_;
     BulkExchange& bulk_;
     const PayloadFrame* frame_ = nullptr;
     bool forward_ = true;
-    std::vector<std::vector<EventIndex>> packing_events_;  // by peer and slot
-    std::vector<EventIndex> unpacking_events_;  // in pass order
+    std::vector<std::vector<trace::EventIndex>> packing_events_;  // by peer and slot
+    std::vector<trace::EventIndex> unpacking_events_;  // in pass order
     EntryBlocks outgoing_;
     PayloadWriter writer_;
 };

@@ -13,7 +13,7 @@
 
 #include "replay/collective_exchange.hpp"
 #include "replay/collective_task.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 #include "replay/payload.hpp"
 
 namespace hindsight::replay {
@@ -28,11 +28,11 @@ public:
     virtual ~ReplayObserver() = default;
 
     // Called once before the first event of a pass and once after the last.
-    virtual void begin_pass(const LocalTrace&, Direction) {}
-    virtual void end_pass(const LocalTrace&, Direction) {}
+    virtual void begin_pass(const trace::LocalTrace&, Direction) {}
+    virtual void end_pass(const trace::LocalTrace&, Direction) {}
 
-    virtual void on_enter(const EventView&) {}
-    virtual void on_leave(const EventView&) {}
+    virtual void on_enter(const trace::EventView&) {}
+    virtual void on_leave(const trace::EventView&) {}
     // Which of on_enter() and on_leave() do anything, asked after
     // begin_pass(); the engines call only those. Most events are Enters and
     // Leaves, so observers that ignore them should say so.
@@ -44,8 +44,8 @@ public:
     // at the matching Send. unpack() must read exactly what pack() wrote; an
     // observer whose pack() wrote nothing gets an empty reader (so "nothing"
     // costs no byte: test PayloadReader::empty()).
-    virtual void pack(const EventView&, PayloadWriter&) {}
-    virtual void unpack(const EventView&, PayloadReader&) {}
+    virtual void pack(const trace::EventView&, PayloadWriter&) {}
+    virtual void unpack(const trace::EventView&, PayloadReader&) {}
 
     // What lets the engine batch or skip messages; both are asked after
     // begin_pass() and must depend only on the trace and on what the
@@ -63,7 +63,7 @@ public:
     // Recv backward) may write anything or ask for a reply. Where every
     // observer says no, the message does not travel: pack() is still called
     // and must write nothing, and the peer's unpack() gets an empty reader.
-    virtual bool carries_data(const EventView&) const { return true; }
+    virtual bool carries_data(const trace::EventView&) const { return true; }
 
     // Replies. The packing side may ask for data back: the observers whose
     // expects_reply() is true there (and only they) get pack_reply() on the
@@ -81,7 +81,7 @@ public:
     // (mpi_engine.cpp argues why).
     // Example: in the backward pass the receiver of a late-receiver message
     // needs the sender's cost data, which flows against the pass direction.
-    virtual bool expects_reply(const EventView&) const { return false; }
+    virtual bool expects_reply(const trace::EventView&) const { return false; }
     // defers_reply(): asked where expects_reply() is true; whether nothing
     // this observer does before end_pass() depends on that reply. Where
     // every observer that asks says so, the engine may hand over the reply
@@ -89,9 +89,9 @@ public:
     // before end_pass(), in the pass order of the packing events), so that
     // the packing side need not wait for its peer, and the replies of the
     // pass can travel together.
-    virtual bool defers_reply(const EventView&) const { return false; }
-    virtual void pack_reply(const EventView&, PayloadWriter&) {}
-    virtual void unpack_reply(const EventView&, PayloadReader&) {}
+    virtual bool defers_reply(const trace::EventView&) const { return false; }
+    virtual void pack_reply(const trace::EventView&, PayloadWriter&) {}
+    virtual void unpack_reply(const trace::EventView&, PayloadReader&) {}
 
     // Notes: what the unpacking side learns from a message and the packing
     // side needs only after the pass, without asking for it. The observers
@@ -106,8 +106,8 @@ public:
     // Example: the receiver sees in the forward pass that its sender waited
     // for it (Late Receiver) and tells the sender, whose wait it is.
     virtual bool writes_notes() const { return false; }
-    virtual void write_note(const EventView&, PayloadWriter&) {}
-    virtual void read_note(const EventView&, PayloadReader&) {}
+    virtual void write_note(const trace::EventView&, PayloadWriter&) {}
+    virtual void read_note(const trace::EventView&, PayloadReader&) {}
 
     // A collective event (including the implicit ones of MPI_Init and
     // MPI_Finalize); an observer that exchanges data there is a coroutine
@@ -115,14 +115,14 @@ public:
     // data only, the engine may run the task's exchange operations after
     // later events (batched with those of other collectives), so there the
     // task must not depend on other events' callbacks having run or not.
-    virtual CollectiveTask on_collective(const EventView&, CollectiveExchange&) { return {}; }
+    virtual CollectiveTask on_collective(const trace::EventView&, CollectiveExchange&) { return {}; }
     // exchanges_at(): whether this rank may contribute anything to the
     // exchange at this collective event, asked after begin_pass() under the
     // same rules as carries_data(). Where no member of the communicator says
     // yes, the engine may hand on_collective() an inactive exchange (see
     // CollectiveExchange::active()) and spare the communication; the
     // observer must then behave as if every member had contributed nothing.
-    virtual bool exchanges_at(const EventView&) const { return true; }
+    virtual bool exchanges_at(const trace::EventView&) const { return true; }
 };
 
 // The observers of a pass whose on_enter() and whose on_leave() the engine
@@ -136,10 +136,10 @@ struct RegionWatchers {
         std::copy_if(observers.begin(), observers.end(), std::back_inserter(leaves),
                      [](const ReplayObserver* o) { return o->region_events() != RegionEvents::None; });
     }
-    void enter(const EventView& view) const {
+    void enter(const trace::EventView& view) const {
         for (ReplayObserver* o : enters) o->on_enter(view);
     }
-    void leave(const EventView& view) const {
+    void leave(const trace::EventView& view) const {
         for (ReplayObserver* o : leaves) o->on_leave(view);
     }
 };

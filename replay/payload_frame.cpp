@@ -16,7 +16,7 @@ void store_mask(std::vector<std::byte>& out, std::size_t at, std::size_t bytes, 
 
 }  // namespace
 
-PayloadFrame::PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers)
+PayloadFrame::PayloadFrame(const trace::LocalTrace& trace, std::span<ReplayObserver* const> observers)
     : trace_(trace), observers_(observers) {
     if (observers_.size() > 64) fail("a pass has more than 64 observers");
     for (std::size_t k = 0; k < observers_.size(); ++k)
@@ -41,13 +41,13 @@ ObserverMask PayloadFrame::get_mask(PayloadReader& in) const {
     return mask;
 }
 
-bool PayloadFrame::carries_data(const EventView& view) const {
+bool PayloadFrame::carries_data(const trace::EventView& view) const {
     for (ReplayObserver* o : observers_)
         if (o->carries_data(view)) return true;
     return false;
 }
 
-ObserverMask PayloadFrame::exchanges_at(const EventView& view) const {
+ObserverMask PayloadFrame::exchanges_at(const trace::EventView& view) const {
     ObserverMask mask = 0;
     for (std::size_t k = 0; k < observers_.size(); ++k)
         if (observers_[k]->exchanges_at(view)) mask |= bit(k);
@@ -89,7 +89,7 @@ ObserverMask PayloadFrame::all() const {
     return observers_.size() == 64 ? ~ObserverMask{0} : bit(observers_.size()) - 1;
 }
 
-ReplyRequest PayloadFrame::pack(const EventView& view, PayloadWriter& out) const {
+ReplyRequest PayloadFrame::pack(const trace::EventView& view, PayloadWriter& out) const {
     out.clear();
     put_mask(out, 0);  // reply mask, patched below
     ReplyRequest request{0, true};
@@ -105,7 +105,7 @@ ReplyRequest PayloadFrame::pack(const EventView& view, PayloadWriter& out) const
     return request;
 }
 
-ReplyRequest PayloadFrame::unpack(const EventView& view, std::span<const std::byte> payload) const {
+ReplyRequest PayloadFrame::unpack(const trace::EventView& view, std::span<const std::byte> payload) const {
     PayloadReader in(payload);
     ReplyRequest request;
     request.asked = get_mask(in);
@@ -115,18 +115,18 @@ ReplyRequest PayloadFrame::unpack(const EventView& view, std::span<const std::by
     return request;
 }
 
-void PayloadFrame::pack_trace_data(const EventView& view, PayloadWriter& out) const {
+void PayloadFrame::pack_trace_data(const trace::EventView& view, PayloadWriter& out) const {
     out.clear();
     write_parts(all(), out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack(view, w); });
 }
 
-void PayloadFrame::unpack_trace_data(const EventView& view, std::span<const std::byte> payload) const {
+void PayloadFrame::unpack_trace_data(const trace::EventView& view, std::span<const std::byte> payload) const {
     PayloadReader in(payload);
     read_parts(all(), in, [&](ReplayObserver& o, PayloadReader& r) { o.unpack(view, r); }, "a message");
     expect_end(in, "a message");
 }
 
-void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) const {
+void PayloadFrame::pack_nothing(const trace::EventView& view, PayloadWriter& scratch) const {
     scratch.clear();
     for (ReplayObserver* o : observers_) {
         o->pack(view, scratch);
@@ -135,24 +135,24 @@ void PayloadFrame::pack_nothing(const EventView& view, PayloadWriter& scratch) c
     }
 }
 
-void PayloadFrame::unpack_nothing(const EventView& view) const {
+void PayloadFrame::unpack_nothing(const trace::EventView& view) const {
     PayloadReader nothing({});
     for (ReplayObserver* o : observers_) o->unpack(view, nothing);
 }
 
-void PayloadFrame::pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const {
+void PayloadFrame::pack_reply(const trace::EventView& view, ObserverMask asked, PayloadWriter& out) const {
     out.clear();
     write_parts(asked, out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack_reply(view, w); });
 }
 
-void PayloadFrame::unpack_reply(const EventView& view, ObserverMask asked,
+void PayloadFrame::unpack_reply(const trace::EventView& view, ObserverMask asked,
                                 std::span<const std::byte> reply) const {
     PayloadReader in(reply);
     read_parts(asked, in, [&](ReplayObserver& o, PayloadReader& r) { o.unpack_reply(view, r); }, "a reply");
     expect_end(in, "a reply");
 }
 
-bool PayloadFrame::write_note(const EventView& view, PayloadWriter& out) const {
+bool PayloadFrame::write_note(const trace::EventView& view, PayloadWriter& out) const {
     out.clear();
     if (note_writers_ == 0) return false;
     write_parts(note_writers_, out, [&](ReplayObserver& o, PayloadWriter& w) { o.write_note(view, w); });
@@ -161,7 +161,7 @@ bool PayloadFrame::write_note(const EventView& view, PayloadWriter& out) const {
     return false;
 }
 
-void PayloadFrame::read_note(const EventView& view, std::span<const std::byte> note) const {
+void PayloadFrame::read_note(const trace::EventView& view, std::span<const std::byte> note) const {
     PayloadReader in(note);
     // Only the observers that wrote a part get read_note(): a written part is
     // never empty, and "no note" is the default.

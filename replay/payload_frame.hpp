@@ -38,49 +38,49 @@ struct ReplyRequest {
 // call; backward, the Enter of the call that posted the receive: the
 // receive call itself, or the MPI_Irecv of a receive that completed in a
 // later call (mpi_engine.cpp argues why waiting there cannot deadlock).
-inline EventIndex reply_boundary(const LocalTrace& trace, const EventView& view, bool forward) {
-    const Message& m = view.message();
-    if (forward) return m.call_enter == kNoEvent ? kNoEvent : trace.events[m.call_enter].ref;
-    if (view.kind() != EventKind::Recv) return m.call_enter;
-    const EventIndex posted = trace.posting_call(view.event());
-    return posted == kNoEvent ? m.call_enter : posted;
+inline trace::EventIndex reply_boundary(const trace::LocalTrace& trace, const trace::EventView& view, bool forward) {
+    const trace::Message& m = view.message();
+    if (forward) return m.call_enter == trace::kNoEvent ? trace::kNoEvent : trace.events[m.call_enter].ref;
+    if (view.kind() != trace::EventKind::Recv) return m.call_enter;
+    const trace::EventIndex posted = trace.posting_call(view.event());
+    return posted == trace::kNoEvent ? m.call_enter : posted;
 }
 
 class PayloadFrame {
 public:
     // At most 64 observers; `trace` names the file in error messages.
-    PayloadFrame(const LocalTrace& trace, std::span<ReplayObserver* const> observers);
+    PayloadFrame(const trace::LocalTrace& trace, std::span<ReplayObserver* const> observers);
 
     // Packing side: the observers' parts into `out` (cleared first); returns
     // the observers that ask for a reply, and whether it may come late.
-    ReplyRequest pack(const EventView& view, PayloadWriter& out) const;
+    ReplyRequest pack(const trace::EventView& view, PayloadWriter& out) const;
     // The same for a pass whose observers pack trace data only, where nobody
     // asks for replies: the payload holds only the mask of written parts.
-    void pack_trace_data(const EventView& view, PayloadWriter& out) const;
-    void unpack_trace_data(const EventView& view, std::span<const std::byte> payload) const;
+    void pack_trace_data(const trace::EventView& view, PayloadWriter& out) const;
+    void unpack_trace_data(const trace::EventView& view, std::span<const std::byte> payload) const;
     // Packing side of a message that does not travel: the observers must
     // neither write anything nor ask for a reply (they declared so).
-    void pack_nothing(const EventView& view, PayloadWriter& scratch) const;
+    void pack_nothing(const trace::EventView& view, PayloadWriter& scratch) const;
     // Unpacking side: hands each observer its part; returns the observers
     // that ask for a reply, and whether it may come late.
-    ReplyRequest unpack(const EventView& view, std::span<const std::byte> payload) const;
+    ReplyRequest unpack(const trace::EventView& view, std::span<const std::byte> payload) const;
     // Unpacking side of a message that does not travel.
-    void unpack_nothing(const EventView& view) const;
+    void unpack_nothing(const trace::EventView& view) const;
 
-    void pack_reply(const EventView& view, ObserverMask asked, PayloadWriter& out) const;
-    void unpack_reply(const EventView& view, ObserverMask asked, std::span<const std::byte> reply) const;
+    void pack_reply(const trace::EventView& view, ObserverMask asked, PayloadWriter& out) const;
+    void unpack_reply(const trace::EventView& view, ObserverMask asked, std::span<const std::byte> reply) const;
 
     // Notes: whether some observer of the pass writes them; the unpacking
     // side's note into `out` (cleared first), false and `out` empty where
     // no observer wrote one; the packing side's reading of it.
     bool writes_notes() const { return note_writers_ != 0; }
-    bool write_note(const EventView& view, PayloadWriter& out) const;
-    void read_note(const EventView& view, std::span<const std::byte> note) const;
+    bool write_note(const trace::EventView& view, PayloadWriter& out) const;
+    void read_note(const trace::EventView& view, std::span<const std::byte> note) const;
 
     // Whether some observer may write data at this packing event.
-    bool carries_data(const EventView& view) const;
+    bool carries_data(const trace::EventView& view) const;
     // The observers that may contribute to the exchange at this collective.
-    ObserverMask exchanges_at(const EventView& view) const;
+    ObserverMask exchanges_at(const trace::EventView& view) const;
     // Observer k's bit in a mask.
     static ObserverMask bit_of(std::size_t k) { return ObserverMask{1} << k; }
 
@@ -96,7 +96,7 @@ private:
     ObserverMask get_mask(PayloadReader& in) const;
     [[noreturn]] void fail(const std::string& problem) const;
 
-    const LocalTrace& trace_;
+    const trace::LocalTrace& trace_;
     std::span<ReplayObserver* const> observers_;
     ObserverMask note_writers_ = 0;
 };

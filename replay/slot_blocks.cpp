@@ -5,12 +5,12 @@
 
 namespace hindsight::replay {
 
-std::uint32_t checked_u32(const LocalTrace& trace, std::size_t bytes) {
+std::uint32_t checked_u32(const trace::LocalTrace& trace, std::size_t bytes) {
     if (bytes > 0xffffffffu) throw Error(trace.anchor_path, "a replay pass exchanges more than 4 GiB with one rank");
     return static_cast<std::uint32_t>(bytes);
 }
 
-PayloadBlocks::PayloadBlocks(const LocalTrace& trace, std::span<const std::uint32_t> slots)
+PayloadBlocks::PayloadBlocks(const trace::LocalTrace& trace, std::span<const std::uint32_t> slots)
     : trace_(trace), slots_(slots), blocks_(slots.size()) {}
 
 void PayloadBlocks::add(int peer, std::uint32_t slot, std::span<const std::byte> payload) {
@@ -57,7 +57,7 @@ void PayloadBlocks::to_table(std::size_t peer) {
     block = std::move(table);
 }
 
-std::span<const std::byte> payload_at(const LocalTrace& trace, std::span<const std::byte> block, std::uint32_t slot) {
+std::span<const std::byte> payload_at(const trace::LocalTrace& trace, std::span<const std::byte> block, std::uint32_t slot) {
     const auto malformed = [&] { return Error(trace.anchor_path, "a bulk payload block is malformed"); };
     if (block.size() < sizeof(std::uint32_t)) throw malformed();
     const std::uint32_t size = read_u32(block, 0);
@@ -74,7 +74,7 @@ std::span<const std::byte> payload_at(const LocalTrace& trace, std::span<const s
     return block.subspan(offset, length);
 }
 
-void EntryBlocks::add(const LocalTrace& trace, int peer, std::uint32_t slot, std::span<const std::byte> data) {
+void EntryBlocks::add(const trace::LocalTrace& trace, int peer, std::uint32_t slot, std::span<const std::byte> data) {
     auto& block = blocks_.at(static_cast<std::size_t>(peer));
     const std::size_t at = block.size();
     checked_u32(trace, at + kSlotEntry + data.size());

@@ -17,7 +17,7 @@
 
 #include "common/error.hpp"
 #include "replay/bulk_exchange.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 
 namespace hindsight::replay {
 
@@ -35,7 +35,7 @@ inline void write_u32(ByteBlock& bytes, std::size_t at, std::uint32_t v) {
 
 // `bytes` as a block offset or size; `trace` names the file should a block
 // outgrow 32 bits.
-std::uint32_t checked_u32(const LocalTrace& trace, std::size_t bytes);
+std::uint32_t checked_u32(const trace::LocalTrace& trace, std::size_t bytes);
 
 inline constexpr std::uint32_t kPayloadTable = 0xffffffffu;
 
@@ -44,7 +44,7 @@ class PayloadBlocks {
 public:
     // `trace` names the file in errors; slots[p]: the number of slots with
     // peer p.
-    PayloadBlocks(const LocalTrace& trace, std::span<const std::uint32_t> slots);
+    PayloadBlocks(const trace::LocalTrace& trace, std::span<const std::uint32_t> slots);
 
     void add(int peer, std::uint32_t slot, std::span<const std::byte> payload);
     const std::vector<ByteBlock>& blocks() const { return blocks_; }
@@ -53,21 +53,21 @@ private:
     // The first payload of another size: the uniform layout becomes a table.
     void to_table(std::size_t peer);
 
-    const LocalTrace& trace_;
+    const trace::LocalTrace& trace_;
     std::span<const std::uint32_t> slots_;
     std::vector<ByteBlock> blocks_;
 };
 
 // The payload at `slot` of a received payload block; a malformed block is
 // an error naming `trace`'s file.
-std::span<const std::byte> payload_at(const LocalTrace& trace, std::span<const std::byte> block, std::uint32_t slot);
+std::span<const std::byte> payload_at(const trace::LocalTrace& trace, std::span<const std::byte> block, std::uint32_t slot);
 
 // Outgoing entry blocks, one per peer.
 class EntryBlocks {
 public:
     explicit EntryBlocks(std::size_t peers = 0) : blocks_(peers) {}
 
-    void add(const LocalTrace& trace, int peer, std::uint32_t slot, std::span<const std::byte> data);
+    void add(const trace::LocalTrace& trace, int peer, std::uint32_t slot, std::span<const std::byte> data);
     const std::vector<ByteBlock>& blocks() const { return blocks_; }
 
 private:
@@ -77,7 +77,7 @@ private:
 // Calls visit(slot, data) for every entry of a received entry block, in
 // block order; a malformed block is an error naming `trace`'s file.
 template <typename Visit>
-void for_each_entry(const LocalTrace& trace, std::span<const std::byte> block, Visit visit) {
+void for_each_entry(const trace::LocalTrace& trace, std::span<const std::byte> block, Visit visit) {
     for (std::size_t at = 0; at < block.size();) {
         if (at + kSlotEntry > block.size()) throw Error(trace.anchor_path, "a bulk entry block is malformed");
         const std::uint32_t slot = read_u32(block, at);

@@ -52,7 +52,7 @@ for events in $sizes; do
       run=0
       while [ "$run" -lt "$runs" ]; do
         # shellcheck disable=SC2086
-        mpiexec -n "$ranks" "$build/replay/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats $flags |
+        mpiexec -n "$ranks" "$build/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats $flags |
           awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" -v shared="$shared_decode" '
             /^  [a-z]+ +[0-9.]+ s$/ { t[$1] = $2; total += $2 }
             /events per rank/ { ev = $4; sub(",", "", ev); peak = $(NF - 1) }

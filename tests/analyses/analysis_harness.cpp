@@ -9,20 +9,20 @@
 
 namespace hindsight::testing {
 
-AnalysisResults::AnalysisResults(const TraceBuilder& builder, AnalysisOptions options)
+AnalysisResults::AnalysisResults(const TraceBuilder& builder, analyses::AnalysisOptions options)
     : traces_(local_traces(builder)) {
-    std::vector<std::optional<LocalCube>> cubes(traces_.size());
+    std::vector<std::optional<analyses::LocalCube>> cubes(traces_.size());
     findings_.resize(traces_.size());
     InProcessReplay replay(traces_);
     replay.run_ranks([&](int r) {
         const auto i = static_cast<std::size_t>(r);
-        cubes[i] = analyze(traces_[i], replay.engine(r), options, findings_[i]);
+        cubes[i] = analyses::analyze(traces_[i], replay.engine(r), options, findings_[i]);
     });
     for (auto& c : cubes) cubes_.push_back(std::move(*c));
 }
 
 CallPathId AnalysisResults::find_path(int rank, std::string_view path) const {
-    const replay::LocalTrace& t = trace(rank);
+    const trace::LocalTrace& t = trace(rank);
     CallPathId node = kNoCallPath;
     while (!path.empty()) {
         const auto slash = path.find('/');
@@ -38,27 +38,27 @@ CallPathId AnalysisResults::find_path(int rank, std::string_view path) const {
     return node;
 }
 
-double AnalysisResults::own(Metric m, int rank, std::string_view path) const {
+double AnalysisResults::own(analyses::Metric m, int rank, std::string_view path) const {
     const CallPathId node = find_path(rank, path);
     return node == kNoCallPath ? 0.0 : cube(rank).get(m, node);
 }
 
-double AnalysisResults::with_children(Metric m, int rank, std::string_view path) const {
+double AnalysisResults::with_children(analyses::Metric m, int rank, std::string_view path) const {
     double sum = own(m, rank, path);
-    for (const MetricInfo& row : metric_table())
+    for (const analyses::MetricInfo& row : analyses::metric_table())
         if (row.parent == m) sum += with_children(row.metric, rank, path);
     return sum;
 }
 
-double AnalysisResults::total(Metric m, int rank) const { return cube(rank).total(m); }
+double AnalysisResults::total(analyses::Metric m, int rank) const { return cube(rank).total(m); }
 
-const AnalysisFindings& AnalysisResults::findings(int rank) const {
+const analyses::AnalysisFindings& AnalysisResults::findings(int rank) const {
     return findings_.at(static_cast<std::size_t>(rank));
 }
-const LocalCube& AnalysisResults::cube(int rank) const {
+const analyses::LocalCube& AnalysisResults::cube(int rank) const {
     return cubes_.at(static_cast<std::size_t>(rank));
 }
-const replay::LocalTrace& AnalysisResults::trace(int rank) const {
+const trace::LocalTrace& AnalysisResults::trace(int rank) const {
     return traces_.at(static_cast<std::size_t>(rank));
 }
 

@@ -8,7 +8,7 @@
 
 #include "analyses/local_cube.hpp"
 #include "analyses/pipeline.hpp"
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 #include "tests/support/trace_builder.hpp"
 
 namespace hindsight::testing {
@@ -18,31 +18,31 @@ inline double ns(Ticks ticks) { return static_cast<double>(ticks) * 1e-9; }
 
 // The passes of the forward analyses alone (wait states, profile, counts,
 // and the Late Receiver delivery, which always runs).
-inline constexpr AnalysisOptions kForwardAnalyses{.critical_path = false, .root_cause = false};
+inline constexpr analyses::AnalysisOptions kForwardAnalyses{.critical_path = false, .root_cause = false};
 
 class AnalysisResults {
 public:
     explicit AnalysisResults(const TraceBuilder& builder,
-                             AnalysisOptions options = kForwardAnalyses);
+                             analyses::AnalysisOptions options = kForwardAnalyses);
 
     // The metric's own share at the call path "main/foo/MPI_Recv" on `rank`
     // (0 when the rank never visited that path; throws on unknown region names).
-    double own(Metric m, int rank, std::string_view path) const;
+    double own(analyses::Metric m, int rank, std::string_view path) const;
     // The metric including its descendants in the metric tree, at that path.
-    double with_children(Metric m, int rank, std::string_view path) const;
+    double with_children(analyses::Metric m, int rank, std::string_view path) const;
     // The metric's own share summed over the rank's call paths.
-    double total(Metric m, int rank) const;
+    double total(analyses::Metric m, int rank) const;
 
-    const AnalysisFindings& findings(int rank) const;
-    const LocalCube& cube(int rank) const;
-    const replay::LocalTrace& trace(int rank) const;
+    const analyses::AnalysisFindings& findings(int rank) const;
+    const analyses::LocalCube& cube(int rank) const;
+    const trace::LocalTrace& trace(int rank) const;
 
 private:
     CallPathId find_path(int rank, std::string_view path) const;
 
-    std::vector<replay::LocalTrace> traces_;
-    std::vector<LocalCube> cubes_;
-    std::vector<AnalysisFindings> findings_;
+    std::vector<trace::LocalTrace> traces_;
+    std::vector<analyses::LocalCube> cubes_;
+    std::vector<analyses::AnalysisFindings> findings_;
 };
 
 }  // namespace hindsight::testing

@@ -6,15 +6,15 @@
 #include <variant>
 
 #include "common/error.hpp"
-#include "replay/otf2_enums.hpp"
+#include "trace/otf2_enums.hpp"
 #include "tests/support/mpi_regions.hpp"
 
 namespace hindsight::testing {
 namespace {
 
-using replay::CollectiveOp;
-using replay::EventIndex;
-using replay::EventKind;
+using trace::CollectiveOp;
+using trace::EventIndex;
+using trace::EventKind;
 
 Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, RegionId>& regions) {
     Definitions defs;
@@ -27,7 +27,7 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
             region.name = region.canonical_name = enter->region;
             if (is_mpi_region(enter->region)) {
                 region.paradigm = Paradigm::Mpi;
-                region.role = replay::role_from_otf2(mpi_region_role(enter->region));
+                region.role = trace::role_from_otf2(mpi_region_role(enter->region));
                 region.source_file = "MPI";
             } else {
                 region.paradigm = Paradigm::User;
@@ -61,33 +61,33 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
 // Turns one rank's recorded OTF2 events into event-store records.
 class RankConverter {
 public:
-    RankConverter(replay::LocalTrace& trace, CallTree& tree,
+    RankConverter(trace::LocalTrace& trace, CallTree& tree,
                   const std::map<std::string, RegionId>& regions)
         : trace_(trace), tree_(tree), regions_(regions) {}
 
     void operator()(Ticks t, const event::Enter& e) {
         const CallPathId parent = open_.empty() ? kNoCallPath : top().cnode;
         const CallPathId cnode = tree_.child(parent, regions_.at(e.region));
-        open_.push_back(add({t, cnode, 0, EventKind::Enter}));
+        open_.push_back(add({t, cnode, 0, trace::EventKind::Enter}));
     }
     void operator()(Ticks t, const event::Leave& e) {
         if (open_.empty()) throw Error("", "leave without enter in a builder trace");
         // The loader adds MPI_Init's and MPI_Finalize's implicit collective
         // right before their leave.
         if (e.region == "MPI_Init" || e.region == "MPI_Init_thread")
-            add_collective(t, CollectiveOp::Init);
+            add_collective(t, trace::CollectiveOp::Init);
         else if (e.region == "MPI_Finalize")
-            add_collective(t, CollectiveOp::Finalize);
-        const EventIndex enter = open_.back();
+            add_collective(t, trace::CollectiveOp::Finalize);
+        const trace::EventIndex enter = open_.back();
         open_.pop_back();
-        const EventIndex leave = add({t, trace_.events[enter].cnode, enter, EventKind::Leave});
+        const trace::EventIndex leave = add({t, trace_.events[enter].cnode, enter, trace::EventKind::Leave});
         trace_.events[enter].ref = leave;
     }
-    void operator()(Ticks t, const event::MpiSend& e) { message(t, EventKind::Send, e.envelope, false); }
-    void operator()(Ticks t, const event::MpiIsend& e) { message(t, EventKind::Send, e.envelope, true); }
-    void operator()(Ticks t, const event::MpiRecv& e) { message(t, EventKind::Recv, e.envelope, false); }
+    void operator()(Ticks t, const event::MpiSend& e) { message(t, trace::EventKind::Send, e.envelope, false); }
+    void operator()(Ticks t, const event::MpiIsend& e) { message(t, trace::EventKind::Send, e.envelope, true); }
+    void operator()(Ticks t, const event::MpiRecv& e) { message(t, trace::EventKind::Recv, e.envelope, false); }
     void operator()(Ticks t, const event::MpiIrecv& e) {
-        message(t, EventKind::Recv, e.envelope, true);
+        message(t, trace::EventKind::Recv, e.envelope, true);
         // As the loader: the call that posted the request, if it was seen.
         const auto posted = posted_requests_.find(e.request);
         if (posted == posted_requests_.end()) return;
@@ -102,9 +102,9 @@ public:
     void operator()(Ticks t, const event::MpiCollectiveBegin&) { collective_begin_ = t; }
     void operator()(Ticks t, const event::MpiCollectiveEnd& e) {
         trace_.collectives.push_back(collective(e));
-        trace_.collectives.back().begin = std::exchange(collective_begin_, replay::Collective::kNoBegin);
+        trace_.collectives.back().begin = std::exchange(collective_begin_, trace::Collective::kNoBegin);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
-             EventKind::CollectiveEnd});
+             trace::EventKind::CollectiveEnd});
     }
     // No event: a side table of the statistics (as the loader keeps it).
     void operator()(Ticks, const event::NonBlockingCollectiveComplete& e) {
@@ -116,24 +116,24 @@ public:
     void operator()(Ticks, const Other&) {}
 
 private:
-    Ticks collective_begin_ = replay::Collective::kNoBegin;
-    const replay::Event& top() const { return trace_.events[open_.back()]; }
-    EventIndex add(replay::Event e) {
+    Ticks collective_begin_ = trace::Collective::kNoBegin;
+    const trace::Event& top() const { return trace_.events[open_.back()]; }
+    trace::EventIndex add(trace::Event e) {
         trace_.events.push_back(e);
-        return static_cast<EventIndex>(trace_.events.size() - 1);
+        return static_cast<trace::EventIndex>(trace_.events.size() - 1);
     }
-    replay::Collective collective(const event::MpiCollectiveEnd& e) const {
-        replay::Collective coll;
+    trace::Collective collective(const event::MpiCollectiveEnd& e) const {
+        trace::Collective coll;
         coll.comm = e.comm;
         coll.root = e.root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<std::int32_t>(e.root);
         coll.bytes_sent = e.sent;
         coll.bytes_received = e.received;
         coll.call_enter = open_.back();
-        coll.op = replay::collective_op_from_otf2(e.op);
+        coll.op = trace::collective_op_from_otf2(e.op);
         return coll;
     }
-    void message(Ticks t, EventKind kind, const event::Envelope& env, bool nonblocking) {
-        replay::Message msg;
+    void message(Ticks t, trace::EventKind kind, const event::Envelope& env, bool nonblocking) {
+        trace::Message msg;
         msg.comm = env.comm;
         msg.partner = static_cast<std::int32_t>(env.peer);
         msg.tag = env.tag;
@@ -143,34 +143,34 @@ private:
         trace_.messages.push_back(msg);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.messages.size() - 1), kind});
     }
-    void add_collective(Ticks t, CollectiveOp op) {
-        replay::Collective coll;
+    void add_collective(Ticks t, trace::CollectiveOp op) {
+        trace::Collective coll;
         coll.comm = 0;  // MPI_COMM_WORLD
         coll.call_enter = open_.back();
         coll.op = op;
         trace_.collectives.push_back(coll);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
-             EventKind::CollectiveEnd});
+             trace::EventKind::CollectiveEnd});
     }
 
-    replay::LocalTrace& trace_;
+    trace::LocalTrace& trace_;
     CallTree& tree_;
     const std::map<std::string, RegionId>& regions_;
-    std::vector<EventIndex> open_;
-    std::map<std::uint64_t, EventIndex> posted_requests_;  // receive requests not yet completed
+    std::vector<trace::EventIndex> open_;
+    std::map<std::uint64_t, trace::EventIndex> posted_requests_;  // receive requests not yet completed
 };
 
 }  // namespace
 
-std::vector<replay::LocalTrace> local_traces(const TraceBuilder& builder) {
+std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
     std::map<std::string, RegionId> regions;
     const Definitions defs = definitions_of(builder, regions);
     // One tree for all ranks: its ids are then global, as after the merge.
     CallTree tree;
-    std::vector<replay::LocalTrace> traces(static_cast<std::size_t>(builder.size()));
+    std::vector<trace::LocalTrace> traces(static_cast<std::size_t>(builder.size()));
     for (int r = 0; r < builder.size(); ++r) {
         builder.rank(r).check_complete();
-        replay::LocalTrace& trace = traces[static_cast<std::size_t>(r)];
+        trace::LocalTrace& trace = traces[static_cast<std::size_t>(r)];
         trace.rank = r;
         trace.anchor_path = "builder-trace";
         RankConverter convert(trace, tree, regions);

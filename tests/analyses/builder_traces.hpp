@@ -6,12 +6,12 @@
 
 #include <vector>
 
-#include "replay/local_trace.hpp"
+#include "trace/local_trace.hpp"
 #include "tests/support/trace_builder.hpp"
 
 namespace hindsight::testing {
 
 // One LocalTrace per rank of `builder`, in rank order.
-std::vector<replay::LocalTrace> local_traces(const TraceBuilder& builder);
+std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder);
 
 }  // namespace hindsight::testing

@@ -21,9 +21,9 @@ namespace hindsight::testing {
 
 using replay::CollectiveExchange;
 using replay::Direction;
-using replay::EventIndex;
-using replay::EventKind;
-using replay::EventView;
+using trace::EventIndex;
+using trace::EventKind;
+using trace::EventView;
 using replay::RankedValue;
 using replay::ReduceOp;
 using replay::ReplayObserver;
@@ -45,9 +45,9 @@ using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Channe
 
 class InProcessReplay::Shared {
 public:
-    explicit Shared(const std::vector<replay::LocalTrace>& traces) : traces_(traces) {}
+    explicit Shared(const std::vector<trace::LocalTrace>& traces) : traces_(traces) {}
 
-    const std::vector<replay::LocalTrace>& traces() const { return traces_; }
+    const std::vector<trace::LocalTrace>& traces() const { return traces_; }
 
     void post(const MailboxKey& key, std::vector<std::byte> bytes) {
         std::lock_guard lock(mutex_);
@@ -104,7 +104,7 @@ private:
         if (aborted_ && !ready()) throw Error("", "in-process replay aborted by another rank");
     }
 
-    const std::vector<replay::LocalTrace>& traces_;
+    const std::vector<trace::LocalTrace>& traces_;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::map<MailboxKey, std::deque<std::vector<std::byte>>> mailboxes_;
@@ -217,26 +217,26 @@ public:
         unpacked_.clear();
         // Like carries_data(), asked before the first event.
         needs_.assign(trace_->collectives.size(), 0);
-        for (EventIndex i = 0; i < trace_->events.size(); ++i)
-            if (trace_->events[i].kind == EventKind::CollectiveEnd)
-                needs_[trace_->events[i].ref] = frame.exchanges_at(EventView(*trace_, i));
-        const auto n = static_cast<EventIndex>(trace_->events.size());
-        for (EventIndex k = 0; k < n; ++k) {
-            const EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
-            visit(EventView(*trace_, i), direction, frame, observers);
+        for (trace::EventIndex i = 0; i < trace_->events.size(); ++i)
+            if (trace_->events[i].kind == trace::EventKind::CollectiveEnd)
+                needs_[trace_->events[i].ref] = frame.exchanges_at(trace::EventView(*trace_, i));
+        const auto n = static_cast<trace::EventIndex>(trace_->events.size());
+        for (trace::EventIndex k = 0; k < n; ++k) {
+            const trace::EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
+            visit(trace::EventView(*trace_, i), direction, frame, observers);
         }
-        complete_replies(frame, replay::kNoEvent);
+        complete_replies(frame, trace::kNoEvent);
         for (const PendingReply& d : deferred_) {
-            const EventView view(*trace_, d.event);
+            const trace::EventView view(*trace_, d.event);
             frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
         }
         deferred_.clear();
         // Every message gets a note, empty where nobody wrote one (the MPI
         // engine sends only the others), written after the last event.
-        for (const EventIndex unpacking : unpacked_) note(EventView(*trace_, unpacking), direction, frame);
+        for (const trace::EventIndex unpacking : unpacked_) note(trace::EventView(*trace_, unpacking), direction, frame);
         unpacked_.clear();
-        for (const EventIndex packing : packed_) {
-            const EventView view(*trace_, packing);
+        for (const trace::EventIndex packing : packed_) {
+            const trace::EventView view(*trace_, packing);
             const auto note = shared_->take(key(view, direction, Channel::Note));
             if (!note.empty()) frame.read_note(view, note);
         }
@@ -250,26 +250,26 @@ private:
     // posted the receive (backward) or the Leave of the send call (forward).
     struct PendingReply {
         bool active = false;
-        EventIndex event = replay::kNoEvent;
-        EventIndex boundary = replay::kNoEvent;
+        trace::EventIndex event = trace::kNoEvent;
+        trace::EventIndex boundary = trace::kNoEvent;
         replay::ObserverMask asked = 0;
         Direction direction = Direction::Forward;
     };
 
-    void visit(const EventView& view, Direction direction, const replay::PayloadFrame& frame,
+    void visit(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame,
                std::span<ReplayObserver* const> observers) {
         switch (view.kind()) {
-        case EventKind::Enter:
+        case trace::EventKind::Enter:
             complete_replies(frame, view.index());
             watchers_.enter(view);
             break;
-        case EventKind::Leave:
+        case trace::EventKind::Leave:
             complete_replies(frame, view.index());
             watchers_.leave(view);
             break;
-        case EventKind::Send:
-        case EventKind::Recv: {
-            const bool packs = (view.kind() == EventKind::Send) == (direction == Direction::Forward);
+        case trace::EventKind::Send:
+        case trace::EventKind::Recv: {
+            const bool packs = (view.kind() == trace::EventKind::Send) == (direction == Direction::Forward);
             if (packs) {
                 pack(view, direction, frame);
             } else {
@@ -277,7 +277,7 @@ private:
             }
             break;
         }
-        case EventKind::CollectiveEnd: {
+        case trace::EventKind::CollectiveEnd: {
             const CommId comm = view.collective().comm;
             Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
             // The observers nobody needs get an idle exchange, as the MPI
@@ -307,17 +307,17 @@ private:
         return static_cast<int>(std::find(ranks.begin(), ranks.end(), trace_->rank) - ranks.begin());
     }
     // The message's key, named by its original sender and receiver.
-    MailboxKey key(const EventView& view, Direction direction, Channel channel) const {
-        const replay::Message& msg = view.message();
+    MailboxKey key(const trace::EventView& view, Direction direction, Channel channel) const {
+        const trace::Message& msg = view.message();
         const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
-        const bool sender = view.kind() == EventKind::Send;
+        const bool sender = view.kind() == trace::EventKind::Send;
         return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag,
                 direction, channel};
     }
 
     // A message whose observers all declared that they carry nothing travels
     // as an empty mailbox entry (the MPI engine does not send it at all).
-    void pack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
+    void pack(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         if (frame.writes_notes()) packed_.push_back(view.index());
         replay::PayloadWriter out;
         if (!frame.carries_data(view)) {
@@ -329,7 +329,7 @@ private:
         shared_->post(key(view, direction, Channel::Payload), std::move(out.bytes()));
         if (request.asked == 0) return;
         if (request.deferred) {
-            deferred_.push_back({true, view.index(), replay::kNoEvent, request.asked, direction});
+            deferred_.push_back({true, view.index(), trace::kNoEvent, request.asked, direction});
             return;
         }
         pending_.push_back({true, view.index(), replay::reply_boundary(*trace_, view, direction == Direction::Forward),
@@ -338,9 +338,9 @@ private:
 
     // Takes the replies due at event `boundary` (all that are left at
     // kNoEvent), in the order they were asked.
-    void complete_replies(const replay::PayloadFrame& frame, EventIndex boundary) {
+    void complete_replies(const replay::PayloadFrame& frame, trace::EventIndex boundary) {
         for (std::size_t k = 0; k < pending_.size();) {
-            if (boundary != replay::kNoEvent && pending_[k].boundary != boundary) {
+            if (boundary != trace::kNoEvent && pending_[k].boundary != boundary) {
                 ++k;
                 continue;
             }
@@ -351,12 +351,12 @@ private:
     }
 
     void take_reply(const replay::PayloadFrame& frame, const PendingReply& pending) {
-        const EventView view(*trace_, pending.event);
+        const trace::EventView view(*trace_, pending.event);
         const auto reply = shared_->take(key(view, pending.direction, Channel::Reply));
         frame.unpack_reply(view, pending.asked, reply);
     }
 
-    void unpack(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
+    void unpack(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         const auto bytes = shared_->take(key(view, direction, Channel::Payload));
         unpacked_.push_back(view.index());
         if (bytes.empty()) {
@@ -367,7 +367,7 @@ private:
         if (request.asked != 0) reply(view, direction, frame, request);
     }
 
-    void reply(const EventView& view, Direction direction, const replay::PayloadFrame& frame,
+    void reply(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame,
                const replay::ReplyRequest& request) {
         replay::PayloadWriter out;
         frame.pack_reply(view, request.asked, out);
@@ -375,7 +375,7 @@ private:
         shared_->post(key(view, direction, channel), std::move(out.bytes()));
     }
 
-    void note(const EventView& view, Direction direction, const replay::PayloadFrame& frame) {
+    void note(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         if (!frame.writes_notes()) return;
         replay::PayloadWriter out;
         frame.write_note(view, out);
@@ -383,18 +383,18 @@ private:
     }
 
     InProcessReplay::Shared* shared_;
-    const replay::LocalTrace* trace_;
+    const trace::LocalTrace* trace_;
     replay::RegionWatchers watchers_;
     std::vector<PendingReply> pending_;   // in the order asked
     std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
-    std::vector<EventIndex> packed_;      // the packing events, in pass order, where notes are read
-    std::vector<EventIndex> unpacked_;    // the unpacking events, in pass order, where notes are written
+    std::vector<trace::EventIndex> packed_;      // the packing events, in pass order, where notes are read
+    std::vector<trace::EventIndex> unpacked_;    // the unpacking events, in pass order, where notes are written
     std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks
 };
 
 }  // namespace
 
-InProcessReplay::InProcessReplay(const std::vector<replay::LocalTrace>& traces)
+InProcessReplay::InProcessReplay(const std::vector<trace::LocalTrace>& traces)
     : shared_(std::make_unique<Shared>(traces)) {
     for (int r = 0; r < static_cast<int>(traces.size()); ++r)
         engines_.push_back(std::make_unique<RankEngine>(*shared_, r));

@@ -19,7 +19,7 @@ namespace hindsight::testing {
 class InProcessReplay {
 public:
     // `traces[r]` is rank r's trace; they must outlive this object.
-    explicit InProcessReplay(const std::vector<replay::LocalTrace>& traces);
+    explicit InProcessReplay(const std::vector<trace::LocalTrace>& traces);
     ~InProcessReplay();
     InProcessReplay(const InProcessReplay&) = delete;
     InProcessReplay& operator=(const InProcessReplay&) = delete;

@@ -8,6 +8,7 @@
 #include "analyses/metrics.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 
 namespace {
 

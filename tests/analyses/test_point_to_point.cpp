@@ -7,6 +7,7 @@
 #include "tests/analyses/analysis_harness.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 TEST_CASE("late sender: blocking receive posted before the send", "[p2p][late-sender]") {

@@ -4,6 +4,7 @@
 #include "tests/analyses/analysis_harness.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 namespace {

@@ -12,6 +12,7 @@
 #include "tests/analyses/in_process_replay.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 namespace {
@@ -20,7 +21,7 @@ namespace {
 // senders their Late Receiver waits) on every rank and returns each rank's
 // annotations.
 struct Annotated {
-    std::vector<replay::LocalTrace> traces;
+    std::vector<trace::LocalTrace> traces;
     std::vector<SynchronizationPoints> points;
 
     explicit Annotated(const TraceBuilder& builder) : traces(local_traces(builder)) {
@@ -37,9 +38,9 @@ struct Annotated {
     }
 
     // The wait state at rank r's n-th event of `kind`.
-    const WaitState* at(int r, replay::EventKind kind, int n = 0) const {
+    const WaitState* at(int r, trace::EventKind kind, int n = 0) const {
         const auto& trace = traces.at(static_cast<std::size_t>(r));
-        for (replay::EventIndex i = 0; i < trace.events.size(); ++i)
+        for (trace::EventIndex i = 0; i < trace.events.size(); ++i)
             if (trace.events[i].kind == kind && n-- == 0)
                 return points[static_cast<std::size_t>(r)].wait_states.find(i);
         return nullptr;
@@ -48,7 +49,7 @@ struct Annotated {
 
 // Rank 0's send carries the Late Receiver wait that rank 1 caused.
 void check_late_receiver_at_sender(const Annotated& a, Ticks waiting) {
-    const WaitState* send = a.at(0, replay::EventKind::Send);
+    const WaitState* send = a.at(0, trace::EventKind::Send);
     REQUIRE(send);
     CHECK(send->pattern == WaitPattern::LateReceiver);
     CHECK(send->waiting == waiting);
@@ -62,18 +63,18 @@ TEST_CASE("annotations: Late Sender at the receive, zero waits elsewhere", "[ann
     t.rank(0).enter(0, "main").send(50, 60, 1, 7, 8).send(70, 72, 1, 8, 8).leave(100);
     t.rank(1).enter(0, "main").recv(20, 65, 0, 7, 8).recv(80, 85, 0, 8, 8).leave(100);
     const Annotated a(t);
-    const WaitState* late = a.at(1, replay::EventKind::Recv, 0);
+    const WaitState* late = a.at(1, trace::EventKind::Recv, 0);
     REQUIRE(late);
     CHECK(late->pattern == WaitPattern::LateSender);
     CHECK(late->waiting == 50 - 20);
     CHECK(late->cause == 0);
-    const WaitState* in_time = a.at(1, replay::EventKind::Recv, 1);
+    const WaitState* in_time = a.at(1, trace::EventKind::Recv, 1);
     REQUIRE(in_time);
     CHECK(in_time->pattern == WaitPattern::None);
     CHECK(in_time->waiting == 0);
     CHECK(in_time->cause == 0);
     // The sends waited for nobody (filled in by the backward delivery).
-    const WaitState* send = a.at(0, replay::EventKind::Send, 0);
+    const WaitState* send = a.at(0, trace::EventKind::Send, 0);
     REQUIRE(send);
     CHECK(send->pattern == WaitPattern::None);
     CHECK(send->cause == 1);
@@ -102,10 +103,10 @@ TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annot
     const Annotated a(t);
     // Kept at the receive's Recv event, inside the MPI_Wait.
     const auto& trace = a.traces[1];
-    replay::EventIndex recv = replay::kNoEvent;
-    for (replay::EventIndex i = 0; i < trace.events.size(); ++i)
-        if (trace.events[i].kind == replay::EventKind::Recv) recv = i;
-    REQUIRE(recv != replay::kNoEvent);
+    trace::EventIndex recv = trace::kNoEvent;
+    for (trace::EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == trace::EventKind::Recv) recv = i;
+    REQUIRE(recv != trace::kNoEvent);
     CHECK(trace.region_of(trace.events[recv].cnode).name == "MPI_Wait");
     const auto& caused = a.points[1].late_receivers_caused;
     REQUIRE(caused.size() == 1);
@@ -120,7 +121,7 @@ TEST_CASE("annotations: no Late Receiver at MPI_Sendrecv", "[annotations]") {
     t.rank(1).enter(0, "main").sendrecv(30, 52, 0, 2, 8, 0, 1, 8).leave(100);
     const Annotated a(t);
     CHECK(a.points[1].late_receivers_caused.empty());
-    const WaitState* send = a.at(0, replay::EventKind::Send);
+    const WaitState* send = a.at(0, trace::EventKind::Send);
     REQUIRE(send);
     CHECK(send->pattern == WaitPattern::None);
     CHECK(send->waiting == 0);
@@ -132,7 +133,7 @@ TEST_CASE("annotations: collectives name the rank everyone waited for", "[annota
     for (int k = 0; k < 3; ++k) t.rank(k).enter(0, "main").barrier(enter[k], 50).bcast(60 + k, 70, 2, 8).leave(100);
     const Annotated a(t);
     for (int k = 0; k < 3; ++k) {
-        const WaitState* barrier = a.at(k, replay::EventKind::CollectiveEnd, 0);
+        const WaitState* barrier = a.at(k, trace::EventKind::CollectiveEnd, 0);
         REQUIRE(barrier);
         CHECK(barrier->pattern == WaitPattern::Barrier);
         CHECK(barrier->cause == 1);  // the last to enter (40)
@@ -140,7 +141,7 @@ TEST_CASE("annotations: collectives name the rank everyone waited for", "[annota
     }
     // Bcast from rank 2 (entered 62): ranks 0 and 1 waited for it.
     for (int k = 0; k < 3; ++k) {
-        const WaitState* bcast = a.at(k, replay::EventKind::CollectiveEnd, 1);
+        const WaitState* bcast = a.at(k, trace::EventKind::CollectiveEnd, 1);
         REQUIRE(bcast);
         CHECK(bcast->pattern == WaitPattern::LateBroadcast);
         CHECK(bcast->cause == 2);
@@ -157,12 +158,12 @@ TEST_CASE("a scan waits for the last of the lower ranks, the lowest of equals", 
     for (int k = 0; k < 5; ++k) t.rank(k).enter(0, "main").scan(enter[k], 50, 8).leave(100);
     const Annotated a(t);
     for (const int k : {0, 1, 3}) {
-        const WaitState* scan = a.at(k, replay::EventKind::CollectiveEnd);
+        const WaitState* scan = a.at(k, trace::EventKind::CollectiveEnd);
         CHECK((!scan || scan->waiting == 0));
     }
     const std::array<std::pair<int, int>, 2> waiting_for{{{2, 0}, {4, 3}}};
     for (const auto& [k, cause] : waiting_for) {
-        const WaitState* scan = a.at(k, replay::EventKind::CollectiveEnd);
+        const WaitState* scan = a.at(k, trace::EventKind::CollectiveEnd);
         REQUIRE(scan);
         CHECK(scan->pattern == WaitPattern::EarlyScan);
         CHECK(scan->cause == cause);
@@ -175,13 +176,13 @@ TEST_CASE("the wait-state map keeps one wait state per communication event, the 
     TraceBuilder t(2);
     t.rank(0).enter(0, "main").send(10, 20, 1, 7, 8).barrier(30, 40).send(50, 60, 1, 7, 8).leave(100);
     t.rank(1).enter(0, "main").recv(5, 25, 0, 7, 8).barrier(35, 40).recv(45, 65, 0, 7, 8).leave(100);
-    const std::vector<replay::LocalTrace> traces = local_traces(t);
-    const replay::LocalTrace& trace = traces[0];
-    std::vector<replay::EventIndex> communication, other;
-    for (replay::EventIndex i = 0; i < trace.events.size(); ++i) {
-        const replay::EventKind kind = trace.events[i].kind;
-        const bool communicates = kind == replay::EventKind::Send || kind == replay::EventKind::Recv ||
-                                  kind == replay::EventKind::CollectiveEnd;
+    const std::vector<trace::LocalTrace> traces = local_traces(t);
+    const trace::LocalTrace& trace = traces[0];
+    std::vector<trace::EventIndex> communication, other;
+    for (trace::EventIndex i = 0; i < trace.events.size(); ++i) {
+        const trace::EventKind kind = trace.events[i].kind;
+        const bool communicates = kind == trace::EventKind::Send || kind == trace::EventKind::Recv ||
+                                  kind == trace::EventKind::CollectiveEnd;
         (communicates ? communication : other).push_back(i);
     }
     REQUIRE(communication.size() == 3);  // two sends and the barrier
@@ -200,8 +201,8 @@ TEST_CASE("the wait-state map keeps one wait state per communication event, the 
     REQUIRE(barrier != nullptr);
     CHECK((barrier->pattern == WaitPattern::Barrier && barrier->waiting == 5));
     CHECK(map.find(communication[2]) == nullptr);
-    for (const replay::EventIndex i : other) CHECK(map.find(i) == nullptr);
-    CHECK(map.find(static_cast<replay::EventIndex>(trace.events.size())) == nullptr);
+    for (const trace::EventIndex i : other) CHECK(map.find(i) == nullptr);
+    CHECK(map.find(static_cast<trace::EventIndex>(trace.events.size())) == nullptr);
     CHECK_THROWS_AS(map.record(other.front(), {}), Error);
 
     // A map told not to keep wait states (no backward pass) finds none.

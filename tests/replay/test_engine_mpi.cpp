@@ -26,12 +26,13 @@
 #include "replay/communicators.hpp"
 #include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
-#include "replay/trace_loader.hpp"
-#include "tests/replay/scratch_dir.hpp"
+#include "trace/trace_loader.hpp"
+#include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
 using namespace hindsight::replay;
+using namespace hindsight::trace;
 using hindsight::testing::TraceBuilder;
 
 namespace {

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "replay/id_map.hpp"
+#include "trace/id_map.hpp"
 #include "replay/payload.hpp"
 #include "replay/payload_frame.hpp"
 
 using namespace hindsight::replay;
+using namespace hindsight::trace;
 
 TEST_CASE("a payload reads back what was written, in order", "[payload]") {
     PayloadWriter w;

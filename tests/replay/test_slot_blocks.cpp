@@ -10,6 +10,7 @@
 #include "replay/slot_blocks.hpp"
 
 using namespace hindsight::replay;
+using namespace hindsight::trace;
 
 namespace {
 

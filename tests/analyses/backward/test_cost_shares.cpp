@@ -5,6 +5,7 @@
 #include "analyses/cost_shares.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 namespace {

@@ -22,6 +22,7 @@
 #include "tests/analyses/backward/backward_helpers.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 namespace {

@@ -7,6 +7,7 @@
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
 
 using namespace hindsight;
+using namespace hindsight::analyses;
 using namespace hindsight::testing;
 
 namespace {

@@ -1,0 +1,175 @@
+// hindsight-analyze: loads an OTF2 trace on as many MPI ranks as it has,
+// replays it forward and backward with the analyses, writes the CUBE report
+// and prints a summary.
+//
+// Failure handling: every phase before the replay ends with an agreement
+// among all ranks (replay/rank_agreement.hpp), so that a problem seen by
+// some ranks only makes all of them exit with status 1 and rank 0 prints it
+// as one line. The replay itself cannot be left by all ranks together once
+// one of them fails (the others may wait on it): there the failing rank
+// prints its problem and aborts the MPI job. So does a rank that waits in
+// vain for the others in any phase (ProgressWatch's timeout).
+//
+// Every wait for other ranks goes through one ProgressWatch, which yields
+// the core instead of spinning in MPI (analysis ranks may outnumber cores).
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <mpi.h>
+
+#include "analyses/pipeline.hpp"
+#include "common/cube/writer.hpp"
+#include "common/error.hpp"
+#include "analyzer/memory_reuse.hpp"
+#include "analyzer/options.hpp"
+#include "analyzer/report_assembly.hpp"
+#include "analyzer/run_stats.hpp"
+#include "analyzer/summary.hpp"
+#include "replay/call_tree_unification.hpp"
+#include "replay/communicators.hpp"
+#include "replay/consistency.hpp"
+#include "replay/mpi_engine.hpp"
+#include "replay/mpi_handles.hpp"
+#include "replay/rank_agreement.hpp"
+#include "trace/trace_loader.hpp"
+
+namespace {
+
+using namespace hindsight;
+constexpr const char* kProgram = "hindsight-analyze";
+
+struct World {
+    MPI_Comm comm;
+    int rank;
+    int size;
+    replay::ProgressWatch& watch;  // how this rank waits for the others
+};
+
+// Runs `step` on every rank; a hindsight::Error (or any exception) on any
+// rank becomes the agreed problem of all.
+template <typename Step>
+std::optional<std::string> agreed(const World& world, Step&& step) {
+    std::optional<std::string> problem;
+    try {
+        step();
+    } catch (const std::bad_alloc&) {
+        problem = "out of memory";
+    } catch (const std::exception& e) {
+        problem = e.what();
+    }
+    return replay::agree_on_problem(world.comm, problem, world.watch);
+}
+
+int report_problem(int rank, const std::string& problem) {
+    if (rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
+    return EXIT_FAILURE;
+}
+
+analyzer::RunFacts run_facts(const World& world, const analyzer::Options& options, const trace::LoadedTrace& loaded,
+                             const analyses::AnalysisFindings& findings) {
+    const trace::LoadStats& s = loaded.stats;
+    std::uint64_t sums[6] = {s.metric_records,
+                             s.parameter_records,
+                             s.other_skipped,
+                             s.timestamp_fixups,
+                             findings.clock_violations.point_to_point,
+                             findings.clock_violations.collective};
+    Ticks first = s.first_time, last = s.last_time;
+    world.watch.complete<3>("the counts and times of all ranks", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, world.comm, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm, &r[1]);
+        MPI_Iallreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm, &r[2]);
+    });
+
+    analyzer::RunFacts facts;
+    facts.trace_path = options.trace;
+    facts.report_path = options.report;
+    facts.ranks = world.size;
+    facts.wall_seconds = loaded.trace.seconds(last - first);
+    facts.skipped_metric_records = sums[0];
+    facts.skipped_parameter_records = sums[1];
+    facts.skipped_other_records = sums[2];
+    facts.timestamp_fixups = sums[3];
+    facts.clock_violations_p2p = sums[4];
+    facts.clock_violations_collective = sums[5];
+    return facts;
+}
+
+int analyze_trace(const World& world, const analyzer::Options& options) {
+    analyzer::RunStats stats;
+    // 1. Load this rank's share of the trace.
+    stats.phase("load");
+    trace::LoadedTrace loaded;
+    if (auto problem = agreed(world, [&] { loaded = trace::load_local_trace(options.trace, world.rank, world.size); }))
+        return report_problem(world.rank, *problem);
+    trace::LocalTrace& trace = loaded.trace;
+
+    // 2. Same call tree everywhere; the traces fit together.
+    stats.phase("unify");
+    replay::unify_call_trees(trace, world.comm, world.watch);
+    stats.phase("check");
+    const trace::MessageSlots& slots = loaded.slots;
+    if (auto problem = replay::check_consistency(trace, slots, world.comm, world.watch))
+        return report_problem(world.rank, options.trace + ": " + *problem);
+
+    // 3. The replay with the analyses.
+    stats.phase("replay");
+    const replay::CommunicatorMirror mirror(trace, world.comm, world.watch);
+    replay::MpiReplayEngine engine(trace, slots, mirror, world.watch);
+    analyses::AnalysisFindings findings;
+    const analyses::LocalCube cube = analyses::analyze(trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause}, findings);
+
+    // 4. Report and summary on rank 0.
+    stats.phase("report");
+    const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
+    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
+    std::optional<cube::Report> report;
+    auto problem = agreed(world, [&] {
+        if (world.rank != 0) return;
+        report = analyzer::assemble_report(trace, cubes);
+        cube::write_cubex(*report, options.report);
+    });
+    if (problem) return report_problem(world.rank, *problem);
+    if (world.rank == 0 && !options.quiet)
+        analyzer::print_summary(std::cout, *report, facts, analyzer::summary_sections());
+    if (options.stats) stats.report(std::cout, trace, world.comm, world.watch);
+    return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    analyzer::reuse_freed_memory();
+    replay::mpi::Session session(argc, argv);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    std::optional<analyzer::Options> options;
+    std::ostringstream unused_help;  // the help is printed once, by rank 0
+    try {
+        options = analyzer::parse_options(argc, argv, rank == 0 ? std::cout : unused_help);
+    } catch (const Error& e) {
+        // Every rank parses the same command line and fails the same way.
+        return report_problem(rank, e.what());
+    }
+    if (!options) return EXIT_SUCCESS;  // --help
+
+    replay::ProgressWatch watch(std::chrono::duration<double>(options->timeout_seconds),
+                                replay::spin_budget(MPI_COMM_WORLD));
+    const World world{MPI_COMM_WORLD, rank, size, watch};
+    try {
+        const int status = analyze_trace(world, *options);
+        // MPI_Finalize would spin while rank 0 writes the report.
+        watch.complete("the other ranks to finish", [&](auto& r) { MPI_Ibarrier(world.comm, &r[0]); });
+        return status;
+    } catch (const std::exception& e) {
+        // Left the phase that failed alone: nobody else can be waited for.
+        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << e.what() << std::endl;
+        MPI_Abort(world.comm, EXIT_FAILURE);
+        return EXIT_FAILURE;  // not reached
+    }
+}

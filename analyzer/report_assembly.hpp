@@ -1,0 +1,33 @@
+// From every rank's LocalCube to one CUBE report on rank 0: the values are
+// gathered sparsely (most metric x call path cells of a rank are zero), and
+// the report's dimensions come from the definitions and the global call
+// tree, which every rank shares.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <mpi.h>
+
+#include "analyses/local_cube.hpp"
+#include "common/cube/report.hpp"
+#include "trace/local_trace.hpp"
+#include "replay/progress.hpp"
+
+namespace hindsight::analyzer {
+
+// Rank r's non-zero cells are index[offsets[r] .. offsets[r+1]) with their
+// values; a cell index is metric * call_paths + call path (LocalCube order).
+struct GatheredCubes {
+    std::vector<std::uint64_t> offsets;
+    std::vector<std::uint32_t> index;
+    std::vector<double> value;
+};
+
+// Collective over `world`; the result is filled on rank 0 only.
+GatheredCubes gather_cubes(const analyses::LocalCube& cube, MPI_Comm world, replay::ProgressWatch& watch);
+
+// The report (own shares) on rank 0, one location per MPI rank.
+cube::Report assemble_report(const trace::LocalTrace& trace, const GatheredCubes& cubes);
+
+}  // namespace hindsight::analyzer

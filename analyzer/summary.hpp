@@ -1,0 +1,56 @@
+// The readable summary hindsight-analyze prints after writing the report:
+// the run's total time, then sections that each rank a list of metrics by
+// their total (with the call path holding the largest share and the rank
+// that contributes most there), then the warnings. Sections are data, so
+// that further analyses add theirs by appending to summary_sections().
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "analyses/metrics.hpp"
+#include "common/cube/report.hpp"
+
+namespace hindsight::analyzer {
+
+// What a section's percentages are relative to: the allocation time (the
+// sum of all ranks' time) for resources such as waiting, the wall-clock span
+// for quantities of one timeline such as the critical path.
+enum class Basis { AllocationTime, WallClock };
+
+struct SummarySection {
+    std::string title;
+    std::vector<analyses::Metric> metrics;  // candidates; shown largest first, zeros left out
+    std::size_t limit = 5;        // at most this many lines
+    Basis basis = Basis::AllocationTime;
+};
+
+// The sections of the summary, in order.
+std::vector<SummarySection> summary_sections();
+
+// What the summary reports besides the cube's values.
+struct RunFacts {
+    std::string trace_path;
+    std::string report_path;
+    int ranks = 0;
+    double wall_seconds = 0;  // from the first to the last event of any rank
+    // Sums over ranks.
+    std::uint64_t skipped_metric_records = 0;
+    std::uint64_t skipped_parameter_records = 0;
+    std::uint64_t skipped_other_records = 0;
+    std::uint64_t timestamp_fixups = 0;
+    std::uint64_t clock_violations_p2p = 0;
+    std::uint64_t clock_violations_collective = 0;
+};
+
+// The warnings line ("" when there is nothing to warn about).
+std::string warnings_line(const RunFacts& facts);
+
+// `report` may hold either value kind; values are shown as the Cube browser
+// shows a collapsed metric (including its sub-metrics).
+void print_summary(std::ostream& out, const cube::Report& report, const RunFacts& facts,
+                   const std::vector<SummarySection>& sections);
+
+}  // namespace hindsight::analyzer

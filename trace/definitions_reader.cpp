@@ -1,0 +1,184 @@
+#include "trace/definitions_reader.hpp"
+
+#include <algorithm>
+
+#include "trace/callback_guard.hpp"
+#include "trace/otf2_enums.hpp"
+
+namespace hindsight::trace {
+namespace {
+
+// Fills TraceDefinitions from OTF2's global definition callbacks. OTF2
+// writers emit every definition after the ones it refers to (strings first,
+// parents before children), so references are resolved as they arrive.
+class GlobalDefinitionsCollector : public CallbackGuard {
+public:
+    explicit GlobalDefinitionsCollector(const std::string& path) : path_(path) {}
+
+    TraceDefinitions result;
+
+    void clock(std::uint64_t resolution, std::uint64_t offset, std::uint64_t length) {
+        if (resolution == 0) fail("clock properties give a resolution of 0 ticks per second");
+        result.definitions.clock = ClockProperties{resolution, offset, length};
+    }
+    void string(OTF2_StringRef self, const char* text) {
+        define(result.string_ids, self, "string");
+        result.strings.emplace_back(text ? text : "");
+    }
+    void system_tree_node(OTF2_SystemTreeNodeRef self, OTF2_StringRef name, OTF2_StringRef class_name,
+                          OTF2_SystemTreeNodeRef parent) {
+        define(system_tree_ids_, self, "system tree node");
+        result.definitions.system_tree.push_back(
+            {text(name), text(class_name), optional_ref(system_tree_ids_, parent, "system tree node")});
+    }
+    void location_group(OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_SystemTreeNodeRef parent) {
+        define(location_group_ids_, self, "location group");
+        result.definitions.location_groups.push_back(
+            {text(name), optional_ref(system_tree_ids_, parent, "system tree node")});
+    }
+    void location(OTF2_LocationRef self, OTF2_StringRef name, std::uint64_t events,
+                  OTF2_LocationGroupRef group) {
+        define(location_ids_, self, "location");
+        result.definitions.locations.push_back(
+            {self, text(name), optional_ref(location_group_ids_, group, "location group"), events});
+    }
+    void region(OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canonical,
+                OTF2_RegionRole role, OTF2_Paradigm paradigm, OTF2_StringRef file,
+                std::uint32_t begin_line, std::uint32_t end_line) {
+        define(result.region_ids, self, "region");
+        Region r;
+        r.name = text(name);
+        r.canonical_name = canonical == OTF2_UNDEFINED_STRING ? r.name : text(canonical);
+        r.source_file = text(file);
+        r.begin_line = begin_line;
+        r.end_line = end_line;
+        r.role = role_from_otf2(role);
+        r.paradigm = paradigm_from_otf2(paradigm);
+        result.definitions.regions.push_back(std::move(r));
+    }
+    void group(OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type, OTF2_Paradigm paradigm,
+               std::uint32_t count, const std::uint64_t* members) {
+        define(group_ids_, self, "group");
+        result.definitions.groups.push_back({text(name), group_type_from_otf2(type),
+                                             paradigm_from_otf2(paradigm),
+                                             std::vector<std::uint64_t>(members, members + count)});
+    }
+    void comm(OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent) {
+        define(result.comm_ids, self, "communicator");
+        result.definitions.communicators.push_back({text(name), optional_ref(group_ids_, group, "group"),
+                                                    optional_ref(result.comm_ids, parent, "communicator")});
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& problem) const { throw Error(path_, problem); }
+
+    void define(IdMap& ids, std::uint64_t id, const char* kind) {
+        if (!ids.add(id)) fail(std::string(kind) + " " + std::to_string(id) + " is defined twice");
+    }
+    // A reference to an earlier definition; OTF2's "undefined" gives kNoId.
+    std::uint32_t optional_ref(const IdMap& ids, std::uint64_t ref, const char* kind) const {
+        if (ref == OTF2_UNDEFINED_UINT32 || ref == OTF2_UNDEFINED_UINT64) return kNoId;
+        const auto index = ids.find(ref);
+        if (!index) fail("a definition refers to undefined " + std::string(kind) + " " + std::to_string(ref));
+        return *index;
+    }
+    std::string text(OTF2_StringRef ref) const {
+        if (ref == OTF2_UNDEFINED_STRING) return {};
+        const auto index = result.string_ids.find(ref);
+        if (!index) fail("a definition refers to undefined string " + std::to_string(ref));
+        return result.strings[*index];
+    }
+
+    std::string path_;
+    IdMap system_tree_ids_;
+    IdMap location_group_ids_;
+    IdMap location_ids_;
+    IdMap group_ids_;
+};
+
+using Collector = GlobalDefinitionsCollector;
+Collector& self(void* user_data) { return *static_cast<Collector*>(user_data); }
+
+otf2::GlobalDefCallbacks make_callbacks() {
+    otf2::GlobalDefCallbacks cb(OTF2_GlobalDefReaderCallbacks_New());
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(
+        cb.get(), [](void* ud, std::uint64_t resolution, std::uint64_t offset, std::uint64_t length,
+                     std::uint64_t) { return self(ud).guarded([&] { self(ud).clock(resolution, offset, length); }); });
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb.get(), [](void* ud, OTF2_StringRef id, const char* s) {
+        return self(ud).guarded([&] { self(ud).string(id, s); });
+    });
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(
+        cb.get(), [](void* ud, OTF2_SystemTreeNodeRef id, OTF2_StringRef name, OTF2_StringRef cls,
+                     OTF2_SystemTreeNodeRef parent) {
+            return self(ud).guarded([&] { self(ud).system_tree_node(id, name, cls, parent); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(
+        cb.get(), [](void* ud, OTF2_LocationGroupRef id, OTF2_StringRef name, OTF2_LocationGroupType,
+                     OTF2_SystemTreeNodeRef parent, OTF2_LocationGroupRef) {
+            return self(ud).guarded([&] { self(ud).location_group(id, name, parent); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(
+        cb.get(), [](void* ud, OTF2_LocationRef id, OTF2_StringRef name, OTF2_LocationType,
+                     std::uint64_t events, OTF2_LocationGroupRef group) {
+            return self(ud).guarded([&] { self(ud).location(id, name, events, group); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(
+        cb.get(), [](void* ud, OTF2_RegionRef id, OTF2_StringRef name, OTF2_StringRef canonical,
+                     OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm, OTF2_RegionFlag,
+                     OTF2_StringRef file, std::uint32_t begin, std::uint32_t end) {
+            return self(ud).guarded(
+                [&] { self(ud).region(id, name, canonical, role, paradigm, file, begin, end); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(
+        cb.get(), [](void* ud, OTF2_GroupRef id, OTF2_StringRef name, OTF2_GroupType type,
+                     OTF2_Paradigm paradigm, OTF2_GroupFlag, std::uint32_t n, const std::uint64_t* members) {
+            return self(ud).guarded([&] { self(ud).group(id, name, type, paradigm, n, members); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(
+        cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
+                     OTF2_CommFlag) { return self(ud).guarded([&] { self(ud).comm(id, name, group, parent); }); });
+    return cb;
+}
+
+}  // namespace
+
+const std::string& TraceDefinitions::string(std::uint64_t trace_id) const {
+    static const std::string empty;
+    const auto index = string_ids.find(trace_id);
+    return index ? strings[*index] : empty;
+}
+
+CommId TraceDefinitions::world_comm() const {
+    const auto& comms = definitions.communicators;
+    for (CommId c = 0; c < comms.size(); ++c)
+        if (comms[c].name == "MPI_COMM_WORLD") return c;
+    const int n = definitions.mpi_rank_count();
+    for (CommId c = 0; c < comms.size(); ++c) {
+        if (comms[c].group >= definitions.groups.size()) continue;
+        const Group& g = definitions.groups[comms[c].group];
+        if (g.paradigm != Paradigm::Mpi || g.type != GroupType::CommGroup) continue;
+        if (static_cast<int>(g.members.size()) != n) continue;
+        bool in_order = true;
+        for (std::size_t i = 0; i < g.members.size(); ++i) in_order = in_order && g.members[i] == i;
+        if (in_order) return c;
+    }
+    return kNoId;
+}
+
+TraceDefinitions read_global_definitions(const otf2::Reader& reader) {
+    Collector collector(reader.path());
+    otf2::GlobalDefReader defs(reader, OTF2_Reader_GetGlobalDefReader(reader.get()));
+    if (!defs) reader.check(OTF2_ERROR_INVALID, "cannot read the global definitions");
+    const auto callbacks = make_callbacks();
+    reader.check(OTF2_Reader_RegisterGlobalDefCallbacks(reader.get(), defs.get(), callbacks.get(), &collector),
+                 "cannot read the global definitions");
+    std::uint64_t count = 0;
+    const OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalDefinitions(reader.get(), defs.get(), &count);
+    collector.rethrow_if_interrupted();
+    reader.check(code, "cannot read the global definitions");
+    if (collector.result.definitions.mpi_rank_count() == 0)
+        throw Error(reader.path(), "the trace defines no MPI ranks (no MPI COMM_LOCATIONS group)");
+    return std::move(collector.result);
+}
+
+}  // namespace hindsight::trace

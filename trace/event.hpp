@@ -1,0 +1,112 @@
+// The compact per-rank event record of the analyzer's event store.
+//
+// Every event of a rank's stream becomes one 16-byte Event; point-to-point
+// and collective events point into side tables that hold their attributes,
+// so the common ENTER/LEAVE records stay small (target: at most 32 bytes per
+// event on average, call path included).
+#pragma once
+
+#include <cstdint>
+
+#include "common/call_tree.hpp"
+#include "common/clock.hpp"
+#include "common/definitions.hpp"
+
+namespace hindsight::trace {
+
+using EventIndex = std::uint32_t;
+inline constexpr EventIndex kNoEvent = 0xffffffffu;
+
+enum class EventKind : std::uint8_t {
+    Enter,          // a region is entered; cnode = the call path it forms
+    Leave,          // a region is left; cnode = the call path being left
+    Send,           // point-to-point send (blocking or not); ref -> Message
+    Recv,           // point-to-point receive completion (blocking or not); ref -> Message
+    CollectiveEnd,  // end of a collective operation; ref -> Collective
+};
+
+// Event indexes (and so the `ref` of any event) fit in 29 bits, which leaves
+// room for the kind in the same word.
+inline constexpr std::uint32_t kMaxEvents = (std::uint32_t{1} << 29) - 1;
+
+struct Event {
+    Event() = default;
+    // `ref` must be at most kMaxEvents.
+    Event(Ticks at, CallPathId path, std::uint32_t reference, EventKind what)
+        : time(at), cnode(path), ref(reference), kind(what) {}
+
+    Ticks time = 0;                 // clock-corrected ticks
+    CallPathId cnode = kNoCallPath; // call path in force (see EventKind)
+    // Enter: index of the matching Leave; Leave: index of the matching Enter;
+    // Send/Recv: index into the message table; CollectiveEnd: into the
+    // collective table.
+    std::uint32_t ref : 29 = 0;
+    EventKind kind : 3 = EventKind::Enter;
+};
+static_assert(sizeof(Event) == 16, "keep the event record compact");
+
+// MPI tags are non-negative ints, so a tag fits in 31 bits.
+inline constexpr std::uint32_t kMaxTag = 0x7fffffffu;
+
+struct Message {
+    std::uint64_t bytes = 0;
+    CommId comm = kNoId;
+    std::int32_t partner = -1;           // peer's rank in `comm`: destination of a send, source of a receive
+    std::uint32_t tag : 31 = 0;          // at most kMaxTag
+    std::uint32_t nonblocking : 1 = 0;   // from MPI_Isend* or completing an MPI_Irecv
+    EventIndex call_enter = kNoEvent;    // Enter of the MPI call holding the event
+};
+static_assert(sizeof(Message) == 24, "keep the message record compact");
+
+// The call that posted a non-blocking receive (the MPI_Irecv, or the
+// MPI_Start of a persistent request, that recorded its MPI_IRECV_REQUEST),
+// for the Late Receiver pattern, which compares a send with the moment its
+// receive was posted. Only non-blocking receives have one, so it lives in a
+// table of its own (LocalTrace::posted_receives) instead of in every Message.
+struct PostedReceive {
+    std::uint32_t message = 0;             // index into the message table
+    EventIndex call_enter = kNoEvent;      // Enter of the posting call
+};
+static_assert(sizeof(PostedReceive) == 8, "keep the posted-receive record compact");
+
+enum class CollectiveOp : std::uint8_t {
+    Barrier,
+    Bcast,
+    Gather,
+    Gatherv,
+    Scatter,
+    Scatterv,
+    Allgather,
+    Allgatherv,
+    Alltoall,
+    Alltoallv,
+    Alltoallw,
+    Allreduce,
+    Reduce,
+    ReduceScatter,
+    ReduceScatterBlock,
+    Scan,
+    Exscan,
+    // MPI_Init and MPI_Finalize synchronize all ranks implicitly; the loader
+    // adds a collective record at the leave of each so that the replay can
+    // treat them like any other collective on MPI_COMM_WORLD.
+    Init,
+    Finalize,
+    Other,
+};
+
+struct Collective {
+    CommId comm = kNoId;
+    std::int32_t root = -1;            // root's rank in `comm`; -1 when the operation has none
+    std::uint64_t bytes_sent = 0;
+    std::uint64_t bytes_received = 0;
+    EventIndex call_enter = kNoEvent;  // Enter of the MPI call
+    CollectiveOp op = CollectiveOp::Other;
+    // When the operation began inside the call (OTF2's
+    // MPI_COLLECTIVE_BEGIN), which the wait states measure from as Scalasca
+    // does; kNoBegin where the trace has none (then the call's entry).
+    Ticks begin = kNoBegin;
+    static constexpr Ticks kNoBegin = -1;
+};
+
+}  // namespace hindsight::trace

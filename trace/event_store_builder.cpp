@@ -1,0 +1,253 @@
+#include "trace/event_store_builder.hpp"
+
+#include <utility>
+
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "trace/otf2_enums.hpp"
+
+namespace hindsight::trace {
+namespace {
+
+bool is_mpi_call(const Region& r, std::string_view name) {
+    return r.paradigm == Paradigm::Mpi && (r.canonical_name == name || r.name == name);
+}
+
+}  // namespace
+
+EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrection clock, LocalTrace& trace)
+    : defs_(defs),
+      clock_(clock),
+      trace_(trace),
+      world_(defs.world_comm()),
+      slots_(static_cast<std::size_t>(defs.definitions.mpi_rank_count())) {
+    const Definitions& d = defs.definitions;
+    layouts_.reserve(d.communicators.size());
+    for (CommId c = 0; c < d.communicators.size(); ++c) layouts_.push_back(comm_layout(d, c));
+    lifecycle_.reserve(d.regions.size());
+    for (const Region& r : d.regions) {
+        lifecycle_.push_back(is_mpi_call(r, "MPI_Init") || is_mpi_call(r, "MPI_Init_thread")
+                                 ? MpiLifecycle::Init
+                             : is_mpi_call(r, "MPI_Finalize") ? MpiLifecycle::Finalize
+                                                              : MpiLifecycle::None);
+    }
+}
+
+void EventStoreBuilder::fail(const std::string& problem) const {
+    throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + ": " + problem);
+}
+
+Ticks EventStoreBuilder::corrected(std::uint64_t time) {
+    Ticks t = clock_.apply(time);
+    // A stream must not go back in time; a clock that did (or a correction
+    // that made it) is clamped to the previous event, and the count shows
+    // up among the warnings.
+    if (last_time_ && t < *last_time_) {
+        t = *last_time_;
+        ++stats.timestamp_fixups;
+    }
+    if (!last_time_) stats.first_time = t;
+    last_time_ = t;
+    stats.last_time = t;
+    return t;
+}
+
+RegionId EventStoreBuilder::region_index(OTF2_RegionRef region) const {
+    const auto index = defs_.region_ids.find(region);
+    if (!index) fail("an event refers to undefined region " + std::to_string(region));
+    return *index;
+}
+
+CommId EventStoreBuilder::comm_index(OTF2_CommRef comm) const {
+    const auto index = defs_.comm_ids.find(comm);
+    if (!index) fail("an event refers to undefined communicator " + std::to_string(comm));
+    if (!layouts_[*index].valid)
+        fail("an event uses communicator " + defs_.definitions.comm_display_name(*index) +
+             ", which has no usable MPI group");
+    return *index;
+}
+
+CallPathId EventStoreBuilder::current_path() const {
+    return open_.empty() ? kNoCallPath : trace_.events[open_.back()].cnode;
+}
+
+EventIndex EventStoreBuilder::append(const Event& event) {
+    if (trace_.events.size() >= kMaxEvents)
+        fail("more than " + std::to_string(kMaxEvents) + " events on one rank, more than the store can index");
+    trace_.events.push_back(event);
+    return static_cast<EventIndex>(trace_.events.size() - 1);
+}
+
+EventIndex EventStoreBuilder::push(Ticks time, EventKind kind, std::uint32_t ref) {
+    // Communication events belong to the MPI call around them.
+    if (open_.empty()) fail("a communication event outside any region");
+    return append(Event{time, current_path(), ref, kind});
+}
+
+void EventStoreBuilder::push_enter(Ticks time, RegionId region) {
+    const CallPathId parent = current_path();
+    ChildPath& cached = child_paths_[(parent * 0x9e3779b1u + region) % child_paths_.size()];
+    if (cached.parent != parent || cached.region != region)
+        cached = {parent, region, trace_.call_tree.child(parent, region)};
+    open_.push_back(append(Event{time, cached.child, 0, EventKind::Enter}));  // ref: set at the Leave
+}
+
+void EventStoreBuilder::push_leave(Ticks time) {
+    const EventIndex enter = open_.back();
+    const EventIndex leave = push(time, EventKind::Leave, enter);
+    trace_.events[enter].ref = leave;
+    open_.pop_back();
+}
+
+void EventStoreBuilder::enter(std::uint64_t time, OTF2_RegionRef region) {
+    push_enter(corrected(time), region_index(region));
+}
+
+void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
+    const Ticks t = corrected(time);
+    const RegionId r = region_index(region);
+    if (open_.empty()) fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' without an ENTER");
+    const RegionId open_region = trace_.call_tree.node(current_path()).region;
+    if (open_region != r)
+        fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' while region '" +
+             defs_.definitions.regions[open_region].name + "' is open");
+    // MPI_Init and MPI_Finalize synchronize all ranks; unless the trace
+    // recorded that itself, a collective on MPI_COMM_WORLD marks it.
+    const MpiLifecycle kind = lifecycle_[r];
+    if (kind != MpiLifecycle::None && world_ != kNoId && last_collective_call_ != open_call())
+        push_collective(t, Collective{world_, -1, 0, 0, open_call(),
+                                      kind == MpiLifecycle::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
+    push_leave(t);
+}
+
+void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
+                                     std::uint32_t tag, std::uint64_t bytes, bool nonblocking) {
+    const CommId c = comm_index(comm);
+    if (partner >= static_cast<std::uint32_t>(layout(c).size()))
+        fail(std::string(kind == EventKind::Send ? "a send to" : "a receive from") + " rank " +
+             std::to_string(partner) + " of " + defs_.definitions.comm_display_name(c) + ", which has only " +
+             std::to_string(layout(c).size()) + " ranks");
+    if (tag > kMaxTag) fail("a message with tag " + std::to_string(tag) + ", beyond the range of MPI tags");
+    Message& m = trace_.messages.emplace_back();
+    m.comm = c;
+    m.partner = static_cast<std::int32_t>(partner);
+    m.tag = tag;
+    m.nonblocking = nonblocking;
+    m.bytes = bytes;
+    m.call_enter = open_call();
+    const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
+    slots_.add(m, event, kind == EventKind::Send, layout(c).world_rank_of(m.partner, trace_.rank));
+}
+
+void EventStoreBuilder::reserve_messages(std::size_t messages) {
+    trace_.messages.reserve(messages);
+    slots_.reserve(messages);
+}
+
+void EventStoreBuilder::send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+                             std::uint64_t bytes, bool nonblocking) {
+    push_message(corrected(time), EventKind::Send, receiver, comm, tag, bytes, nonblocking);
+}
+
+void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+                             std::uint64_t bytes) {
+    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, false);
+}
+
+void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request) {
+    (void)corrected(time);
+    // Outside any call the request has no posting call to remember.
+    if (open_.empty()) return;
+    posted_requests_[request] = open_call();
+}
+
+void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+                              std::uint64_t bytes, std::uint64_t request) {
+    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, true);
+    // A receive whose request was posted before the trace began (or by a
+    // writer that records no requests) keeps no posting call.
+    const auto posted = posted_requests_.find(request);
+    if (posted == posted_requests_.end()) return;
+    trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
+    posted_requests_.erase(posted);
+}
+
+void EventStoreBuilder::request_cancelled(std::uint64_t time, std::uint64_t request) {
+    (void)corrected(time);
+    posted_requests_.erase(request);  // no-op for send requests
+}
+
+Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
+                                         std::uint64_t sent, std::uint64_t received) const {
+    const CommId comm = comm_index(otf2_comm);
+    const int root_rank = root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root);
+    if (layout(comm).rank_of(trace_.rank) < 0)
+        fail("a collective operation on " + defs_.definitions.comm_display_name(comm) +
+             ", of which the rank is no member");
+    if (root_rank >= layout(comm).size())
+        fail("a collective operation on " + defs_.definitions.comm_display_name(comm) + " with root " +
+             std::to_string(root_rank) + " outside the communicator");
+    return Collective{comm, root_rank, sent, received, open_call(), collective_op_from_otf2(op)};
+}
+
+void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
+    trace_.collectives.push_back(collective);
+    trace_.collectives.back().begin = std::exchange(collective_begin_, Collective::kNoBegin);
+    push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
+    last_collective_call_ = open_call();
+}
+
+void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                       std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+    const Ticks t = corrected(time);
+    push_collective(t, collective(op, comm, root, sent, received));
+}
+
+void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op,
+                                                        OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                                                        std::uint64_t received) {
+    (void)corrected(time);
+    if (open_.empty()) fail("a communication event outside any region");
+    trace_.nonblocking_collectives.push_back(collective(op, comm, root, sent, received));
+}
+
+void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name) {
+    const Ticks t = corrected(time);
+    // Score-P names an artificial region after the program and shows it as
+    // the root of the call tree; so does Hindsight.
+    const std::string& name = defs_.string(program_name);
+    const std::string base = std::filesystem::path(name).filename().string();
+    const auto& regions = defs_.definitions.regions;
+    for (RegionId r = 0; r < regions.size(); ++r) {
+        if (regions[r].role != RegionRole::Artificial || name.empty()) continue;
+        if (regions[r].canonical_name == name || regions[r].name == name || regions[r].name == base) {
+            program_region_ = r;
+            break;
+        }
+    }
+    if (!program_region_) return;
+    if (!open_.empty()) fail("PROGRAM_BEGIN inside an open region");
+    push_enter(t, *program_region_);
+    program_open_ = true;
+}
+
+void EventStoreBuilder::program_end(std::uint64_t time) {
+    const Ticks t = corrected(time);
+    if (!program_open_) return;
+    if (open_.size() != 1)
+        fail("PROGRAM_END while region '" +
+             defs_.definitions.regions[trace_.call_tree.node(current_path()).region].name + "' is open");
+    push_leave(t);
+    program_open_ = false;
+}
+
+MessageSlots EventStoreBuilder::finish() {
+    if (!open_.empty())
+        fail("the event stream ends inside region '" +
+             defs_.definitions.regions[trace_.call_tree.node(current_path()).region].name +
+             "' (truncated trace?)");
+    return std::move(slots_).finish();
+}
+
+}  // namespace hindsight::trace

@@ -1,0 +1,121 @@
+// Builds one rank's event store from its OTF2 records, in stream order:
+// call paths from the ENTER/LEAVE nesting (in a rank-local call tree),
+// Enter<->Leave links, messages and collectives in their side tables, and
+// the implicit synchronizations of MPI_Init and MPI_Finalize.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "trace/clock_correction.hpp"
+#include "trace/comm_layout.hpp"
+#include "trace/definitions_reader.hpp"
+#include "trace/local_trace.hpp"
+#include "trace/message_slots.hpp"
+
+namespace hindsight::trace {
+
+// What loading saw besides the events it keeps.
+struct LoadStats {
+    std::uint64_t records = 0;           // OTF2 event records read
+    std::uint64_t metric_records = 0;    // METRIC (hardware counters), skipped
+    std::uint64_t parameter_records = 0; // PARAMETER_*, skipped
+    std::uint64_t other_skipped = 0;     // any other record the analysis does not use
+    std::uint64_t timestamp_fixups = 0;  // timestamps raised to keep the stream monotonic
+    Ticks first_time = 0;                // first and last corrected timestamp
+    Ticks last_time = 0;
+};
+
+class EventStoreBuilder {
+public:
+    // `trace` receives the events; its definitions must be set already.
+    EventStoreBuilder(const TraceDefinitions& defs, ClockCorrection clock, LocalTrace& trace);
+
+    void enter(std::uint64_t time, OTF2_RegionRef region);
+    void leave(std::uint64_t time, OTF2_RegionRef region);
+    void send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+              std::uint64_t bytes, bool nonblocking);
+    void recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+              std::uint64_t bytes);
+    // A non-blocking receive: posted by MPI_IRECV_REQUEST in one call
+    // (MPI_Irecv, MPI_Start), completed by MPI_IRECV, with its envelope, in
+    // another (MPI_Wait, MPI_Test, ...); a cancelled request never completes.
+    void irecv_request(std::uint64_t time, std::uint64_t request);
+    void irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
+               std::uint64_t bytes, std::uint64_t request);
+    void request_cancelled(std::uint64_t time, std::uint64_t request);
+    void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                        std::uint64_t sent, std::uint64_t received);
+    void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                         std::uint32_t root, std::uint64_t sent, std::uint64_t received);
+    void program_begin(std::uint64_t time, OTF2_StringRef program_name);
+    void program_end(std::uint64_t time);
+    // Records that use no event of the store but are part of it (request
+    // bookkeeping of non-blocking calls): only the time is checked.
+    void bookkeeping(std::uint64_t time) { (void)corrected(time); }
+    // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
+    void collective_begin(std::uint64_t time) { collective_begin_ = corrected(time); }
+
+    // Room for `messages` messages in the message table and its slots.
+    void reserve_messages(std::size_t messages);
+    // Checks that the stream ended cleanly and hands over the numbering of
+    // its messages; the stats are final afterwards.
+    MessageSlots finish();
+
+    LoadStats stats;
+
+private:
+    enum class MpiLifecycle : std::uint8_t { None, Init, Finalize };
+
+    [[noreturn]] void fail(const std::string& problem) const;
+    Ticks corrected(std::uint64_t time);
+    RegionId region_index(OTF2_RegionRef region) const;
+    CommId comm_index(OTF2_CommRef comm) const;
+    const CommLayout& layout(CommId comm) const { return layouts_[comm]; }
+    EventIndex open_call() const { return open_.empty() ? kNoEvent : open_.back(); }
+    CallPathId current_path() const;
+    void push_enter(Ticks time, RegionId region);
+    void push_leave(Ticks time);
+    EventIndex append(const Event& event);
+    EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
+    void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
+                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking);
+    // A collective as the trace records it, checked against its communicator.
+    Collective collective(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                          std::uint64_t received) const;
+    void push_collective(Ticks time, const Collective& collective);
+
+    const TraceDefinitions& defs_;
+    ClockCorrection clock_;
+    LocalTrace& trace_;
+    std::vector<CommLayout> layouts_;
+    std::vector<MpiLifecycle> lifecycle_;  // by region
+    CommId world_;
+    std::vector<EventIndex> open_;         // Enter events of the open regions
+    MessageSlotsBuilder slots_;
+    // The call tree finds a child path with a hash lookup; a trace repeats a
+    // few (parent, region) pairs millions of times, so a small direct-mapped
+    // cache in front of it answers nearly every Enter.
+    struct ChildPath {
+        CallPathId parent = kNoCallPath;
+        RegionId region = kNoId;  // no region: an empty entry
+        CallPathId child = kNoCallPath;
+    };
+    std::array<ChildPath, 64> child_paths_{};
+    std::optional<Ticks> last_time_;
+    EventIndex last_collective_call_ = kNoEvent;
+    Ticks collective_begin_ = Collective::kNoBegin;
+    // Receive requests posted and not yet completed: the Enter of the call
+    // that posted each (request ids are unique among a rank's open requests).
+    std::unordered_map<std::uint64_t, EventIndex> posted_requests_;
+    std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
+    bool program_open_ = false;
+};
+
+}  // namespace hindsight::trace

@@ -1,0 +1,113 @@
+// One analysis rank's share of a trace: the global definitions, the global
+// (unified) call tree, and this rank's own events in the event store.
+#pragma once
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/call_tree.hpp"
+#include "common/definitions.hpp"
+#include "trace/event.hpp"
+#include "trace/huge_page_allocator.hpp"
+
+namespace hindsight::trace {
+
+// The events of one rank in stream order, and its messages (huge_page_allocator.hpp
+// says why their own allocator).
+using EventStore = std::vector<Event, HugePageAllocator<Event>>;
+using MessageTable = std::vector<Message, HugePageAllocator<Message>>;
+
+class LocalTrace {
+public:
+    Definitions definitions;
+    CallTree call_tree;          // global: the same ids on every rank
+    int rank = 0;                // this rank in MPI_COMM_WORLD
+    std::string anchor_path;     // the archive's traces.otf2, for messages
+
+    EventStore events;
+    // Referred to by the Send/Recv and CollectiveEnd events (Event::ref), in
+    // the order of those events.
+    MessageTable messages;
+    std::vector<Collective> collectives;
+    // Completions of non-blocking collectives (OTF2's
+    // NON_BLOCKING_COLLECTIVE_COMPLETE), in stream order; `call_enter` is
+    // the completing call (MPI_Wait & co.). No event refers to them: they
+    // count in the statistics but never synchronize, since the initiating
+    // call returns at once and the completion shows no partner's time.
+    std::vector<Collective> nonblocking_collectives;
+    // The calls that posted the non-blocking receives, for those whose
+    // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
+    // message index. Read it through posting_call().
+    std::vector<PostedReceive> posted_receives;
+
+    const Message& message(const Event& e) const { return messages[e.ref]; }
+    // Enter of the MPI call that posted the receive of Recv event `e`: the
+    // receive call itself when it was blocking (MPI_Recv, MPI_Sendrecv), the
+    // MPI_Irecv (or MPI_Start) for a non-blocking one, whose receive
+    // completes in a later call; kNoEvent when the trace does not show it.
+    EventIndex posting_call(const Event& e) const;
+    const Collective& collective(const Event& e) const { return collectives[e.ref]; }
+    // The region a call path ends in.
+    const Region& region_of(CallPathId cnode) const {
+        return definitions.regions[call_tree.node(cnode).region];
+    }
+    double seconds(Ticks span) const { return definitions.clock.seconds(span); }
+};
+
+// A read-only view of one event during a replay pass, with the context the
+// analyses need most: the MPI call (or region) that encloses it.
+class EventView {
+public:
+    EventView(const LocalTrace& trace, EventIndex index) : trace_(&trace), index_(index) {}
+
+    EventIndex index() const { return index_; }
+    const Event& event() const { return trace_->events[index_]; }
+    EventKind kind() const { return event().kind; }
+    Ticks time() const { return event().time; }
+    CallPathId cnode() const { return event().cnode; }
+    const LocalTrace& trace() const { return *trace_; }
+
+    const Message& message() const { return trace_->message(event()); }
+    const Collective& collective() const { return trace_->collective(event()); }
+
+    // Enter and Leave of the region instance this event belongs to: for
+    // Enter/Leave events their own pair, for communication events the
+    // enclosing MPI call.
+    EventIndex enter_index() const;
+    EventIndex leave_index() const;
+    const Event& enter() const { return trace_->events[enter_index()]; }
+    const Event& leave() const { return trace_->events[leave_index()]; }
+
+private:
+    const LocalTrace* trace_;
+    EventIndex index_;
+};
+
+inline EventIndex LocalTrace::posting_call(const Event& e) const {
+    const Message& m = message(e);
+    if (!m.nonblocking) return m.call_enter;
+    const auto it = std::lower_bound(posted_receives.begin(), posted_receives.end(), e.ref,
+                                     [](const PostedReceive& p, std::uint32_t message) { return p.message < message; });
+    return it != posted_receives.end() && it->message == e.ref ? it->call_enter : kNoEvent;
+}
+
+inline EventIndex EventView::enter_index() const {
+    const Event& e = event();
+    switch (e.kind) {
+    case EventKind::Enter: return index_;
+    case EventKind::Leave: return e.ref;
+    case EventKind::Send:
+    case EventKind::Recv: return message().call_enter;
+    case EventKind::CollectiveEnd: return collective().call_enter;
+    }
+    return kNoEvent;
+}
+
+inline EventIndex EventView::leave_index() const {
+    const EventIndex enter = enter_index();
+    return enter == kNoEvent ? kNoEvent : trace_->events[enter].ref;
+}
+
+}  // namespace hindsight::trace

@@ -1,0 +1,210 @@
+#include "trace/trace_loader.hpp"
+
+#include "trace/callback_guard.hpp"
+#include "trace/definitions_reader.hpp"
+#include "trace/otf2_handles.hpp"
+
+namespace hindsight::trace {
+namespace {
+
+// The user data of the event callbacks: the builder plus the counters of
+// what the analysis skips.
+struct EventSink : CallbackGuard {
+    explicit EventSink(EventStoreBuilder& b) : builder(b) {}
+    EventStoreBuilder& builder;
+    std::uint64_t handled = 0;  // records the store uses (or needs to see)
+};
+
+EventSink& sink(void* user_data) { return *static_cast<EventSink*>(user_data); }
+
+// Runs `body` for a record the store uses.
+template <typename Body>
+OTF2_CallbackCode handle(void* user_data, Body&& body) {
+    EventSink& s = sink(user_data);
+    ++s.handled;
+    return s.guarded(std::forward<Body>(body));
+}
+
+// A counter for skipped records of one kind, usable as any OTF2 event
+// callback (the trailing parameters are deduced from the setter).
+template <std::uint64_t LoadStats::*Counter, typename... Rest>
+OTF2_CallbackCode count_skipped(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* user_data,
+                                OTF2_AttributeList*, Rest...) {
+    ++(sink(user_data).builder.stats.*Counter);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+otf2::EvtCallbacks make_event_callbacks() {
+    otf2::EvtCallbacks cb(OTF2_EvtReaderCallbacks_New());
+    auto* c = cb.get();
+    OTF2_EvtReaderCallbacks_SetEnterCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RegionRef r) {
+            return handle(ud, [&] { sink(ud).builder.enter(t, r); });
+        });
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RegionRef r) {
+            return handle(ud, [&] { sink(ud).builder.leave(t, r); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+            return handle(ud, [&] { sink(ud).builder.send(t, peer, comm, tag, bytes, false); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
+            return handle(ud, [&] { sink(ud).builder.send(t, peer, comm, tag, bytes, true); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+            return handle(ud, [&] { sink(ud).builder.recv(t, peer, comm, tag, bytes); });
+        });
+    // An MPI_Irecv's request is posted in the MPI_Irecv (or MPI_Start) call;
+    // its completion, with the envelope, sits in the MPI_Wait/MPI_Test call
+    // that completed it.
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.irecv_request(t, request); }); });
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+            return handle(ud, [&] { sink(ud).builder.irecv(t, peer, comm, tag, bytes, request); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.request_cancelled(t, request); }); });
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+            return handle(ud, [&] { sink(ud).builder.collective_end(t, op, comm, root, sent, received); });
+        });
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+            return handle(ud, [&] {
+                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received);
+            });
+        });
+    OTF2_EvtReaderCallbacks_SetProgramBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_StringRef name,
+              std::uint32_t, const OTF2_StringRef*) {
+            return handle(ud, [&] { sink(ud).builder.program_begin(t, name); });
+        });
+    OTF2_EvtReaderCallbacks_SetProgramEndCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::int64_t) {
+            return handle(ud, [&] { sink(ud).builder.program_end(t); });
+        });
+    // Other request bookkeeping of non-blocking calls: the store keeps the
+    // messages themselves (MPI_ISEND, MPI_IRECV), not the requests.
+    auto request_record = [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+                             std::uint64_t) { return handle(ud, [&] { sink(ud).builder.bookkeeping(t); }); };
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, request_record);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, request_record);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, request_record);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
+            return handle(ud, [&] { sink(ud).builder.collective_begin(t); });
+        });
+    // Counted by kind for the warning about what the analysis ignores; all
+    // other unused records are counted together from the total.
+    OTF2_EvtReaderCallbacks_SetMetricCallback(c, &count_skipped<&LoadStats::metric_records>);
+    OTF2_EvtReaderCallbacks_SetParameterStringCallback(c, &count_skipped<&LoadStats::parameter_records>);
+    OTF2_EvtReaderCallbacks_SetParameterIntCallback(c, &count_skipped<&LoadStats::parameter_records>);
+    OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(c, &count_skipped<&LoadStats::parameter_records>);
+    return cb;
+}
+
+ClockCorrection read_clock_offsets(const otf2::Reader& reader, OTF2_LocationRef location,
+                                   std::uint64_t global_offset) {
+    ClockCorrection clock(global_offset);
+    // Reading the local definitions also hands OTF2 the location's mapping
+    // tables, which it then applies to the events' references.
+    otf2::DefFiles files(reader, "cannot open the local definition files");
+    otf2::DefReader defs(reader, OTF2_Reader_GetDefReader(reader.get(), location));
+    if (!defs) return clock;  // no local definitions: ids are global already
+    otf2::DefCallbacks cb(OTF2_DefReaderCallbacks_New());
+    OTF2_DefReaderCallbacks_SetClockOffsetCallback(
+        cb.get(), [](void* ud, OTF2_TimeStamp time, std::int64_t offset, double) {
+            static_cast<ClockCorrection*>(ud)->add_offset(time, offset);
+            return OTF2_CALLBACK_SUCCESS;
+        });
+    reader.check(OTF2_Reader_RegisterDefCallbacks(reader.get(), defs.get(), cb.get(), &clock),
+                 "cannot read the local definitions");
+    std::uint64_t count = 0;
+    reader.check(OTF2_Reader_ReadAllLocalDefinitions(reader.get(), defs.get(), &count),
+                 "cannot read the local definitions of location " + std::to_string(location));
+    return clock;
+}
+
+}  // namespace
+
+LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks) {
+    otf2::Reader reader(anchor_path);
+    TraceDefinitions defs = read_global_definitions(reader);
+    const int traced = defs.definitions.mpi_rank_count();
+    if (traced != ranks)
+        throw Error(anchor_path, "the trace has " + std::to_string(traced) + " MPI ranks but the analysis runs on " +
+                                     std::to_string(ranks) + "; start it with " + std::to_string(traced) +
+                                     " ranks (mpirun -n " + std::to_string(traced) + ")");
+
+    LoadedTrace result;
+    LocalTrace& trace = result.trace;
+    trace.rank = rank;
+    trace.anchor_path = anchor_path;
+    const auto location = defs.definitions.location_of_rank(rank);
+    if (!location) throw Error(anchor_path, "the trace has no MPI rank " + std::to_string(rank));
+
+    reader.check(OTF2_Reader_SelectLocation(reader.get(), *location), "cannot select the location of rank " +
+                                                                          std::to_string(rank));
+    const ClockCorrection clock = read_clock_offsets(reader, *location, defs.definitions.clock.global_offset);
+
+    std::uint64_t expected = 0;
+    for (const Location& l : defs.definitions.locations)
+        if (l.id == *location) expected = l.event_count;
+    if (expected > kMaxEvents)
+        throw Error(anchor_path, "rank " + std::to_string(rank) + " has " + std::to_string(expected) +
+                                     " events, more than the " + std::to_string(kMaxEvents) +
+                                     " the analyzer can hold per rank");
+    // Every record but the skipped ones becomes at most one event, plus the
+    // synthetic ones (program region, MPI_Init/_Finalize): reserve once.
+    trace.events.reserve(expected + 4);
+    trace.definitions = defs.definitions;
+    EventStoreBuilder builder(defs, clock, trace);
+    // A message takes at least three records (its call's ENTER and LEAVE
+    // besides its own), so this reservation is rarely outgrown; the part
+    // left unused is never touched and so costs no memory.
+    builder.reserve_messages(expected / 3 + 16);
+    EventSink sink(builder);
+    {
+        otf2::EvtFiles files(reader, "cannot open the event files");
+        otf2::EvtReader events(reader, OTF2_Reader_GetEvtReader(reader.get(), *location));
+        if (!events) reader.check(OTF2_ERROR_INVALID, "cannot read the events of rank " + std::to_string(rank));
+        // Hindsight applies the clock offsets itself (clock_correction.hpp).
+        reader.check(OTF2_EvtReader_ApplyClockOffsets(events.get(), false), "cannot set up event reading");
+        const auto callbacks = make_event_callbacks();
+        reader.check(OTF2_Reader_RegisterEvtCallbacks(reader.get(), events.get(), callbacks.get(), &sink),
+                     "cannot read the events of rank " + std::to_string(rank));
+        std::uint64_t read = 0;
+        const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalEvents(reader.get(), events.get(), &read);
+        sink.rethrow_if_interrupted();
+        reader.check(code, "cannot read the events of rank " + std::to_string(rank));
+        builder.stats.records = read;
+    }
+    if (builder.stats.records < expected)
+        throw Error(anchor_path, "the event stream of rank " + std::to_string(rank) + " holds " +
+                                     std::to_string(builder.stats.records) + " of its " + std::to_string(expected) +
+                                     " events (truncated trace?)");
+    result.slots = builder.finish();
+
+    LoadStats& stats = builder.stats;
+    stats.other_skipped = stats.records - sink.handled - stats.metric_records - stats.parameter_records;
+    result.stats = stats;
+    // The collective table grew by doubling and gives back its slack (the
+    // message table's unused reservation costs nothing, and copying it
+    // would).
+    trace.collectives.shrink_to_fit();
+    return result;
+}
+
+}  // namespace hindsight::trace
