@@ -1,9 +1,8 @@
 // Moving the local definitions to rank 0 and the id maps back.
 #include <exception>
-#include <memory>
 #include <numeric>
 
-#include "collector/definition_exchange.hpp"
+#include "collector/definition_transfer.hpp"
 
 namespace hindsight::collect {
 
@@ -16,22 +15,18 @@ std::vector<int> displacements(const std::vector<int>& counts) {
     return displs;
 }
 
-struct IdMapFree {
-    void operator()(OTF2_IdMap* map) const { OTF2_IdMap_Free(map); }
-};
-
 }  // namespace
 
-ExchangedDefinitions exchange_definitions(const LocalDefinitions& local, MPI_Comm comm) {
-    return exchange_serialized(serialize(local), comm);
+TransferredDefinitions unify_across_ranks(const LocalDefinitions& local, MPI_Comm comm) {
+    return unify_serialized_across_ranks(serialize(local), comm);
 }
 
-ExchangedDefinitions exchange_serialized(std::span<const std::byte> mine, MPI_Comm comm) {
+TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> mine, MPI_Comm comm) {
     int rank = 0;
     int size = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    ExchangedDefinitions out;
+    TransferredDefinitions out;
 
     int my_size = static_cast<int>(mine.size());
     std::vector<int> sizes(rank == 0 ? static_cast<std::size_t>(size) : 0);
@@ -84,15 +79,6 @@ ExchangedDefinitions exchange_serialized(std::span<const std::byte> mine, MPI_Co
         out.comm_map.assign(my_map.begin() + 1 + regions, my_map.end());
     }
     return out;
-}
-
-void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {
-    bool identity = true;
-    for (std::size_t i = 0; i < map.size(); ++i) identity = identity && map[i] == i;
-    if (identity) return;
-    std::unique_ptr<OTF2_IdMap, IdMapFree> id_map(
-        OTF2_IdMap_CreateFromUint64Array(map.size(), map.data(), true));
-    if (id_map) OTF2_DefWriter_WriteMappingTable(writer, type, id_map.get());
 }
 
 }  // namespace hindsight::collect

@@ -5,7 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "collector/definition_exchange.hpp"
+#include "collector/definition_transfer.hpp"
+#include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
 #include "collector/output_directory.hpp"
 #include "collector/process.hpp"
@@ -271,17 +272,17 @@ void Measurement::close_user_regions(std::uint64_t time) {
 
 // --- writing the trace at MPI_Finalize -------------------------------------------
 
-void Measurement::write_definitions(const ExchangedDefinitions& exchanged, const ClockWindow& window) {
+void Measurement::write_definitions(const TransferredDefinitions& transferred, const ClockWindow& window) {
     archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
-        write_mapping(writer, OTF2_MAPPING_REGION, exchanged.region_map);
-        write_mapping(writer, OTF2_MAPPING_COMM, exchanged.comm_map);
+        write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map);
+        write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
     });
     if (world_rank_ == 0) {
         archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
-            write_global_definitions(writer, exchanged.unified, window, executable_path());
+            write_global_definitions(writer, transferred.unified, window, executable_path());
         });
     }
 }
@@ -331,18 +332,18 @@ void Measurement::write_trace(TimerSample program_end) {
     PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count};
-    const ExchangedDefinitions exchanged = exchange_definitions(local, tool_comm_);
-    if (exchanged.failed) {
+    const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
+    if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;
         // every rank knows this and skips them alike.
-        if (world_rank_ == 0 && problem.empty()) problem = exchanged.failure;
+        if (world_rank_ == 0 && problem.empty()) problem = transferred.failure;
     } else {
         // Timestamps are rank 0's ticks (the offsets map the other ranks'
         // onto them), so its timer's rate is the trace's.
         const std::uint64_t rate = ticks_per_second(Timer::source(), program_begin_, program_end);
         const ClockWindow window{rate, global_begin, global_end - global_begin, realtime_of(global_begin, rate)};
         try {
-            write_definitions(exchanged, window);
+            write_definitions(transferred, window);
         } catch (const Error& e) {
             if (problem.empty()) problem = e.what();
         }
@@ -352,7 +353,7 @@ void Measurement::write_trace(TimerSample program_end) {
     } catch (const Error& e) {
         if (problem.empty()) problem = e.what();
     }
-    int failed_here = (failed_ || exchanged.failed || !problem.empty()) ? 1 : 0;
+    int failed_here = (failed_ || transferred.failed || !problem.empty()) ? 1 : 0;
     int failed_anywhere = 0;
     PMPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
     // After a failed write (said when it happened) later problems follow from it.

@@ -19,7 +19,8 @@
 #include "collector/clock_sync.hpp"
 #include "collector/comm_registry.hpp"
 #include "collector/config.hpp"
-#include "collector/definition_exchange.hpp"
+#include "collector/definition_transfer.hpp"
+#include "collector/definitions_writer.hpp"
 #include "collector/mpi_functions.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
@@ -122,7 +123,7 @@ private:
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
     void write_trace(TimerSample program_end);
-    void write_definitions(const ExchangedDefinitions& exchanged, const ClockWindow& window);
+    void write_definitions(const TransferredDefinitions& transferred, const ClockWindow& window);
 
     static inline Measurement* live_ = nullptr;
     static inline pthread_t master_thread_{};

@@ -1,5 +1,5 @@
 // This process's region definitions. Ids are local and dense, assigned on
-// first use; MPI_Finalize unifies them across ranks (definition_exchange)
+// first use; MPI_Finalize unifies them across ranks (definition_transfer.hpp)
 // and maps the local ids to global ones with OTF2 mapping tables.
 #pragma once
 

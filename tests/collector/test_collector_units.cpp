@@ -9,7 +9,7 @@
 #include "collector/chunk_pool.hpp"
 #include "collector/collective_bytes.hpp"
 #include "collector/config.hpp"
-#include "collector/definition_exchange.hpp"
+#include "collector/definition_unification.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"

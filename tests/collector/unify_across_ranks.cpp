@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/definition_exchange.hpp"
+#include "collector/definition_transfer.hpp"
 
 using namespace hindsight::collect;
 
@@ -22,7 +22,7 @@ bool g_ok = true;
 
 void expect(bool condition, const std::string& what) {
     if (condition) return;
-    std::fprintf(stderr, "exchange_definitions: rank %d: %s\n", g_rank, what.c_str());
+    std::fprintf(stderr, "unify_across_ranks: rank %d: %s\n", g_rank, what.c_str());
     g_ok = false;
 }
 
@@ -52,14 +52,14 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size != 3) {
-        if (g_rank == 0) std::fprintf(stderr, "exchange_definitions: run me on 3 ranks\n");
+        if (g_rank == 0) std::fprintf(stderr, "unify_across_ranks: run me on 3 ranks\n");
         MPI_Finalize();
         return 2;
     }
     const std::vector<std::byte> good = serialize(definitions_of(g_rank, size));
 
-    const ExchangedDefinitions fine = exchange_serialized(good, MPI_COMM_WORLD);
-    expect(!fine.failed && fine.failure.empty(), "readable definitions: the exchange failed");
+    const TransferredDefinitions fine = unify_serialized_across_ranks(good, MPI_COMM_WORLD);
+    expect(!fine.failed && fine.failure.empty(), "readable definitions: the unification failed");
     const std::vector<std::vector<std::uint64_t>> region_maps = {{0}, {0, 1}, {0, 2}};
     expect(fine.region_map == region_maps[static_cast<std::size_t>(g_rank)], "wrong region map");
     expect(fine.comm_map == std::vector<std::uint64_t>({0, 1}), "wrong communicator map");
@@ -67,9 +67,9 @@ int main(int argc, char** argv) {
 
     std::vector<std::byte> bad = good;
     if (g_rank == 2) bad.resize(bad.size() - 1);  // truncated: unreadable
-    const ExchangedDefinitions broken = exchange_serialized(bad, MPI_COMM_WORLD);
+    const TransferredDefinitions broken = unify_serialized_across_ranks(bad, MPI_COMM_WORLD);
     expect(broken.failed, "unreadable definitions: the failure was not flagged");
-    expect(broken.region_map.empty() && broken.comm_map.empty(), "a failed exchange must not hand out maps");
+    expect(broken.region_map.empty() && broken.comm_map.empty(), "a failed unification must not hand out maps");
     if (g_rank == 0) {
         expect(broken.failure == "rank 2: malformed local definitions", "rank 0's reason: '" + broken.failure + "'");
     } else {

@@ -1,0 +1,99 @@
+#include "collector/definition_unification.hpp"
+
+#include <map>
+#include <unordered_map>
+
+namespace hindsight::collect {
+
+namespace {
+
+struct GroupTable {
+    std::vector<GlobalGroup>& groups;
+    std::map<std::vector<std::uint64_t>, std::uint32_t> index{};
+
+    std::uint32_t of(const std::vector<int>& world_ranks) {
+        std::vector<std::uint64_t> members(world_ranks.begin(), world_ranks.end());
+        const auto it = index.find(members);
+        if (it != index.end()) return it->second;
+        const auto id = static_cast<std::uint32_t>(groups.size());
+        groups.push_back({OTF2_GROUP_TYPE_COMM_GROUP, members});
+        index.emplace(std::move(members), id);
+        return id;
+    }
+};
+
+std::string region_key(const RegionDef& r) {
+    return std::to_string(static_cast<int>(r.paradigm)) + ':' + r.canonical_name + ':' + r.name;
+}
+
+}  // namespace
+
+UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
+    UnifiedDefinitions out;
+    const auto nranks = ranks.size();
+
+    // Regions, in order of first appearance.
+    std::unordered_map<std::string, std::uint64_t> region_ids;
+    for (const LocalDefinitions& rank : ranks) {
+        auto& map = out.region_maps.emplace_back();
+        for (const RegionDef& r : rank.regions) {
+            auto [it, added] = region_ids.emplace(region_key(r), out.regions.size());
+            if (added) out.regions.push_back(r);
+            map.push_back(it->second);
+        }
+    }
+
+    // Nodes and locations.
+    std::map<std::string, std::uint32_t> node_ids;
+    for (const LocalDefinitions& rank : ranks) {
+        auto [it, added] = node_ids.emplace(rank.hostname, static_cast<std::uint32_t>(out.nodes.size()));
+        if (added) out.nodes.push_back(rank.hostname);
+        out.node_of_rank.push_back(it->second);
+        out.events_of_rank.push_back(rank.event_count);
+    }
+
+    // Groups: the locations, MPI_COMM_SELF's, then one per member list.
+    GlobalGroup locations{OTF2_GROUP_TYPE_COMM_LOCATIONS, {}};
+    for (std::uint64_t r = 0; r < nranks; ++r) locations.members.push_back(r);
+    out.groups.push_back(std::move(locations));
+    out.groups.push_back({OTF2_GROUP_TYPE_COMM_SELF, {}});
+    constexpr std::uint32_t kSelfGroup = 1;
+    GroupTable groups{out.groups};
+
+    // Communicators: one per key, the first description seen wins (every
+    // member describes the same members and parent).
+    std::map<CommKey, const CommRecord*> by_key;
+    for (const LocalDefinitions& rank : ranks) {
+        for (const CommRecord& c : rank.comms) by_key.emplace(c.key, &c);
+    }
+    std::map<CommKey, std::uint32_t> comm_ids;
+    for (const auto& [key, record] : by_key) comm_ids.emplace(key, static_cast<std::uint32_t>(comm_ids.size()));
+    for (const auto& [key, record] : by_key) {
+        GlobalComm comm;
+        if (key == kWorldKey) {
+            comm.name = "MPI_COMM_WORLD";
+            comm.group = groups.of(record->members);
+        } else if (key == kSelfKey) {
+            comm.name = "MPI_COMM_SELF";
+            comm.group = kSelfGroup;
+        } else {
+            comm.name = record->creator;
+            // An inter-communicator becomes one COMM over both groups (this
+            // side's first): OTF2 readers, the Python bindings among them,
+            // do not all read INTER_COMM definitions.
+            std::vector<int> all = record->members;
+            all.insert(all.end(), record->remote_members.begin(), record->remote_members.end());
+            comm.group = groups.of(all);
+            const auto parent = comm_ids.find(record->parent);
+            if (parent != comm_ids.end()) comm.parent = parent->second;
+        }
+        out.comms.push_back(std::move(comm));
+    }
+    for (const LocalDefinitions& rank : ranks) {
+        auto& map = out.comm_maps.emplace_back();
+        for (const CommRecord& c : rank.comms) map.push_back(comm_ids.at(c.key));
+    }
+    return out;
+}
+
+}  // namespace hindsight::collect

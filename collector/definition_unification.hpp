@@ -1,0 +1,46 @@
+// Unification of the ranks' local definitions into the archive's one global
+// definition set, and the maps from each rank's local ids to global ones.
+//
+// Global ids: regions in order of first appearance (rank 0's first, then
+// rank 1's new ones, ...); communicators MPI_COMM_WORLD = 0, MPI_COMM_SELF =
+// 1, then the others ordered by their creation key. Groups: 0 is the MPI
+// COMM_LOCATIONS group (location id = world rank), then one COMM_SELF group
+// and one COMM_GROUP per distinct member list.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "collector/local_definitions.hpp"
+
+namespace hindsight::collect {
+
+struct GlobalGroup {
+    OTF2_GroupType type = OTF2_GROUP_TYPE_COMM_GROUP;
+    std::vector<std::uint64_t> members;
+};
+
+struct GlobalComm {
+    std::string name;          // "MPI_COMM_WORLD", "MPI_COMM_SELF" or the creating call
+    std::uint32_t group = 0;   // inter-communicators: both groups, one side first
+    std::uint32_t parent = OTF2_UNDEFINED_COMM;
+};
+
+struct UnifiedDefinitions {
+    std::vector<RegionDef> regions;
+    std::vector<GlobalGroup> groups;
+    std::vector<GlobalComm> comms;
+    std::vector<std::string> nodes;           // distinct host names, in rank order
+    std::vector<std::uint32_t> node_of_rank;  // index into nodes
+    std::vector<std::uint64_t> events_of_rank;
+    // Per rank: global id of each local region / communicator id.
+    std::vector<std::vector<std::uint64_t>> region_maps;
+    std::vector<std::vector<std::uint64_t>> comm_maps;
+};
+
+UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks);
+
+}  // namespace hindsight::collect

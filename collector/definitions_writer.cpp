@@ -1,0 +1,122 @@
+#include "collector/definitions_writer.hpp"
+
+#include <memory>
+#include <unordered_map>
+
+#include "common/error.hpp"
+
+namespace hindsight::collect {
+
+namespace {
+
+struct IdMapFree {
+    void operator()(OTF2_IdMap* map) const { OTF2_IdMap_Free(map); }
+};
+
+// Strings are written before everything that refers to them: a first pass
+// collects them, the second looks them up (and refuses unknown ones).
+class StringTable {
+public:
+    OTF2_StringRef ref(const std::string& s) {
+        const auto it = ids_.find(s);
+        if (it != ids_.end()) return it->second;
+        if (frozen_) throw Error("", "string '" + s + "' missing from the definitions");
+        const auto id = static_cast<OTF2_StringRef>(order_.size());
+        ids_.emplace(s, id);
+        order_.push_back(s);
+        return id;
+    }
+    void write(OTF2_GlobalDefWriter* w) {
+        for (std::size_t i = 0; i < order_.size(); ++i) {
+            OTF2_GlobalDefWriter_WriteString(w, static_cast<OTF2_StringRef>(i), order_[i].c_str());
+        }
+        frozen_ = true;
+    }
+
+private:
+    std::unordered_map<std::string, OTF2_StringRef> ids_;
+    std::vector<std::string> order_;
+    bool frozen_ = false;
+};
+
+const std::string kMachine = "Linux";  // Score-P's default machine name
+
+std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
+
+void collect_strings(StringTable& s, const UnifiedDefinitions& d, const std::string& program) {
+    s.ref("");
+    s.ref(program);
+    for (const char* fixed : {"machine", "node", "MPI", "Master thread", "Comm ${id}"}) s.ref(fixed);
+    s.ref(kMachine);
+    for (const auto& node : d.nodes) s.ref(node);
+    for (std::size_t r = 0; r < d.node_of_rank.size(); ++r) s.ref(rank_name(r));
+    for (const auto& r : d.regions) {
+        s.ref(r.name);
+        s.ref(r.canonical_name);
+        s.ref(r.file);
+    }
+    for (const auto& c : d.comms) s.ref(c.name);
+}
+
+}  // namespace
+
+void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions& d,
+                              const ClockWindow& clock, const std::string& program) {
+    StringTable s;
+    collect_strings(s, d, program);
+    OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset, clock.length,
+                                              clock.realtime);
+    s.write(w);
+    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, s.ref("MPI"), OTF2_PARADIGM_CLASS_PROCESS);
+    OTF2_AttributeValue name_template;
+    name_template.stringRef = s.ref("Comm ${id}");
+    OTF2_GlobalDefWriter_WriteParadigmProperty(w, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
+                                               OTF2_TYPE_STRING, name_template);
+
+    // System tree: machine -> node (host name) -> "MPI Rank N" -> "Master thread".
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s.ref(kMachine), s.ref("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
+    for (std::size_t n = 0; n < d.nodes.size(); ++n) {
+        const auto id = static_cast<OTF2_SystemTreeNodeRef>(n + 1);
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(w, id, s.ref(d.nodes[n]), s.ref("node"), 0);
+        OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, id, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+    }
+    for (std::size_t r = 0; r < d.node_of_rank.size(); ++r) {
+        const auto id = static_cast<OTF2_LocationGroupRef>(r);
+        OTF2_GlobalDefWriter_WriteLocationGroup(w, id, s.ref(rank_name(r)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                d.node_of_rank[r] + 1, OTF2_UNDEFINED_LOCATION_GROUP);
+    }
+    for (std::size_t r = 0; r < d.node_of_rank.size(); ++r) {
+        OTF2_GlobalDefWriter_WriteLocation(w, r, s.ref("Master thread"), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                           d.events_of_rank[r], static_cast<OTF2_LocationGroupRef>(r));
+    }
+    for (std::size_t i = 0; i < d.regions.size(); ++i) {
+        const RegionDef& r = d.regions[i];
+        OTF2_GlobalDefWriter_WriteRegion(w, static_cast<OTF2_RegionRef>(i), s.ref(r.name), s.ref(r.canonical_name),
+                                         s.ref(""), r.role, r.paradigm, OTF2_REGION_FLAG_NONE,
+                                         r.file.empty() ? OTF2_UNDEFINED_STRING : s.ref(r.file), 0, 0);
+    }
+    for (std::size_t g = 0; g < d.groups.size(); ++g) {
+        const GlobalGroup& group = d.groups[g];
+        const OTF2_Paradigm paradigm = OTF2_PARADIGM_MPI;
+        OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(g), s.ref(""), group.type, paradigm,
+                                        OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(group.members.size()),
+                                        group.members.data());
+    }
+    for (std::size_t c = 0; c < d.comms.size(); ++c) {
+        const GlobalComm& comm = d.comms[c];
+        const auto id = static_cast<OTF2_CommRef>(c);
+        OTF2_GlobalDefWriter_WriteComm(w, id, s.ref(comm.name), comm.group, comm.parent, OTF2_COMM_FLAG_NONE);
+    }
+}
+
+void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {
+    bool identity = true;
+    for (std::size_t i = 0; i < map.size(); ++i) identity = identity && map[i] == i;
+    if (identity) return;
+    std::unique_ptr<OTF2_IdMap, IdMapFree> id_map(
+        OTF2_IdMap_CreateFromUint64Array(map.size(), map.data(), true));
+    if (id_map) OTF2_DefWriter_WriteMappingTable(writer, type, id_map.get());
+}
+
+}  // namespace hindsight::collect

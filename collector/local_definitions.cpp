@@ -1,0 +1,74 @@
+#include "collector/local_definitions.hpp"
+
+#include "common/byte_codec.hpp"
+#include "common/error.hpp"
+
+namespace hindsight::collect {
+
+std::vector<std::byte> serialize(const LocalDefinitions& defs) {
+    ByteWriter w;
+    w.put_string(defs.hostname);
+    w.put<std::uint64_t>(defs.event_count);
+    w.put<std::uint64_t>(defs.regions.size());
+    for (const RegionDef& r : defs.regions) {
+        w.put_string(r.name);
+        w.put_string(r.canonical_name);
+        w.put<std::uint64_t>(r.role);
+        w.put<std::uint64_t>(r.paradigm);
+        w.put_string(r.file);
+    }
+    w.put<std::uint64_t>(defs.comms.size());
+    for (const CommRecord& c : defs.comms) {
+        w.put<std::uint64_t>(c.key);
+        w.put<std::uint64_t>(c.parent);
+        w.put_string(c.creator);
+        w.put<std::uint64_t>(c.inter ? 1 : 0);
+        w.put_span<int>(c.members);
+        w.put_span<int>(c.remote_members);
+    }
+    return w.take();
+}
+
+namespace {
+
+// A record count, checked against what is left (each record takes at least
+// one byte) before anything is allocated for it.
+std::size_t record_count(ByteReader& r, std::size_t bytes_left) {
+    const auto n = r.get<std::uint64_t>();
+    if (n > bytes_left) throw Error("", "more records than bytes");
+    return static_cast<std::size_t>(n);
+}
+
+}  // namespace
+
+LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
+    try {
+        ByteReader r(bytes);
+        LocalDefinitions defs;
+        defs.hostname = r.get_string();
+        defs.event_count = r.get<std::uint64_t>();
+        defs.regions.resize(record_count(r, bytes.size()));
+        for (RegionDef& d : defs.regions) {
+            d.name = r.get_string();
+            d.canonical_name = r.get_string();
+            d.role = static_cast<OTF2_RegionRole>(r.get<std::uint64_t>());
+            d.paradigm = static_cast<OTF2_Paradigm>(r.get<std::uint64_t>());
+            d.file = r.get_string();
+        }
+        defs.comms.resize(record_count(r, bytes.size()));
+        for (CommRecord& c : defs.comms) {
+            c.key = r.get<std::uint64_t>();
+            c.parent = r.get<std::uint64_t>();
+            c.creator = r.get_string();
+            c.inter = r.get<std::uint64_t>() != 0;
+            c.members = r.get_vector<int>();
+            c.remote_members = r.get_vector<int>();
+        }
+        if (!r.empty()) throw Error("", "bytes after the last record");
+        return defs;
+    } catch (const Error&) {
+        throw Error("rank " + std::to_string(rank), "malformed local definitions");
+    }
+}
+
+}  // namespace hindsight::collect

@@ -1,0 +1,28 @@
+// What one rank defined during the run (regions, communicators, its node,
+// its event count), and its encoding for the trip to rank 0, which unifies
+// all ranks' definitions (definition_unification.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collector/comm_registry.hpp"
+#include "collector/region_registry.hpp"
+
+namespace hindsight::collect {
+
+struct LocalDefinitions {
+    std::vector<RegionDef> regions;
+    std::vector<CommRecord> comms;
+    std::string hostname;
+    std::uint64_t event_count = 0;
+};
+
+std::vector<std::byte> serialize(const LocalDefinitions& defs);
+// Throws hindsight::Error("rank N", ...) on a truncated or malformed buffer.
+LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank);
+
+}  // namespace hindsight::collect
