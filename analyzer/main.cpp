@@ -26,6 +26,7 @@
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
 #include "analyzer/report_assembly.hpp"
+#include "analyzer/report_path.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
@@ -100,10 +101,14 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
 
 int analyze_trace(const World& world, const analyzer::Options& options) {
     analyzer::RunStats stats;
-    // 1. Load this rank's share of the trace.
+    // 1. Load this rank's share of the trace, once rank 0 knows it can
+    // write the report.
     stats.phase("load");
     trace::LoadedTrace loaded;
-    if (auto problem = agreed(world, [&] { loaded = trace::load_local_trace(options.trace, world.rank, world.size); }))
+    if (auto problem = agreed(world, [&] {
+            if (world.rank == 0) analyzer::check_report_path(options.report, options.trace);
+            loaded = trace::load_local_trace(options.trace, world.rank, world.size);
+        }))
         return report_problem(world.rank, *problem);
     trace::LocalTrace& trace = loaded.trace;
 

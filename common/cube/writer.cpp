@@ -1,12 +1,11 @@
 #include "common/cube/writer.hpp"
 
-#include <system_error>
-
 #include "common/cube/anchor.hpp"
 #include "common/cube/metric_files.hpp"
 #include "common/cube/numbering.hpp"
 #include "common/cube/tar.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace hindsight::cube {
 
@@ -85,23 +84,7 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
 
 void write_cubex(const Report& report, const std::filesystem::path& path) {
     check_expressible(report, path.string());
-    // Write beside the target and rename, so that a failure never leaves a
-    // truncated report under the requested name.
-    std::filesystem::path partial = path;
-    partial += ".partial";
-    try {
-        write_archive(report, partial);
-    } catch (const Error& e) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        throw Error(path.string(), e.problem());
-    }
-    std::error_code ec;
-    std::filesystem::rename(partial, path, ec);
-    if (ec) {
-        std::filesystem::remove(partial, ec);
-        throw Error(path.string(), "cannot create the file");
-    }
+    write_output_file(path, [&](const std::filesystem::path& partial) { write_archive(report, partial); });
 }
 
 }  // namespace hindsight::cube

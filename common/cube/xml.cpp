@@ -7,12 +7,16 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "common/utf8.hpp"
 
 namespace hindsight::cube::xml {
 
 // --- writing ---------------------------------------------------------------
 
-std::string escape(std::string_view text) {
+std::string escape(std::string_view raw) {
+    // anchor.xml declares UTF-8: names that are not become visibly damaged
+    // ones instead of a document no reader accepts.
+    const std::string text = valid_utf8(raw);
     std::string out;
     out.reserve(text.size());
     for (const char c : text) {

@@ -12,6 +12,9 @@ TEST_CASE("cube xml: escaping produces only the five predefined entities") {
     CHECK(xml::escape("tab\there\nnewline") == "tab\there\nnewline");
     CHECK(xml::escape(std::string("bell\x07") + "nul" + std::string(1, '\0')) == "bell?nul?");
     CHECK(xml::escape("ümlaut") == "ümlaut");  // UTF-8 passes through
+    // anchor.xml declares UTF-8: a Latin-1 name and U+FFFF must not make it
+    // unreadable.
+    CHECK(xml::escape("\xFC" "ber&\xEF\xBF\xBF") == "\xEF\xBF\xBD" "ber&amp;\xEF\xBF\xBD");
 }
 
 TEST_CASE("cube xml: the writer's output parses back to the same text") {
