@@ -13,6 +13,7 @@
 // Every wait for other ranks goes through one ProgressWatch, which yields
 // the core instead of spinning in MPI (analysis ranks may outnumber cores).
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -102,11 +103,14 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
 int analyze_trace(const World& world, const analyzer::Options& options) {
     analyzer::RunStats stats;
     // 1. Load this rank's share of the trace, once rank 0 knows it can
-    // write the report.
+    // write the report. A trace that is not there is the problem to report
+    // then (it explains a bad default report path too), and the loader
+    // says so.
     stats.phase("load");
     trace::LoadedTrace loaded;
     if (auto problem = agreed(world, [&] {
-            if (world.rank == 0) analyzer::check_report_path(options.report, options.trace);
+            if (world.rank == 0 && std::filesystem::exists(options.trace))
+                analyzer::check_report_path(options.report, options.trace);
             loaded = trace::load_local_trace(options.trace, world.rank, world.size);
         }))
         return report_problem(world.rank, *problem);

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include <unistd.h>
+
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -14,6 +16,13 @@ std::string lower(std::string_view text) {
     std::transform(out.begin(), out.end(), out.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
+}
+// 0 when the system does not say.
+std::uint64_t physical_memory_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return 0;
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 }  // namespace
 
@@ -57,6 +66,14 @@ Config read_config(const std::function<const char*(const char*)>& lookup) {
         config.buffer_bytes = parse_size(v, kEnvBufferSize);
         if (config.buffer_bytes < kMinBufferBytes) {
             throw Error(kEnvBufferSize, "'" + std::string(v) + "' is too small (at least 1M)");
+        }
+        // Each rank's buffer is memory of its own: a size beyond the whole
+        // machine's is a typo, which would otherwise surface as the program
+        // running out of memory in the middle of the run.
+        const std::uint64_t memory = physical_memory_bytes();
+        if (memory > 0 && config.buffer_bytes > memory) {
+            throw Error(kEnvBufferSize, "'" + std::string(v) + "' is more than this machine's memory (" +
+                                            std::to_string(memory >> 20) + "M)");
         }
     }
     if (const char* v = lookup(kEnvFilter); v && *v) config.filter_file = v;

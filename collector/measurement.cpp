@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "collector/crash_report.hpp"
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
@@ -112,6 +113,7 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     m.recording_ = true;
     live_ = &m;
     std::atexit(exit_without_finalize);
+    install_crash_report(rank, absolute_path(dir));
 
     m.regions_.program(executable_path());
     m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));

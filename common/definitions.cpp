@@ -1,6 +1,7 @@
 #include "common/definitions.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace hindsight {
 namespace {
@@ -24,7 +25,10 @@ std::vector<int> Definitions::world_ranks(CommId comm) const {
     const Group& group = groups[gid];
     if (group.type != GroupType::CommGroup) return ranks;
     ranks.reserve(group.members.size());
-    for (std::uint64_t member : group.members) ranks.push_back(static_cast<int>(member));
+    // A member beyond int's range is no rank: -1 makes the communicator's
+    // layout invalid instead of wrapping around to a valid-looking rank.
+    for (std::uint64_t member : group.members)
+        ranks.push_back(member <= static_cast<std::uint64_t>(INT_MAX) ? static_cast<int>(member) : -1);
     return ranks;
 }
 

@@ -17,7 +17,22 @@ namespace hindsight::trace {
 
 class ClockCorrection {
 public:
+    // How far, in ticks, a timestamp may lie from the trace's start and an
+    // offset from zero: 73 years at 1 GHz. Beyond that the arithmetic below
+    // would overflow and silently change every time; the loader refuses
+    // such traces instead.
+    static constexpr std::uint64_t kMaxDistance = std::uint64_t{1} << 61;
+
     explicit ClockCorrection(std::uint64_t global_offset = 0) : global_offset_(global_offset) {}
+
+    static bool offset_in_range(std::int64_t offset) {
+        return offset >= -static_cast<std::int64_t>(kMaxDistance) &&
+               offset <= static_cast<std::int64_t>(kMaxDistance);
+    }
+    bool in_range(std::uint64_t timestamp) const {
+        return timestamp >= global_offset_ ? timestamp - global_offset_ <= kMaxDistance
+                                           : global_offset_ - timestamp <= kMaxDistance;
+    }
 
     // Measurements in any order; only the earliest and the latest count.
     void add_offset(std::uint64_t time, std::int64_t offset) {
@@ -38,7 +53,8 @@ public:
         return first_offset_ +
                std::llround(fraction * static_cast<double>(last_offset_ - first_offset_));
     }
-    // Corrected ticks since the global offset (the trace's start).
+    // Corrected ticks since the global offset (the trace's start), for a
+    // timestamp in_range() and offsets offset_in_range().
     Ticks apply(std::uint64_t timestamp) const {
         return static_cast<Ticks>(timestamp - global_offset_) + offset_at(timestamp);
     }

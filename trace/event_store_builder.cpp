@@ -39,6 +39,9 @@ void EventStoreBuilder::fail(const std::string& problem) const {
 }
 
 Ticks EventStoreBuilder::corrected(std::uint64_t time) {
+    if (!clock_.in_range(time))
+        fail("timestamp " + std::to_string(time) + " lies more than 2^61 ticks from the trace's start (" +
+             std::to_string(defs_.definitions.clock.global_offset) + ")");
     Ticks t = clock_.apply(time);
     // A stream must not go back in time; a clock that did (or a correction
     // that made it) is clamped to the previous event, and the count shows
@@ -181,13 +184,15 @@ void EventStoreBuilder::request_cancelled(std::uint64_t time, std::uint64_t requ
 Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
                                          std::uint64_t sent, std::uint64_t received) const {
     const CommId comm = comm_index(otf2_comm);
+    // Checked as read, unsigned: a root of 2^31 or more would turn negative
+    // as an int and pass for "no root".
+    if (root != OTF2_UNDEFINED_UINT32 && root >= static_cast<std::uint32_t>(layout(comm).size()))
+        fail("a collective operation on " + defs_.definitions.comm_display_name(comm) + " with root " +
+             std::to_string(root) + " outside the communicator");
     const int root_rank = root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root);
     if (layout(comm).rank_of(trace_.rank) < 0)
         fail("a collective operation on " + defs_.definitions.comm_display_name(comm) +
              ", of which the rank is no member");
-    if (root_rank >= layout(comm).size())
-        fail("a collective operation on " + defs_.definitions.comm_display_name(comm) + " with root " +
-             std::to_string(root_rank) + " outside the communicator");
     return Collective{comm, root_rank, sent, received, open_call(), collective_op_from_otf2(op)};
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,10 @@ using GlobalDefCallbacks =
 
 // An open archive (the anchor file). Reads use OTF2's serial collective
 // callbacks: each analysis rank reads its own part independently.
+// Throws Error(file, ...) when `file` exists and is not a regular file:
+// OTF2 would block for ever opening a FIFO.
+void require_regular_if_present(const std::filesystem::path& file);
+
 class Reader {
 public:
     explicit Reader(const std::string& anchor_path);

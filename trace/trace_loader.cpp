@@ -1,5 +1,8 @@
 #include "trace/trace_loader.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include "trace/callback_guard.hpp"
 #include "trace/definitions_reader.hpp"
 #include "trace/otf2_handles.hpp"
@@ -115,6 +118,28 @@ otf2::EvtCallbacks make_event_callbacks() {
     return cb;
 }
 
+// OTF2 takes a missing or empty local definition file for "no local
+// definitions", and then for "the events use global ids already": with a
+// file lost or truncated to nothing, the rank's regions and communicators
+// would silently become others. Every writer we know writes one such file
+// per location (holding at least its clock offsets) or none at all, so a
+// location's file is required whenever another location's exists. Neither
+// it nor the event file may be a FIFO, at which OTF2 would block.
+void check_location_files(const std::string& anchor_path, OTF2_LocationRef location,
+                               OTF2_LocationRef other_location) {
+    namespace fs = std::filesystem;
+    const fs::path files = fs::path(anchor_path).replace_extension();
+    const auto file_of = [&](OTF2_LocationRef l) { return files / (std::to_string(l) + ".def"); };
+    const fs::path mine = file_of(location);
+    otf2::require_regular_if_present(mine);
+    otf2::require_regular_if_present(files / (std::to_string(location) + ".evt"));
+    std::error_code ec;
+    const auto size = fs::file_size(mine, ec);
+    if (!ec && size == 0) throw Error(mine.string(), "the local definition file is empty");
+    if (ec && location != other_location && fs::exists(file_of(other_location), ec))
+        throw Error(mine.string(), "the local definition file is missing (other locations have theirs)");
+}
+
 ClockCorrection read_clock_offsets(const otf2::Reader& reader, OTF2_LocationRef location,
                                    std::uint64_t global_offset) {
     ClockCorrection clock(global_offset);
@@ -124,16 +149,26 @@ ClockCorrection read_clock_offsets(const otf2::Reader& reader, OTF2_LocationRef 
     otf2::DefReader defs(reader, OTF2_Reader_GetDefReader(reader.get(), location));
     if (!defs) return clock;  // no local definitions: ids are global already
     otf2::DefCallbacks cb(OTF2_DefReaderCallbacks_New());
+    struct Offsets {
+        ClockCorrection& clock;
+        bool out_of_range = false;
+    } offsets{clock};
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(
         cb.get(), [](void* ud, OTF2_TimeStamp time, std::int64_t offset, double) {
-            static_cast<ClockCorrection*>(ud)->add_offset(time, offset);
+            auto& o = *static_cast<Offsets*>(ud);
+            o.out_of_range = !ClockCorrection::offset_in_range(offset) || !o.clock.in_range(time);
+            if (o.out_of_range) return OTF2_CALLBACK_INTERRUPT;
+            o.clock.add_offset(time, offset);
             return OTF2_CALLBACK_SUCCESS;
         });
-    reader.check(OTF2_Reader_RegisterDefCallbacks(reader.get(), defs.get(), cb.get(), &clock),
+    reader.check(OTF2_Reader_RegisterDefCallbacks(reader.get(), defs.get(), cb.get(), &offsets),
                  "cannot read the local definitions");
     std::uint64_t count = 0;
-    reader.check(OTF2_Reader_ReadAllLocalDefinitions(reader.get(), defs.get(), &count),
-                 "cannot read the local definitions of location " + std::to_string(location));
+    const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader.get(), defs.get(), &count);
+    if (offsets.out_of_range)
+        throw Error(reader.path(), "a clock offset of location " + std::to_string(location) +
+                                       " lies more than 2^61 ticks from zero or from the trace's start");
+    reader.check(code, "cannot read the local definitions of location " + std::to_string(location));
     return clock;
 }
 
@@ -157,6 +192,8 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
 
     reader.check(OTF2_Reader_SelectLocation(reader.get(), *location), "cannot select the location of rank " +
                                                                           std::to_string(rank));
+    const auto neighbour = defs.definitions.location_of_rank(rank == 0 ? ranks - 1 : 0);
+    check_location_files(anchor_path, *location, neighbour.value_or(*location));
     const ClockCorrection clock = read_clock_offsets(reader, *location, defs.definitions.clock.global_offset);
 
     std::uint64_t expected = 0;
@@ -191,6 +228,9 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
         reader.check(code, "cannot read the events of rank " + std::to_string(rank));
         builder.stats.records = read;
     }
+    // Even a rank that only called MPI_Init and MPI_Finalize has events.
+    if (builder.stats.records == 0)
+        throw Error(anchor_path, "rank " + std::to_string(rank) + " has no events");
     if (builder.stats.records < expected)
         throw Error(anchor_path, "the event stream of rank " + std::to_string(rank) + " holds " +
                                      std::to_string(builder.stats.records) + " of its " + std::to_string(expected) +
