@@ -48,6 +48,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     }
     if (options.trace.empty()) throw Error("", "no trace given: hindsight-analyze TRACE/traces.otf2 (see --help)");
     if (!(options.timeout_seconds > 0)) throw Error("", "--timeout must be a positive number of seconds");
+    if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
     if (options.report.empty())
         options.report = (std::filesystem::path(options.trace).parent_path() / "analysis.cubex").string();
     options.critical_path = !no_critical_path;

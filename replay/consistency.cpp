@@ -5,6 +5,7 @@
 
 #include "trace/checksum.hpp"
 #include "trace/comm_layout.hpp"
+#include "replay/message_order.hpp"
 #include "replay/rank_agreement.hpp"
 
 namespace hindsight::replay {
@@ -113,6 +114,8 @@ std::optional<std::string> check_consistency(const trace::LocalTrace& trace, con
     for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
         layouts.push_back(trace::comm_layout(trace.definitions, c));
     if (auto problem = check_messages(trace, slots, world, watch)) return problem;
+    if (auto problem = agree_on_problem(world, find_message_order_cycle(trace, slots, world, watch), watch))
+        return problem;
     return check_collectives(trace, layouts, world, watch);
 }
 

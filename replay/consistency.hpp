@@ -1,7 +1,8 @@
 // Checks, before any replay, that the ranks' traces fit together, so that
 // the replay cannot wait for a message or a collective that never comes:
 //  - per pair of ranks, as many messages sent as received, with the same
-//    communicators, tags and sizes (an order-independent checksum);
+//    communicators, tags and sizes (an order-independent checksum), in an
+//    order that could have happened (message_order.hpp);
 //  - per communicator, every member records the same number and sequence of
 //    collective operations (kind and root).
 #pragma once

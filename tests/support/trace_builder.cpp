@@ -441,6 +441,13 @@ RankBuilder& RankBuilder::collective_end_event(Ticks t, OTF2_CollectiveOp op, Co
     return push({t, event::MpiCollectiveEnd{op, c.id, root_rank(c, root), sent, received}});
 }
 
+RankBuilder& RankBuilder::collective_end_event_raw_root(Ticks t, OTF2_CollectiveOp op, Comm c, std::uint32_t root,
+                                                        std::uint64_t sent, std::uint64_t received) {
+    require_open_region("MPI_COLLECTIVE_END");
+    comms_->rank_of(c, rank_);  // this rank must be a member
+    return push({t, event::MpiCollectiveEnd{op, c.id, root, sent, received}});
+}
+
 RequestId RankBuilder::nonblocking_collective_request_event(Ticks t) {
     return request_record<event::NonBlockingCollectiveRequest>(t, "NON_BLOCKING_COLLECTIVE_REQUEST");
 }

@@ -194,6 +194,10 @@ public:
     // `root` is a rank in `c`, or -1 for none (written as OTF2_UNDEFINED_UINT32).
     RankBuilder& collective_end_event(Ticks t, OTF2_CollectiveOp op, Comm c, int root,
                                       std::uint64_t sent, std::uint64_t received);
+    // The same with the root written as given, unchecked: for tests of how
+    // the analyzer treats a root no communicator has.
+    RankBuilder& collective_end_event_raw_root(Ticks t, OTF2_CollectiveOp op, Comm c, std::uint32_t root,
+                                               std::uint64_t sent, std::uint64_t received);
     // A non-blocking collective as Score-P records it: the request in the
     // initiating call (MPI_Iallreduce, ...), the operation with its bytes
     // in the call that completes it (MPI_Wait, ...).
