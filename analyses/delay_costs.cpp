@@ -328,7 +328,7 @@ bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
 }
 
 replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
-                                                        replay::CollectiveExchange& exchange) {
+                                                        replay::CollectiveChannel& exchange) {
     if (exchange.size() <= 1 || !exchange.active()) co_return;
     const auto pattern = collective_pattern(view.collective().op);
     if (!pattern) co_return;
@@ -376,7 +376,7 @@ std::vector<double> DelayCostAnalysis::delayer_pieces(std::size_t here, const st
 
 // Three steps of logarithmic depth: find the delayer (if anyone waited),
 // broadcast its interval, sum the waiting ranks' shares onto it.
-replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExchange& exchange,
+replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveChannel& exchange,
                                                      CostPattern pattern) {
     const WaitState* wait = points_->wait_states.find(view.index());
     const bool waited = wait && has_delay_costs(*wait);

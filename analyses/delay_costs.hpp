@@ -67,7 +67,7 @@ public:
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange& exchange) override;
+                                         replay::CollectiveChannel& exchange) override;
     // Collectives exchange only where a member waited.
     bool exchanges_at(const trace::EventView& view) const override;
 
@@ -106,7 +106,7 @@ private:
         RawInterval raw;
     };
     std::vector<double> delayer_pieces(std::size_t here, const std::vector<int>& members, std::vector<Piece>& pieces);
-    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveExchange& exchange,
+    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveChannel& exchange,
                                       CostPattern pattern);
 
     LocalCube* cube_;

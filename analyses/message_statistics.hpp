@@ -24,7 +24,7 @@ public:
     void pack(const trace::EventView& view, replay::PayloadWriter&) override;
     void unpack(const trace::EventView& view, replay::PayloadReader&) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange&) override;
+                                         replay::CollectiveChannel&) override;
 
 private:
     void count_collective(CallPathId cnode, const trace::Collective& collective);

@@ -1,6 +1,6 @@
 // A replay pass: walks one rank's events forward or backward in time, calls
 // the observers for each, and re-enacts the recorded communication so that
-// the observers' payloads and collective exchanges reach the right peers.
+// the observers' payloads and collective channel operations reach the right peers.
 // The MPI implementation (mpi_engine.hpp) is the one the analyzer uses; the
 // interface keeps the analyses free of MPI.
 #pragma once

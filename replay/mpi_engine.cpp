@@ -51,8 +51,8 @@ MpiReplayEngine::MpiReplayEngine(const trace::LocalTrace& trace, const trace::Me
       watch_(watch),
       slots_(slots),
       world_(duplicate(MPI_COMM_WORLD, watch)),
-      bulk_(world_.get(), watch_),
-      notes_(trace, slots_, bulk_) {
+      all_to_all_(world_.get(), watch_),
+      notes_(trace, slots_, all_to_all_) {
     int* value = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
@@ -78,7 +78,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     collective_needs_.clear();
     notes_.begin(frame, forward);
     // Every rank runs the same passes with the same observer kinds, so all
-    // take the same branch (and meet in the same bulk exchanges).
+    // take the same branch (and meet in the same block all-to-alls).
     const bool batched = std::all_of(observers.begin(), observers.end(),
                                      [](const ReplayObserver* o) { return o->packs_trace_data_only(); });
     if (batched)
@@ -92,7 +92,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
 
 // ---- batched passes ---------------------------------------------------
 
-void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
+void MpiReplayEngine::ship_payloads(bool forward, const PayloadFrame& frame) {
     PayloadBlocks blocks(trace_, forward ? slots_.sends() : slots_.receives());
     const auto n = static_cast<std::uint32_t>(trace_.messages.size());
     for (std::uint32_t k = 0; k < n; ++k) {
@@ -104,11 +104,11 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
         blocks.add(slots_.peer(e.ref), slots_.slot(e.ref), writer_.bytes());
         ++messages_;
     }
-    bulk_.exchange(blocks.blocks());
+    all_to_all_.run(blocks.blocks());
 }
 
 void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
-    exchange_payloads(forward, frame);
+    ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
     for (trace::EventIndex k = 0; k < n; ++k) {
@@ -126,7 +126,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         case trace::EventKind::Recv:
             // Packing events were packed before the pass.
             if (!packs(e.kind, forward)) {
-                frame.unpack_trace_data(view, payload_at(trace_, bulk_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
+                frame.unpack_trace_data(view, payload_at(trace_, all_to_all_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
                 notes_.unpacked(view);
                 ++messages_;
             }
@@ -141,7 +141,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
 
 // ---- passes message by message ---------------------------------------
 
-void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
+void MpiReplayEngine::ship_carry_flags(bool forward, const PayloadFrame& frame) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
     std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
@@ -153,19 +153,19 @@ void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
         carries_[e.ref] = true;
         blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
     }
-    bulk_.exchange(blocks);
+    all_to_all_.run(blocks);
 }
 
 bool MpiReplayEngine::travels(std::uint32_t message) const {
-    const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
+    const std::span<const std::byte> block = all_to_all_.block(slots_.peer(message));
     const std::size_t slot = slots_.slot(message);
     if (slot >= block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
     return block[slot] != std::byte{0};
 }
 
 void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
-    exchange_flags(forward, frame);
-    exchange_collective_needs(frame);
+    ship_carry_flags(forward, frame);
+    agree_on_collective_needs(frame);
     BatchedCollectives collectives(mirror_, watch_);
     pending_.clear();
     deferred_.clear();
@@ -201,7 +201,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             }
             break;
         case trace::EventKind::CollectiveEnd:
-            // Done here, before the next event: the observers' exchanges
+            // Done here, before the next event: the operations on the observers' channels
             // at this collective, those of one kind fused into one call.
             collectives.add(view, observers, collective_needs_[e.ref]);
             collectives.finish();
@@ -262,13 +262,13 @@ void MpiReplayEngine::receive_payload(const trace::EventView& view, const Payloa
 // block holds, per reply, the message's slot and the reply's size (two
 // uint32) and the reply.
 void MpiReplayEngine::deliver_deferred_replies(const PayloadFrame& frame) {
-    bulk_.exchange(deferred_replies_.blocks());
+    all_to_all_.run(deferred_replies_.blocks());
     deferred_replies_ = EntryBlocks();
     std::unordered_map<std::uint64_t, std::span<const std::byte>> replies;  // by (peer, slot)
     const auto key = [](int peer, std::uint32_t slot) { return static_cast<std::uint64_t>(peer) << 32 | slot; };
     const auto ranks = static_cast<int>(slots_.receives().size());
     for (int peer = 0; peer < ranks; ++peer)
-        for_each_entry(trace_, bulk_.block(peer),
+        for_each_entry(trace_, all_to_all_.block(peer),
                        [&](std::uint32_t slot, std::span<const std::byte> reply) { replies[key(peer, slot)] = reply; });
     for (const DeferredReply& d : deferred_) {
         const std::uint32_t message = trace_.events[d.event].ref;
@@ -295,7 +295,7 @@ void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* wh
     MPI_Mrecv(buffer_.data(), size, MPI_BYTE, &message, MPI_STATUS_IGNORE);
 }
 
-void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
+void MpiReplayEngine::agree_on_collective_needs(const PayloadFrame& frame) {
     collective_needs_.assign(trace_.collectives.size(), ~ObserverMask{0});
     const std::size_t comms = trace_.definitions.communicators.size();
     std::vector<std::vector<std::uint32_t>> by_comm(comms);  // collectives in trace order

@@ -2,7 +2,7 @@
 // the engine walks the rank's events (forward or backward in time) and calls
 // the observer for each; communication between ranks happens only through
 // the engine — point-to-point data in payloads, collective data through the
-// CollectiveExchange of the current collective event. Analyses never call MPI.
+// CollectiveChannel of the current collective event. Analyses never call MPI.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "replay/collective_exchange.hpp"
+#include "replay/collective_channel.hpp"
 #include "replay/collective_task.hpp"
 #include "trace/local_trace.hpp"
 #include "replay/payload.hpp"
@@ -115,12 +115,12 @@ public:
     // data only, the engine may run the task's exchange operations after
     // later events (batched with those of other collectives), so there the
     // task must not depend on other events' callbacks having run or not.
-    virtual CollectiveTask on_collective(const trace::EventView&, CollectiveExchange&) { return {}; }
+    virtual CollectiveTask on_collective(const trace::EventView&, CollectiveChannel&) { return {}; }
     // exchanges_at(): whether this rank may contribute anything to the
     // exchange at this collective event, asked after begin_pass() under the
     // same rules as carries_data(). Where no member of the communicator says
-    // yes, the engine may hand on_collective() an inactive exchange (see
-    // CollectiveExchange::active()) and spare the communication; the
+    // yes, the engine may hand on_collective() an inactive channel (see
+    // CollectiveChannel::active()) and spare the communication; the
     // observer must then behave as if every member had contributed nothing.
     virtual bool exchanges_at(const trace::EventView&) const { return true; }
 };

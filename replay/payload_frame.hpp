@@ -79,7 +79,7 @@ public:
 
     // Whether some observer may write data at this packing event.
     bool carries_data(const trace::EventView& view) const;
-    // The observers that may contribute to the exchange at this collective.
+    // The observers that may contribute to the channel at this collective.
     ObserverMask exchanges_at(const trace::EventView& view) const;
     // Observer k's bit in a mask.
     static ObserverMask bit_of(std::size_t k) { return ObserverMask{1} << k; }

@@ -13,13 +13,13 @@
 #include <tuple>
 
 #include "common/error.hpp"
-#include "replay/idle_exchange.hpp"
-#include "replay/immediate_exchange.hpp"
+#include "replay/idle_channel.hpp"
+#include "replay/immediate_channel.hpp"
 #include "replay/payload_frame.hpp"
 
 namespace hindsight::testing {
 
-using replay::CollectiveExchange;
+using replay::CollectiveChannel;
 using replay::Direction;
 using trace::EventIndex;
 using trace::EventKind;
@@ -35,11 +35,11 @@ constexpr auto kPatience = std::chrono::seconds(20);
 
 // What travels: payloads, replies taken lazily, replies taken at the end of
 // the pass (ReplayObserver::defers_reply) and notes, each in its own order.
-enum class Channel : std::uint8_t { Payload, Reply, DeferredReply, Note };
+enum class Mail : std::uint8_t { Payload, Reply, DeferredReply, Note };
 
 // A message's identity in a pass: communicator, original sender and
 // receiver (world ranks), tag, direction, and what it is.
-using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Channel>;
+using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Mail>;
 
 }  // namespace
 
@@ -65,7 +65,7 @@ public:
     }
 
     // Every member's contribution to the current round of `comm`'s
-    // collective exchange, in communicator rank order.
+    // collective channel operation, in communicator rank order.
     std::vector<std::vector<double>> all_gather(CommId comm, int size, int rank,
                                                 std::vector<double> mine) {
         std::unique_lock lock(mutex_);
@@ -114,9 +114,9 @@ private:
 
 namespace {
 
-class Exchange final : public replay::ImmediateExchange {
+class RendezvousChannel final : public replay::ImmediateChannel {
 public:
-    Exchange(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
+    RendezvousChannel(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
         : shared_(&shared), comm_(comm), members_(std::move(members)), rank_(rank) {}
 
     int size() const override { return static_cast<int>(members_.size()); }
@@ -228,7 +228,7 @@ public:
         complete_replies(frame, trace::kNoEvent);
         for (const PendingReply& d : deferred_) {
             const trace::EventView view(*trace_, d.event);
-            frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
+            frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Mail::DeferredReply)));
         }
         deferred_.clear();
         // Every message gets a note, empty where nobody wrote one (the MPI
@@ -237,7 +237,7 @@ public:
         unpacked_.clear();
         for (const trace::EventIndex packing : packed_) {
             const trace::EventView view(*trace_, packing);
-            const auto note = shared_->take(key(view, direction, Channel::Note));
+            const auto note = shared_->take(key(view, direction, Mail::Note));
             if (!note.empty()) frame.read_note(view, note);
         }
         packed_.clear();
@@ -279,18 +279,18 @@ private:
         }
         case trace::EventKind::CollectiveEnd: {
             const CommId comm = view.collective().comm;
-            Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
-            // The observers nobody needs get an idle exchange, as the MPI
+            RendezvousChannel channel(*shared_, comm, members(comm), rank_in(comm));
+            // The observers nobody needs get an idle channel, as the MPI
             // engine's do.
-            replay::IdleExchange idle(exchange);
-            const replay::ObserverMask needed = exchange.needed(needs_.at(view.event().ref));
+            replay::IdleChannel idle(channel);
+            const replay::ObserverMask needed = channel.needed(needs_.at(view.event().ref));
             for (std::size_t k = 0; k < observers.size(); ++k) {
                 const bool takes_part = (needed & replay::PayloadFrame::bit_of(k)) != 0;
-                auto& mine = takes_part ? static_cast<CollectiveExchange&>(exchange) : idle;
+                auto& mine = takes_part ? static_cast<CollectiveChannel&>(channel) : idle;
                 // Every operation completes when awaited: the task runs through.
                 replay::CollectiveTask task = observers[k]->on_collective(view, mine);
                 task.start();
-                if (!task.done()) throw Error("", "in-process replay: a collective exchange was left unfinished");
+                if (!task.done()) throw Error("", "in-process replay: a collective channel operation was left unfinished");
             }
             break;
         }
@@ -307,12 +307,12 @@ private:
         return static_cast<int>(std::find(ranks.begin(), ranks.end(), trace_->rank) - ranks.begin());
     }
     // The message's key, named by its original sender and receiver.
-    MailboxKey key(const trace::EventView& view, Direction direction, Channel channel) const {
+    MailboxKey key(const trace::EventView& view, Direction direction, Mail mail) const {
         const trace::Message& msg = view.message();
         const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
         const bool sender = view.kind() == trace::EventKind::Send;
         return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag,
-                direction, channel};
+                direction, mail};
     }
 
     // A message whose observers all declared that they carry nothing travels
@@ -322,11 +322,11 @@ private:
         replay::PayloadWriter out;
         if (!frame.carries_data(view)) {
             frame.pack_nothing(view, out);
-            shared_->post(key(view, direction, Channel::Payload), {});
+            shared_->post(key(view, direction, Mail::Payload), {});
             return;
         }
         const replay::ReplyRequest request = frame.pack(view, out);
-        shared_->post(key(view, direction, Channel::Payload), std::move(out.bytes()));
+        shared_->post(key(view, direction, Mail::Payload), std::move(out.bytes()));
         if (request.asked == 0) return;
         if (request.deferred) {
             deferred_.push_back({true, view.index(), trace::kNoEvent, request.asked, direction});
@@ -352,12 +352,12 @@ private:
 
     void take_reply(const replay::PayloadFrame& frame, const PendingReply& pending) {
         const trace::EventView view(*trace_, pending.event);
-        const auto reply = shared_->take(key(view, pending.direction, Channel::Reply));
+        const auto reply = shared_->take(key(view, pending.direction, Mail::Reply));
         frame.unpack_reply(view, pending.asked, reply);
     }
 
     void unpack(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
-        const auto bytes = shared_->take(key(view, direction, Channel::Payload));
+        const auto bytes = shared_->take(key(view, direction, Mail::Payload));
         unpacked_.push_back(view.index());
         if (bytes.empty()) {
             frame.unpack_nothing(view);
@@ -371,15 +371,15 @@ private:
                const replay::ReplyRequest& request) {
         replay::PayloadWriter out;
         frame.pack_reply(view, request.asked, out);
-        const Channel channel = request.deferred ? Channel::DeferredReply : Channel::Reply;
-        shared_->post(key(view, direction, channel), std::move(out.bytes()));
+        const Mail mail = request.deferred ? Mail::DeferredReply : Mail::Reply;
+        shared_->post(key(view, direction, mail), std::move(out.bytes()));
     }
 
     void note(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
         if (!frame.writes_notes()) return;
         replay::PayloadWriter out;
         frame.write_note(view, out);
-        shared_->post(key(view, direction, Channel::Note), std::move(out.bytes()));
+        shared_->post(key(view, direction, Mail::Note), std::move(out.bytes()));
     }
 
     InProcessReplay::Shared* shared_;

@@ -23,7 +23,7 @@
 
 #include "common/error.hpp"
 #include "replay/call_tree_unification.hpp"
-#include "replay/communicators.hpp"
+#include "replay/communicator_mirror.hpp"
 #include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
 #include "trace/trace_loader.hpp"
@@ -117,7 +117,7 @@ TraceBuilder ring_scenario(int n) {
 // What every exchange operation computes, on the collective's communicator:
 // used by observers of passes message by message and of batched passes.
 // Counts the exchanges that ran to their end in `completed`.
-CollectiveTask check_collective_exchange(const EventView& v, CollectiveExchange& x, int& completed) {
+CollectiveTask check_collective_exchange(const EventView& v, CollectiveChannel& x, int& completed) {
     const auto members = v.trace().definitions.world_ranks(v.collective().comm);
     REQUIRE(x.size() == static_cast<int>(members.size()));
     REQUIRE(members[static_cast<std::size_t>(x.rank())] == v.trace().rank);
@@ -189,7 +189,7 @@ public:
         CHECK(r.get<std::int32_t>() == 1000 + world_[static_cast<std::size_t>(v.message().partner)]);
         ++replies;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         ++collectives;
         return check_collective_exchange(v, x, exchanged);
     }
@@ -280,7 +280,7 @@ public:
         CHECK(time == (forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from)));
         ++unpacked;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         ++collectives;
         return check_collective_exchange(v, x, exchanged);
     }
@@ -496,7 +496,7 @@ namespace {
 
 // Asks for replies that may come at the end of the pass, and takes part in
 // the exchange of the broadcast only (declared by its root alone): the
-// other collectives must get an idle exchange on every member.
+// other collectives must get an idle channel on every member.
 class DeferringObserver final : public ReplayObserver {
 public:
     int replies = 0, active = 0, idle = 0;
@@ -523,7 +523,7 @@ public:
     bool exchanges_at(const EventView& v) const override {
         return v.collective().op == CollectiveOp::Bcast && v.trace().rank == v.collective().root;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         if (!x.active()) {
             ++idle;
             std::array<double, 1> value{1.0};
@@ -580,7 +580,7 @@ public:
     int completed = 0, wrong = 0;
 
     bool packs_trace_data_only() const override { return true; }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         const double number = seen_[v.collective().comm]++;
         std::array<double, 1> sum{1000.0 * number + x.rank()};
         co_await x.allreduce(sum, ReduceOp::Sum);
