@@ -37,8 +37,7 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    bool packs_trace_data_only() const override { return true; }  // no point-to-point data
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
+    replay::Participation participation() const override { return {.collectives = true}; }
     replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveChannel& exchange) override;
 

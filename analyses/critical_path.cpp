@@ -136,10 +136,11 @@ bool CriticalPathAnalysis::carries_data(const EventView& view) const {
     return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
-bool CriticalPathAnalysis::expects_reply(const EventView& view) const {
-    if (!started_ || finished_ || view.kind() != EventKind::Recv) return false;
+replay::ReplyNeed CriticalPathAnalysis::reply_need(const EventView& view) const {
+    if (!started_ || finished_ || view.kind() != EventKind::Recv) return replay::ReplyNeed::None;
     const auto it = points_->late_receivers_caused.find(view.index());
-    return it != points_->late_receivers_caused.end() && it->second > 0;
+    const bool caused = it != points_->late_receivers_caused.end() && it->second > 0;
+    return caused ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
 }
 
 void CriticalPathAnalysis::pack_reply(const EventView& view, replay::PayloadWriter& out) {

@@ -56,12 +56,19 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    replay::Participation participation() const override {
+        return {.enters = true,
+                .leaves = true,
+                .payloads = replay::Payloads::FromPass,
+                .replies = true,
+                .collectives = true};
+    }
     void on_enter(const trace::EventView& view) override;
     void on_leave(const trace::EventView& view) override;
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     bool carries_data(const trace::EventView& view) const override;
-    bool expects_reply(const trace::EventView& view) const override;
+    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,

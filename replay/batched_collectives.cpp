@@ -85,16 +85,16 @@ BatchedCollectives::Batch& BatchedCollectives::batch(CommId comm) {
     return *b;
 }
 
-void BatchedCollectives::add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
+void BatchedCollectives::add(const trace::EventView& view, std::span<const PassMember> observers,
                              ObserverMask taking_part) {
     Batch& b = batch(view.collective().comm);
     Pending& p = b.pending.emplace_back(view, b);
     // An idle channel never keeps an operation, so its tasks end here.
     IdleChannel idle(p.channel);
-    for (std::size_t k = 0; k < observers.size(); ++k) {
-        const bool takes_part = (taking_part & PayloadFrame::bit_of(k)) != 0;
+    for (const PassMember& m : observers) {
+        const bool takes_part = (taking_part & m.bit) != 0;
         CollectiveTask task =
-            observers[k]->on_collective(p.view, takes_part ? static_cast<CollectiveChannel&>(p.channel) : idle);
+            m.observer->on_collective(p.view, takes_part ? static_cast<CollectiveChannel&>(p.channel) : idle);
         task.start();
         if (!task.done()) p.tasks.push_back(std::move(task));
     }

@@ -27,8 +27,7 @@
 #include <vector>
 
 #include "replay/communicator_mirror.hpp"
-#include "replay/observer.hpp"
-#include "replay/payload_frame.hpp"
+#include "replay/pass_observers.hpp"
 #include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
@@ -43,10 +42,10 @@ public:
     BatchedCollectives(const BatchedCollectives&) = delete;
     BatchedCollectives& operator=(const BatchedCollectives&) = delete;
 
-    // Starts every observer's task at collective event `view`; those whose
-    // bit (PayloadFrame::bit_of) is not in `taking_part` get an idle
-    // channel (idle_channel.hpp).
-    void add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
+    // Starts the task of every observer of the collectives part at
+    // collective event `view`; those whose bit is not in `taking_part` get
+    // an idle channel (idle_channel.hpp).
+    void add(const trace::EventView& view, std::span<const PassMember> observers,
              ObserverMask taking_part = ~ObserverMask{0});
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();

@@ -16,7 +16,8 @@ public:
     virtual ~ReplayEngine() = default;
     // Runs one pass over the local trace with the observers, in their order
     // (that order decides how payload parts are laid out, the same on every
-    // rank). All ranks must run the same passes with the same observer kinds.
+    // rank). All ranks must run the same passes with the same observer kinds,
+    // which declare the same participation (observer.hpp).
     virtual void run(Direction direction, std::span<ReplayObserver* const> observers) = 0;
 };
 

@@ -1,6 +1,5 @@
 #include "replay/mpi_engine.hpp"
 
-#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -31,7 +30,7 @@
 // D, each of its waits (a)-(c) has a moment after end(D) > begin(P).
 // Waiting any earlier, e.g. before the Send of the same MPI_Sendrecv, would
 // let both sides of a Sendrecv wait inside their own calls for each other.
-// Replies that may come at the end of the pass (defers_reply) are not
+// Replies that may come at the end of the pass (ReplyNeed::AtPassEnd) are not
 // awaited during it at all.
 
 namespace hindsight::replay {
@@ -71,23 +70,21 @@ bool MpiReplayEngine::packs(trace::EventKind kind, bool forward) const {
 }
 
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
-    for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
-    watchers_ = RegionWatchers(observers);
+    const PassObservers pass(trace_, direction, observers);
     const bool forward = direction == Direction::Forward;
-    const PayloadFrame frame(trace_, observers);
+    const PayloadFrame frame(trace_, pass);
     collective_needs_.clear();
     notes_.begin(frame, forward);
-    // Every rank runs the same passes with the same observer kinds, so all
-    // take the same branch (and meet in the same block all-to-alls).
-    const bool batched = std::all_of(observers.begin(), observers.end(),
-                                     [](const ReplayObserver* o) { return o->packs_trace_data_only(); });
-    if (batched)
-        run_batched(forward, frame, observers);
+    // Every rank runs the same passes with observers that declare the same
+    // participation, so all take the same branch (and meet in the same
+    // block all-to-alls).
+    if (pass.payloads_from_trace_only())
+        run_batched(forward, frame, pass);
     else
-        run_one_by_one(forward, frame, observers);
+        run_one_by_one(forward, frame, pass);
     sends_.drain(watch_);
     notes_.deliver();
-    for (ReplayObserver* o : observers) o->end_pass(trace_, direction);
+    pass.end_pass();
 }
 
 // ---- batched passes ---------------------------------------------------
@@ -107,7 +104,7 @@ void MpiReplayEngine::ship_payloads(bool forward, const PayloadFrame& frame) {
     all_to_all_.run(blocks.blocks());
 }
 
-void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
+void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
     ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
@@ -117,10 +114,10 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         const trace::EventView view(trace_, i);
         switch (e.kind) {
         case trace::EventKind::Enter:
-            watchers_.enter(view);
+            pass.enter(view);
             break;
         case trace::EventKind::Leave:
-            watchers_.leave(view);
+            pass.leave(view);
             break;
         case trace::EventKind::Send:
         case trace::EventKind::Recv:
@@ -132,7 +129,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
             }
             break;
         case trace::EventKind::CollectiveEnd:
-            collectives.add(view, observers);
+            collectives.add(view, pass.collectives());
             break;
         }
     }
@@ -141,7 +138,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
 
 // ---- passes message by message ---------------------------------------
 
-void MpiReplayEngine::ship_carry_flags(bool forward, const PayloadFrame& frame) {
+void MpiReplayEngine::ship_carry_flags(bool forward, const PassObservers& pass) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
     std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
@@ -149,7 +146,7 @@ void MpiReplayEngine::ship_carry_flags(bool forward, const PayloadFrame& frame) 
     for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
         const trace::EventIndex i = slots_.event(m);
         const trace::Event& e = trace_.events[i];
-        if (!packs(e.kind, forward) || !frame.carries_data(trace::EventView(trace_, i))) continue;
+        if (!packs(e.kind, forward) || !pass.carries_data(trace::EventView(trace_, i))) continue;
         carries_[e.ref] = true;
         blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
     }
@@ -163,9 +160,9 @@ bool MpiReplayEngine::travels(std::uint32_t message) const {
     return block[slot] != std::byte{0};
 }
 
-void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
-    ship_carry_flags(forward, frame);
-    agree_on_collective_needs(frame);
+void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
+    ship_carry_flags(forward, pass);
+    agree_on_collective_needs(pass);
     BatchedCollectives collectives(mirror_, watch_);
     pending_.clear();
     deferred_.clear();
@@ -180,9 +177,9 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case trace::EventKind::Leave:
             complete_replies(frame, i);
             if (e.kind == trace::EventKind::Enter)
-                watchers_.enter(view);
+                pass.enter(view);
             else
-                watchers_.leave(view);
+                pass.leave(view);
             break;
         case trace::EventKind::Send:
         case trace::EventKind::Recv:
@@ -201,9 +198,10 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             }
             break;
         case trace::EventKind::CollectiveEnd:
-            // Done here, before the next event: the operations on the observers' channels
-            // at this collective, those of one kind fused into one call.
-            collectives.add(view, observers, collective_needs_[e.ref]);
+            // Done here, before the next event: the operations on the
+            // observers' channels at this collective, those of one kind
+            // fused into one call.
+            collectives.add(view, pass.collectives(), collective_needs_[e.ref]);
             collectives.finish();
             break;
         }
@@ -223,25 +221,16 @@ void MpiReplayEngine::send_payload(const trace::EventView& view, bool forward, c
         return;
     }
     // The reply is completed lazily (see the top of this file).
-    pending_.push_back({view.index(), reply_boundary(trace_, view, forward), request.asked});
+    pending_.add(view.index(), reply_boundary(trace_, view, forward), request.asked);
 }
 
 void MpiReplayEngine::complete_replies(const PayloadFrame& frame, trace::EventIndex boundary) {
-    // In the order asked: replies from one peer on one communicator and tag
-    // come in that order, as the peer's passes meet the messages in the
-    // same order.
-    for (std::size_t k = 0; k < pending_.size();) {
-        if (boundary != trace::kNoEvent && pending_[k].boundary != boundary) {
-            ++k;
-            continue;
-        }
-        const PendingReply pending = pending_[k];
-        pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
-        const trace::EventView view(trace_, pending.event);
+    pending_.take_due(boundary, [&](trace::EventIndex event, ObserverMask asked) {
+        const trace::EventView view(trace_, event);
         const trace::Message& m = view.message();
         receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
-        frame.unpack_reply(view, pending.asked, buffer_);
-    }
+        frame.unpack_reply(view, asked, buffer_);
+    });
 }
 
 void MpiReplayEngine::receive_payload(const trace::EventView& view, const PayloadFrame& frame) {
@@ -295,7 +284,7 @@ void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* wh
     MPI_Mrecv(buffer_.data(), size, MPI_BYTE, &message, MPI_STATUS_IGNORE);
 }
 
-void MpiReplayEngine::agree_on_collective_needs(const PayloadFrame& frame) {
+void MpiReplayEngine::agree_on_collective_needs(const PassObservers& pass) {
     collective_needs_.assign(trace_.collectives.size(), ~ObserverMask{0});
     const std::size_t comms = trace_.definitions.communicators.size();
     std::vector<std::vector<std::uint32_t>> by_comm(comms);  // collectives in trace order
@@ -305,7 +294,7 @@ void MpiReplayEngine::agree_on_collective_needs(const PayloadFrame& frame) {
         if (e.kind != trace::EventKind::CollectiveEnd) continue;
         const CommId comm = trace_.collective(e).comm;
         if (comm >= comms) continue;  // no mirror: everyone takes part, as all members see alike
-        collective_needs_[e.ref] = frame.exchanges_at(trace::EventView(trace_, i));
+        collective_needs_[e.ref] = pass.exchanges_at(trace::EventView(trace_, i));
         by_comm[comm].push_back(e.ref);
     }
     // Every member of a communicator recorded as many collectives on it
