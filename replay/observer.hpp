@@ -79,8 +79,8 @@ struct Participation {
     // PayloadReader::empty()).
     Payloads payloads = Payloads::None;
     // Data against the pass direction, asked for by the packing side: at
-    // each packing event where its payload travels, reply_need() says
-    // whether and when this observer needs a reply; then (and only then)
+    // every packing event, before pack(), reply_need() says whether and
+    // when this observer needs a reply; where it does (and only there)
     // pack_reply() comes on the unpacking side, right after unpack(), and
     // unpack_reply() on the packing side, after the pack() that asked, when
     // ReplyNeed says. Ask only where the two calls were synchronized in the
@@ -103,12 +103,12 @@ struct Participation {
     // for it (Late Receiver) and tells the sender, whose wait it is.
     bool notes = false;
     // on_collective() at every collective event (including the implicit
-    // ones of MPI_Init and MPI_Finalize). Before the first event of a pass
-    // whose payloads travel one by one, the engine may ask exchanges_at()
-    // for each collective event; where no member of the communicator says
-    // yes, on_collective() gets an inactive channel (see
-    // CollectiveChannel::active()) and the observer must behave as if every
-    // member had contributed nothing.
+    // ones of MPI_Init and MPI_Finalize). Before the first event the
+    // engine may ask exchanges_at() at each collective event (the MPI engine
+    // does in passes whose payloads travel one by one); where it asked and
+    // no member of the communicator says yes, on_collective() gets an
+    // inactive channel (see CollectiveChannel::active()) and the observer
+    // must behave as if every member had contributed nothing.
     bool collectives = false;
 };
 
@@ -139,7 +139,8 @@ public:
     // unpack() gets an empty reader.
     virtual bool carries_data(const trace::EventView&) const { return true; }
 
-    // Participation::replies: asked at the packing event, before pack().
+    // Participation::replies (reply_need() at every packing event, before
+    // pack()).
     virtual ReplyNeed reply_need(const trace::EventView&) const { return ReplyNeed::None; }
     virtual void pack_reply(const trace::EventView&, PayloadWriter&) {}
     virtual void unpack_reply(const trace::EventView&, PayloadReader&) {}

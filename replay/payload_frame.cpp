@@ -125,9 +125,9 @@ void PayloadFrame::unpack_trace_data(const trace::EventView& view, std::span<con
 
 void PayloadFrame::pack_nothing(const trace::EventView& view, PayloadWriter& scratch) const {
     scratch.clear();
+    const bool asks = reply_request(view).asked != 0;
     for (const PassMember& m : pass_.payloads()) {
         m.observer->pack(view, scratch);
-        const bool asks = (reply_writers_ & m.bit) && m.observer->reply_need(view) != ReplyNeed::None;
         if (!scratch.bytes().empty() || asks)
             fail("an analysis packs data or asks for a reply where it declared it carries none");
     }
