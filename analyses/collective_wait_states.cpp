@@ -12,7 +12,7 @@
 
 namespace hindsight::analyses {
 
-using replay::CollectiveExchange;
+using replay::CollectiveChannel;
 using trace::CollectiveOp;
 using replay::RankedValue;
 
@@ -81,7 +81,7 @@ void CollectiveWaitStates::begin_pass(const trace::LocalTrace& trace,
 }
 
 replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventView& view,
-                                                           CollectiveExchange& exchange) {
+                                                           CollectiveChannel& exchange) {
     if (exchange.size() <= 1) co_return;
     const trace::Collective& coll = view.collective();
     // Measured from the operation's begin, as in Scalasca: a rank may spend
@@ -167,7 +167,7 @@ void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cau
 // member that did sets its own bit in one sum (52 bits per double add up
 // exactly); the rank that records the synchronization point keeps the
 // members as world ranks, sorted (sync_point_list.hpp reads them).
-replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, CollectiveExchange& ex, bool member,
+replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, CollectiveChannel& ex, bool member,
                                                           bool keeps) {
     constexpr int kBits = 52;
     std::vector<double> bits(static_cast<std::size_t>((ex.size() + kBits - 1) / kBits), 0.0);
@@ -185,7 +185,7 @@ replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, Coll
     std::sort(group.begin(), group.end());
 }
 
-replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveExchange& ex,
+replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveChannel& ex,
                                                                WaitPattern pattern, Metric wait,
                                                                Metric completion) {
     const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
@@ -194,7 +194,7 @@ replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call,
            completion);
 }
 
-replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {
     const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     const bool moves_data = call.sends || call.receives;
@@ -219,7 +219,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
                as_ticks(first_sync_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
 }
 
-replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveChannel& ex) {
     const int root = call.view.collective().root;
     if (root < 0 || root >= ex.size()) co_return;  // the same on every rank
     std::array<double, 2> root_info{as_value(call.enter), call.sends ? 1.0 : 0.0};
@@ -238,7 +238,7 @@ replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, Collec
                Metric::MpiLateBroadcast, kNoMetric);
 }
 
-replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveChannel& ex) {
     const int root = call.view.collective().root;
     if (root < 0 || root >= ex.size()) co_return;
     std::array<double, 2> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
@@ -254,7 +254,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, Collec
                call.end, Metric::MpiEarlyReduce, kNoMetric);
 }
 
-replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveExchange& ex) {
+replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveChannel& ex) {
     // The last entry (senders only) among the ranks up to this one, and
     // which rank that was (the lowest of equals).
     const replay::RankedValue last = co_await ex.scan_maxloc(call.sends ? as_value(call.enter) : kNotSending);

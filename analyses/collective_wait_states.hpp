@@ -37,21 +37,20 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    bool packs_trace_data_only() const override { return true; }  // no point-to-point data
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
+    replay::Participation participation() const override { return {.collectives = true}; }
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange& exchange) override;
+                                         replay::CollectiveChannel& exchange) override;
 
 private:
     struct Call;  // one rank's view of the operation
 
-    replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveExchange& ex,
+    replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveChannel& ex,
                                              WaitPattern pattern, Metric wait, Metric completion);
-    replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveExchange& ex);
-    replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveExchange& ex);
-    replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveExchange& ex);
-    replay::CollectiveTask scan(const Call& call, replay::CollectiveExchange& ex);
-    replay::CollectiveTask record_group(const Call& call, replay::CollectiveExchange& ex, bool member, bool keeps);
+    replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask scan(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask record_group(const Call& call, replay::CollectiveChannel& ex, bool member, bool keeps);
     // Records this rank's wait for the entry of communicator rank `cause`
     // and its completion time after the first synchronizing rank's end
     // (`first_end`), and claims them for the given metrics (Metric::Count_:

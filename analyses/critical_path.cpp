@@ -136,10 +136,11 @@ bool CriticalPathAnalysis::carries_data(const EventView& view) const {
     return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
-bool CriticalPathAnalysis::expects_reply(const EventView& view) const {
-    if (!started_ || finished_ || view.kind() != EventKind::Recv) return false;
+replay::ReplyNeed CriticalPathAnalysis::reply_need(const EventView& view) const {
+    if (!started_ || finished_ || view.kind() != EventKind::Recv) return replay::ReplyNeed::None;
     const auto it = points_->late_receivers_caused.find(view.index());
-    return it != points_->late_receivers_caused.end() && it->second > 0;
+    const bool caused = it != points_->late_receivers_caused.end() && it->second > 0;
+    return caused ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
 }
 
 void CriticalPathAnalysis::pack_reply(const EventView& view, replay::PayloadWriter& out) {
@@ -153,7 +154,7 @@ void CriticalPathAnalysis::unpack_reply(const EventView& view, replay::PayloadRe
 }
 
 replay::CollectiveTask CriticalPathAnalysis::on_collective(const EventView& view,
-                                                           replay::CollectiveExchange& exchange) {
+                                                           replay::CollectiveChannel& exchange) {
     pass_event(view);
     if (finished_) co_return;
     if (view.index() == start_event_) {
@@ -175,7 +176,7 @@ bool CriticalPathAnalysis::exchanges_at(const EventView& view) const {
 
 // The path ends where the last rank entered MPI_Finalize.
 replay::CollectiveTask CriticalPathAnalysis::start(const EventView& view,
-                                                   replay::CollectiveExchange& exchange) {
+                                                   replay::CollectiveChannel& exchange) {
     const Ticks enter = view.enter().time;
     const replay::RankedValue last = co_await exchange.allreduce_maxloc(static_cast<double>(enter));
     started_ = true;
@@ -185,7 +186,7 @@ replay::CollectiveTask CriticalPathAnalysis::start(const EventView& view,
 // One reduction tells every member whether the holder waited here and for
 // whom: only the holder contributes.
 replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& view,
-                                                             replay::CollectiveExchange& exchange) {
+                                                             replay::CollectiveChannel& exchange) {
     std::array<double, 2> hand_off{0.0, 0.0};  // (cause + 1, end of the wait)
     if (const WaitState* wait = hand_off_wait(view)) {
         hand_off[1] = static_cast<double>(give_token(view, *wait));
@@ -202,7 +203,7 @@ replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& vi
 // collective on MPI_COMM_WORLD, in a trace without MPI_Init): what a rank
 // did before is outside the measured program.
 replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
-                                                    replay::CollectiveExchange& exchange) {
+                                                    replay::CollectiveChannel& exchange) {
     const trace::LocalTrace& trace = view.trace();
     const EventIndex first = view.enter_index() == trace::kNoEvent ? 0 : view.enter_index();
     for (EventIndex k = view.index(); k-- > first;) {

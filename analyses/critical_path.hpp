@@ -56,16 +56,23 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    replay::Participation participation() const override {
+        return {.enters = true,
+                .leaves = true,
+                .payloads = replay::Payloads::FromPass,
+                .replies = true,
+                .collectives = true};
+    }
     void on_enter(const trace::EventView& view) override;
     void on_leave(const trace::EventView& view) override;
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     bool carries_data(const trace::EventView& view) const override;
-    bool expects_reply(const trace::EventView& view) const override;
+    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange& exchange) override;
+                                         replay::CollectiveChannel& exchange) override;
     bool exchanges_at(const trace::EventView& view) const override;
 
 private:
@@ -89,9 +96,9 @@ private:
     // moment the path continues on the causing rank.
     Ticks give_token(const trace::EventView& view, const WaitState& wait);
     void take_token(const trace::EventView& view, Ticks until);
-    replay::CollectiveTask start(const trace::EventView& view, replay::CollectiveExchange& exchange);
-    replay::CollectiveTask pass_collective(const trace::EventView& view, replay::CollectiveExchange& exchange);
-    replay::CollectiveTask finish(const trace::EventView& view, replay::CollectiveExchange& exchange);
+    replay::CollectiveTask start(const trace::EventView& view, replay::CollectiveChannel& exchange);
+    replay::CollectiveTask pass_collective(const trace::EventView& view, replay::CollectiveChannel& exchange);
+    replay::CollectiveTask finish(const trace::EventView& view, replay::CollectiveChannel& exchange);
     std::vector<double> imbalance_costs(std::span<const double> path_total) const;
     void record(std::span<const double> path_total, std::span<const double> activity_total,
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);

@@ -269,18 +269,17 @@ void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in)
     }
 }
 
-bool DelayCostAnalysis::carries_data(const EventView& view) const { return expects_reply(view); }
-
-bool DelayCostAnalysis::expects_reply(const EventView& view) const {
-    if (view.kind() != trace::EventKind::Recv) return false;
-    return own_wait(view, WaitPattern::LateSender) != nullptr || caused_late_receiver(view);
+bool DelayCostAnalysis::carries_data(const EventView& view) const {
+    return reply_need(view) != replay::ReplyNeed::None;
 }
 
-bool DelayCostAnalysis::defers_reply(const EventView& view) const {
+replay::ReplyNeed DelayCostAnalysis::reply_need(const EventView& view) const {
+    if (view.kind() != trace::EventKind::Recv) return replay::ReplyNeed::None;
     // As in pack(): a Late Sender wait takes precedence. Its classification
     // reads how much of this wait propagated, final once the pass is here
     // (only later wait states add to it, and the pass has met them all).
-    return own_wait(view, WaitPattern::LateSender) != nullptr;
+    if (own_wait(view, WaitPattern::LateSender)) return replay::ReplyNeed::AtPassEnd;
+    return caused_late_receiver(view) ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
 }
 
 void DelayCostAnalysis::pack_reply(const EventView&, replay::PayloadWriter& out) {
@@ -328,7 +327,7 @@ bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
 }
 
 replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
-                                                        replay::CollectiveExchange& exchange) {
+                                                        replay::CollectiveChannel& exchange) {
     if (exchange.size() <= 1 || !exchange.active()) co_return;
     const auto pattern = collective_pattern(view.collective().op);
     if (!pattern) co_return;
@@ -376,7 +375,7 @@ std::vector<double> DelayCostAnalysis::delayer_pieces(std::size_t here, const st
 
 // Three steps of logarithmic depth: find the delayer (if anyone waited),
 // broadcast its interval, sum the waiting ranks' shares onto it.
-replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveExchange& exchange,
+replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveChannel& exchange,
                                                      CostPattern pattern) {
     const WaitState* wait = points_->wait_states.find(view.index());
     const bool waited = wait && has_delay_costs(*wait);

@@ -55,19 +55,20 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
+    replay::Participation participation() const override {
+        return {.payloads = replay::Payloads::FromPass, .replies = true, .collectives = true};
+    }
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     // Data travels exactly where a reply is wanted: at wait states.
     bool carries_data(const trace::EventView& view) const override;
-    bool expects_reply(const trace::EventView& view) const override;
     // A Late Sender's receiver only classifies its wait with the answer,
     // which nothing else in the pass reads: it may come at the end.
-    bool defers_reply(const trace::EventView& view) const override;
+    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange& exchange) override;
+                                         replay::CollectiveChannel& exchange) override;
     // Collectives exchange only where a member waited.
     bool exchanges_at(const trace::EventView& view) const override;
 
@@ -106,7 +107,7 @@ private:
         RawInterval raw;
     };
     std::vector<double> delayer_pieces(std::size_t here, const std::vector<int>& members, std::vector<Piece>& pieces);
-    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveExchange& exchange,
+    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveChannel& exchange,
                                       CostPattern pattern);
 
     LocalCube* cube_;

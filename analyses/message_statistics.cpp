@@ -36,7 +36,7 @@ void MessageStatistics::unpack(const trace::EventView& view, replay::PayloadRead
 }
 
 replay::CollectiveTask MessageStatistics::on_collective(const trace::EventView& view,
-                                                        replay::CollectiveExchange&) {
+                                                        replay::CollectiveChannel&) {
     if (forward_) count_collective(view.cnode(), view.collective());
     return {};  // nothing to exchange
 }

@@ -18,13 +18,14 @@ public:
     // nothing travels. Non-blocking collectives, which are no events of the
     // replay, at the start of that pass.
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    // Counts at pack() and unpack(), sends nothing.
-    bool packs_trace_data_only() const override { return true; }
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
+    // Counts at pack(), unpack() and collectives, sends nothing.
+    replay::Participation participation() const override {
+        return {.payloads = replay::Payloads::FromTrace, .collectives = true};
+    }
     void pack(const trace::EventView& view, replay::PayloadWriter&) override;
     void unpack(const trace::EventView& view, replay::PayloadReader&) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveExchange&) override;
+                                         replay::CollectiveChannel&) override;
 
 private:
     void count_collective(CallPathId cnode, const trace::Collective& collective);

@@ -40,17 +40,17 @@ public:
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    // A call completing several receives is closed by the next receive of
-    // another call (or the end of the pass), which is as good as its Leave
-    // for the metrics and spares watching every Enter and Leave.
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
-    // The payload is the send call's recorded times.
-    bool packs_trace_data_only() const override { return true; }
+    // No Enters and Leaves: a call completing several receives is closed by
+    // the next receive of another call (or the end of the pass), which is as
+    // good as its Leave for the metrics. The payload is the send call's
+    // recorded times.
+    replay::Participation participation() const override {
+        return {.payloads = replay::Payloads::FromTrace, .notes = true};
+    }
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
     // The receiver's note: the sender's Late Receiver wait, or that the
     // receiver waited for it (both make the send a synchronization point).
-    bool writes_notes() const override { return true; }
     void write_note(const trace::EventView& view, replay::PayloadWriter& out) override;
     void read_note(const trace::EventView& view, replay::PayloadReader& in) override;
 

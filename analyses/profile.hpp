@@ -16,8 +16,8 @@ public:
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    bool packs_trace_data_only() const override { return true; }  // sends nothing
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::Leaves; }
+    // Leaves only (a Leave knows its Enter); sends nothing.
+    replay::Participation participation() const override { return {.leaves = true}; }
     void on_leave(const trace::EventView& view) override;
 
 private:

@@ -31,7 +31,7 @@
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
-#include "replay/communicators.hpp"
+#include "replay/communicator_mirror.hpp"
 #include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
 #include "replay/mpi_handles.hpp"

@@ -12,7 +12,7 @@
 #include "analyses/local_cube.hpp"
 #include "common/cube/report.hpp"
 #include "trace/local_trace.hpp"
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::analyzer {
 

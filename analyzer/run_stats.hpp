@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "trace/local_trace.hpp"
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::analyzer {
 

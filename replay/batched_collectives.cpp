@@ -6,13 +6,13 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "replay/idle_exchange.hpp"
+#include "replay/idle_channel.hpp"
 #include "replay/mpi_reduce_op.hpp"
 
 namespace hindsight::replay {
 namespace {
 
-using Kind = ExchangeOperation::Kind;
+using Kind = ChannelOperation::Kind;
 
 struct DoubleInt {  // MPI_DOUBLE_INT
     double value;
@@ -21,30 +21,30 @@ struct DoubleInt {  // MPI_DOUBLE_INT
 
 }  // namespace
 
-class BatchedCollectives::Exchange final : public CollectiveExchange {
+class BatchedCollectives::Channel final : public CollectiveChannel {
 public:
-    Exchange(Batch& batch, Pending& owner) : batch_(&batch), owner_(&owner) {}
+    Channel(Batch& batch, Pending& owner) : batch_(&batch), owner_(&owner) {}
 
     int size() const override;
     int rank() const override;
     int world_rank(int r) const override;
 
 private:
-    bool start(ExchangeOperation& operation) override;
+    bool start(ChannelOperation& operation) override;
 
     Batch* batch_;
     Pending* owner_;
 };
 
 struct BatchedCollectives::Pending {
-    Pending(const trace::EventView& event, Batch& batch) : view(event), exchange(batch, *this) {}
-    trace::EventView view;  // the tasks refer to it and to the exchange: both stay in place
-    Exchange exchange;
+    Pending(const trace::EventView& event, Batch& batch) : view(event), channel(batch, *this) {}
+    trace::EventView view;  // the tasks refer to it and to the channel: both stay in place
+    Channel channel;
     std::vector<CollectiveTask> tasks;
 };
 
 struct BatchedCollectives::Waiting {
-    ExchangeOperation* operation;
+    ChannelOperation* operation;
     Pending* owner;
 };
 
@@ -57,12 +57,12 @@ struct BatchedCollectives::Batch {
     std::vector<Waiting> waiting;  // the next round's operations, in the order they were awaited
 };
 
-int BatchedCollectives::Exchange::size() const { return batch_->layout->size(); }
-int BatchedCollectives::Exchange::rank() const { return batch_->rank; }
-int BatchedCollectives::Exchange::world_rank(int r) const {
+int BatchedCollectives::Channel::size() const { return batch_->layout->size(); }
+int BatchedCollectives::Channel::rank() const { return batch_->rank; }
+int BatchedCollectives::Channel::world_rank(int r) const {
     return batch_->layout->world_rank_of(r, batch_->world_rank);
 }
-bool BatchedCollectives::Exchange::start(ExchangeOperation& operation) {
+bool BatchedCollectives::Channel::start(ChannelOperation& operation) {
     batch_->waiting.push_back({&operation, owner_});
     return false;
 }
@@ -85,16 +85,16 @@ BatchedCollectives::Batch& BatchedCollectives::batch(CommId comm) {
     return *b;
 }
 
-void BatchedCollectives::add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
+void BatchedCollectives::add(const trace::EventView& view, std::span<const PassMember> observers,
                              ObserverMask taking_part) {
     Batch& b = batch(view.collective().comm);
     Pending& p = b.pending.emplace_back(view, b);
-    // An idle exchange never keeps an operation, so its tasks end here.
-    IdleExchange idle(p.exchange);
-    for (std::size_t k = 0; k < observers.size(); ++k) {
-        const bool takes_part = (taking_part & PayloadFrame::bit_of(k)) != 0;
+    // An idle channel never keeps an operation, so its tasks end here.
+    IdleChannel idle(p.channel);
+    for (const PassMember& m : observers) {
+        const bool takes_part = (taking_part & m.bit) != 0;
         CollectiveTask task =
-            observers[k]->on_collective(p.view, takes_part ? static_cast<CollectiveExchange&>(p.exchange) : idle);
+            m.observer->on_collective(p.view, takes_part ? static_cast<CollectiveChannel&>(p.channel) : idle);
         task.start();
         if (!task.done()) p.tasks.push_back(std::move(task));
     }
@@ -121,7 +121,7 @@ struct Group {
     Kind kind;
     ReduceOp op;
     int root;
-    std::vector<ExchangeOperation*> members;
+    std::vector<ChannelOperation*> members;
     std::vector<double> data;      // laid end to end (and results, where in place)
     std::vector<double> result;    // exscan's output
     std::vector<DoubleInt> ranked;
@@ -129,7 +129,7 @@ struct Group {
     MPI_Request request = MPI_REQUEST_NULL;
 };
 
-bool same_call(const Group& g, const ExchangeOperation& op) {
+bool same_call(const Group& g, const ChannelOperation& op) {
     if (g.kind != op.kind) return false;
     switch (op.kind) {
     case Kind::Allreduce:
@@ -148,11 +148,11 @@ bool is_ranked(Kind kind) { return kind == Kind::MaxLoc || kind == Kind::MinLoc 
 
 int count(std::size_t n) {
     if (n > static_cast<std::size_t>(INT_MAX))
-        throw Error("", "a batch of collective exchanges holds more than INT_MAX values");
+        throw Error("", "a batch of collective channel operations holds more than INT_MAX values");
     return static_cast<int>(n);
 }
 
-std::span<double> data_of(ExchangeOperation& op) {
+std::span<double> data_of(ChannelOperation& op) {
     return op.kind == Kind::Broadcast ? std::span<double>(*op.resizable) : op.values;
 }
 
@@ -163,7 +163,7 @@ void BatchedCollectives::run_round(Batch& b) {
     b.waiting.clear();
     std::vector<Group> groups;
     for (const Waiting& w : round) {
-        ExchangeOperation& op = *w.operation;
+        ChannelOperation& op = *w.operation;
         auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return same_call(x, op); });
         if (g == groups.end()) g = groups.insert(groups.end(), Group{op.kind, op.op, op.root, {}, {}, {}, {}, {}});
         g->members.push_back(&op);
@@ -178,7 +178,7 @@ void BatchedCollectives::run_round(Batch& b) {
                 }
                 return true;
             },
-            [&] { return "rank " + std::to_string(b.world_rank) + " waits in collective exchanges (" + what + ")"; });
+            [&] { return "rank " + std::to_string(b.world_rank) + " waits in collective channel operations (" + what + ")"; });
     };
 
     // Variable broadcasts first tell everyone their sizes.
@@ -186,7 +186,7 @@ void BatchedCollectives::run_round(Batch& b) {
     if (sizes_unknown) {
         for (Group& g : groups) {
             if (g.kind != Kind::Broadcast) continue;
-            for (const ExchangeOperation* op : g.members) g.sizes.push_back(op->resizable->size());
+            for (const ChannelOperation* op : g.members) g.sizes.push_back(op->resizable->size());
             MPI_Ibcast(g.sizes.data(), count(g.sizes.size()), MPI_UINT64_T, g.root, b.comm, &g.request);
         }
         wait_all("broadcast sizes");
@@ -198,7 +198,7 @@ void BatchedCollectives::run_round(Batch& b) {
     for (Group& g : groups) {
         const int root = g.root;
         if (is_ranked(g.kind)) {
-            for (const ExchangeOperation* op : g.members) g.ranked.push_back({op->ranked.value, b.rank});
+            for (const ChannelOperation* op : g.members) g.ranked.push_back({op->ranked.value, b.rank});
             const int n = count(g.ranked.size());
             if (g.kind == Kind::ScanMaxLoc) {
                 MPI_Iscan(MPI_IN_PLACE, g.ranked.data(), n, MPI_DOUBLE_INT, MPI_MAXLOC, b.comm, &g.request);
@@ -208,7 +208,7 @@ void BatchedCollectives::run_round(Batch& b) {
             }
             continue;
         }
-        for (ExchangeOperation* op : g.members) {
+        for (ChannelOperation* op : g.members) {
             const std::span<double> values = data_of(*op);
             g.data.insert(g.data.end(), values.begin(), values.end());
         }
@@ -239,12 +239,12 @@ void BatchedCollectives::run_round(Batch& b) {
     wait_all("data");
 
     // Results back where each operation wants them, as the immediate
-    // exchanges leave them (exscan: rank 0 keeps its values; reduce: only
+    // channels leave them (exscan: rank 0 keeps its values; reduce: only
     // the root's change).
     for (Group& g : groups) {
         std::size_t at = 0;
         for (std::size_t k = 0; k < g.members.size(); ++k) {
-            ExchangeOperation& op = *g.members[k];
+            ChannelOperation& op = *g.members[k];
             if (is_ranked(g.kind)) {
                 op.ranked = {g.ranked[k].value, g.ranked[k].rank};
                 continue;

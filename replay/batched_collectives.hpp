@@ -1,8 +1,8 @@
-// The collective exchanges of a pass of trace data only, run together
-// instead of one collective at a time (in the other passes: those of the
-// observers at one collective event, completed there). At each collective
-// event the engine starts the observers' tasks (collective_task.hpp); an
-// exchange operation they await is kept. Then, per communicator, the kept
+// The operations on the collective channels of a pass of trace data only,
+// run together instead of one collective at a time (in the other passes:
+// those of the observers at one collective event, completed there). At each
+// collective event the engine starts the observers' tasks
+// (collective_task.hpp); a channel operation they await is kept. Then, per communicator, the kept
 // operations of the same kind (and reduction, and root) run as one
 // non-blocking MPI call on their data laid end to end, and the tasks
 // resume: each round completes one operation of every waiting task, so a
@@ -12,8 +12,8 @@
 //
 // Every member of a communicator sees the same collectives on it in the
 // same order, and at each the same observers await the same operations
-// (the exchange contract), so all members keep the same operations in the
-// same order and issue the same calls. A communicator's rounds run when
+// (the contract of collective_channel.hpp), so all members keep the same
+// operations in the same order and issue the same calls. A communicator's rounds run when
 // kMaxWaiting of its collectives wait (which bounds the memory of suspended
 // tasks; all members reach that point at the same collective, where the
 // traced program itself called a collective on it) and at the end of the
@@ -26,10 +26,9 @@
 #include <span>
 #include <vector>
 
-#include "replay/communicators.hpp"
-#include "replay/observer.hpp"
-#include "replay/payload_frame.hpp"
-#include "replay/progress.hpp"
+#include "replay/communicator_mirror.hpp"
+#include "replay/pass_observers.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 
@@ -43,16 +42,16 @@ public:
     BatchedCollectives(const BatchedCollectives&) = delete;
     BatchedCollectives& operator=(const BatchedCollectives&) = delete;
 
-    // Starts every observer's task at collective event `view`; those whose
-    // bit (PayloadFrame::bit_of) is not in `taking_part` get an idle
-    // exchange (idle_exchange.hpp).
-    void add(const trace::EventView& view, std::span<ReplayObserver* const> observers,
+    // Starts the task of every observer of the collectives part at
+    // collective event `view`; those whose bit is not in `taking_part` get
+    // an idle channel (idle_channel.hpp).
+    void add(const trace::EventView& view, std::span<const PassMember> observers,
              ObserverMask taking_part = ~ObserverMask{0});
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();
 
 private:
-    class Exchange;    // the exchange one collective's tasks await
+    class Channel;     // the channel one collective's tasks await
     struct Pending;    // a collective event whose tasks have not all ended
     struct Waiting;    // an operation kept for the next round
     struct Batch;      // one communicator's waiting collectives

@@ -1,7 +1,7 @@
 // The work of one observer at one collective event, written as a coroutine
-// whose exchange operations are awaited:
+// whose channel operations are awaited:
 //
-//     replay::CollectiveTask on_collective(const EventView& view, CollectiveExchange& ex) override {
+//     replay::CollectiveTask on_collective(const EventView& view, CollectiveChannel& ex) override {
 //         const RankedValue latest = co_await ex.allreduce_maxloc(enter);
 //         ...
 //     }
@@ -63,7 +63,7 @@ public:
 
     bool done() const { return !handle_ || handle_.done(); }
 
-    // Starts the task; it runs until it awaits an operation the exchange
+    // Starts the task; it runs until it awaits an operation the channel
     // keeps for later, or to its end. An exception of the task is rethrown
     // once it has ended.
     void start() {
@@ -71,7 +71,7 @@ public:
         rethrow_if_failed();
     }
     // After the engine resumed the coroutine that an operation suspended
-    // (ExchangeOperation::waiter): the task's exception, if it has ended
+    // (ChannelOperation::waiter): the task's exception, if it has ended
     // with one.
     void rethrow_if_failed() const {
         if (handle_ && handle_.done() && handle_.promise().error)

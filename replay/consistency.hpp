@@ -14,7 +14,7 @@
 
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 

@@ -1,6 +1,5 @@
 #include "replay/mpi_engine.hpp"
 
-#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -31,7 +30,7 @@
 // D, each of its waits (a)-(c) has a moment after end(D) > begin(P).
 // Waiting any earlier, e.g. before the Send of the same MPI_Sendrecv, would
 // let both sides of a Sendrecv wait inside their own calls for each other.
-// Replies that may come at the end of the pass (defers_reply) are not
+// Replies that may come at the end of the pass (ReplyNeed::AtPassEnd) are not
 // awaited during it at all.
 
 namespace hindsight::replay {
@@ -51,8 +50,8 @@ MpiReplayEngine::MpiReplayEngine(const trace::LocalTrace& trace, const trace::Me
       watch_(watch),
       slots_(slots),
       world_(duplicate(MPI_COMM_WORLD, watch)),
-      bulk_(world_.get(), watch_),
-      notes_(trace, slots_, bulk_) {
+      all_to_all_(world_.get(), watch_),
+      notes_(trace, slots_, all_to_all_) {
     int* value = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
@@ -71,28 +70,26 @@ bool MpiReplayEngine::packs(trace::EventKind kind, bool forward) const {
 }
 
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
-    for (ReplayObserver* o : observers) o->begin_pass(trace_, direction);
-    watchers_ = RegionWatchers(observers);
+    const PassObservers pass(trace_, direction, observers);
     const bool forward = direction == Direction::Forward;
-    const PayloadFrame frame(trace_, observers);
+    const PayloadFrame frame(trace_, pass);
     collective_needs_.clear();
     notes_.begin(frame, forward);
-    // Every rank runs the same passes with the same observer kinds, so all
-    // take the same branch (and meet in the same bulk exchanges).
-    const bool batched = std::all_of(observers.begin(), observers.end(),
-                                     [](const ReplayObserver* o) { return o->packs_trace_data_only(); });
-    if (batched)
-        run_batched(forward, frame, observers);
+    // Every rank runs the same passes with observers that declare the same
+    // participation, so all take the same branch (and meet in the same
+    // block all-to-alls).
+    if (pass.payloads_from_trace_only())
+        run_batched(forward, frame, pass);
     else
-        run_one_by_one(forward, frame, observers);
+        run_one_by_one(forward, frame, pass);
     sends_.drain(watch_);
     notes_.deliver();
-    for (ReplayObserver* o : observers) o->end_pass(trace_, direction);
+    pass.end_pass();
 }
 
 // ---- batched passes ---------------------------------------------------
 
-void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame) {
+void MpiReplayEngine::ship_payloads(bool forward, const PayloadFrame& frame) {
     PayloadBlocks blocks(trace_, forward ? slots_.sends() : slots_.receives());
     const auto n = static_cast<std::uint32_t>(trace_.messages.size());
     for (std::uint32_t k = 0; k < n; ++k) {
@@ -104,11 +101,11 @@ void MpiReplayEngine::exchange_payloads(bool forward, const PayloadFrame& frame)
         blocks.add(slots_.peer(e.ref), slots_.slot(e.ref), writer_.bytes());
         ++messages_;
     }
-    bulk_.exchange(blocks.blocks());
+    all_to_all_.run(blocks.blocks());
 }
 
-void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Observers observers) {
-    exchange_payloads(forward, frame);
+void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
+    ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
     for (trace::EventIndex k = 0; k < n; ++k) {
@@ -117,22 +114,22 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
         const trace::EventView view(trace_, i);
         switch (e.kind) {
         case trace::EventKind::Enter:
-            watchers_.enter(view);
+            pass.enter(view);
             break;
         case trace::EventKind::Leave:
-            watchers_.leave(view);
+            pass.leave(view);
             break;
         case trace::EventKind::Send:
         case trace::EventKind::Recv:
             // Packing events were packed before the pass.
             if (!packs(e.kind, forward)) {
-                frame.unpack_trace_data(view, payload_at(trace_, bulk_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
+                frame.unpack_trace_data(view, payload_at(trace_, all_to_all_.block(slots_.peer(e.ref)), slots_.slot(e.ref)));
                 notes_.unpacked(view);
                 ++messages_;
             }
             break;
         case trace::EventKind::CollectiveEnd:
-            collectives.add(view, observers);
+            collectives.add(view, pass.collectives());
             break;
         }
     }
@@ -141,7 +138,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, Obser
 
 // ---- passes message by message ---------------------------------------
 
-void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
+void MpiReplayEngine::ship_carry_flags(bool forward, const PassObservers& pass) {
     const auto& counts = forward ? slots_.sends() : slots_.receives();
     std::vector<ByteBlock> blocks(counts.size());
     for (std::size_t p = 0; p < counts.size(); ++p) blocks[p].assign(counts[p], std::byte{0});
@@ -149,23 +146,23 @@ void MpiReplayEngine::exchange_flags(bool forward, const PayloadFrame& frame) {
     for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
         const trace::EventIndex i = slots_.event(m);
         const trace::Event& e = trace_.events[i];
-        if (!packs(e.kind, forward) || !frame.carries_data(trace::EventView(trace_, i))) continue;
+        if (!packs(e.kind, forward) || !pass.carries_data(trace::EventView(trace_, i))) continue;
         carries_[e.ref] = true;
         blocks[static_cast<std::size_t>(slots_.peer(e.ref))][slots_.slot(e.ref)] = std::byte{1};
     }
-    bulk_.exchange(blocks);
+    all_to_all_.run(blocks);
 }
 
 bool MpiReplayEngine::travels(std::uint32_t message) const {
-    const std::span<const std::byte> block = bulk_.block(slots_.peer(message));
+    const std::span<const std::byte> block = all_to_all_.block(slots_.peer(message));
     const std::size_t slot = slots_.slot(message);
     if (slot >= block.size()) throw Error(trace_.anchor_path, "a bulk replay block is too short");
     return block[slot] != std::byte{0};
 }
 
-void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers) {
-    exchange_flags(forward, frame);
-    exchange_collective_needs(frame);
+void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
+    ship_carry_flags(forward, pass);
+    agree_on_collective_needs(pass);
     BatchedCollectives collectives(mirror_, watch_);
     pending_.clear();
     deferred_.clear();
@@ -180,9 +177,9 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
         case trace::EventKind::Leave:
             complete_replies(frame, i);
             if (e.kind == trace::EventKind::Enter)
-                watchers_.enter(view);
+                pass.enter(view);
             else
-                watchers_.leave(view);
+                pass.leave(view);
             break;
         case trace::EventKind::Send:
         case trace::EventKind::Recv:
@@ -201,9 +198,10 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, Ob
             }
             break;
         case trace::EventKind::CollectiveEnd:
-            // Done here, before the next event: the observers' exchanges
-            // at this collective, those of one kind fused into one call.
-            collectives.add(view, observers, collective_needs_[e.ref]);
+            // Done here, before the next event: the operations on the
+            // observers' channels at this collective, those of one kind
+            // fused into one call.
+            collectives.add(view, pass.collectives(), collective_needs_[e.ref]);
             collectives.finish();
             break;
         }
@@ -223,25 +221,16 @@ void MpiReplayEngine::send_payload(const trace::EventView& view, bool forward, c
         return;
     }
     // The reply is completed lazily (see the top of this file).
-    pending_.push_back({view.index(), reply_boundary(trace_, view, forward), request.asked});
+    pending_.add(view.index(), reply_boundary(trace_, view, forward), request.asked);
 }
 
 void MpiReplayEngine::complete_replies(const PayloadFrame& frame, trace::EventIndex boundary) {
-    // In the order asked: replies from one peer on one communicator and tag
-    // come in that order, as the peer's passes meet the messages in the
-    // same order.
-    for (std::size_t k = 0; k < pending_.size();) {
-        if (boundary != trace::kNoEvent && pending_[k].boundary != boundary) {
-            ++k;
-            continue;
-        }
-        const PendingReply pending = pending_[k];
-        pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
-        const trace::EventView view(trace_, pending.event);
+    pending_.take_due(boundary, [&](trace::EventIndex event, ObserverMask asked) {
+        const trace::EventView view(trace_, event);
         const trace::Message& m = view.message();
         receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
-        frame.unpack_reply(view, pending.asked, buffer_);
-    }
+        frame.unpack_reply(view, asked, buffer_);
+    });
 }
 
 void MpiReplayEngine::receive_payload(const trace::EventView& view, const PayloadFrame& frame) {
@@ -262,13 +251,13 @@ void MpiReplayEngine::receive_payload(const trace::EventView& view, const Payloa
 // block holds, per reply, the message's slot and the reply's size (two
 // uint32) and the reply.
 void MpiReplayEngine::deliver_deferred_replies(const PayloadFrame& frame) {
-    bulk_.exchange(deferred_replies_.blocks());
+    all_to_all_.run(deferred_replies_.blocks());
     deferred_replies_ = EntryBlocks();
     std::unordered_map<std::uint64_t, std::span<const std::byte>> replies;  // by (peer, slot)
     const auto key = [](int peer, std::uint32_t slot) { return static_cast<std::uint64_t>(peer) << 32 | slot; };
     const auto ranks = static_cast<int>(slots_.receives().size());
     for (int peer = 0; peer < ranks; ++peer)
-        for_each_entry(trace_, bulk_.block(peer),
+        for_each_entry(trace_, all_to_all_.block(peer),
                        [&](std::uint32_t slot, std::span<const std::byte> reply) { replies[key(peer, slot)] = reply; });
     for (const DeferredReply& d : deferred_) {
         const std::uint32_t message = trace_.events[d.event].ref;
@@ -295,7 +284,7 @@ void MpiReplayEngine::receive(MPI_Comm comm, int source, int tag, const char* wh
     MPI_Mrecv(buffer_.data(), size, MPI_BYTE, &message, MPI_STATUS_IGNORE);
 }
 
-void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
+void MpiReplayEngine::agree_on_collective_needs(const PassObservers& pass) {
     collective_needs_.assign(trace_.collectives.size(), ~ObserverMask{0});
     const std::size_t comms = trace_.definitions.communicators.size();
     std::vector<std::vector<std::uint32_t>> by_comm(comms);  // collectives in trace order
@@ -305,7 +294,7 @@ void MpiReplayEngine::exchange_collective_needs(const PayloadFrame& frame) {
         if (e.kind != trace::EventKind::CollectiveEnd) continue;
         const CommId comm = trace_.collective(e).comm;
         if (comm >= comms) continue;  // no mirror: everyone takes part, as all members see alike
-        collective_needs_[e.ref] = frame.exchanges_at(trace::EventView(trace_, i));
+        collective_needs_[e.ref] = pass.exchanges_at(trace::EventView(trace_, i));
         by_comm[comm].push_back(e.ref);
     }
     // Every member of a communicator recorded as many collectives on it

@@ -4,13 +4,14 @@
 //
 // A pass exchanges as little as the observers allow, with results equal to
 // re-enacting every message on its own:
-//  - When every observer packs trace data only (observer.hpp), the pass
-//    packs all its payloads before the first event and ships them in one
-//    all-to-all (bulk_exchange.hpp); each unpacking event then takes its
+//  - When no observer packs payloads from what the pass brings
+//    (Payloads::FromTrace, observer.hpp), the pass packs all its payloads
+//    before the first event and ships them in one all-to-all
+//    (block_all_to_all.hpp); each unpacking event then takes its
 //    payload by its slot (message_slots.hpp), which is the one MPI's matching
-//    would have delivered. Its collective exchanges run together, a few MPI
-//    calls per communicator for thousands of collectives
-//    (batched_collectives.hpp).
+//    would have delivered. The operations on its collective channels run
+//    together, a few MPI calls per communicator for thousands of
+//    collectives (batched_collectives.hpp).
 //  - Otherwise the packing side first tells its peers, in one all-to-all of
 //    flags, which messages carry data (carries_data); only those travel, one
 //    by one: sent without blocking to the recorded partner with the recorded
@@ -22,12 +23,12 @@
 //    all-to-all, so that the asking side does not wait. Before such a pass the
 //    members of each communicator also agree, in one reduction per
 //    communicator, which observers have anything to exchange at each of its
-//    collectives (exchanges_at); the others get an idle exchange there, and
-//    a collective nobody needs costs no communication. The observers'
-//    exchanges at one collective run together, in rounds
+//    collectives (exchanges_at); the others get an idle channel there, and
+//    a collective nobody needs costs no communication. The operations on
+//    the observers' channels at one collective run together, in rounds
 //    (batched_collectives.hpp).
 //  - Notes (observer.hpp) travel after the last event of a pass, in one
-//    all-to-all of the messages that have one (note_exchange.hpp).
+//    all-to-all of the messages that have one (note_delivery.hpp).
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
 // communicator, tag) every pass sends as many messages as it receives and
 // MPI keeps their order.
@@ -37,14 +38,16 @@
 #include <cstddef>
 #include <vector>
 
-#include "replay/bulk_exchange.hpp"
-#include "replay/communicators.hpp"
+#include "replay/block_all_to_all.hpp"
+#include "replay/communicator_mirror.hpp"
 #include "replay/engine.hpp"
 #include "trace/message_slots.hpp"
-#include "replay/note_exchange.hpp"
+#include "replay/note_delivery.hpp"
 #include "replay/mpi_handles.hpp"
+#include "replay/pass_observers.hpp"
 #include "replay/payload_frame.hpp"
-#include "replay/progress.hpp"
+#include "replay/pending_replies.hpp"
+#include "replay/progress_watch.hpp"
 #include "replay/send_pool.hpp"
 #include "replay/slot_blocks.hpp"
 
@@ -65,31 +68,23 @@ public:
     std::uint64_t messages() const { return messages_; }
 
 private:
-    using Observers = std::span<ReplayObserver* const>;
-    // A reply asked for at a packing event and not yet received.
-    struct PendingReply {
-        trace::EventIndex event = trace::kNoEvent;     // the packing event
-        trace::EventIndex boundary = trace::kNoEvent;  // where it is due (reply_boundary())
-        ObserverMask asked = 0;
-    };
-
     bool packs(trace::EventKind kind, bool forward) const;
     // The bulk part of a pass: payloads (batched) or carries-data flags.
-    void exchange_payloads(bool forward, const PayloadFrame& frame);
-    void exchange_flags(bool forward, const PayloadFrame& frame);
+    void ship_payloads(bool forward, const PayloadFrame& frame);
+    void ship_carry_flags(bool forward, const PassObservers& pass);
     // Whether the peer's flag says that this message travels.
     bool travels(std::uint32_t message) const;
 
-    void run_batched(bool forward, const PayloadFrame& frame, Observers observers);
-    void run_one_by_one(bool forward, const PayloadFrame& frame, Observers observers);
+    void run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass);
+    void run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass);
     void send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame);
     void receive_payload(const trace::EventView& view, const PayloadFrame& frame);
     // Receives the replies due at `boundary`; all that are left at kNoEvent.
     void complete_replies(const PayloadFrame& frame, trace::EventIndex boundary);
     void deliver_deferred_replies(const PayloadFrame& frame);
-    // Which observers take part in each collective's exchange: the members'
+    // Which observers take part in each collective's channel: the members'
     // exchanges_at() masks or-ed together, by collective (Event::ref).
-    void exchange_collective_needs(const PayloadFrame& frame);
+    void agree_on_collective_needs(const PassObservers& pass);
     // Probes for and receives one message into `buffer_`.
     void receive(MPI_Comm comm, int source, int tag, const char* what, const trace::EventView& view);
     int tag_of(const trace::Message& m) const;
@@ -98,13 +93,12 @@ private:
     const CommunicatorMirror& mirror_;
     ProgressWatch& watch_;
     const trace::MessageSlots& slots_;
-    mpi::Comm world_;           // for the bulk exchanges
-    BulkExchange bulk_;
-    NoteExchange notes_;
+    mpi::Comm world_;           // for the block all-to-alls
+    BlockAllToAll all_to_all_;
+    NoteDelivery notes_;
     SendPool sends_;
-    RegionWatchers watchers_;
-    std::vector<PendingReply> pending_;  // in the order asked
-    // A reply that may come at the end of the pass (defers_reply).
+    PendingReplies pending_;
+    // A reply that may come at the end of the pass (ReplyNeed::AtPassEnd).
     struct DeferredReply {
         trace::EventIndex event = trace::kNoEvent;  // the packing event
         ObserverMask asked = 0;

@@ -1,9 +1,9 @@
-// The MPI operation of a collective exchange's reduction.
+// The MPI operation of a collective channel's reduction.
 #pragma once
 
 #include <mpi.h>
 
-#include "replay/collective_exchange.hpp"
+#include "replay/collective_channel.hpp"
 
 namespace hindsight::replay {
 

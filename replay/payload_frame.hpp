@@ -10,7 +10,8 @@
 // observers that wrote a part, then the parts of the observers that asked
 // for it; only those take part in it. A note (ReplayObserver::write_note)
 // is laid out like a reply: a mask of the note writers that wrote a part,
-// then their parts.
+// then their parts. Masks hold a bit for every observer of the pass (by its
+// position), but only the members of the part concerned are called.
 #pragma once
 
 #include <cstddef>
@@ -18,23 +19,20 @@
 #include <span>
 #include <string>
 
-#include "replay/observer.hpp"
+#include "replay/pass_observers.hpp"
 
 namespace hindsight::replay {
 
-// One bit per observer, in the order of the pass.
-using ObserverMask = std::uint64_t;
-
 // The observers that ask for a reply to a payload, and whether all of them
-// can take it at the end of the pass (ReplayObserver::defers_reply).
+// can take it at the end of the pass (ReplyNeed::AtPassEnd).
 struct ReplyRequest {
     ObserverMask asked = 0;
     bool deferred = false;
 };
 
 // Where the packing side of a pass takes a reply it asked for at packing
-// event `view` (ReplayObserver::expects_reply): the first event outside the
-// MPI calls that synchronized, in pass order. Forward, the Leave of the send
+// event `view` (ReplyNeed::AtBoundary): the first event outside the MPI
+// calls that synchronized, in pass order. Forward, the Leave of the send
 // call; backward, the Enter of the call that posted the receive: the
 // receive call itself, or the MPI_Irecv of a receive that completed in a
 // later call (mpi_engine.cpp argues why waiting there cannot deadlock).
@@ -48,8 +46,8 @@ inline trace::EventIndex reply_boundary(const trace::LocalTrace& trace, const tr
 
 class PayloadFrame {
 public:
-    // At most 64 observers; `trace` names the file in error messages.
-    PayloadFrame(const trace::LocalTrace& trace, std::span<ReplayObserver* const> observers);
+    // `trace` names the file in error messages; both must outlive the frame.
+    PayloadFrame(const trace::LocalTrace& trace, const PassObservers& pass);
 
     // Packing side: the observers' parts into `out` (cleared first); returns
     // the observers that ask for a reply, and whether it may come late.
@@ -77,27 +75,24 @@ public:
     bool write_note(const trace::EventView& view, PayloadWriter& out) const;
     void read_note(const trace::EventView& view, std::span<const std::byte> note) const;
 
-    // Whether some observer may write data at this packing event.
-    bool carries_data(const trace::EventView& view) const;
-    // The observers that may contribute to the exchange at this collective.
-    ObserverMask exchanges_at(const trace::EventView& view) const;
-    // Observer k's bit in a mask.
-    static ObserverMask bit_of(std::size_t k) { return ObserverMask{1} << k; }
-
 private:
-    std::size_t mask_bytes() const { return (observers_.size() + 7) / 8; }
-    ObserverMask all() const;
+    // The replies the observers of the replies part ask for at this packing event.
+    ReplyRequest reply_request(const trace::EventView& view) const;
     template <typename Write>
-    void write_parts(ObserverMask who, PayloadWriter& out, Write write) const;
+    void write_parts(std::span<const PassMember> members, ObserverMask who, PayloadWriter& out, Write write) const;
     template <typename Read>
-    void read_parts(ObserverMask who, PayloadReader& in, Read read, const char* what) const;
+    void read_parts(std::span<const PassMember> members, ObserverMask who, PayloadReader& in, Read read,
+                    const char* what) const;
     void expect_end(const PayloadReader& in, const char* what) const;
     void put_mask(PayloadWriter& out, ObserverMask mask) const;
     ObserverMask get_mask(PayloadReader& in) const;
     [[noreturn]] void fail(const std::string& problem) const;
 
     const trace::LocalTrace& trace_;
-    std::span<ReplayObserver* const> observers_;
+    const PassObservers& pass_;
+    std::size_t mask_bytes_;
+    ObserverMask payload_writers_ = 0;
+    ObserverMask reply_writers_ = 0;
     ObserverMask note_writers_ = 0;
 };
 

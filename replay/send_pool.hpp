@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 

@@ -1,4 +1,4 @@
-// The layouts of the blocks a pass ships in bulk (bulk_exchange.hpp), all
+// The layouts of the blocks a pass ships in bulk (block_all_to_all.hpp), all
 // built on the message slots (message_slots.hpp) both sides agree on:
 //  - a payload block, with a payload for every slot of the pass. Mostly
 //    the payloads have one size S (the analyses write the same fields at
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "replay/bulk_exchange.hpp"
+#include "replay/block_all_to_all.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::replay {

@@ -11,15 +11,18 @@
 #include <numeric>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include "common/error.hpp"
-#include "replay/idle_exchange.hpp"
-#include "replay/immediate_exchange.hpp"
+#include "replay/idle_channel.hpp"
+#include "replay/immediate_channel.hpp"
+#include "replay/pass_observers.hpp"
 #include "replay/payload_frame.hpp"
+#include "replay/pending_replies.hpp"
 
 namespace hindsight::testing {
 
-using replay::CollectiveExchange;
+using replay::CollectiveChannel;
 using replay::Direction;
 using trace::EventIndex;
 using trace::EventKind;
@@ -34,12 +37,12 @@ namespace {
 constexpr auto kPatience = std::chrono::seconds(20);
 
 // What travels: payloads, replies taken lazily, replies taken at the end of
-// the pass (ReplayObserver::defers_reply) and notes, each in its own order.
-enum class Channel : std::uint8_t { Payload, Reply, DeferredReply, Note };
+// the pass (ReplyNeed::AtPassEnd) and notes, each in its own order.
+enum class Mail : std::uint8_t { Payload, Reply, DeferredReply, Note };
 
 // A message's identity in a pass: communicator, original sender and
 // receiver (world ranks), tag, direction, and what it is.
-using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Channel>;
+using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Mail>;
 
 }  // namespace
 
@@ -65,7 +68,7 @@ public:
     }
 
     // Every member's contribution to the current round of `comm`'s
-    // collective exchange, in communicator rank order.
+    // collective channel operation, in communicator rank order.
     std::vector<std::vector<double>> all_gather(CommId comm, int size, int rank,
                                                 std::vector<double> mine) {
         std::unique_lock lock(mutex_);
@@ -114,9 +117,9 @@ private:
 
 namespace {
 
-class Exchange final : public replay::ImmediateExchange {
+class RendezvousChannel final : public replay::ImmediateChannel {
 public:
-    Exchange(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
+    RendezvousChannel(InProcessReplay::Shared& shared, CommId comm, std::vector<int> members, int rank)
         : shared_(&shared), comm_(comm), members_(std::move(members)), rank_(rank) {}
 
     int size() const override { return static_cast<int>(members_.size()); }
@@ -208,92 +211,128 @@ public:
         : shared_(&shared), trace_(&shared.traces().at(static_cast<std::size_t>(rank))) {}
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
-        for (auto* o : observers) o->begin_pass(*trace_, direction);
-        watchers_ = replay::RegionWatchers(observers);
-        const replay::PayloadFrame frame(*trace_, observers);
+        const replay::PassObservers pass(*trace_, direction, observers);
+        const replay::PayloadFrame frame(*trace_, pass);
+        direction_ = direction;
         pending_.clear();
         deferred_.clear();
         packed_.clear();
         unpacked_.clear();
         // Like carries_data(), asked before the first event.
         needs_.assign(trace_->collectives.size(), 0);
-        for (trace::EventIndex i = 0; i < trace_->events.size(); ++i)
-            if (trace_->events[i].kind == trace::EventKind::CollectiveEnd)
-                needs_[trace_->events[i].ref] = frame.exchanges_at(trace::EventView(*trace_, i));
-        const auto n = static_cast<trace::EventIndex>(trace_->events.size());
-        for (trace::EventIndex k = 0; k < n; ++k) {
-            const trace::EventIndex i = direction == Direction::Forward ? k : n - 1 - k;
-            visit(trace::EventView(*trace_, i), direction, frame, observers);
-        }
-        complete_replies(frame, trace::kNoEvent);
-        for (const PendingReply& d : deferred_) {
-            const trace::EventView view(*trace_, d.event);
-            frame.unpack_reply(view, d.asked, shared_->take(key(view, direction, Channel::DeferredReply)));
-        }
+        for (EventIndex i = 0; i < trace_->events.size(); ++i)
+            if (trace_->events[i].kind == EventKind::CollectiveEnd)
+                needs_[trace_->events[i].ref] = pass.exchanges_at(EventView(*trace_, i));
+        const auto n = static_cast<EventIndex>(trace_->events.size());
+        for (EventIndex k = 0; k < n; ++k)
+            visit(EventView(*trace_, direction == Direction::Forward ? k : n - 1 - k), pass, frame);
+        take_replies(frame, trace::kNoEvent);
+        for (const auto& [event, asked] : deferred_) take_reply(frame, event, asked, Mail::DeferredReply);
         deferred_.clear();
-        // Every message gets a note, empty where nobody wrote one (the MPI
-        // engine sends only the others), written after the last event.
-        for (const trace::EventIndex unpacking : unpacked_) note(trace::EventView(*trace_, unpacking), direction, frame);
-        unpacked_.clear();
-        for (const trace::EventIndex packing : packed_) {
-            const trace::EventView view(*trace_, packing);
-            const auto note = shared_->take(key(view, direction, Channel::Note));
-            if (!note.empty()) frame.read_note(view, note);
-        }
-        packed_.clear();
-        for (auto* o : observers) o->end_pass(*trace_, direction);
+        deliver_notes(frame);
+        pass.end_pass();
     }
 
 private:
-    // A reply asked for and not yet taken: like the MPI engine, this one
-    // takes it lazily, when the pass reaches the Enter of the call that
-    // posted the receive (backward) or the Leave of the send call (forward).
-    struct PendingReply {
-        bool active = false;
-        trace::EventIndex event = trace::kNoEvent;
-        trace::EventIndex boundary = trace::kNoEvent;
-        replay::ObserverMask asked = 0;
-        Direction direction = Direction::Forward;
-    };
-
-    void visit(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame,
-               std::span<ReplayObserver* const> observers) {
+    void visit(const EventView& view, const replay::PassObservers& pass, const replay::PayloadFrame& frame) {
         switch (view.kind()) {
-        case trace::EventKind::Enter:
-            complete_replies(frame, view.index());
-            watchers_.enter(view);
+        case EventKind::Enter:
+            take_replies(frame, view.index());
+            pass.enter(view);
             break;
-        case trace::EventKind::Leave:
-            complete_replies(frame, view.index());
-            watchers_.leave(view);
+        case EventKind::Leave:
+            take_replies(frame, view.index());
+            pass.leave(view);
             break;
-        case trace::EventKind::Send:
-        case trace::EventKind::Recv: {
-            const bool packs = (view.kind() == trace::EventKind::Send) == (direction == Direction::Forward);
-            if (packs) {
-                pack(view, direction, frame);
-            } else {
-                unpack(view, direction, frame);
-            }
+        case EventKind::Send:
+        case EventKind::Recv:
+            if ((view.kind() == EventKind::Send) == (direction_ == Direction::Forward))
+                pack(view, pass, frame);
+            else
+                unpack(view, frame);
             break;
-        }
-        case trace::EventKind::CollectiveEnd: {
-            const CommId comm = view.collective().comm;
-            Exchange exchange(*shared_, comm, members(comm), rank_in(comm));
-            // The observers nobody needs get an idle exchange, as the MPI
-            // engine's do.
-            replay::IdleExchange idle(exchange);
-            const replay::ObserverMask needed = exchange.needed(needs_.at(view.event().ref));
-            for (std::size_t k = 0; k < observers.size(); ++k) {
-                const bool takes_part = (needed & replay::PayloadFrame::bit_of(k)) != 0;
-                auto& mine = takes_part ? static_cast<CollectiveExchange&>(exchange) : idle;
-                // Every operation completes when awaited: the task runs through.
-                replay::CollectiveTask task = observers[k]->on_collective(view, mine);
-                task.start();
-                if (!task.done()) throw Error("", "in-process replay: a collective exchange was left unfinished");
-            }
+        case EventKind::CollectiveEnd:
+            collective(view, pass);
             break;
         }
+    }
+
+    // A message whose observers all declared that they carry nothing travels
+    // as an empty mailbox entry (the MPI engine does not send it at all).
+    void pack(const EventView& view, const replay::PassObservers& pass, const replay::PayloadFrame& frame) {
+        packed_.push_back(view.index());
+        replay::PayloadWriter out;
+        if (!pass.carries_data(view)) {
+            frame.pack_nothing(view, out);
+            shared_->post(key(view, Mail::Payload), {});
+            return;
+        }
+        const replay::ReplyRequest request = frame.pack(view, out);
+        shared_->post(key(view, Mail::Payload), std::move(out.bytes()));
+        if (request.asked == 0) return;
+        if (request.deferred)
+            deferred_.emplace_back(view.index(), request.asked);
+        else
+            pending_.add(view.index(), replay::reply_boundary(*trace_, view, direction_ == Direction::Forward),
+                         request.asked);
+    }
+
+    void unpack(const EventView& view, const replay::PayloadFrame& frame) {
+        const auto bytes = shared_->take(key(view, Mail::Payload));
+        unpacked_.push_back(view.index());
+        if (bytes.empty()) {
+            frame.unpack_nothing(view);
+            return;
+        }
+        const replay::ReplyRequest request = frame.unpack(view, bytes);
+        if (request.asked == 0) return;
+        replay::PayloadWriter out;
+        frame.pack_reply(view, request.asked, out);
+        shared_->post(key(view, request.deferred ? Mail::DeferredReply : Mail::Reply), std::move(out.bytes()));
+    }
+
+    // Like the MPI engine, this one takes a reply lazily, when the pass
+    // reaches its boundary (replay::reply_boundary()).
+    void take_replies(const replay::PayloadFrame& frame, EventIndex boundary) {
+        pending_.take_due(boundary,
+                          [&](EventIndex event, replay::ObserverMask asked) { take_reply(frame, event, asked, Mail::Reply); });
+    }
+    void take_reply(const replay::PayloadFrame& frame, EventIndex event, replay::ObserverMask asked, Mail mail) {
+        const EventView view(*trace_, event);
+        frame.unpack_reply(view, asked, shared_->take(key(view, mail)));
+    }
+
+    void collective(const EventView& view, const replay::PassObservers& pass) {
+        const CommId comm = view.collective().comm;
+        RendezvousChannel channel(*shared_, comm, members(comm), rank_in(comm));
+        // The observers nobody needs get an idle channel, as the MPI
+        // engine's do.
+        replay::IdleChannel idle(channel);
+        const replay::ObserverMask needed = channel.needed(needs_.at(view.event().ref));
+        for (const replay::PassMember& m : pass.collectives()) {
+            auto& mine = (needed & m.bit) ? static_cast<CollectiveChannel&>(channel) : idle;
+            // Every operation completes when awaited: the task runs through.
+            replay::CollectiveTask task = m.observer->on_collective(view, mine);
+            task.start();
+            if (!task.done()) throw Error("", "in-process replay: a collective task was left unfinished");
+        }
+    }
+
+    // Every message gets a note, empty where nobody wrote one (the MPI
+    // engine sends only the others), written after the last event.
+    void deliver_notes(const replay::PayloadFrame& frame) {
+        if (frame.writes_notes()) {
+            for (const EventIndex unpacking : unpacked_) {
+                const EventView view(*trace_, unpacking);
+                replay::PayloadWriter out;
+                frame.write_note(view, out);
+                shared_->post(key(view, Mail::Note), std::move(out.bytes()));
+            }
+            for (const EventIndex packing : packed_) {
+                const EventView view(*trace_, packing);
+                const auto note = shared_->take(key(view, Mail::Note));
+                if (!note.empty()) frame.read_note(view, note);
+            }
         }
     }
 
@@ -306,90 +345,23 @@ private:
         const auto ranks = members(comm);
         return static_cast<int>(std::find(ranks.begin(), ranks.end(), trace_->rank) - ranks.begin());
     }
-    // The message's key, named by its original sender and receiver.
-    MailboxKey key(const trace::EventView& view, Direction direction, Channel channel) const {
+    // The message's key in this pass, named by its original sender and
+    // receiver.
+    MailboxKey key(const EventView& view, Mail mail) const {
         const trace::Message& msg = view.message();
         const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
-        const bool sender = view.kind() == trace::EventKind::Send;
-        return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag,
-                direction, channel};
-    }
-
-    // A message whose observers all declared that they carry nothing travels
-    // as an empty mailbox entry (the MPI engine does not send it at all).
-    void pack(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
-        if (frame.writes_notes()) packed_.push_back(view.index());
-        replay::PayloadWriter out;
-        if (!frame.carries_data(view)) {
-            frame.pack_nothing(view, out);
-            shared_->post(key(view, direction, Channel::Payload), {});
-            return;
-        }
-        const replay::ReplyRequest request = frame.pack(view, out);
-        shared_->post(key(view, direction, Channel::Payload), std::move(out.bytes()));
-        if (request.asked == 0) return;
-        if (request.deferred) {
-            deferred_.push_back({true, view.index(), trace::kNoEvent, request.asked, direction});
-            return;
-        }
-        pending_.push_back({true, view.index(), replay::reply_boundary(*trace_, view, direction == Direction::Forward),
-                            request.asked, direction});
-    }
-
-    // Takes the replies due at event `boundary` (all that are left at
-    // kNoEvent), in the order they were asked.
-    void complete_replies(const replay::PayloadFrame& frame, trace::EventIndex boundary) {
-        for (std::size_t k = 0; k < pending_.size();) {
-            if (boundary != trace::kNoEvent && pending_[k].boundary != boundary) {
-                ++k;
-                continue;
-            }
-            const PendingReply pending = pending_[k];
-            pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
-            take_reply(frame, pending);
-        }
-    }
-
-    void take_reply(const replay::PayloadFrame& frame, const PendingReply& pending) {
-        const trace::EventView view(*trace_, pending.event);
-        const auto reply = shared_->take(key(view, pending.direction, Channel::Reply));
-        frame.unpack_reply(view, pending.asked, reply);
-    }
-
-    void unpack(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
-        const auto bytes = shared_->take(key(view, direction, Channel::Payload));
-        unpacked_.push_back(view.index());
-        if (bytes.empty()) {
-            frame.unpack_nothing(view);
-            return;
-        }
-        const replay::ReplyRequest request = frame.unpack(view, bytes);
-        if (request.asked != 0) reply(view, direction, frame, request);
-    }
-
-    void reply(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame,
-               const replay::ReplyRequest& request) {
-        replay::PayloadWriter out;
-        frame.pack_reply(view, request.asked, out);
-        const Channel channel = request.deferred ? Channel::DeferredReply : Channel::Reply;
-        shared_->post(key(view, direction, channel), std::move(out.bytes()));
-    }
-
-    void note(const trace::EventView& view, Direction direction, const replay::PayloadFrame& frame) {
-        if (!frame.writes_notes()) return;
-        replay::PayloadWriter out;
-        frame.write_note(view, out);
-        shared_->post(key(view, direction, Channel::Note), std::move(out.bytes()));
+        const bool sender = view.kind() == EventKind::Send;
+        return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag, direction_, mail};
     }
 
     InProcessReplay::Shared* shared_;
     const trace::LocalTrace* trace_;
-    replay::RegionWatchers watchers_;
-    std::vector<PendingReply> pending_;   // in the order asked
-    std::vector<PendingReply> deferred_;  // replies taken at the end of the pass, in pass order
-    std::vector<trace::EventIndex> packed_;      // the packing events, in pass order, where notes are read
-    std::vector<trace::EventIndex> unpacked_;    // the unpacking events, in pass order, where notes are written
-    std::vector<replay::ObserverMask> needs_;  // by collective: this rank's exchanges_at() masks
+    Direction direction_ = Direction::Forward;
+    replay::PendingReplies pending_;
+    std::vector<std::pair<EventIndex, replay::ObserverMask>> deferred_;  // replies taken after the last event
+    std::vector<EventIndex> packed_;             // the packing events, in pass order, where notes are read
+    std::vector<EventIndex> unpacked_;           // the unpacking events, in pass order, where notes are written
+    std::vector<replay::ObserverMask> needs_;    // by collective: this rank's exchanges_at() masks
 };
 
 }  // namespace

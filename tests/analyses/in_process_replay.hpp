@@ -1,9 +1,9 @@
 // A replay engine for tests: every rank of a trace replays in its own thread
 // of one process, messages travel through shared mailboxes and collective
-// exchanges meet at shared rendezvous points. It follows the contract of
+// channels meet at shared rendezvous points. It follows the contract of
 // replay/engine.hpp (payloads laid out by replay/payload_frame.hpp, replies
 // completed lazily as the MPI engine does, messages that carry nothing,
-// collective exchanges, idle where no member has anything to exchange)
+// collective channels, idle where no member has anything to exchange)
 // without MPI, so that the analyses' observers can be
 // tested on exact scenarios.
 #pragma once

@@ -23,7 +23,7 @@
 
 #include "common/error.hpp"
 #include "replay/call_tree_unification.hpp"
-#include "replay/communicators.hpp"
+#include "replay/communicator_mirror.hpp"
 #include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
 #include "trace/trace_loader.hpp"
@@ -117,7 +117,7 @@ TraceBuilder ring_scenario(int n) {
 // What every exchange operation computes, on the collective's communicator:
 // used by observers of passes message by message and of batched passes.
 // Counts the exchanges that ran to their end in `completed`.
-CollectiveTask check_collective_exchange(const EventView& v, CollectiveExchange& x, int& completed) {
+CollectiveTask check_collective_exchange(const EventView& v, CollectiveChannel& x, int& completed) {
     const auto members = v.trace().definitions.world_ranks(v.collective().comm);
     REQUIRE(x.size() == static_cast<int>(members.size()));
     REQUIRE(members[static_cast<std::size_t>(x.rank())] == v.trace().rank);
@@ -168,6 +168,9 @@ public:
 
     int unpacked = 0, replies = 0, collectives = 0, exchanged = 0;
 
+    replay::Participation participation() const override {
+        return {.payloads = replay::Payloads::FromPass, .replies = true, .collectives = true};
+    }
     void pack(const EventView& v, PayloadWriter& w) override {
         w.put<std::int32_t>(v.trace().rank);
         w.put<Ticks>(v.time());
@@ -183,13 +186,13 @@ public:
         CHECK(time == expected);
         ++unpacked;
     }
-    bool expects_reply(const EventView&) const override { return true; }
+    replay::ReplyNeed reply_need(const EventView&) const override { return replay::ReplyNeed::AtBoundary; }
     void pack_reply(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(1000 + v.trace().rank); }
     void unpack_reply(const EventView& v, PayloadReader& r) override {
         CHECK(r.get<std::int32_t>() == 1000 + world_[static_cast<std::size_t>(v.message().partner)]);
         ++replies;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         ++collectives;
         return check_collective_exchange(v, x, exchanged);
     }
@@ -256,9 +259,11 @@ public:
 
     int unpacked = 0, empty = 0, collectives = 0, exchanged = 0, regions_seen = 0;
 
-    bool packs_trace_data_only() const override { return !silent_; }
-    replay::RegionEvents region_events() const override {
-        return silent_ ? replay::RegionEvents::None : replay::RegionEvents::EntersAndLeaves;
+    replay::Participation participation() const override {
+        return {.enters = !silent_,
+                .leaves = !silent_,
+                .payloads = silent_ ? replay::Payloads::FromPass : replay::Payloads::FromTrace,
+                .collectives = true};
     }
     void on_enter(const EventView&) override { ++regions_seen; }
     void on_leave(const EventView&) override { ++regions_seen; }
@@ -280,7 +285,7 @@ public:
         CHECK(time == (forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from)));
         ++unpacked;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         ++collectives;
         return check_collective_exchange(v, x, exchanged);
     }
@@ -355,9 +360,7 @@ class NoteObserver final : public ReplayObserver {
 public:
     std::vector<EventIndex> noted;  // packing events that got a note, in order of arrival
 
-    bool packs_trace_data_only() const override { return true; }
-    replay::RegionEvents region_events() const override { return replay::RegionEvents::None; }
-    bool writes_notes() const override { return true; }
+    replay::Participation participation() const override { return {.notes = true}; }
     void write_note(const EventView& v, PayloadWriter& w) override {
         if (v.message().tag == 2) return;
         w.put<std::int32_t>(v.trace().rank);
@@ -373,6 +376,7 @@ public:
 // Packs state, not trace data: a pass with it goes message by message.
 class StatefulObserver final : public ReplayObserver {
 public:
+    replay::Participation participation() const override { return {.payloads = replay::Payloads::FromPass}; }
     bool carries_data(const EventView&) const override { return false; }
 };
 
@@ -496,11 +500,18 @@ namespace {
 
 // Asks for replies that may come at the end of the pass, and takes part in
 // the exchange of the broadcast only (declared by its root alone): the
-// other collectives must get an idle exchange on every member.
+// other collectives must get an idle channel on every member.
 class DeferringObserver final : public ReplayObserver {
 public:
     int replies = 0, active = 0, idle = 0;
 
+    replay::Participation participation() const override {
+        return {.enters = true,
+                .leaves = true,
+                .payloads = replay::Payloads::FromPass,
+                .replies = true,
+                .collectives = true};
+    }
     void begin_pass(const LocalTrace& trace, Direction) override {
         regions_ = static_cast<int>(std::count_if(trace.events.begin(), trace.events.end(), [](const Event& e) {
             return e.kind == EventKind::Enter || e.kind == EventKind::Leave;
@@ -511,8 +522,7 @@ public:
     void on_leave(const EventView&) override { ++seen_; }
     void pack(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(v.trace().rank); }
     void unpack(const EventView&, PayloadReader& r) override { r.get<std::int32_t>(); }
-    bool expects_reply(const EventView&) const override { return true; }
-    bool defers_reply(const EventView&) const override { return true; }
+    replay::ReplyNeed reply_need(const EventView&) const override { return replay::ReplyNeed::AtPassEnd; }
     void pack_reply(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(1000 + v.trace().rank); }
     void unpack_reply(const EventView& v, PayloadReader& r) override {
         CHECK(r.get<std::int32_t>() == 1000 + v.trace().definitions.world_ranks(v.message().comm).at(
@@ -523,7 +533,7 @@ public:
     bool exchanges_at(const EventView& v) const override {
         return v.collective().op == CollectiveOp::Bcast && v.trace().rank == v.collective().root;
     }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         if (!x.active()) {
             ++idle;
             std::array<double, 1> value{1.0};
@@ -579,8 +589,8 @@ class NumberedCollectives final : public ReplayObserver {
 public:
     int completed = 0, wrong = 0;
 
-    bool packs_trace_data_only() const override { return true; }
-    CollectiveTask on_collective(const EventView& v, CollectiveExchange& x) override {
+    replay::Participation participation() const override { return {.collectives = true}; }
+    CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
         const double number = seen_[v.collective().comm]++;
         std::array<double, 1> sum{1000.0 * number + x.rank()};
         co_await x.allreduce(sum, ReduceOp::Sum);

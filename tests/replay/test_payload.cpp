@@ -68,12 +68,16 @@ public:
     std::vector<std::int32_t> read;
     int empty = 0;
 
-    bool writes_notes() const override { return notes_; }
+    Participation participation() const override {
+        return {.payloads = Payloads::FromPass, .replies = true, .notes = notes_};
+    }
     void pack(const EventView&, PayloadWriter& w) override {
         if (writes_) w.put(id_);
     }
     void unpack(const EventView&, PayloadReader& r) override { take(r); }
-    bool expects_reply(const EventView&) const override { return writes_; }
+    ReplyNeed reply_need(const EventView&) const override {
+        return writes_ ? ReplyNeed::AtBoundary : ReplyNeed::None;
+    }
     void pack_reply(const EventView&, PayloadWriter& w) override { w.put(id_); }
     void unpack_reply(const EventView&, PayloadReader& r) override { take(r); }
     void write_note(const EventView&, PayloadWriter& w) override {
@@ -99,7 +103,8 @@ TEST_CASE("payload frame: each observer reads its own part, or an empty reader",
     const EventView view(trace, 0);  // the observers above never look at it
     PartObserver writer(1, true, true), silent(2, false, true), other(3, true, false);
     std::array<ReplayObserver*, 3> observers{&writer, &silent, &other};
-    const PayloadFrame frame(trace, observers);
+    const PassObservers pass(trace, Direction::Forward, observers);
+    const PayloadFrame frame(trace, pass);
     PayloadWriter out;
 
     frame.pack_trace_data(view, out);
@@ -109,13 +114,13 @@ TEST_CASE("payload frame: each observer reads its own part, or an empty reader",
     CHECK(other.read == std::vector<std::int32_t>{3});
 
     const ReplyRequest request = frame.pack(view, out);
-    CHECK(request.asked == (PayloadFrame::bit_of(0) | PayloadFrame::bit_of(2)));
+    CHECK(request.asked == (observer_bit(0) | observer_bit(2)));
     CHECK(frame.unpack(view, out.bytes()).asked == request.asked);
     frame.pack_reply(view, request.asked, out);
     frame.unpack_reply(view, request.asked, out.bytes());
     CHECK(writer.read == std::vector<std::int32_t>{1, 1, 1});
     // A reply holding a part of an observer that did not ask is refused.
-    CHECK_THROWS_AS(frame.unpack_reply(view, PayloadFrame::bit_of(0), out.bytes()), hindsight::Error);
+    CHECK_THROWS_AS(frame.unpack_reply(view, observer_bit(0), out.bytes()), hindsight::Error);
 
     // Notes: only the note writers, and only those that wrote get read_note().
     REQUIRE(frame.write_note(view, out));
@@ -135,12 +140,14 @@ TEST_CASE("payload frame: a message without notes writes none", "[payload][frame
     const EventView view(trace, 0);
     PartObserver silent(2, false, true), no_notes(3, true, false);
     std::array<ReplayObserver*, 2> observers{&silent, &no_notes};
-    const PayloadFrame frame(trace, observers);
+    const PassObservers pass(trace, Direction::Forward, observers);
+    const PayloadFrame frame(trace, pass);
     CHECK(frame.writes_notes());
     PayloadWriter out;
     CHECK_FALSE(frame.write_note(view, out));
     CHECK(out.bytes().empty());
 
     std::array<ReplayObserver*, 1> none{&no_notes};
-    CHECK_FALSE(PayloadFrame(trace, none).writes_notes());
+    const PassObservers without_notes(trace, Direction::Forward, none);
+    CHECK_FALSE(PayloadFrame(trace, without_notes).writes_notes());
 }

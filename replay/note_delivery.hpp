@@ -1,5 +1,5 @@
 // The notes of a pass (ReplayObserver::write_note): written for the
-// unpacking events after the last event, shipped in one bulk exchange of entry blocks
+// unpacking events after the last event, shipped in one block all-to-all of entry blocks
 // (slot_blocks.hpp), read at the packing events they belong to. Only the
 // messages with a note travel, so a pass in which few receivers have
 // anything to tell costs one small all-to-all instead of a pass of its own.
@@ -7,18 +7,18 @@
 
 #include <vector>
 
-#include "replay/bulk_exchange.hpp"
+#include "replay/block_all_to_all.hpp"
 #include "trace/message_slots.hpp"
 #include "replay/payload_frame.hpp"
 #include "replay/slot_blocks.hpp"
 
 namespace hindsight::replay {
 
-class NoteExchange {
+class NoteDelivery {
 public:
-    // All three must outlive the exchange.
-    NoteExchange(const trace::LocalTrace& trace, const trace::MessageSlots& slots, BulkExchange& bulk)
-        : trace_(trace), slots_(slots), bulk_(bulk) {}
+    // All three must outlive the delivery.
+    NoteDelivery(const trace::LocalTrace& trace, const trace::MessageSlots& slots, BlockAllToAll& all_to_all)
+        : trace_(trace), slots_(slots), all_to_all_(all_to_all) {}
 
     // Before a pass with `frame` (which must outlive it); the calls below do
     // nothing unless its observers write notes.
@@ -30,7 +30,7 @@ public:
     // At every unpacking event, after the frame's unpack(): where a note
     // may be written.
     void unpacked(const trace::EventView& view);
-    // After the last event: writes the notes, exchanges them (collective
+    // After the last event: writes the notes, ships them (collective
     // over all ranks) and hands each to its packing event, in pass order.
     void deliver();
 
@@ -41,7 +41,7 @@ private:
 
     const trace::LocalTrace& trace_;
     const trace::MessageSlots& slots_;
-    BulkExchange& bulk_;
+    BlockAllToAll& all_to_all_;
     const PayloadFrame* frame_ = nullptr;
     bool forward_ = true;
     std::vector<std::vector<trace::EventIndex>> packing_events_;  // by peer and slot

@@ -1,11 +1,11 @@
-#include "replay/note_exchange.hpp"
+#include "replay/note_delivery.hpp"
 
 #include <algorithm>
 #include <utility>
 
 namespace hindsight::replay {
 
-void NoteExchange::begin(const PayloadFrame& frame, bool forward) {
+void NoteDelivery::begin(const PayloadFrame& frame, bool forward) {
     frame_ = frame.writes_notes() ? &frame : nullptr;
     forward_ = forward;
     if (!frame_) return;
@@ -16,11 +16,11 @@ void NoteExchange::begin(const PayloadFrame& frame, bool forward) {
     unpacking_events_.clear();
 }
 
-void NoteExchange::unpacked(const trace::EventView& view) {
+void NoteDelivery::unpacked(const trace::EventView& view) {
     if (frame_) unpacking_events_.push_back(view.index());
 }
 
-void NoteExchange::deliver() {
+void NoteDelivery::deliver() {
     if (!frame_) return;
     for (const trace::EventIndex event : unpacking_events_) {
         const trace::EventView view(trace_, event);
@@ -29,12 +29,12 @@ void NoteExchange::deliver() {
         outgoing_.add(trace_, slots_.peer(message), slots_.slot(message), writer_.bytes());
     }
     unpacking_events_.clear();
-    bulk_.exchange(outgoing_.blocks());
+    all_to_all_.run(outgoing_.blocks());
     outgoing_ = EntryBlocks();
     std::vector<std::pair<trace::EventIndex, std::span<const std::byte>>> notes;
     for (std::size_t peer = 0; peer < packing_events_.size(); ++peer) {
         const auto& events = packing_events_[peer];
-        for_each_entry(trace_, bulk_.block(static_cast<int>(peer)), [&](std::uint32_t slot, auto note) {
+        for_each_entry(trace_, all_to_all_.block(static_cast<int>(peer)), [&](std::uint32_t slot, auto note) {
             if (slot >= events.size() || events[slot] == trace::kNoEvent)
                 throw Error(trace_.anchor_path, "a replay note names a message this rank does not have");
             notes.emplace_back(events[slot], note);

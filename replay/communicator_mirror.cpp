@@ -1,4 +1,4 @@
-#include "replay/communicators.hpp"
+#include "replay/communicator_mirror.hpp"
 
 #include <utility>
 

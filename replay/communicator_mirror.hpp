@@ -10,7 +10,7 @@
 #include "trace/comm_layout.hpp"
 #include "trace/local_trace.hpp"
 #include "replay/mpi_handles.hpp"
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 

@@ -1,4 +1,4 @@
-#include "replay/bulk_exchange.hpp"
+#include "replay/block_all_to_all.hpp"
 
 #include <climits>
 #include <string>
@@ -7,7 +7,7 @@
 
 namespace hindsight::replay {
 
-void BulkExchange::exchange(const std::vector<ByteBlock>& outgoing) {
+void BlockAllToAll::run(const std::vector<ByteBlock>& outgoing) {
     int size = 0;
     MPI_Comm_size(comm_, &size);
     const auto ranks = static_cast<std::size_t>(size);
@@ -20,7 +20,7 @@ void BulkExchange::exchange(const std::vector<ByteBlock>& outgoing) {
     receive_counts_.assign(ranks, 0);
     MPI_Request sizes;
     MPI_Ialltoall(send_counts_.data(), 1, MPI_INT, receive_counts_.data(), 1, MPI_INT, comm_, &sizes);
-    watch_.wait(sizes, [] { return std::string("waits for the block sizes of a bulk exchange"); });
+    watch_.wait(sizes, [] { return std::string("waits for the block sizes of a block all-to-all"); });
 
     receive_offsets_.assign(ranks + 1, 0);
     for (std::size_t r = 0; r < ranks; ++r)
@@ -39,10 +39,10 @@ void BulkExchange::exchange(const std::vector<ByteBlock>& outgoing) {
         MPI_Isend(outgoing[r].data(), send_counts_[r], MPI_BYTE, static_cast<int>(r), 0, comm_,
                   &requests.emplace_back());
     }
-    watch_.wait_all(requests, [] { return std::string("waits for a bulk exchange"); });
+    watch_.wait_all(requests, [] { return std::string("waits for a block all-to-all"); });
 }
 
-std::span<const std::byte> BulkExchange::block(int rank) const {
+std::span<const std::byte> BlockAllToAll::block(int rank) const {
     const auto r = static_cast<std::size_t>(rank);
     return std::span<const std::byte>(received_).subspan(receive_offsets_[r], receive_offsets_[r + 1] - receive_offsets_[r]);
 }

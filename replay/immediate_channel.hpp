@@ -1,12 +1,12 @@
-// A CollectiveExchange that completes every operation when it is awaited,
+// A CollectiveChannel that completes every operation when it is awaited,
 // one operation at a time (the engines' passes that are not batched).
 #pragma once
 
-#include "replay/collective_exchange.hpp"
+#include "replay/collective_channel.hpp"
 
 namespace hindsight::replay {
 
-class ImmediateExchange : public CollectiveExchange {
+class ImmediateChannel : public CollectiveChannel {
 protected:
     virtual void allreduce_now(std::span<double> values, ReduceOp op) = 0;
     virtual RankedValue maxloc_now(double value) = 0;
@@ -18,8 +18,8 @@ protected:
     virtual void broadcast_fixed_now(std::span<double> values, int root) = 0;
 
 private:
-    bool start(ExchangeOperation& op) final {
-        using Kind = ExchangeOperation::Kind;
+    bool start(ChannelOperation& op) final {
+        using Kind = ChannelOperation::Kind;
         switch (op.kind) {
         case Kind::Allreduce: allreduce_now(op.values, op.op); break;
         case Kind::MaxLoc: op.ranked = maxloc_now(op.ranked.value); break;

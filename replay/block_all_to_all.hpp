@@ -16,20 +16,20 @@
 #include <mpi.h>
 
 #include "trace/huge_page_allocator.hpp"
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 
 using ByteBlock = std::vector<std::byte, trace::HugePageAllocator<std::byte>>;
 
-class BulkExchange {
+class BlockAllToAll {
 public:
     // `comm` holds all analysis ranks, rank r replaying the trace's rank r.
-    BulkExchange(MPI_Comm comm, ProgressWatch& watch) : comm_(comm), watch_(watch) {}
+    BlockAllToAll(MPI_Comm comm, ProgressWatch& watch) : comm_(comm), watch_(watch) {}
 
     // outgoing[r] goes to rank r (ranks beyond outgoing.size() get nothing);
     // afterwards block(r) is what rank r sent. Collective over `comm`.
-    void exchange(const std::vector<ByteBlock>& outgoing);
+    void run(const std::vector<ByteBlock>& outgoing);
     std::span<const std::byte> block(int rank) const;
 
 private:

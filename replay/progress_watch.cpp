@@ -1,4 +1,4 @@
-#include "replay/progress.hpp"
+#include "replay/progress_watch.hpp"
 
 #include <sched.h>
 #include <sys/prctl.h>

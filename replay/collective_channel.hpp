@@ -3,7 +3,7 @@
 // each operation below must be awaited by all of them in the same order with
 // the same sizes (as with MPI collectives, which implement them):
 //
-//     const RankedValue latest = co_await exchange.allreduce_maxloc(enter);
+//     const RankedValue latest = co_await channel.allreduce_maxloc(enter);
 //
 // The spans passed in must stay valid until the operation has completed,
 // which is when the co_await returns.
@@ -25,9 +25,9 @@ struct RankedValue {
     int rank = -1;
 };
 
-// One exchange operation as the engine sees it: what to do, the caller's
+// One channel operation as the engine sees it: what to do, the caller's
 // data, and (while it waits) the suspended coroutine to resume.
-struct ExchangeOperation {
+struct ChannelOperation {
     enum class Kind : std::uint8_t {
         Allreduce,       // values, op
         MaxLoc,          // ranked
@@ -47,31 +47,31 @@ struct ExchangeOperation {
     std::coroutine_handle<> waiter;
 };
 
-class CollectiveExchange {
+class CollectiveChannel {
 public:
-    virtual ~CollectiveExchange() = default;
+    virtual ~CollectiveChannel() = default;
     virtual int size() const = 0;   // ranks in the communicator
     virtual int rank() const = 0;   // this rank in the communicator
     // World rank of communicator rank `r`.
     virtual int world_rank(int r) const = 0;
 
-    // What co_await of an operation does: asks the exchange to start it;
-    // if the exchange keeps it for later, the awaiting coroutine waits
+    // What co_await of an operation does: asks the channel to start it;
+    // if the channel keeps it for later, the awaiting coroutine waits
     // until the engine resumes it with the result in place.
     class [[nodiscard]] Step {
     public:
-        Step(CollectiveExchange& exchange, const ExchangeOperation& operation)
-            : exchange_(&exchange), operation_(operation) {}
-        bool await_ready() { return exchange_->start(operation_); }
+        Step(CollectiveChannel& channel, const ChannelOperation& operation)
+            : channel_(&channel), operation_(operation) {}
+        bool await_ready() { return channel_->start(operation_); }
         void await_suspend(std::coroutine_handle<> waiter) { operation_.waiter = waiter; }
         RankedValue await_resume() const { return operation_.ranked; }
 
     private:
-        CollectiveExchange* exchange_;
-        ExchangeOperation operation_;
+        CollectiveChannel* channel_;
+        ChannelOperation operation_;
     };
 
-    using Kind = ExchangeOperation::Kind;
+    using Kind = ChannelOperation::Kind;
 
     // Element-wise reduction, result on every rank.
     Step allreduce(std::span<double> values, ReduceOp op) {
@@ -109,7 +109,7 @@ public:
         return {*this, {Kind::BroadcastFixed, ReduceOp::Sum, root, values, nullptr, {}, {}}};
     }
 
-    // False where the engine spared this observer the exchange because no
+    // False where the engine spared this observer the channel because no
     // member of the communicator has anything to contribute (exchanges_at):
     // then it is false on every member alike, and the operations above must
     // not be used.
@@ -118,7 +118,7 @@ public:
 protected:
     // Runs `operation` now and returns true, or keeps a reference to it, to
     // complete it later and resume operation.waiter, and returns false.
-    virtual bool start(ExchangeOperation& operation) = 0;
+    virtual bool start(ChannelOperation& operation) = 0;
 };
 
 }  // namespace hindsight::replay

@@ -1,0 +1,54 @@
+#include "replay/pass_observers.hpp"
+
+#include <string>
+
+#include "common/error.hpp"
+
+namespace hindsight::replay {
+
+PassObservers::PassObservers(const trace::LocalTrace& trace, Direction direction,
+                             std::span<ReplayObserver* const> observers)
+    : trace_(trace), direction_(direction), observers_(observers) {
+    const auto fail = [&](const std::string& problem) {
+        throw Error(trace.anchor_path, "rank " + std::to_string(trace.rank) + ": " + problem);
+    };
+    if (observers.size() > 64) fail("a pass has more than 64 observers");
+    for (std::size_t k = 0; k < observers.size(); ++k) {
+        ReplayObserver* o = observers[k];
+        o->begin_pass(trace, direction);
+        const Participation part = o->participation();
+        const PassMember member{o, observer_bit(k)};
+        if (part.enters) enters_.push_back(o);
+        if (part.leaves) leaves_.push_back(o);
+        if (part.payloads != Payloads::None) payloads_.push_back(member);
+        if (part.payloads == Payloads::FromTrace) from_trace_ = true;
+        if (part.payloads == Payloads::FromPass) from_pass_.push_back(member);
+        if (part.replies) {
+            // A reply answers a payload that may depend on the pass.
+            if (part.payloads != Payloads::FromPass) fail("an analysis asks for replies to payloads of trace data");
+            replies_.push_back(member);
+        }
+        if (part.notes) notes_.push_back(member);
+        if (part.collectives) collectives_.push_back(member);
+    }
+}
+
+void PassObservers::end_pass() const {
+    for (ReplayObserver* o : observers_) o->end_pass(trace_, direction_);
+}
+
+bool PassObservers::carries_data(const trace::EventView& view) const {
+    if (from_trace_) return true;
+    for (const PassMember& m : from_pass_)
+        if (m.observer->carries_data(view)) return true;
+    return false;
+}
+
+ObserverMask PassObservers::exchanges_at(const trace::EventView& view) const {
+    ObserverMask mask = 0;
+    for (const PassMember& m : collectives_)
+        if (m.observer->exchanges_at(view)) mask |= m.bit;
+    return mask;
+}
+
+}  // namespace hindsight::replay
