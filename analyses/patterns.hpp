@@ -45,8 +45,8 @@ inline constexpr std::size_t kWaitPatternCount = static_cast<std::size_t>(WaitPa
 
 // The patterns with delay costs, each an index into the delay analysis's
 // per-pattern costs; in the order the summary ranks their delay costs.
-enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne };
-inline constexpr std::size_t kCostPatterns = 6;
+enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne, Count_ };
+inline constexpr std::size_t kCostPatterns = static_cast<std::size_t>(CostPattern::Count_);
 
 struct DelayMetrics {
     CostPattern pattern;
