@@ -111,6 +111,7 @@ struct CollectiveOpInfo {
     CollectiveShape shape;
 };
 
+// trace::CollectiveOp ends with Other.
 inline constexpr std::size_t kCollectiveOpCount = static_cast<std::size_t>(trace::CollectiveOp::Other) + 1;
 
 // The tables, with short names for the enums they list.
