@@ -8,57 +8,22 @@
 #include <vector>
 
 #include "analyses/metric_claims.hpp"
+#include "analyses/patterns.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
 
 using replay::CollectiveChannel;
-using trace::CollectiveOp;
 using replay::RankedValue;
 
 // Timestamps travel as doubles: exact for tick counts below 2^53.
 namespace {
 
-// "No metric" for operations that have no wait or no completion metric.
-constexpr Metric kNoMetric = Metric::Count_;
 constexpr double kNever = std::numeric_limits<double>::max();
 constexpr double kNotSending = std::numeric_limits<double>::lowest();
 
 double as_value(Ticks t) { return static_cast<double>(t); }
 Ticks as_ticks(double v) { return static_cast<Ticks>(v); }
-
-// Whether no rank can end the operation before the entry it waits for, so
-// that an end before that entry can only mean that the clocks disagree (a
-// clock-condition violation), as in Scalasca. MPI_Init and MPI_Finalize are
-// no such synchronization: MPI may let a rank leave them before another
-// one entered, even on one node with one clock.
-constexpr bool ends_after_awaited_entry(CollectiveOp op) {
-    switch (op) {
-    case CollectiveOp::Init:
-    case CollectiveOp::Finalize:
-        return false;
-    case CollectiveOp::Barrier:
-    case CollectiveOp::Bcast:
-    case CollectiveOp::Gather:
-    case CollectiveOp::Gatherv:
-    case CollectiveOp::Scatter:
-    case CollectiveOp::Scatterv:
-    case CollectiveOp::Allgather:
-    case CollectiveOp::Allgatherv:
-    case CollectiveOp::Alltoall:
-    case CollectiveOp::Alltoallv:
-    case CollectiveOp::Alltoallw:
-    case CollectiveOp::Allreduce:
-    case CollectiveOp::Reduce:
-    case CollectiveOp::ReduceScatter:
-    case CollectiveOp::ReduceScatterBlock:
-    case CollectiveOp::Scan:
-    case CollectiveOp::Exscan:
-    case CollectiveOp::Other:
-        return true;
-    }
-    return true;
-}
 
 }  // namespace
 
@@ -69,7 +34,10 @@ struct CollectiveWaitStates::Call {
     bool sends = false;
     bool receives = false;
     int rank = 0;  // in the communicator
-    // Whether an end before the awaited entry is a clock-condition violation.
+    WaitPattern pattern = WaitPattern::None;  // of the operation's shape
+    // Whether an end before the awaited entry is a clock-condition
+    // violation, as in Scalasca: no rank can end a synchronizing operation
+    // before the entry it waits for, unless it may leave early.
     bool checks_clock = true;
 };
 
@@ -84,6 +52,7 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
                                                            CollectiveChannel& exchange) {
     if (exchange.size() <= 1) co_return;
     const trace::Collective& coll = view.collective();
+    const CollectiveShape shape = collective_shape(coll.op);
     // Measured from the operation's begin, as in Scalasca: a rank may spend
     // time in the call before the operation starts (argument checks, ...).
     const Call call{view,
@@ -92,54 +61,33 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
                     coll.bytes_sent > 0,
                     coll.bytes_received > 0,
                     exchange.rank(),
-                    ends_after_awaited_entry(coll.op)};
-    switch (coll.op) {
-    case CollectiveOp::Barrier:
-        co_await all_synchronizing(call, exchange, WaitPattern::Barrier, Metric::MpiBarrierWait,
-                          Metric::MpiBarrierCompletion);
+                    shape_info(shape).pattern,
+                    !shape_info(shape).may_leave_early};
+    switch (shape) {
+    case CollectiveShape::Barrier:
+    case CollectiveShape::Init:
+    case CollectiveShape::Finalize:
+        co_await all_synchronizing(call, exchange);
         break;
-    case CollectiveOp::Init:
-        // No wait at MPI_Init: the ranks start at unrelated times, and that
-        // is nobody's delay.
-        co_await all_synchronizing(call, exchange, WaitPattern::InitCompletion, kNoMetric,
-                          Metric::MpiInitCompletion);
-        break;
-    case CollectiveOp::Finalize:
-        co_await all_synchronizing(call, exchange, WaitPattern::FinalizeWait, Metric::MpiFinalizeWait,
-                          kNoMetric);
-        break;
-    case CollectiveOp::Allgather:
-    case CollectiveOp::Allgatherv:
-    case CollectiveOp::Alltoall:
-    case CollectiveOp::Allreduce:
-    case CollectiveOp::ReduceScatter:
-    case CollectiveOp::ReduceScatterBlock:
+    case CollectiveShape::NToN:
         co_await all_to_all(call, exchange);
         break;
-    case CollectiveOp::Bcast:
-    case CollectiveOp::Scatter:
-    case CollectiveOp::Scatterv:
+    case CollectiveShape::OneToN:
         co_await one_to_all(call, exchange);
         break;
-    case CollectiveOp::Gather:
-    case CollectiveOp::Gatherv:
-    case CollectiveOp::Reduce:
+    case CollectiveShape::NToOne:
         co_await all_to_one(call, exchange);
         break;
-    case CollectiveOp::Scan:
-    case CollectiveOp::Exscan:
+    case CollectiveShape::Prefix:
         co_await scan(call, exchange);
         break;
-    case CollectiveOp::Alltoallv:
-    case CollectiveOp::Alltoallw:
-    case CollectiveOp::Other:
+    case CollectiveShape::Unresolved:
+    case CollectiveShape::Count_:
         break;
     }
 }
 
-void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cause,
-                                  Ticks awaited_enter, Ticks first_end, Metric wait_metric,
-                                  Metric completion_metric) {
+void CollectiveWaitStates::settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end) {
     if (call.checks_clock && awaited_enter > call.end) ++points_->clock_violations.collective;
     // Clamped to the time in the call: with skewed clocks the awaited entry
     // may seem to come after this rank's end.
@@ -149,18 +97,16 @@ void CollectiveWaitStates::settle(const Call& call, WaitPattern pattern, int cau
     const Ticks wait = std::max<Ticks>(0, awaited - call.enter);
     const Ticks completion = std::max<Ticks>(0, call.end - completion_start);
 
+    const PatternInfo& pattern = pattern_info(call.pattern);
     // A wait the report does not show (at MPI_Init) is no wait state either:
     // nobody's work delayed the ranks' start.
-    const Ticks recorded_wait = wait_metric == kNoMetric ? 0 : wait;
-    // Every rank that synchronized here is a synchronization point of the
-    // delay analysis, but for scans (as in Scalasca).
+    const Ticks recorded_wait = pattern.wait ? wait : 0;
     points_->wait_states.record(call.view.index(),
-                                {pattern, recorded_wait, cause, pattern != WaitPattern::EarlyScan, completion});
+                                {call.pattern, recorded_wait, cause, pattern.synchronization_point, completion});
     const CallPathId cnode = call.view.enter().cnode;
     const auto& trace = call.view.trace();
-    if (wait > 0 && wait_metric != kNoMetric) claim_time(*cube_, trace, wait_metric, cnode, wait);
-    if (completion > 0 && completion_metric != kNoMetric)
-        claim_time(*cube_, trace, completion_metric, cnode, completion);
+    if (wait > 0 && pattern.wait) claim_time(*cube_, trace, *pattern.wait, cnode, wait);
+    if (completion > 0 && pattern.completion) claim_time(*cube_, trace, *pattern.completion, cnode, completion);
 }
 
 // Whom a collective synchronized where not every member took part: each
@@ -185,13 +131,10 @@ replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, Coll
     std::sort(group.begin(), group.end());
 }
 
-replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveChannel& ex,
-                                                               WaitPattern pattern, Metric wait,
-                                                               Metric completion) {
+replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveChannel& ex) {
     const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
-    settle(call, pattern, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value), wait,
-           completion);
+    settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {
@@ -201,8 +144,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
     if (earliest_end.value > latest.value) {
         // All ranks were inside the operation at once: all synchronized.
         if (moves_data)
-            settle(call, WaitPattern::NxN, latest.rank, as_ticks(latest.value),
-                   as_ticks(earliest_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
+            settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
         co_return;
     }
     // Some rank left before the last one entered: only the last sender and
@@ -215,8 +157,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
         co_await ex.allreduce_minloc(synchronized ? as_value(call.end) : kNever);
     co_await record_group(call, ex, synchronized, synchronized);
     if (synchronized)
-        settle(call, WaitPattern::NxN, last_sender.rank, as_ticks(last_sender.value),
-               as_ticks(first_sync_end.value), Metric::MpiWaitNxN, Metric::MpiNxNCompletion);
+        settle(call, last_sender.rank, as_ticks(last_sender.value), as_ticks(first_sync_end.value));
 }
 
 replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveChannel& ex) {
@@ -234,8 +175,7 @@ replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, Collec
         waits_for_root || (call.rank == root && first_waiter_end.value < kNever);
     if (first_waiter_end.value < kNever) co_await record_group(call, ex, waits_for_root, call.rank == root);
     if (synchronized)
-        settle(call, WaitPattern::LateBroadcast, root, root_enter, call.end,
-               Metric::MpiLateBroadcast, kNoMetric);
+        settle(call, root, root_enter, call.end);
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveChannel& ex) {
@@ -250,8 +190,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, Collec
     const bool synchronized =
         root_info[0] < last_sender.value && (call.rank == root || call.rank == last_sender.rank);
     if (synchronized)
-        settle(call, WaitPattern::EarlyReduce, last_sender.rank, as_ticks(last_sender.value),
-               call.end, Metric::MpiEarlyReduce, kNoMetric);
+        settle(call, last_sender.rank, as_ticks(last_sender.value), call.end);
 }
 
 replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveChannel& ex) {
@@ -260,8 +199,7 @@ replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveCh
     const replay::RankedValue last = co_await ex.scan_maxloc(call.sends ? as_value(call.enter) : kNotSending);
     const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < last.value;
     if (synchronized)
-        settle(call, WaitPattern::EarlyScan, last.rank, as_ticks(last.value), call.end, Metric::MpiEarlyScan,
-               kNoMetric);
+        settle(call, last.rank, as_ticks(last.value), call.end);
 }
 
 }  // namespace hindsight::analyses

@@ -1,7 +1,9 @@
 // Wait states of collective operations (and of MPI_Init / MPI_Finalize,
 // which synchronize all ranks), with Scalasca's semantics. Times are the
 // entry of the MPI call and the end of the collective operation; each wait
-// is clamped to the time the rank actually spent in the call.
+// is clamped to the time the rank actually spent in the call. The shape of
+// the operation decides the pattern, and the pattern the metrics
+// (patterns.hpp); here is how each shape is detected:
 //  - Barrier: Wait at Barrier = until the last rank entered; Barrier
 //    Completion = after the first rank left.
 //  - n-to-n (allreduce, allgather[v], alltoall, reduce_scatter[_block]):
@@ -44,8 +46,7 @@ public:
 private:
     struct Call;  // one rank's view of the operation
 
-    replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveChannel& ex,
-                                             WaitPattern pattern, Metric wait, Metric completion);
+    replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveChannel& ex);
@@ -53,10 +54,9 @@ private:
     replay::CollectiveTask record_group(const Call& call, replay::CollectiveChannel& ex, bool member, bool keeps);
     // Records this rank's wait for the entry of communicator rank `cause`
     // and its completion time after the first synchronizing rank's end
-    // (`first_end`), and claims them for the given metrics (Metric::Count_:
-    // the operation has no such metric).
-    void settle(const Call& call, WaitPattern pattern, int cause, Ticks awaited_enter,
-                Ticks first_end, Metric wait_metric, Metric completion_metric);
+    // (`first_end`), and claims them for the metrics of the operation's
+    // pattern (patterns.hpp).
+    void settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end);
 
     LocalCube* cube_;
     SynchronizationPoints* points_;

@@ -4,39 +4,6 @@
 
 namespace hindsight::analyses {
 
-namespace {
-
-struct DelayMetrics {
-    Metric short_term;
-    Metric long_term;
-};
-
-constexpr std::array<DelayMetrics, kCostPatterns> kDelayMetrics{{
-    {Metric::DelayLateSender, Metric::DelayLateSenderLongterm},
-    {Metric::DelayLateReceiver, Metric::DelayLateReceiverLongterm},
-    {Metric::DelayBarrier, Metric::DelayBarrierLongterm},
-    {Metric::DelayN2n, Metric::DelayN2nLongterm},
-    {Metric::Delay12n, Metric::Delay12nLongterm},
-    {Metric::DelayN21, Metric::DelayN21Longterm},
-}};
-
-}  // namespace
-
-std::optional<CostPattern> cost_pattern(WaitPattern pattern) {
-    switch (pattern) {
-    case WaitPattern::LateSender: return CostPattern::LateSender;
-    case WaitPattern::LateReceiver: return CostPattern::LateReceiver;
-    case WaitPattern::Barrier: return CostPattern::Barrier;
-    case WaitPattern::NxN: return CostPattern::NxN;
-    case WaitPattern::LateBroadcast: return CostPattern::OneToN;
-    case WaitPattern::EarlyReduce: return CostPattern::NToOne;
-    default: return std::nullopt;
-    }
-}
-
-Metric short_term_metric(CostPattern pattern) { return kDelayMetrics[static_cast<std::size_t>(pattern)].short_term; }
-Metric long_term_metric(CostPattern pattern) { return kDelayMetrics[static_cast<std::size_t>(pattern)].long_term; }
-
 Excess excess_over(const SparseProfile& delayer, const SparseProfile& waiter) {
     Excess excess;
     excess.by_entry.assign(delayer.paths.size(), 0.0);

@@ -20,24 +20,14 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
-#include <optional>
 #include <vector>
 
-#include "analyses/metrics.hpp"
+#include "analyses/patterns.hpp"
 #include "analyses/sync_intervals.hpp"
-#include "analyses/wait_states.hpp"
 
 namespace hindsight::analyses {
 
-// The wait-state patterns with delay metrics.
-enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne };
-inline constexpr std::size_t kCostPatterns = 6;
-using PatternCosts = std::array<double, kCostPatterns>;  // by CostPattern
-
-std::optional<CostPattern> cost_pattern(WaitPattern pattern);
-Metric short_term_metric(CostPattern pattern);
-Metric long_term_metric(CostPattern pattern);
+using PatternCosts = std::array<double, kCostPatterns>;  // by CostPattern (patterns.hpp)
 
 // Δ by entry of the delayer's profile, and their sum.
 struct Excess {

@@ -17,25 +17,10 @@ namespace {
 
 // The pattern of a collective operation's wait states, by the operation,
 // which all members share, so that they all take part in the same
-// exchanges; none for the operations whose waits have no delay metric
-// (scans, MPI_Init, MPI_Finalize).
+// exchanges; none for the operations whose waits have no delay costs.
 std::optional<CostPattern> collective_pattern(CollectiveOp op) {
-    switch (op) {
-    case CollectiveOp::Barrier: return CostPattern::Barrier;
-    case CollectiveOp::Allgather:
-    case CollectiveOp::Allgatherv:
-    case CollectiveOp::Alltoall:
-    case CollectiveOp::Allreduce:
-    case CollectiveOp::ReduceScatter:
-    case CollectiveOp::ReduceScatterBlock: return CostPattern::NxN;
-    case CollectiveOp::Bcast:
-    case CollectiveOp::Scatter:
-    case CollectiveOp::Scatterv: return CostPattern::OneToN;
-    case CollectiveOp::Gather:
-    case CollectiveOp::Gatherv:
-    case CollectiveOp::Reduce: return CostPattern::NToOne;
-    default: return std::nullopt;
-    }
+    const std::optional<DelayMetrics>& delay = pattern_info(collective_wait_pattern(op)).delay;
+    return delay ? std::optional<CostPattern>(delay->pattern) : std::nullopt;
 }
 
 void put_profile(replay::PayloadWriter& out, const SparseProfile& profile) {
@@ -165,10 +150,10 @@ void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delay
     for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
         if (excess[i] <= 0) continue;
         const CallPathId cnode = delayer.processing.paths[i];
-        cube_->add(short_term_metric(pattern), cnode, seconds(scales.short_term * excess[i]));
+        cube_->add(delay_metrics(pattern).short_term, cnode, seconds(scales.short_term * excess[i]));
         for (std::size_t p = 0; p < kCostPatterns; ++p)
             if (scales.long_term[p] != 0)
-                cube_->add(long_term_metric(static_cast<CostPattern>(p)), cnode, seconds(scales.long_term[p] * excess[i]));
+                cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(scales.long_term[p] * excess[i]));
     }
     for (const auto& [index, waiting] : delayer.waits) {
         PatternCosts& costs = long_costs_[index];
@@ -184,9 +169,9 @@ void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delay
 void DelayCostAnalysis::charge_unexplained(const EventView& view, CostPattern pattern, double short_cost,
                                            const PatternCosts& long_cost) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    if (short_cost > 0) cube_->add(short_term_metric(pattern), view.cnode(), seconds(short_cost));
+    if (short_cost > 0) cube_->add(delay_metrics(pattern).short_term, view.cnode(), seconds(short_cost));
     for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (long_cost[p] > 0) cube_->add(long_term_metric(static_cast<CostPattern>(p)), view.cnode(), seconds(long_cost[p]));
+        if (long_cost[p] > 0) cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, view.cnode(), seconds(long_cost[p]));
 }
 
 void DelayCostAnalysis::classify(const EventView& view, WaitPattern pattern, Ticks waiting, double indirect) {
@@ -473,10 +458,10 @@ replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, repl
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     for (std::size_t i = 0; i < n; ++i) {
         const CallPathId cnode = all_paths.paths[i];
-        if (sums[i] != 0) cube_->add(short_term_metric(pattern), cnode, seconds(sums[i]));
+        if (sums[i] != 0) cube_->add(delay_metrics(pattern).short_term, cnode, seconds(sums[i]));
         for (std::size_t p = 0; p < kCostPatterns; ++p)
             if (sums[(1 + p) * n + i] != 0)
-                cube_->add(long_term_metric(static_cast<CostPattern>(p)), cnode, seconds(sums[(1 + p) * n + i]));
+                cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(sums[(1 + p) * n + i]));
     }
     // A wait state in a piece lies inside the interval of every member whose
     // interval begins with that piece or before.

@@ -8,24 +8,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "analyses/patterns.hpp"
 #include "common/clock.hpp"
 #include "trace/event.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {
-
-enum class WaitPattern : std::uint8_t {
-    None,
-    LateSender,      // receiver waited for a sender (incl. wrong order)
-    LateReceiver,    // sender waited for a receiver
-    Barrier,         // wait at barrier (n-to-n synchronization)
-    NxN,             // wait at an all-to-all collective
-    LateBroadcast,   // 1-to-n: waited for the root
-    EarlyReduce,     // n-to-1: the root waited for the others
-    EarlyScan,       // scan: waited for a lower rank
-    InitCompletion,
-    FinalizeWait,
-};
 
 struct WaitState {
     WaitPattern pattern = WaitPattern::None;
@@ -40,30 +28,16 @@ struct WaitState {
 };
 
 // Whether the delay analysis charges this wait state to a delay, and so can
-// pass costs on through it: the patterns with a delay metric, with a known
-// cause. Waits of the other patterns (scans, MPI_Init, MPI_Finalize) end a
-// chain of costs; inside another wait's synchronization interval they count
-// as the rank's activity like any other time, so that no cost is lost there.
+// pass costs on through it: a wait of a pattern with delay costs
+// (patterns.hpp), with a known cause.
 inline bool has_delay_costs(const WaitState& wait) {
-    switch (wait.pattern) {
-    case WaitPattern::LateSender:
-    case WaitPattern::LateReceiver:
-    case WaitPattern::Barrier:
-    case WaitPattern::NxN:
-    case WaitPattern::LateBroadcast:
-    case WaitPattern::EarlyReduce:
-        return wait.waiting > 0 && wait.cause >= 0;
-    default: return false;
-    }
+    return pattern_info(wait.pattern).delay && wait.waiting > 0 && wait.cause >= 0;
 }
 
 // Whether the wait counts as waiting, not as the rank's own activity, where
-// the backward analyses split a rank's time: the waits with a delay metric
-// and the wait at MPI_Finalize. Waits at scans and the time ranks spend in
-// MPI_Init waiting for each other are activity, as in Scalasca, whose
-// reports we reproduce: a scan is no synchronization point there.
+// the backward analyses split a rank's time (patterns.hpp says which do).
 inline bool is_synchronization_wait(const WaitState& wait) {
-    return has_delay_costs(wait) || (wait.pattern == WaitPattern::FinalizeWait && wait.waiting > 0);
+    return has_delay_costs(wait) || (pattern_info(wait.pattern).waiting_without_delay_costs && wait.waiting > 0);
 }
 
 // Wait states of one rank, by the index of the communication event (Send,

@@ -5,6 +5,8 @@
 #include <optional>
 #include <ostream>
 
+#include "analyses/patterns.hpp"
+
 namespace hindsight::analyzer {
 namespace {
 
@@ -56,18 +58,32 @@ MetricTotal total_of(const cube::Report& report, analyses::Metric metric) {
     return t;
 }
 
-// The wait-state pattern whose waiting a delay-cost metric explains: per
-// pattern, short- plus long-term delay costs add up to its waiting time.
+// The waiting a delay-cost metric explains: per pattern, short- plus
+// long-term delay costs add up to its waiting time.
 std::optional<analyses::Metric> explained_wait(analyses::Metric delay) {
-    switch (delay) {
-    case analyses::Metric::DelayLateSenderAggregate: return analyses::Metric::MpiLateSender;
-    case analyses::Metric::DelayLateReceiverAggregate: return analyses::Metric::MpiLateReceiver;
-    case analyses::Metric::DelayBarrierAggregate: return analyses::Metric::MpiBarrierWait;
-    case analyses::Metric::DelayN2nAggregate: return analyses::Metric::MpiWaitNxN;
-    case analyses::Metric::Delay12nAggregate: return analyses::Metric::MpiLateBroadcast;
-    case analyses::Metric::DelayN21Aggregate: return analyses::Metric::MpiEarlyReduce;
-    default: return std::nullopt;
-    }
+    for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
+        if (pattern.delay && pattern.delay->aggregate == delay) return pattern.wait;
+    return std::nullopt;
+}
+
+// Each pattern's own time (its waiting; for MPI_Init, which records none,
+// its completion), then the time the others spent completing operations
+// once the partners had met, in the order of the pattern table.
+std::vector<analyses::Metric> wait_state_metrics() {
+    std::vector<analyses::Metric> metrics;
+    for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
+        if (const auto own = pattern.wait ? pattern.wait : pattern.completion) metrics.push_back(*own);
+    for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
+        if (pattern.wait && pattern.completion) metrics.push_back(*pattern.completion);
+    return metrics;
+}
+
+// In the order of the cost patterns.
+std::vector<analyses::Metric> delay_cost_metrics() {
+    std::vector<analyses::Metric> metrics;
+    for (std::size_t c = 0; c < analyses::kCostPatterns; ++c)
+        metrics.push_back(analyses::delay_metrics(static_cast<analyses::CostPattern>(c)).aggregate);
+    return metrics;
 }
 
 void print_section(std::ostream& out, const cube::Report& report, const SummarySection& section,
@@ -106,21 +122,13 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
 
 std::vector<SummarySection> summary_sections() {
     return {
-        {"Largest wait states",
-         {analyses::Metric::MpiLateSender, analyses::Metric::MpiLateReceiver, analyses::Metric::MpiBarrierWait, analyses::Metric::MpiWaitNxN,
-          analyses::Metric::MpiEarlyReduce, analyses::Metric::MpiLateBroadcast, analyses::Metric::MpiEarlyScan, analyses::Metric::MpiInitCompletion,
-          analyses::Metric::MpiFinalizeWait, analyses::Metric::MpiBarrierCompletion, analyses::Metric::MpiNxNCompletion},
-         5},
+        {"Largest wait states", wait_state_metrics(), 5},
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
         {"Critical path", {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance}, 2, Basis::WallClock},
         // Root causes: the delays that the waiting traces back to, by the
         // pattern of the wait they caused (short- and long-term together).
-        {"Largest delay costs (root causes of waiting)",
-         {analyses::Metric::DelayLateSenderAggregate, analyses::Metric::DelayLateReceiverAggregate,
-          analyses::Metric::DelayBarrierAggregate, analyses::Metric::DelayN2nAggregate, analyses::Metric::Delay12nAggregate,
-          analyses::Metric::DelayN21Aggregate},
-         5},
+        {"Largest delay costs (root causes of waiting)", delay_cost_metrics(), 5},
         // Allocation time lost to imbalance, charged to critical call paths.
         {"Imbalance indicators",
          {analyses::Metric::CriticalImbalanceImpact, analyses::Metric::IntraPartitionImbalance,
