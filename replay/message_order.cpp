@@ -6,73 +6,57 @@
 #include <numeric>
 #include <vector>
 
+#include "trace/huge_page_allocator.hpp"
+
 namespace hindsight::replay {
-namespace {
 
-// Per peer, in slot order: for each send to it, its position among this
-// rank's sends to the peer; for each receive from it, how many sends to
-// the peer came before it.
-struct Positions {
-    std::vector<std::vector<std::uint32_t>> send_position;
-    std::vector<std::vector<std::uint32_t>> sends_before_receive;
-};
-
-bool is_send(const trace::LocalTrace& trace, const trace::MessageSlots& slots, std::uint32_t m) {
-    return trace.events[slots.event(m)].kind == trace::EventKind::Send;
-}
-
-Positions positions_of(const trace::LocalTrace& trace, const trace::MessageSlots& slots) {
+std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                                                    MPI_Comm world, ProgressWatch& watch) {
     const std::size_t ranks = slots.sends().size();
-    Positions p{std::vector<std::vector<std::uint32_t>>(ranks), std::vector<std::vector<std::uint32_t>>(ranks)};
-    for (std::size_t r = 0; r < ranks; ++r) {
-        p.send_position[r].resize(slots.sends()[r]);
-        p.sends_before_receive[r].resize(slots.receives()[r]);
-    }
+    // What each peer needs of this rank's order, in its slot order: how many
+    // sends to it preceded each receive of its messages, then each send's
+    // position among the sends to it. Written in place, as the block that
+    // goes to the peer.
+    std::vector<int> counts(ranks), offsets(ranks);
+    for (std::size_t r = 0; r < ranks; ++r)
+        counts[r] = static_cast<int>(slots.receives()[r] + slots.sends()[r]);
+    std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0);
+    const auto total = static_cast<std::size_t>(offsets.back() + counts.back());
+    // One element more: a rank without messages still passes two distinct
+    // buffers, which MPICH requires even for empty transfers. Huge pages:
+    // at millions of messages, faulting in 4 KiB pages would cost more
+    // than the check itself.
+    using Block = std::vector<std::uint32_t, trace::HugePageAllocator<std::uint32_t>>;
+    Block outgoing(total + 1), incoming(total + 1);
+    const auto sends_before_receive = [&](std::size_t peer) { return outgoing.data() + offsets[peer]; };
+    const auto send_position = [&](std::size_t peer) { return sends_before_receive(peer) + slots.receives()[peer]; };
     std::vector<std::uint32_t> sent(ranks, 0);
     // The message table is in event order.
     for (std::uint32_t m = 0; m < trace.messages.size(); ++m) {
         const auto peer = static_cast<std::size_t>(slots.peer(m));
-        if (is_send(trace, slots, m))
-            p.send_position[peer][slots.slot(m)] = sent[peer]++;
+        if (slots.is_send(m))
+            send_position(peer)[slots.slot(m)] = sent[peer]++;
         else
-            p.sends_before_receive[peer][slots.slot(m)] = sent[peer];
+            sends_before_receive(peer)[slots.slot(m)] = sent[peer];
     }
-    return p;
-}
-
-}  // namespace
-
-std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                                    MPI_Comm world, ProgressWatch& watch) {
-    const Positions mine = positions_of(trace, slots);
-    const std::size_t ranks = slots.sends().size();
-
-    // To each peer: what it needs of this rank's order, in its slot order:
-    // how many sends to it preceded each receive of its messages, then each
-    // send's position among the sends to it.
-    std::vector<int> counts(ranks), offsets(ranks);
-    for (std::size_t r = 0; r < ranks; ++r)
-        counts[r] = static_cast<int>(slots.sends()[r] + slots.receives()[r]);
-    std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0);
-    const auto total = static_cast<std::size_t>(offsets.back() + counts.back());
-    // One element more: a rank without messages still passes two distinct
-    // buffers, which MPICH requires even for empty transfers.
-    std::vector<std::uint32_t> outgoing(total + 1), incoming(total + 1);
+    // The check is symmetric: the lower rank of each pair makes it, with
+    // the higher rank's block. The peer's counts equal ours the other way
+    // round (checked before), so the same counts and offsets describe what
+    // comes in.
+    std::vector<int> send_counts(counts), receive_counts(counts);
     for (std::size_t r = 0; r < ranks; ++r) {
-        auto at = outgoing.begin() + offsets[r];
-        at = std::copy(mine.sends_before_receive[r].begin(), mine.sends_before_receive[r].end(), at);
-        std::copy(mine.send_position[r].begin(), mine.send_position[r].end(), at);
+        const bool lower = static_cast<int>(r) < trace.rank;
+        (lower ? receive_counts : send_counts)[r] = 0;
     }
-    // The peer's counts equal ours the other way round (checked before),
-    // so the same counts and offsets describe what comes in.
     watch.complete("the message order of all ranks", [&](auto& r) {
-        MPI_Ialltoallv(outgoing.data(), counts.data(), offsets.data(), MPI_UINT32_T, incoming.data(), counts.data(),
-                       offsets.data(), MPI_UINT32_T, world, &r[0]);
+        MPI_Ialltoallv(outgoing.data(), send_counts.data(), offsets.data(), MPI_UINT32_T, incoming.data(),
+                       receive_counts.data(), offsets.data(), MPI_UINT32_T, world, &r[0]);
     });
 
+    std::vector<std::uint32_t> earliest;
     for (std::size_t peer = 0; peer < ranks; ++peer) {
         const std::uint32_t sends = slots.sends()[peer], receives = slots.receives()[peer];
-        if (sends == 0 || receives == 0) continue;
+        if (receive_counts[peer] == 0 || sends == 0 || receives == 0) continue;
         // The peer's side: for each of our sends (by slot), how many of its
         // sends to us preceded its receive of it; for each of our receives
         // (by slot), its send's position among its sends to us.
@@ -80,16 +64,14 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
         const std::uint32_t* peer_send_position = peer_sends_before + sends;
         // earliest[q]: the fewest sends the peer made before receiving any
         // of our sends at position q or later.
-        std::vector<std::uint32_t> earliest(sends + 1, std::numeric_limits<std::uint32_t>::max());
-        for (std::uint32_t slot = 0; slot < sends; ++slot)
-            earliest[mine.send_position[peer][slot]] = peer_sends_before[slot];
+        earliest.assign(sends + 1, std::numeric_limits<std::uint32_t>::max());
+        for (std::uint32_t slot = 0; slot < sends; ++slot) earliest[send_position(peer)[slot]] = peer_sends_before[slot];
         for (std::uint32_t q = sends; q-- > 0;) earliest[q] = std::min(earliest[q], earliest[q + 1]);
         // Our receive of slot k comes before our sends at positions
         // sends_before_receive and later; if the peer received one of those
         // before it sent k, each side waits for the other.
         for (std::uint32_t k = 0; k < receives; ++k) {
-            const std::uint32_t later_sends_from = mine.sends_before_receive[peer][k];
-            if (earliest[later_sends_from] <= peer_send_position[k])
+            if (earliest[sends_before_receive(peer)[k]] <= peer_send_position[k])
                 return "rank " + std::to_string(trace.rank) + " and rank " + std::to_string(peer) +
                        " wait for each other: each receives a message before sending the one the other receives "
                        "first (message " + std::to_string(peer_send_position[k] + 1) + " from rank " +

@@ -43,7 +43,7 @@ void MessageSlotsBuilder::add(const Message& message, EventIndex event, bool sen
         last_hash_[send] = mix((std::uint64_t{message.comm} << 32) | message.tag);
     }
     const std::uint32_t id = last_id_[send];
-    slots_.messages_.push_back({peer, stream_sizes_[id]++, event, id});
+    slots_.messages_.push_back({static_cast<std::uint32_t>(peer), send, stream_sizes_[id]++, event, id});
     // The message's signature: communicator, tag (of the stream) and size.
     (send ? slots_.send_checksums_ : slots_.receive_checksums_).at(static_cast<std::size_t>(peer)) +=
         mix(last_hash_[send] ^ message.bytes);

@@ -29,8 +29,11 @@ public:
     // By message index (LocalTrace::messages): the peer's world rank, and
     // the slot among this rank's sends to it (for a send) or receives from
     // it (for a receive).
-    int peer(std::uint32_t message) const { return messages_[message].peer; }
+    int peer(std::uint32_t message) const { return static_cast<int>(messages_[message].peer); }
     std::uint32_t slot(std::uint32_t message) const { return messages_[message].slot; }
+    // Whether the message is a send (else a receive), without a look at the
+    // events.
+    bool is_send(std::uint32_t message) const { return messages_[message].send; }
     // The message's Send or Recv event: a pass over the messages need not
     // scan every event for them.
     EventIndex event(std::uint32_t message) const { return messages_[message].event; }
@@ -47,7 +50,8 @@ private:
     friend class MessageSlotsBuilder;
 
     struct Numbered {
-        int peer = -1;
+        std::uint32_t peer : 31 = 0;  // a world rank
+        std::uint32_t send : 1 = 0;
         std::uint32_t slot = 0;
         EventIndex event = kNoEvent;
         std::uint32_t stream = 0;  // while building: the message's stream
