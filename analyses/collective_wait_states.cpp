@@ -105,7 +105,10 @@ void CollectiveWaitStates::settle(const Call& call, int cause, Ticks awaited_ent
                                 {call.pattern, recorded_wait, cause, pattern.synchronization_point, completion});
     const CallPathId cnode = call.view.enter().cnode;
     const auto& trace = call.view.trace();
-    if (wait > 0 && pattern.wait) claim_time(*cube_, trace, *pattern.wait, cnode, wait);
+    if (wait > 0 && pattern.wait) {
+        claim_time(*cube_, trace, *pattern.wait, cnode, wait);
+        points_->longest_waits.offer({call.pattern, cnode, call.enter, wait});
+    }
     if (completion > 0 && pattern.completion) claim_time(*cube_, trace, *pattern.completion, cnode, completion);
 }
 

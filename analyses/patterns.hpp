@@ -77,6 +77,15 @@ struct PatternInfo {
     // scans and the time ranks spend in MPI_Init waiting for each other are
     // activity, as in Scalasca, whose reports we reproduce.
     bool waiting_without_delay_costs;
+    // Whether the summary leaves the pattern out of its largest wait states
+    // unless it exceeds a share of the total time (analyzer/summary.cpp
+    // says how much): ranks that start up or finish at different times
+    // wait in MPI_Init and MPI_Finalize in every run, and a little of that
+    // says nothing about the program.
+    bool noise_when_small;
+    // One sentence for the summary: what this kind of waiting usually
+    // means and what to try against it.
+    std::string_view advice;
 };
 
 // How the data of a collective operation flows, which decides its pattern.
@@ -127,28 +136,47 @@ using Op = trace::CollectiveOp;
 // then the completion metrics of the others; "Largest delay costs" lists
 // the aggregate delay metrics in CostPattern order.
 inline constexpr std::array<PatternInfo, kWaitPatternCount> kWaitPatterns{{
-    // pattern, wait, completion, delay costs, synchronization point, waiting without delay costs
-    {P::None, std::nullopt, std::nullopt, std::nullopt, false, false},
+    // pattern, wait, completion, delay costs, synchronization point, waiting without delay costs,
+    // noise when small, advice
+    {P::None, std::nullopt, std::nullopt, std::nullopt, false, false, false, ""},
     {P::LateSender, M::MpiLateSender, std::nullopt,
      DelayMetrics{CostPattern::LateSender, M::DelayLateSenderAggregate, M::DelayLateSender,
                   M::DelayLateSenderLongterm},
-     true, false},
+     true, false, false,
+     "the sender is late: balance the work before the send, or receive without blocking "
+     "(MPI_Irecv) and wait for the message only when it is needed"},
     {P::LateReceiver, M::MpiLateReceiver, std::nullopt,
      DelayMetrics{CostPattern::LateReceiver, M::DelayLateReceiverAggregate, M::DelayLateReceiver,
                   M::DelayLateReceiverLongterm},
-     true, false},
+     true, false, false,
+     "the receiver is late: post the receive earlier (an MPI_Irecv before the work that precedes it), "
+     "or send without blocking (MPI_Isend)"},
     {P::Barrier, M::MpiBarrierWait, M::MpiBarrierCompletion,
      DelayMetrics{CostPattern::Barrier, M::DelayBarrierAggregate, M::DelayBarrier, M::DelayBarrierLongterm},
-     true, false},
+     true, false, false,
+     "load imbalance before the barrier: balance the work that precedes it, or drop the barrier if no "
+     "data depends on it"},
     {P::NxN, M::MpiWaitNxN, M::MpiNxNCompletion,
-     DelayMetrics{CostPattern::NxN, M::DelayN2nAggregate, M::DelayN2n, M::DelayN2nLongterm}, true, false},
+     DelayMetrics{CostPattern::NxN, M::DelayN2nAggregate, M::DelayN2n, M::DelayN2nLongterm}, true, false, false,
+     "load imbalance before the collective: balance the work that precedes it, or overlap the wait with "
+     "work through its non-blocking form"},
     {P::EarlyReduce, M::MpiEarlyReduce, std::nullopt,
-     DelayMetrics{CostPattern::NToOne, M::DelayN21Aggregate, M::DelayN21, M::DelayN21Longterm}, true, false},
+     DelayMetrics{CostPattern::NToOne, M::DelayN21Aggregate, M::DelayN21, M::DelayN21Longterm}, true, false,
+     false,
+     "the root waits for the last contributor: balance the contributors' work, or give the root other "
+     "work before the reduction or gather"},
     {P::LateBroadcast, M::MpiLateBroadcast, std::nullopt,
-     DelayMetrics{CostPattern::OneToN, M::Delay12nAggregate, M::Delay12n, M::Delay12nLongterm}, true, false},
-    {P::EarlyScan, M::MpiEarlyScan, std::nullopt, std::nullopt, false, false},
-    {P::InitCompletion, std::nullopt, M::MpiInitCompletion, std::nullopt, true, false},
-    {P::FinalizeWait, M::MpiFinalizeWait, std::nullopt, std::nullopt, true, true},
+     DelayMetrics{CostPattern::OneToN, M::Delay12nAggregate, M::Delay12n, M::Delay12nLongterm}, true, false,
+     false,
+     "the root arrives late: move work off the root before the broadcast or scatter, or let the others "
+     "work while it runs (its non-blocking form)"},
+    {P::EarlyScan, M::MpiEarlyScan, std::nullopt, std::nullopt, false, false, false,
+     "a lower rank arrives late at the scan: balance the work that precedes it"},
+    {P::InitCompletion, std::nullopt, M::MpiInitCompletion, std::nullopt, true, false, true,
+     "the ranks finished starting up at different times: look at the job launch and the MPI start-up, "
+     "not at the program"},
+    {P::FinalizeWait, M::MpiFinalizeWait, std::nullopt, std::nullopt, true, true, true,
+     "ranks finished their work at different times: balance the work of the whole run"},
 }};
 
 inline constexpr std::array<ShapeInfo, kCollectiveShapeCount> kCollectiveShapes{{
@@ -188,7 +216,8 @@ inline constexpr std::array<CollectiveOpInfo, kCollectiveOpCount> kCollectiveOps
 }};
 
 // Rows sit at the index of their enum value; every cost pattern belongs to
-// exactly one wait pattern, and point-to-point patterns to no shape.
+// exactly one wait pattern, and point-to-point patterns to no shape; every
+// pattern has its advice.
 constexpr bool tables_are_consistent() {
     for (std::size_t i = 0; i < kWaitPatterns.size(); ++i)
         if (static_cast<std::size_t>(kWaitPatterns[i].pattern) != i) return false;
@@ -200,6 +229,7 @@ constexpr bool tables_are_consistent() {
     for (const PatternInfo& row : kWaitPatterns) {
         if (row.delay) ++owners[static_cast<std::size_t>(row.delay->pattern)];
         if (row.delay && row.waiting_without_delay_costs) return false;
+        if (row.pattern != P::None && row.advice.empty()) return false;
     }
     for (const int n : owners)
         if (n != 1) return false;

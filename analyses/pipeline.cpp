@@ -48,6 +48,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
     }
 
     findings.clock_violations = points.clock_violations;
+    findings.longest_waits = points.longest_waits.kept();
     return cube;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
@@ -21,6 +22,8 @@ struct AnalysisOptions {
 // over ranks by the caller.
 struct AnalysisFindings {
     ClockViolations clock_violations;
+    // The rank's longest wait states of each pattern (LongestWaits::kept()).
+    std::vector<WaitInstance> longest_waits;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

@@ -207,6 +207,7 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
     const Ticks completion = send_leave > recv_leave ? 0 : send_leave - recv_leave;
     points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner, true, completion});
     const CallPathId call = view.enter().cnode;
+    points_->longest_waits.offer({WaitPattern::LateReceiver, call, view.enter().time, waiting});
     claim_time(*cube_, *trace_, Metric::MpiLateReceiver, call, waiting);
     if (msg.bytes == 0)
         claim(*cube_, Metric::SyncsSend, Metric::MpiSlrCount, call, 1.0);
@@ -230,7 +231,9 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
         claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
     points_->wait_states.record(late.recv,
                                 {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
-    notes_.push_back({late.recv, 0, true, trace_->events[trace::EventView(*trace_, late.recv).leave_index()].time});
+    const trace::EventView recv(*trace_, late.recv);
+    points_->longest_waits.offer({WaitPattern::LateSender, late.cnode, recv.enter().time, late.waiting});
+    notes_.push_back({late.recv, 0, true, trace_->events[recv.leave_index()].time});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
     latest_candidate_send_ = std::max(latest_candidate_send_, late.send);

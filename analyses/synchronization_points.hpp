@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyses/longest_waits.hpp"
 #include "analyses/wait_states.hpp"
 #include "common/clock.hpp"
 #include "trace/event.hpp"
@@ -55,6 +56,9 @@ struct SynchronizationPoints {
     std::unordered_map<trace::EventIndex, std::vector<int>> partial_groups;
 
     ClockViolations clock_violations;
+
+    // This rank's longest wait states of each pattern, for the summary.
+    LongestWaits longest_waits;
 };
 
 }  // namespace hindsight::analyses

@@ -24,6 +24,7 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
 #include "analyzer/report_assembly.hpp"
@@ -97,6 +98,7 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.timestamp_fixups = sums[3];
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
+    facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
     return facts;
 }
 

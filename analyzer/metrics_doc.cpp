@@ -95,9 +95,11 @@ void print_patterns(std::ostream& out) {
         << "Where each pattern arises, its wait and completion metrics, its delay costs (all, short-term, "
         << "long-term), whether a rank that waited in it is a synchronization point of the delay analysis, "
         << "whether its waiting counts as waiting (rather than as the rank's activity) in the backward "
-        << "analyses, and the summary sections that rank its metrics.\n\n"
-        << "| pattern | arises in | wait | completion | delay costs | synchronization point | waiting | summary |\n"
-        << "|---|---|---|---|---|---|---|---|\n";
+        << "analyses, the summary sections that rank its metrics, whether the summary leaves it out while it "
+        << "is small (noise), and the advice the summary gives.\n\n"
+        << "| pattern | arises in | wait | completion | delay costs | synchronization point | waiting | summary | "
+        << "noise | advice |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& row : hindsight::analyses::kWaitPatterns) {
         const std::optional<Metric> own = row.wait ? row.wait : row.completion;
         if (!own) continue;
@@ -110,7 +112,8 @@ void print_patterns(std::ostream& out) {
         out << "| " << cell(hindsight::analyses::info(*own).display_name) << " | " << arises_in(row.pattern) << " | "
             << id_of(row.wait) << " | " << id_of(row.completion) << " | " << delay << " | "
             << (row.synchronization_point ? "yes" : "no") << " | " << (waiting ? "yes" : "no") << " | "
-            << summary << " |\n";
+            << summary << " | " << (row.noise_when_small ? "when small" : "no") << " | " << cell(row.advice)
+            << " |\n";
     }
     const auto unresolved = hindsight::analyses::CollectiveShape::Unresolved;
     out << "\nNo wait states, shape " << hindsight::analyses::shape_info(unresolved).name << ": "

@@ -2,68 +2,35 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <optional>
 #include <ostream>
 
 #include "analyses/patterns.hpp"
+#include "analyzer/report_queries.hpp"
+#include "analyzer/time_format.hpp"
 
 namespace hindsight::analyzer {
 namespace {
 
-std::string format(const char* fmt, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, fmt, value);
-    return text;
-}
+// Below this share of the total time a pattern the table marks as noise
+// (ranks starting up or finishing at different times) is left out of the
+// wait states: every run has a little of it. Above it, it is load imbalance
+// of the whole run or a slow start worth seeing.
+constexpr double kNoiseShare = 0.05;
+// Causes and single waits listed per wait state.
+constexpr std::size_t kCausesShown = 3;
+constexpr std::size_t kWaitsShown = 3;
 
-// Region names from the root, shortened to the last three levels.
-std::string call_path_name(const cube::Report& report, cube::CnodeIndex cnode) {
-    std::vector<std::string> names;
-    for (auto c = cnode; c != cube::kNone; c = report.cnodes()[c].parent)
-        names.push_back(report.regions()[report.cnodes()[c].region].name);
-    std::string text = names.size() > 3 ? "... > " : "";
-    for (std::size_t i = std::min<std::size_t>(names.size(), 3); i-- > 0;)
-        text += names[i] + (i ? " > " : "");
-    return text;
-}
-
-struct MetricTotal {
-    analyses::Metric metric;
-    double total = 0;
-    cube::CnodeIndex top_cnode = cube::kNone;
-    double top_cnode_value = 0;
-    std::int64_t worst_rank = -1;
-    double worst_rank_value = 0;
-};
-
-MetricTotal total_of(const cube::Report& report, analyses::Metric metric) {
-    MetricTotal t{metric};
-    const auto m = report.find_metric(analyses::info(metric).unique_name);
-    if (m == cube::kNone || !report.has_values(m)) return t;
-    const auto locations = static_cast<cube::LocationIndex>(report.locations().size());
-    for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
-        double at_cnode = 0;
-        for (cube::LocationIndex l = 0; l < locations; ++l) at_cnode += report.value(m, c, l);
-        t.total += at_cnode;
-        if (at_cnode > t.top_cnode_value) t.top_cnode = c, t.top_cnode_value = at_cnode;
-    }
-    if (t.top_cnode != cube::kNone)
-        for (cube::LocationIndex l = 0; l < locations; ++l) {
-            const double v = report.value(m, t.top_cnode, l);
-            if (v > t.worst_rank_value) {
-                t.worst_rank_value = v;
-                t.worst_rank = report.location_groups()[report.locations()[l].group].rank;
-            }
-        }
-    return t;
-}
-
-// The waiting a delay-cost metric explains: per pattern, short- plus
-// long-term delay costs add up to its waiting time.
-std::optional<analyses::Metric> explained_wait(analyses::Metric delay) {
+// The pattern whose own time `metric` is (its wait metric, or its
+// completion metric where it has none), if any.
+const analyses::PatternInfo* pattern_measured_by(analyses::Metric metric) {
     for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
-        if (pattern.delay && pattern.delay->aggregate == delay) return pattern.wait;
-    return std::nullopt;
+        if ((pattern.wait ? pattern.wait : pattern.completion) == metric) return &pattern;
+    return nullptr;
+}
+
+bool is_small_noise(analyses::Metric metric, double total, double allocation_time) {
+    const analyses::PatternInfo* pattern = pattern_measured_by(metric);
+    return pattern && pattern->noise_when_small && total <= kNoiseShare * allocation_time;
 }
 
 // Each pattern's own time (its waiting; for MPI_Init, which records none,
@@ -78,44 +45,86 @@ std::vector<analyses::Metric> wait_state_metrics() {
     return metrics;
 }
 
-// In the order of the cost patterns.
-std::vector<analyses::Metric> delay_cost_metrics() {
-    std::vector<analyses::Metric> metrics;
-    for (std::size_t c = 0; c < analyses::kCostPatterns; ++c)
-        metrics.push_back(analyses::delay_metrics(static_cast<analyses::CostPattern>(c)).aggregate);
-    return metrics;
+std::string value_text(analyses::Unit unit, double value) {
+    if (unit == analyses::Unit::Seconds) return format_seconds(value);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+}
+
+// The delays behind a pattern's waiting: the call paths and ranks with the
+// largest delay costs of the pattern. Delay costs explain the pattern's
+// waiting summed over the run, not wait by wait, hence "mostly".
+void print_causes(std::ostream& out, const cube::Report& report, const analyses::DelayMetrics& delay) {
+    const auto cells = largest_cells(report, {delay.short_term, delay.long_term}, kCausesShown);
+    if (cells.empty()) return;
+    out << "    caused mostly by (delay costs over the run):\n";
+    for (const Cell& cell : cells) {
+        const double direct = cell.values[0], indirect = cell.values[1];
+        out << "      " << call_path_name(report, cell.cnode) << " on rank " << cell.rank << ": "
+            << format_seconds(cell.sum) << " (";
+        if (direct > 0 && indirect > 0)
+            out << format_seconds(direct) << " direct, " << format_seconds(indirect) << " indirect";
+        else
+            out << (direct > 0 ? "direct" : "indirect");
+        out << ")\n";
+    }
+}
+
+// The longest single waits of the pattern over all ranks, with their start,
+// so that they can be found in a timeline.
+void print_longest_waits(std::ostream& out, const cube::Report& report, const RunFacts& facts,
+                         analyses::WaitPattern pattern) {
+    std::vector<RankedWait> waits;
+    for (const RankedWait& wait : facts.longest_waits)
+        if (wait.pattern == pattern && wait.cnode < report.cnodes().size()) waits.push_back(wait);
+    if (waits.empty()) return;
+    std::stable_sort(waits.begin(), waits.end(), [](const RankedWait& a, const RankedWait& b) {
+        return a.waiting_seconds != b.waiting_seconds ? a.waiting_seconds > b.waiting_seconds
+                                                      : a.start_seconds < b.start_seconds;
+    });
+    if (waits.size() > kWaitsShown) waits.resize(kWaitsShown);
+    out << "    longest single waits (starting at seconds since the trace's start):\n";
+    for (const RankedWait& wait : waits)
+        out << "      rank " << wait.rank << " at " << format_timestamp(wait.start_seconds) << ": "
+            << format_seconds(wait.waiting_seconds) << " in " << call_path_name(report, wait.cnode) << '\n';
+}
+
+void print_metric(std::ostream& out, const cube::Report& report, const MetricTotal& t, const SummarySection& section,
+                  const RunFacts& facts, double allocation_time) {
+    const analyses::MetricInfo& info = analyses::info(t.metric);
+    out << "  " << info.display_name << ": " << value_text(info.unit, t.total);
+    if (info.unit == analyses::Unit::Seconds) {
+        if (section.basis == Basis::WallClock)
+            out << " (of " << format_seconds(facts.wall_seconds) << " wall clock)";
+        else if (allocation_time > 0)
+            out << " (" << format_percent(t.total / allocation_time) << ")";
+    }
+    out << "\n    mostly at " << call_path_name(report, t.top_cnode) << " (" << value_text(info.unit, t.top_cnode_value)
+        << ")";
+    if (t.worst_rank >= 0)
+        out << ", most on rank " << t.worst_rank << " (" << value_text(info.unit, t.worst_rank_value) << ")";
+    out << '\n';
+    const analyses::PatternInfo* pattern = pattern_measured_by(t.metric);
+    if (!pattern) return;
+    if (pattern->delay) print_causes(out, report, *pattern->delay);
+    print_longest_waits(out, report, facts, pattern->pattern);
+    out << "    advice: " << pattern->advice << '\n';
 }
 
 void print_section(std::ostream& out, const cube::Report& report, const SummarySection& section,
                    const RunFacts& facts, double allocation_time) {
-    const double basis = section.basis == Basis::WallClock ? facts.wall_seconds : allocation_time;
-    const char* basis_name = section.basis == Basis::WallClock ? "of wall clock" : "of time";
     std::vector<MetricTotal> totals;
     for (analyses::Metric m : section.metrics) {
         MetricTotal t = total_of(report, m);
-        if (t.total > 0) totals.push_back(t);
+        if (t.total > 0 && !is_small_noise(m, t.total, allocation_time)) totals.push_back(t);
     }
     std::stable_sort(totals.begin(), totals.end(),
                      [](const MetricTotal& a, const MetricTotal& b) { return a.total > b.total; });
     if (totals.size() > section.limit) totals.resize(section.limit);
     out << section.title << ":\n";
     if (totals.empty()) out << "  none\n";
-    for (const MetricTotal& t : totals) {
-        const analyses::MetricInfo& info = analyses::info(t.metric);
-        const bool seconds = info.unit == analyses::Unit::Seconds;
-        out << "  " << info.display_name << ": " << format(seconds ? "%.6f s" : "%.0f", t.total);
-        if (seconds && basis > 0)
-            out << format(" (%.1f%% ", 100.0 * t.total / basis) << basis_name << ")";
-        if (const auto wait = explained_wait(t.metric))
-            out << ", explains " << format("%.6f s", total_of(report, *wait).total) << " of "
-                << analyses::info(*wait).display_name << " waiting";
-        out << "\n    mostly at " << call_path_name(report, t.top_cnode) << ": "
-            << format(seconds ? "%.6f s" : "%.0f", t.top_cnode_value);
-        if (t.worst_rank >= 0)
-            out << ", most on rank " << t.worst_rank << " (" << format(seconds ? "%.6f s" : "%.0f", t.worst_rank_value)
-                << ")";
-        out << '\n';
-    }
+    for (const MetricTotal& t : totals) print_metric(out, report, t, section, facts, allocation_time);
 }
 
 }  // namespace
@@ -126,9 +135,6 @@ std::vector<SummarySection> summary_sections() {
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
         {"Critical path", {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance}, 2, Basis::WallClock},
-        // Root causes: the delays that the waiting traces back to, by the
-        // pattern of the wait they caused (short- and long-term together).
-        {"Largest delay costs (root causes of waiting)", delay_cost_metrics(), 5},
         // Allocation time lost to imbalance, charged to critical call paths.
         {"Imbalance indicators",
          {analyses::Metric::CriticalImbalanceImpact, analyses::Metric::IntraPartitionImbalance,
@@ -173,8 +179,9 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
     const double time = total_of(report, analyses::Metric::Time).total;
     out << "Hindsight analysis of " << facts.trace_path << " (" << facts.ranks << " ranks)\n"
         << "  report: " << facts.report_path << '\n'
-        << "  total time: " << format("%.6f s", time) << " (sum over ranks), wall clock "
-        << format("%.6f s", facts.wall_seconds) << '\n';
+        << "  total time: " << format_seconds(time) << " (summed over ranks), wall clock "
+        << format_seconds(facts.wall_seconds) << '\n'
+        << "  percentages: shares of the total time\n";
     for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
     const std::string warnings = warnings_line(facts);
     out << "Warnings: " << (warnings.empty() ? "none" : warnings) << '\n';

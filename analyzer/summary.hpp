@@ -1,8 +1,12 @@
 // The readable summary hindsight-analyze prints after writing the report:
 // the run's total time, then sections that each rank a list of metrics by
 // their total (with the call path holding the largest share and the rank
-// that contributes most there), then the warnings. Sections are data, so
-// that further analyses add theirs by appending to summary_sections().
+// that contributes most there), then the warnings. A metric that measures a
+// wait-state pattern (analyses/patterns.hpp) also gets the delays that
+// caused that waiting (the largest delay costs of the pattern) and the
+// pattern's advice; patterns the table marks as noise are left out while
+// small. Sections are data, so that further analyses add theirs by
+// appending to summary_sections().
 #pragma once
 
 #include <cstdint>
@@ -11,13 +15,16 @@
 #include <vector>
 
 #include "analyses/metrics.hpp"
+#include "analyses/patterns.hpp"
 #include "common/cube/report.hpp"
 
 namespace hindsight::analyzer {
 
-// What a section's percentages are relative to: the allocation time (the
-// sum of all ranks' time) for resources such as waiting, the wall-clock span
-// for quantities of one timeline such as the critical path.
+// What a section's values are compared with: the allocation time (the sum
+// of all ranks' time, as a percentage) for resources such as waiting, the
+// wall-clock span (named, not as a percentage, so that the summary has one
+// percentage basis) for quantities of one timeline such as the critical
+// path.
 enum class Basis { AllocationTime, WallClock };
 
 struct SummarySection {
@@ -29,6 +36,15 @@ struct SummarySection {
 
 // The sections of the summary, in order.
 std::vector<SummarySection> summary_sections();
+
+// One of the longest wait states of a rank (analyses/longest_waits.hpp).
+struct RankedWait {
+    int rank = 0;
+    analyses::WaitPattern pattern = analyses::WaitPattern::None;
+    cube::CnodeIndex cnode = cube::kNone;  // the global call path, the report's cnode
+    double start_seconds = 0;              // since the trace's start
+    double waiting_seconds = 0;
+};
 
 // What the summary reports besides the cube's values.
 struct RunFacts {
@@ -43,6 +59,8 @@ struct RunFacts {
     std::uint64_t timestamp_fixups = 0;
     std::uint64_t clock_violations_p2p = 0;
     std::uint64_t clock_violations_collective = 0;
+    // Each rank's longest waits of each pattern, in any order.
+    std::vector<RankedWait> longest_waits;
 };
 
 // The warnings line ("" when there is nothing to warn about).

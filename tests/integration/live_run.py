@@ -34,8 +34,7 @@ PRELOAD_ENV = {"ASAN_OPTIONS": "verify_asan_link_order=0"}
 # what it waited for.
 REPLAY_TIMEOUT = 15
 
-SUMMARY_HEADINGS = ["total time:", "Largest wait states:", "Critical path:",
-                    "Largest delay costs (root causes of waiting):", "Imbalance indicators:", "Warnings:"]
+SUMMARY_HEADINGS = ["total time:", "Largest wait states:", "Critical path:", "Imbalance indicators:", "Warnings:"]
 
 # Each wait-state pattern with a delay metric, and that metric (short-term
 # plus long-term): the delay analysis charges every second of such waiting

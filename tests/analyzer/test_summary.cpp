@@ -1,0 +1,171 @@
+// The summary's wait-state section on scenarios whose causes are known: the
+// values are derived by hand from the timestamps (doc/backward-analyses.md
+// explains the delay costs), the report assembled as rank 0 assembles it.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "analyzer/longest_waits_gathering.hpp"
+#include "analyzer/report_assembly.hpp"
+#include "analyzer/summary.hpp"
+#include "tests/analyses/analysis_harness.hpp"
+#include "tests/analyses/backward/figure3.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+constexpr analyses::AnalysisOptions kAllAnalyses{.critical_path = true, .root_cause = true};
+
+// Every rank's cube laid out as gather_cubes() delivers them to rank 0.
+analyzer::GatheredCubes gathered(const AnalysisResults& results, int ranks) {
+    analyzer::GatheredCubes cubes;
+    cubes.offsets.push_back(0);
+    for (int r = 0; r < ranks; ++r) {
+        const auto values = results.cube(r).values();
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (values[i] != 0.0) {
+                cubes.index.push_back(static_cast<std::uint32_t>(i));
+                cubes.value.push_back(values[i]);
+            }
+        cubes.offsets.push_back(cubes.index.size());
+    }
+    return cubes;
+}
+
+std::string summary_of(const TraceBuilder& builder, double wall_seconds) {
+    const AnalysisResults results(builder, kAllAnalyses);
+    const cube::Report report = analyzer::assemble_report(results.trace(0), gathered(results, builder.size()));
+    analyzer::RunFacts facts;
+    facts.trace_path = "run/traces.otf2";
+    facts.report_path = "run/analysis.cubex";
+    facts.ranks = builder.size();
+    facts.wall_seconds = wall_seconds;
+    // Every rank's longest waits as gather_longest_waits() delivers them.
+    std::vector<double> sent;
+    std::vector<int> counts;
+    for (int r = 0; r < builder.size(); ++r) {
+        const std::vector<double> mine = analyzer::encode_waits(results.findings(r).longest_waits, results.trace(r));
+        sent.insert(sent.end(), mine.begin(), mine.end());
+        counts.push_back(static_cast<int>(mine.size()));
+    }
+    facts.longest_waits = analyzer::decode_waits(sent, counts);
+    std::ostringstream out;
+    analyzer::print_summary(out, report, facts, analyzer::summary_sections());
+    return out.str();
+}
+
+// The lines from `title` up to the next section's title.
+std::string section(const std::string& summary, const std::string& title) {
+    const auto begin = summary.find(title + ":\n");
+    if (begin == std::string::npos) return "";
+    auto end = begin + title.size() + 2;
+    while (end < summary.size() && summary[end] == ' ') end = summary.find('\n', end) + 1;
+    return summary.substr(begin, end - begin);
+}
+
+constexpr const char* kLateSenderAdvice =
+    "    advice: the sender is late: balance the work before the send, or receive without blocking "
+    "(MPI_Irecv) and wait for the message only when it is needed\n";
+
+}  // namespace
+
+// One tick is 1 µs. Rank 1 receives from 10; rank 0 sends only at 300010,
+// after delayed_work (10..240010) and io (240010..300010). Rank 1 waits
+// 300010 - 10 = 300000 µs, from 10 µs on. The two ranks last met in
+// MPI_Init (0..10 on both, no completion time): in the interval rank 0 ran
+// delayed_work for 240000 µs and io for 60000 µs, rank 1 nothing, so the
+// waiting goes to them in that proportion, all of it direct (rank 0 waited
+// nowhere). Rank 0 enters MPI_Finalize at 300030, rank 1 at 300040: rank 0
+// waits 10 µs there, far below 5 % of the total time 2 * 300100 µs, and the
+// summary leaves it out.
+TEST_CASE("summary: a Late Sender with the delays that caused it", "[summary]") {
+    TraceBuilder t(2);
+    t.set_ticks_per_second(1'000'000);
+    t.rank(0).enter(0, "main").init(0, 10)
+        .region(10, 240'010, "delayed_work").region(240'010, 300'010, "io")
+        .send(300'010, 300'020, 1, 0, 8).finalize(300'030, 300'100).leave(300'100);
+    t.rank(1).enter(0, "main").init(0, 10).recv(10, 300'030, 0, 0, 8).finalize(300'040, 300'100).leave(300'100);
+    const std::string summary = summary_of(t, 300'100e-6);
+
+    CHECK(summary.find("  total time: 600 ms (summed over ranks), wall clock 300 ms\n"
+                       "  percentages: shares of the total time\n") != std::string::npos);
+    // 300000 / 600200 = 49.98 %.
+    CHECK(section(summary, "Largest wait states") ==
+          std::string("Largest wait states:\n"
+                      "  Late Sender: 300 ms (50.0 %)\n"
+                      "    mostly at main > MPI_Recv (300 ms), most on rank 1 (300 ms)\n"
+                      "    caused mostly by (delay costs over the run):\n"
+                      "      main > delayed_work on rank 0: 240 ms (direct)\n"
+                      "      main > io on rank 0: 60.0 ms (direct)\n"
+                      "    longest single waits (starting at seconds since the trace's start):\n"
+                      "      rank 1 at 0.000010 s: 300 ms in main > MPI_Recv\n") +
+              kLateSenderAdvice);
+}
+
+// Figure 3 of the delay paper (figure3.hpp), at 1250 ticks per second: one
+// unit of the figure is 0.8 s. B (rank 1) waits 3 units, C (rank 2) 2: 5
+// units = 4 s of the total time 3 * 9 units = 21.6 s (18.5 %), all at
+// main > MPI_Recv, 2.4 s of it on rank 1. The paper's costs: A's g
+// 2.25 units direct + 1.125 indirect = 1.8 s + 0.9 s, A's f 0.75 + 0.375
+// units = 600 ms + 300 ms, B's receive 0.5 units = 400 ms direct.
+// The single waits: B from 3 units (2.4 s) for 2.4 s, C from 5 units (4 s)
+// for 1.6 s.
+// MPI_Finalize: A enters at 7, B at 7.5, C at 8: A waits 1 unit, B 0.5,
+// together 1.2 s, 5.6 % of the total time, above the 5 % below which the
+// summary leaves Wait at Finalize out: A's wait begins at 5.6 s, B's at 6 s.
+TEST_CASE("summary: waiting passed on through another wait is indirect", "[summary]") {
+    TraceBuilder t = figure3_trace();
+    t.set_ticks_per_second(1250);
+    const std::string summary = summary_of(t, 9 * 0.8);
+
+    CHECK(section(summary, "Largest wait states") ==
+          std::string("Largest wait states:\n"
+                      "  Late Sender: 4.00 s (18.5 %)\n"
+                      "    mostly at main > MPI_Recv (4.00 s), most on rank 1 (2.40 s)\n"
+                      "    caused mostly by (delay costs over the run):\n"
+                      "      main > g on rank 0: 2.70 s (1.80 s direct, 900 ms indirect)\n"
+                      "      main > f on rank 0: 900 ms (600 ms direct, 300 ms indirect)\n"
+                      "      main > MPI_Recv on rank 1: 400 ms (direct)\n"
+                      "    longest single waits (starting at seconds since the trace's start):\n"
+                      "      rank 1 at 2.400000 s: 2.40 s in main > MPI_Recv\n"
+                      "      rank 2 at 4.000000 s: 1.60 s in main > MPI_Recv\n") +
+              kLateSenderAdvice +
+              "  Wait at Finalize: 1.20 s (5.6 %)\n"
+              "    mostly at main > MPI_Finalize (1.20 s), most on rank 0 (800 ms)\n"
+              "    longest single waits (starting at seconds since the trace's start):\n"
+              "      rank 0 at 5.600000 s: 800 ms in main > MPI_Finalize\n"
+              "      rank 1 at 6.000000 s: 400 ms in main > MPI_Finalize\n"
+              "    advice: ranks finished their work at different times: balance the work of the whole run\n");
+}
+
+// One tick is 1 ms. All ranks leave MPI_Init at 10 and compute in solve:
+// rank 0 until 110, rank 1 until 160, rank 2 until 310, then enter the
+// barrier, which all leave at 320. Ranks 0 and 1 wait for rank 2: 200 ms
+// from 110 ms and 150 ms from 160 ms, 350 ms of the total time 3 * 330 ms
+// (35.4 %). Rank 2's solve exceeds rank 0's by 200 ms and rank 1's by
+// 150 ms: it is charged both waits, directly.
+TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") {
+    TraceBuilder t(3);
+    t.set_ticks_per_second(1000);
+    for (const Ticks solved : {110, 160, 310}) {
+        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
+        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
+            .finalize(320, 330).leave(330);
+    }
+    const std::string summary = summary_of(t, 0.33);
+
+    CHECK(section(summary, "Largest wait states") ==
+          "Largest wait states:\n"
+          "  Wait at Barrier: 350 ms (35.4 %)\n"
+          "    mostly at main > MPI_Barrier (350 ms), most on rank 0 (200 ms)\n"
+          "    caused mostly by (delay costs over the run):\n"
+          "      main > solve on rank 2: 350 ms (direct)\n"
+          "    longest single waits (starting at seconds since the trace's start):\n"
+          "      rank 0 at 0.110000 s: 200 ms in main > MPI_Barrier\n"
+          "      rank 1 at 0.160000 s: 150 ms in main > MPI_Barrier\n"
+          "    advice: load imbalance before the barrier: balance the work that precedes it, or drop the barrier if "
+          "no data depends on it\n");
+}
