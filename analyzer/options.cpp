@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "common/error.hpp"
+#include "common/version.hpp"
 
 namespace hindsight::analyzer {
 
@@ -20,6 +21,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         "Options");
     visible.add_options()
         ("help,h", "show this help")
+        ("version", "show the version")
         ("output,o", po::value<std::string>(&options.report),
          "report to write (default: analysis.cubex next to traces.otf2)")
         ("no-critical-path", po::bool_switch(&no_critical_path), "skip the critical-path analysis")
@@ -44,6 +46,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     }
     if (vm.count("help")) {
         out << visible << '\n';
+        return std::nullopt;
+    }
+    if (vm.count("version")) {
+        out << "hindsight-analyze " << kVersion << '\n';
         return std::nullopt;
     }
     if (options.trace.empty()) throw Error("", "no trace given: hindsight-analyze TRACE/traces.otf2 (see --help)");

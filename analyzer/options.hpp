@@ -17,8 +17,8 @@ struct Options {
     bool stats = false;            // phase times and memory, for benchmarks
 };
 
-// Parses the command line. Returns nullopt after printing the help to
-// `out` (--help). Throws hindsight::Error (without a file) on bad usage.
+// Parses the command line. Returns nullopt after printing the help or the
+// version to `out` (--help, --version). Throws hindsight::Error (without a file) on bad usage.
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out);
 
 }  // namespace hindsight::analyzer
