@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "analyzer/trace_path.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 
@@ -16,7 +17,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     Options options;
     bool no_critical_path = false, no_root_cause = false;
     po::options_description visible(
-        "Usage: mpirun -n RANKS hindsight-analyze TRACE/traces.otf2 [options]\n"
+        "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
         "Analyzes an OTF2 trace of an MPI run on as many ranks as it has and writes a CUBE report.\n"
         "Options");
     visible.add_options()
@@ -53,6 +54,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         return std::nullopt;
     }
     if (options.trace.empty()) throw Error("", "no trace given: hindsight-analyze TRACE/traces.otf2 (see --help)");
+    options.trace = anchor_file(options.trace);
     if (!(options.timeout_seconds > 0)) throw Error("", "--timeout must be a positive number of seconds");
     if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
     if (options.report.empty())

@@ -8,7 +8,7 @@
 namespace hindsight::analyzer {
 
 struct Options {
-    std::string trace;          // the archive's anchor file, .../traces.otf2
+    std::string trace;          // the archive's anchor file, .../traces.otf2 (also when its directory was given)
     std::string report;         // the .cubex to write
     bool critical_path = true;
     bool root_cause = true;
