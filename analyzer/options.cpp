@@ -29,7 +29,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("no-rootcause", po::bool_switch(&no_root_cause), "skip the root-cause (delay cost) analysis")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds the replay may wait without progress before it gives up")
-        ("quiet,q", po::bool_switch(&options.quiet), "print no summary")
+        ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")
         ("stats", po::bool_switch(&options.stats), "print phase times and memory use (for benchmarks)");
     po::options_description hidden;
     hidden.add_options()("trace", po::value<std::string>(&options.trace));

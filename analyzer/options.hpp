@@ -13,7 +13,7 @@ struct Options {
     bool critical_path = true;
     bool root_cause = true;
     double timeout_seconds = 300;  // replay gives up after this long without progress
-    bool quiet = false;            // no summary on stdout
+    bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks
 };
 

@@ -45,6 +45,7 @@
 #include "replay/note_delivery.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/pass_observers.hpp"
+#include "replay/pass_progress.hpp"
 #include "replay/payload_frame.hpp"
 #include "replay/pending_replies.hpp"
 #include "replay/progress_watch.hpp"
@@ -63,12 +64,20 @@ public:
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
 
+    // Tells `progress` (which must outlive the engine, or null: nobody
+    // watches) how far each pass has come.
+    void watch_progress(PassProgress* progress) { progress_ = progress; }
+
     // Messages replayed (sent plus received, one by one or in bulk) over all
     // passes, for statistics.
     std::uint64_t messages() const { return messages_; }
 
 private:
     bool packs(trace::EventKind kind, bool forward) const;
+    // Every PassProgress::kStride events: one test per event, a call rarely.
+    void tell_progress(trace::EventIndex done) const {
+        if ((done & (PassProgress::kStride - 1)) == 0 && progress_ != nullptr) progress_->events_done(done);
+    }
     // The bulk part of a pass: payloads (batched) or carries-data flags.
     void ship_payloads(bool forward, const PayloadFrame& frame);
     void ship_carry_flags(bool forward, const PassObservers& pass);
@@ -110,6 +119,7 @@ private:
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     int tag_ub_ = 32767;
+    PassProgress* progress_ = nullptr;
     std::uint64_t messages_ = 0;
 };
 

@@ -1,0 +1,29 @@
+// How far a replay pass has come, told by the engine to whoever shows it
+// (the analyzer's progress display implements this; replay/ knows nothing
+// of terminals). The engine tells only every kStride events, so that an
+// implementation may read a clock each time and the pass pays one test of
+// its event counter per event.
+#pragma once
+
+#include <cstdint>
+
+#include "replay/observer.hpp"
+
+namespace hindsight::replay {
+
+class PassProgress {
+public:
+    // A power of two: the engine tests `(k & (kStride - 1)) == 0`.
+    static constexpr std::uint64_t kStride = 4096;
+
+    virtual ~PassProgress() = default;
+    // A pass over `events` events begins (its bulk exchanges before the
+    // first event included).
+    virtual void pass_begins(Direction direction, std::uint64_t events) = 0;
+    // `done` events of the pass are behind.
+    virtual void events_done(std::uint64_t done) = 0;
+    // The pass is complete, with its exchanges after the last event.
+    virtual void pass_ends() = 0;
+};
+
+}  // namespace hindsight::replay
