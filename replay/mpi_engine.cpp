@@ -110,8 +110,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const
     ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
-    for (trace::EventIndex k = 0; k < n; ++k) {
-        tell_progress(k);
+    walk(n, [&](trace::EventIndex k) {
         const trace::EventIndex i = forward ? k : n - 1 - k;
         const trace::Event& e = trace_.events[i];
         const trace::EventView view(trace_, i);
@@ -135,7 +134,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const
             collectives.add(view, pass.collectives());
             break;
         }
-    }
+    });
     collectives.finish();
 }
 
@@ -171,8 +170,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, co
     deferred_.clear();
     deferred_replies_ = EntryBlocks(slots_.sends().size());
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
-    for (trace::EventIndex k = 0; k < n; ++k) {
-        tell_progress(k);
+    walk(n, [&](trace::EventIndex k) {
         const trace::EventIndex i = forward ? k : n - 1 - k;
         const trace::Event& e = trace_.events[i];
         const trace::EventView view(trace_, i);
@@ -209,7 +207,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, co
             collectives.finish();
             break;
         }
-    }
+    });
     complete_replies(frame, trace::kNoEvent);
     deliver_deferred_replies(frame);
 }

@@ -74,9 +74,15 @@ public:
 
 private:
     bool packs(trace::EventKind kind, bool forward) const;
-    // Every PassProgress::kStride events: one test per event, a call rarely.
-    void tell_progress(trace::EventIndex done) const {
-        if ((done & (PassProgress::kStride - 1)) == 0 && progress_ != nullptr) progress_->events_done(done);
+    // Calls step(k) for k = 0 .. events - 1 and tells progress_ between
+    // strides of PassProgress::kStride: nothing more per event than the loop.
+    template <typename Step>
+    void walk(trace::EventIndex events, Step&& step) {
+        for (trace::EventIndex begin = 0; begin < events; begin += PassProgress::kStride) {
+            if (progress_ != nullptr) progress_->events_done(begin);
+            const trace::EventIndex end = events - begin > PassProgress::kStride ? begin + PassProgress::kStride : events;
+            for (trace::EventIndex k = begin; k < end; ++k) step(k);
+        }
     }
     // The bulk part of a pass: payloads (batched) or carries-data flags.
     void ship_payloads(bool forward, const PayloadFrame& frame);

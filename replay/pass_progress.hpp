@@ -1,8 +1,8 @@
 // How far a replay pass has come, told by the engine to whoever shows it
 // (the analyzer's progress display implements this; replay/ knows nothing
-// of terminals). The engine tells only every kStride events, so that an
-// implementation may read a clock each time and the pass pays one test of
-// its event counter per event.
+// of terminals). The engine tells only every kStride events, between
+// strides of its walk, so that an implementation may read a clock each time
+// and the events themselves cost nothing more.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,7 @@ namespace hindsight::replay {
 
 class PassProgress {
 public:
-    // A power of two: the engine tests `(k & (kStride - 1)) == 0`.
-    static constexpr std::uint64_t kStride = 4096;
+    static constexpr std::uint32_t kStride = 4096;
 
     virtual ~PassProgress() = default;
     // A pass over `events` events begins (its bulk exchanges before the
