@@ -12,6 +12,9 @@
 //
 // Every wait for other ranks goes through one ProgressWatch, which yields
 // the core instead of spinning in MPI (analysis ranks may outnumber cores).
+//
+// Rank 0 shows the phases and the replay's progress on standard error
+// (progress_display.hpp).
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -27,6 +30,7 @@
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
+#include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
 #include "analyzer/run_stats.hpp"
@@ -49,6 +53,7 @@ struct World {
     int rank;
     int size;
     replay::ProgressWatch& watch;  // how this rank waits for the others
+    analyzer::ProgressDisplay& progress;  // silent except on rank 0
 };
 
 // Runs `step` on every rank; a hindsight::Error (or any exception) on any
@@ -69,6 +74,11 @@ std::optional<std::string> agreed(const World& world, Step&& step) {
 int report_problem(int rank, const std::string& problem) {
     if (rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
     return EXIT_FAILURE;
+}
+
+int report_problem(const World& world, const std::string& problem) {
+    world.progress.interrupt();
+    return report_problem(world.rank, problem);
 }
 
 analyzer::RunFacts run_facts(const World& world, const analyzer::Options& options, const trace::LoadedTrace& loaded,
@@ -104,37 +114,42 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
 
 int analyze_trace(const World& world, const analyzer::Options& options) {
     analyzer::RunStats stats;
+    const auto phase = [&](const char* name) {
+        stats.phase(name);
+        world.progress.phase(name);
+    };
     // 1. Load this rank's share of the trace, once rank 0 knows it can
     // write the report. A trace that is not there is the problem to report
     // then (it explains a bad default report path too), and the loader
     // says so.
-    stats.phase("load");
+    phase("load");
     trace::LoadedTrace loaded;
     if (auto problem = agreed(world, [&] {
             if (world.rank == 0 && std::filesystem::exists(options.trace))
                 analyzer::check_report_path(options.report, options.trace);
             loaded = trace::load_local_trace(options.trace, world.rank, world.size);
         }))
-        return report_problem(world.rank, *problem);
+        return report_problem(world, *problem);
     trace::LocalTrace& trace = loaded.trace;
 
     // 2. Same call tree everywhere; the traces fit together.
-    stats.phase("unify");
+    phase("unify");
     replay::unify_call_trees(trace, world.comm, world.watch);
-    stats.phase("check");
+    phase("check");
     const trace::MessageSlots& slots = loaded.slots;
     if (auto problem = replay::check_consistency(trace, slots, world.comm, world.watch))
-        return report_problem(world.rank, options.trace + ": " + *problem);
+        return report_problem(world, options.trace + ": " + *problem);
 
     // 3. The replay with the analyses.
-    stats.phase("replay");
+    phase("replay");
     const replay::CommunicatorMirror mirror(trace, world.comm, world.watch);
     replay::MpiReplayEngine engine(trace, slots, mirror, world.watch);
+    if (!world.progress.silent()) engine.watch_progress(&world.progress);
     analyses::AnalysisFindings findings;
     const analyses::LocalCube cube = analyses::analyze(trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause}, findings);
 
     // 4. Report and summary on rank 0.
-    stats.phase("report");
+    phase("report");
     const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
     std::optional<cube::Report> report;
@@ -143,7 +158,8 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         report = analyzer::assemble_report(trace, cubes);
         cube::write_cubex(*report, options.report);
     });
-    if (problem) return report_problem(world.rank, *problem);
+    if (problem) return report_problem(world, *problem);
+    world.progress.finish();
     if (world.rank == 0 && !options.quiet)
         analyzer::print_summary(std::cout, *report, facts, analyzer::summary_sections());
     if (options.stats) stats.report(std::cout, trace, world.comm, world.watch);
@@ -167,11 +183,13 @@ int main(int argc, char** argv) {
         // Every rank parses the same command line and fails the same way.
         return report_problem(rank, e.what());
     }
-    if (!options) return EXIT_SUCCESS;  // --help
+    if (!options) return EXIT_SUCCESS;  // --help, --version
 
     replay::ProgressWatch watch(std::chrono::duration<double>(options->timeout_seconds),
                                 replay::spin_budget(MPI_COMM_WORLD));
-    const World world{MPI_COMM_WORLD, rank, size, watch};
+    analyzer::ProgressDisplay progress(
+        std::cerr, rank == 0 ? analyzer::ProgressDisplay::mode_for(options->quiet) : analyzer::ProgressDisplay::Mode::Silent);
+    const World world{MPI_COMM_WORLD, rank, size, watch, progress};
     try {
         const int status = analyze_trace(world, *options);
         // MPI_Finalize would spin while rank 0 writes the report.
@@ -179,6 +197,7 @@ int main(int argc, char** argv) {
         return status;
     } catch (const std::exception& e) {
         // Left the phase that failed alone: nobody else can be waited for.
+        progress.interrupt();
         std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << e.what() << std::endl;
         MPI_Abort(world.comm, EXIT_FAILURE);
         return EXIT_FAILURE;  // not reached

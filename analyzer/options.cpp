@@ -5,7 +5,9 @@
 
 #include <boost/program_options.hpp>
 
+#include "analyzer/trace_path.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
 
 namespace hindsight::analyzer {
 
@@ -15,18 +17,19 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     Options options;
     bool no_critical_path = false, no_root_cause = false;
     po::options_description visible(
-        "Usage: mpirun -n RANKS hindsight-analyze TRACE/traces.otf2 [options]\n"
+        "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
         "Analyzes an OTF2 trace of an MPI run on as many ranks as it has and writes a CUBE report.\n"
         "Options");
     visible.add_options()
         ("help,h", "show this help")
+        ("version", "show the version")
         ("output,o", po::value<std::string>(&options.report),
          "report to write (default: analysis.cubex next to traces.otf2)")
         ("no-critical-path", po::bool_switch(&no_critical_path), "skip the critical-path analysis")
         ("no-rootcause", po::bool_switch(&no_root_cause), "skip the root-cause (delay cost) analysis")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds the replay may wait without progress before it gives up")
-        ("quiet,q", po::bool_switch(&options.quiet), "print no summary")
+        ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")
         ("stats", po::bool_switch(&options.stats), "print phase times and memory use (for benchmarks)");
     po::options_description hidden;
     hidden.add_options()("trace", po::value<std::string>(&options.trace));
@@ -46,7 +49,12 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         out << visible << '\n';
         return std::nullopt;
     }
+    if (vm.count("version")) {
+        out << "hindsight-analyze " << kVersion << '\n';
+        return std::nullopt;
+    }
     if (options.trace.empty()) throw Error("", "no trace given: hindsight-analyze TRACE/traces.otf2 (see --help)");
+    options.trace = anchor_file(options.trace);
     if (!(options.timeout_seconds > 0)) throw Error("", "--timeout must be a positive number of seconds");
     if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
     if (options.report.empty())

@@ -8,17 +8,17 @@
 namespace hindsight::analyzer {
 
 struct Options {
-    std::string trace;          // the archive's anchor file, .../traces.otf2
+    std::string trace;          // the archive's anchor file, .../traces.otf2 (also when its directory was given)
     std::string report;         // the .cubex to write
     bool critical_path = true;
     bool root_cause = true;
     double timeout_seconds = 300;  // replay gives up after this long without progress
-    bool quiet = false;            // no summary on stdout
+    bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks
 };
 
-// Parses the command line. Returns nullopt after printing the help to
-// `out` (--help). Throws hindsight::Error (without a file) on bad usage.
+// Parses the command line. Returns nullopt after printing the help or the
+// version to `out` (--help, --version). Throws hindsight::Error (without a file) on bad usage.
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out);
 
 }  // namespace hindsight::analyzer

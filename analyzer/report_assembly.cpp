@@ -4,6 +4,7 @@
 
 #include "analyses/metrics.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -128,7 +129,8 @@ GatheredCubes gather_cubes(const analyses::LocalCube& cube, MPI_Comm world, repl
 
 cube::Report assemble_report(const trace::LocalTrace& trace, const GatheredCubes& cubes) {
     cube::Report report;
-    report.set_attribute("Creator", "Hindsight");
+    // Cube's convention, as in Scalasca's "Scalasca Trace Analyzer 2.6".
+    report.set_attribute("Creator", "Hindsight " + std::string(kVersion));
     add_metrics(report);
     add_call_tree(report, trace);
     add_system_tree(report, trace);

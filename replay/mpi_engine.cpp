@@ -74,6 +74,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     const bool forward = direction == Direction::Forward;
     const PayloadFrame frame(trace_, pass);
     collective_needs_.clear();
+    if (progress_ != nullptr) progress_->pass_begins(direction, trace_.events.size());
     notes_.begin(frame, forward);
     // Every rank runs the same passes with observers that declare the same
     // participation, so all take the same branch (and meet in the same
@@ -85,6 +86,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
     sends_.drain(watch_);
     notes_.deliver();
     pass.end_pass();
+    if (progress_ != nullptr) progress_->pass_ends();
 }
 
 // ---- batched passes ---------------------------------------------------
@@ -108,7 +110,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const
     ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
-    for (trace::EventIndex k = 0; k < n; ++k) {
+    walk(n, [&](trace::EventIndex k) {
         const trace::EventIndex i = forward ? k : n - 1 - k;
         const trace::Event& e = trace_.events[i];
         const trace::EventView view(trace_, i);
@@ -132,7 +134,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const
             collectives.add(view, pass.collectives());
             break;
         }
-    }
+    });
     collectives.finish();
 }
 
@@ -168,7 +170,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, co
     deferred_.clear();
     deferred_replies_ = EntryBlocks(slots_.sends().size());
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
-    for (trace::EventIndex k = 0; k < n; ++k) {
+    walk(n, [&](trace::EventIndex k) {
         const trace::EventIndex i = forward ? k : n - 1 - k;
         const trace::Event& e = trace_.events[i];
         const trace::EventView view(trace_, i);
@@ -205,7 +207,7 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, co
             collectives.finish();
             break;
         }
-    }
+    });
     complete_replies(frame, trace::kNoEvent);
     deliver_deferred_replies(frame);
 }

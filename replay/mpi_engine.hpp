@@ -45,6 +45,7 @@
 #include "replay/note_delivery.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/pass_observers.hpp"
+#include "replay/pass_progress.hpp"
 #include "replay/payload_frame.hpp"
 #include "replay/pending_replies.hpp"
 #include "replay/progress_watch.hpp"
@@ -63,12 +64,26 @@ public:
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
 
+    // Tells `progress` (which must outlive the engine, or null: nobody
+    // watches) how far each pass has come.
+    void watch_progress(PassProgress* progress) { progress_ = progress; }
+
     // Messages replayed (sent plus received, one by one or in bulk) over all
     // passes, for statistics.
     std::uint64_t messages() const { return messages_; }
 
 private:
     bool packs(trace::EventKind kind, bool forward) const;
+    // Calls step(k) for k = 0 .. events - 1 and tells progress_ between
+    // strides of PassProgress::kStride: nothing more per event than the loop.
+    template <typename Step>
+    void walk(trace::EventIndex events, Step&& step) {
+        for (trace::EventIndex begin = 0; begin < events; begin += PassProgress::kStride) {
+            if (progress_ != nullptr) progress_->events_done(begin);
+            const trace::EventIndex end = events - begin > PassProgress::kStride ? begin + PassProgress::kStride : events;
+            for (trace::EventIndex k = begin; k < end; ++k) step(k);
+        }
+    }
     // The bulk part of a pass: payloads (batched) or carries-data flags.
     void ship_payloads(bool forward, const PayloadFrame& frame);
     void ship_carry_flags(bool forward, const PassObservers& pass);
@@ -110,6 +125,7 @@ private:
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     int tag_ub_ = 32767;
+    PassProgress* progress_ = nullptr;
     std::uint64_t messages_ = 0;
 };
 

@@ -235,7 +235,25 @@ def wrong_invocations(corpus: Corpus):
     """The right trace, asked for the wrong way."""
     for ranks in (1, 3, 4):
         yield Case(f"{ranks} ranks for 2", corpus.good, ranks=ranks, error=r"the trace has 2 MPI ranks")
-    yield Case("trace directory given", lambda work: os.path.dirname(corpus.good(work)), error=r"is a directory")
+    # The directory stands for its traces.otf2, or for its only .otf2 file.
+    yield Case("trace directory given", lambda work: os.path.dirname(corpus.good(work)), values=GOOD_VALUES)
+
+    def renamed_anchor(work):
+        directory = os.path.dirname(corpus.good(work))
+        os.rename(os.path.join(directory, "traces.otf2"), os.path.join(directory, "run.otf2"))
+        os.rename(os.path.join(directory, "traces.def"), os.path.join(directory, "run.def"))
+        os.rename(os.path.join(directory, "traces"), os.path.join(directory, "run"))
+        return directory
+    yield Case("directory of one other anchor", renamed_anchor, values=GOOD_VALUES)
+
+    def two_anchors(work):
+        directory = renamed_anchor(work)
+        shutil.copy(os.path.join(directory, "run.otf2"), os.path.join(directory, "other.otf2"))
+        return directory
+    yield Case("directory of two anchors", two_anchors,
+               error=r"good: holds several OTF2 archives \(other.otf2, run.otf2\); give one")
+    yield Case("directory without anchor", lambda work: os.path.join(os.path.dirname(corpus.good(work)), "traces"),
+               error=r"traces: is a directory without an OTF2 archive")
     yield Case("no such trace", lambda work: os.path.join(work, "none", "traces.otf2"), error=r"no such file")
 
     def garbage_anchor(work):
