@@ -12,6 +12,7 @@
 #include "collector/output_directory.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
+#include "collector/written_trace_line.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -83,6 +84,10 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     }
     const std::string dir = config.trace_dir.empty() ? default_trace_dir(executable_path(), size)
                                                      : config.trace_dir;
+    // Nothing is created before every rank is here: each rank's launcher has
+    // checked the directory by then, and none of them may find it already
+    // made by this very job (launch_check.hpp).
+    PMPI_Barrier(MPI_COMM_WORLD);
     const std::string problem = prepare_output_directory(dir, config.force, rank, MPI_COMM_WORLD);
     if (!problem.empty()) {
         if (rank == 0) say(problem + "; the program runs without measurement");
@@ -365,8 +370,13 @@ void Measurement::write_trace(TimerSample program_end) {
         if (failed_anywhere) {
             say("the trace " + anchor + " is incomplete (see the messages above)");
         } else {
-            say("trace written to " + anchor + " (" + std::to_string(total_events) + " events, " +
-                std::to_string(archive_size(dir_)) + " bytes)");
+            const std::uintmax_t bytes = archive_size(dir_);
+            if (!config_.quiet) say(written_trace_line(total_events, bytes, world_size_, anchor));
+            // The exact amounts, for scripts (bench/collector/run).
+            if (config_.verbose) {
+                say("the trace holds " + std::to_string(total_events) + " events in " + std::to_string(bytes) +
+                    " bytes");
+            }
         }
     }
 }

@@ -39,15 +39,17 @@ TEST_CASE("the configuration comes from HINDSIGHT_* variables", "[collector][con
     CHECK_FALSE(defaults.force);
     CHECK(defaults.buffer_bytes == 64ull << 20);
     CHECK_FALSE(defaults.verbose);
+    CHECK_FALSE(defaults.quiet);
 
     env = {{"HINDSIGHT_TRACE_DIR", "out"}, {"HINDSIGHT_FORCE", "yes"}, {"HINDSIGHT_BUFFER_SIZE", "8M"},
-           {"HINDSIGHT_FILTER", "f.txt"}, {"HINDSIGHT_VERBOSE", "0"}};
+           {"HINDSIGHT_FILTER", "f.txt"}, {"HINDSIGHT_VERBOSE", "0"}, {"HINDSIGHT_QUIET", "on"}};
     Config c = read_config(lookup);
     CHECK(c.trace_dir == "out");
     CHECK(c.force);
     CHECK(c.buffer_bytes == 8ull << 20);
     CHECK(c.filter_file == "f.txt");
     CHECK_FALSE(c.verbose);
+    CHECK(c.quiet);
 
     env = {{"HINDSIGHT_BUFFER_SIZE", "100K"}};
     CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("too small"));
