@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -41,12 +42,11 @@ std::string resolve_program(const std::string& program) {
 
 // The directory the library will write to. Its default is named after the
 // executable and the number of ranks; without the number (not started by
-// an MPI launcher that says it) only the working directory, where it will
-// be, can be checked.
-std::string trace_directory(const Config& config, const std::string& program) {
+// an MPI launcher that says it) the name is unknown.
+std::optional<std::string> trace_directory(const Config& config, const std::string& program) {
     if (!config.trace_dir.empty()) return config.trace_dir;
     if (const auto size = launched_job_size()) return default_trace_dir(resolve_program(program), *size);
-    return fs::current_path().string();
+    return std::nullopt;
 }
 
 }  // namespace
@@ -54,14 +54,12 @@ std::string trace_directory(const Config& config, const std::string& program) {
 void check_before_launch(const std::string& program) {
     const Config config = read_config([](const char* name) { return std::getenv(name); });
     if (!config.filter_file.empty()) static_cast<void>(RegionFilter::load(config.filter_file));
-    const bool whole_directory_known = !config.trace_dir.empty() || launched_job_size().has_value();
-    // The working directory stands in for a default directory of unknown
-    // name: only whether it can be written counts there.
-    const bool force = config.force || !whole_directory_known;
-    if (const std::string problem = check_output_directory(trace_directory(config, program), force);
-        !problem.empty()) {
-        throw Error("", problem);
-    }
+    const auto dir = trace_directory(config, program);
+    // A default directory of unknown name will be in the working directory:
+    // whether that can be written is all there is to check.
+    const std::string problem = dir ? check_output_directory(*dir, config.force)
+                                    : check_output_directory(fs::current_path().string(), true);
+    if (!problem.empty()) throw Error("", problem);
 }
 
 }  // namespace hindsight::collect
