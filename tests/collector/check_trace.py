@@ -46,13 +46,17 @@ def run(args, ranks, program, program_args, options=(), env=None, check=True):
     return result
 
 
-def run_preloaded(args, ranks, program, program_args, env):
+def run_preloaded(args, ranks, program, program_args, env, rank_1_env=None):
     """Runs the program with the collector preloaded as the launcher would,
     but without the launcher's checks: what the library itself does with
-    what the launcher refuses."""
+    what the launcher refuses. `rank_1_env` holds variables only rank 1 gets."""
     preload = subprocess.run([args.collect, "--", "printenv", "LD_PRELOAD"], capture_output=True, text=True,
                              timeout=TIMEOUT, check=True).stdout.strip()
-    command = [args.mpiexec, "-n", str(ranks), "env", f"LD_PRELOAD={preload}", program, *program_args]
+    rank_1 = " ".join(f"{name}={value}" for name, value in (rank_1_env or {}).items())
+    script = f'if [ "${{PMI_RANK:-$OMPI_COMM_WORLD_RANK}}" = 1 ]; then export {rank_1}; fi; exec "$@"' \
+        if rank_1 else 'exec "$@"'
+    command = [args.mpiexec, "-n", str(ranks), "sh", "-c", script, "sh", "env", f"LD_PRELOAD={preload}", program,
+               *program_args]
     return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ, **env))
 
 
@@ -428,6 +432,20 @@ def scenario_existing(args, workdir):
     quiet = run(args, 2, args.program, ["--count", "2"], ["-o", remains, "--force", "--quiet"])
     equal([l for l in quiet.stderr.splitlines() if l.startswith("hindsight-collect:")], [], "messages with --quiet")
     expect(os.path.exists(os.path.join(remains, "traces.otf2")), "no trace written with --quiet")
+
+
+def scenario_one_rank_refuses(args, workdir):
+    # Only rank 1 cannot read its filter file: no rank measures, none waits
+    # for the other, rank 1 says why.
+    missing = os.path.join(workdir, "missing.filter")
+    result = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": os.path.join(workdir, "t")},
+                           rank_1_env={"HINDSIGHT_FILTER": missing})
+    equal(result.returncode, 0, f"exit status\n{result.stderr}")
+    expect("pingpong: 2 round trips" in result.stdout, "the program did not run to its end")
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    equal(len(lines), 1, f"messages in\n{result.stderr}")
+    expect(missing in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
+    expect(not os.path.exists(os.path.join(workdir, "t")), "a trace directory was made")
 
 
 def scenario_no_finalize(args, workdir):
