@@ -6,9 +6,10 @@
 //
 // Under mpirun every rank's launcher runs the same checks on the same
 // inputs and fails alike. They only look and never create or remove
-// anything: the library's rank 0 prepares the directory at MPI_Init, after
-// a barrier that every launcher has passed (each rank is then inside
-// MPI_Init), so no launcher can see the directory its own job made.
+// anything: the library's rank 0 prepares the directory at MPI_Init only
+// after all ranks have agreed on their configuration (each rank is then
+// inside MPI_Init, past its launcher), so no launcher can see the
+// directory its own job made.
 #pragma once
 
 #include <string>
