@@ -78,6 +78,7 @@ Config read_config(const std::function<const char*(const char*)>& lookup) {
     }
     if (const char* v = lookup(kEnvFilter); v && *v) config.filter_file = v;
     if (const char* v = lookup(kEnvVerbose)) config.verbose = parse_flag(v, kEnvVerbose);
+    if (const char* v = lookup(kEnvQuiet)) config.quiet = parse_flag(v, kEnvQuiet);
     if (const char* v = lookup(kEnvTimer)) config.monotonic_timer = parse_timer(v, kEnvTimer);
     return config;
 }

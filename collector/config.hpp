@@ -16,6 +16,7 @@ inline constexpr const char* kEnvBufferSize = "HINDSIGHT_BUFFER_SIZE";
 inline constexpr const char* kEnvFilter = "HINDSIGHT_FILTER";
 inline constexpr const char* kEnvVerbose = "HINDSIGHT_VERBOSE";
 inline constexpr const char* kEnvTimer = "HINDSIGHT_TIMER";
+inline constexpr const char* kEnvQuiet = "HINDSIGHT_QUIET";
 
 inline constexpr std::uint64_t kDefaultBufferBytes = std::uint64_t{64} << 20;
 // OTF2 needs room for a few chunks of at least 256 KiB.
@@ -27,6 +28,7 @@ struct Config {
     std::uint64_t buffer_bytes = kDefaultBufferBytes;
     std::string filter_file;  // empty: record every user and compiler region
     bool verbose = false;
+    bool quiet = false;  // no line about the written trace
     bool monotonic_timer = false;  // HINDSIGHT_TIMER=monotonic: never the TSC (timer.hpp)
 };
 

@@ -6,7 +6,8 @@
  * Fortran:  call hindsight_region_begin('solve') ... call hindsight_region_end('solve')
  *
  * Regions nest; every begin needs its end (an end closes the innermost
- * open region). Link with -lhindsight-collect. Without a measurement
+ * open region). Link with -lhindsight-collect (the flags: pkg-config --cflags
+ * --libs hindsight-collect). Without a measurement
  * (the program not started through hindsight-collect, or before MPI_Init
  * and after MPI_Finalize) the calls cost next to nothing.
  */

@@ -16,7 +16,10 @@
 #include <vector>
 
 #include "collector/config.hpp"
+#include "collector/launch_check.hpp"
+#include "collector/launch_environment.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
 
 #ifndef HINDSIGHT_LIBDIR_FROM_BINDIR
 #define HINDSIGHT_LIBDIR_FROM_BINDIR "../lib"
@@ -35,8 +38,10 @@ namespace {
 
 constexpr const char* kLibrary = "libhindsight-collect.so";
 
+// Under mpirun every rank's launcher fails alike; one line per node says
+// why (nodes may differ in what files they see), the rest only exit.
 [[noreturn]] void die(const std::string& message, int status = 2) {
-    std::cerr << "hindsight-collect: " << message << '\n';
+    if (first_process_on_node()) std::cerr << "hindsight-collect: " << message << '\n';
     std::exit(status);
 }
 
@@ -86,12 +91,14 @@ int main(int argc, char** argv) {
     po::options_description options("Usage: hindsight-collect [options] [--] APP [ARGS...]\nOptions");
     options.add_options()
         ("help,h", "show this help")
+        ("version", "show the version")
         ("output,o", po::value<std::string>(), "trace directory (default hindsight-<app>-<ranks>)")
         ("force", "replace an existing trace in the directory")
         ("buffer", po::value<std::string>(), "trace buffer per process, e.g. 64M (default 64M, at least 1M)")
         ("filter", po::value<std::string>(), "region filter file (Score-P syntax)")
         ("timer", po::value<std::string>(), "auto (the CPU's time-stamp counter where usable) or monotonic")
-        ("verbose", "print what the collector does");
+        ("verbose", "print what the collector does")
+        ("quiet,q", "no line about the written trace at the end (problems are still reported)");
     auto [own, command] = split(argc, argv);
     po::variables_map vm;
     try {
@@ -102,7 +109,12 @@ int main(int argc, char** argv) {
     }
     if (vm.count("help")) {
         std::cout << options << "\nEach option has an environment variable (HINDSIGHT_TRACE_DIR, HINDSIGHT_FORCE,\n"
-                                "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_TIMER, HINDSIGHT_VERBOSE); see doc/collector.md.\n";
+                                "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_TIMER, HINDSIGHT_VERBOSE,\n"
+                                "HINDSIGHT_QUIET); see doc/collector.md.\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "hindsight-collect " << hindsight::kVersion << '\n';
         return 0;
     }
     if (command.size() < 2) die("no program to run (see --help)");
@@ -116,9 +128,7 @@ int main(int argc, char** argv) {
             set(kEnvBufferSize, size);
         }
         if (vm.count("filter")) {
-            const fs::path filter = fs::absolute(vm["filter"].as<std::string>());
-            if (access(filter.c_str(), R_OK) != 0) die(filter.string() + ": cannot read the filter file");
-            set(kEnvFilter, filter.string());
+            set(kEnvFilter, fs::absolute(vm["filter"].as<std::string>()).string());
         }
         if (vm.count("timer")) {
             const std::string timer = vm["timer"].as<std::string>();
@@ -126,6 +136,9 @@ int main(int argc, char** argv) {
             set(kEnvTimer, timer);
         }
         if (vm.count("verbose")) set(kEnvVerbose, "1");
+        if (vm.count("quiet")) set(kEnvQuiet, "1");
+        // Options and HINDSIGHT_* variables set by the user alike.
+        check_before_launch(command[0]);
     } catch (const hindsight::Error& e) {
         die(e.what());
     }

@@ -12,6 +12,7 @@
 #include "collector/output_directory.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
+#include "collector/written_trace_line.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -70,15 +71,28 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    // Every rank reads the same environment and filter file, so every rank
-    // reaches the same verdict; only rank 0 reports it.
+    // Every rank reads its environment and filter file; normally all reach
+    // the same verdict and rank 0 alone reports it.
     Config config;
     RegionFilter filter;
+    std::string refusal;
     try {
         config = read_config([](const char* name) { return std::getenv(name); });
         if (!config.filter_file.empty()) filter = RegionFilter::load(config.filter_file);
     } catch (const Error& e) {
-        if (rank == 0) say(std::string(e.what()) + "; the program runs without measurement");
+        refusal = std::string(e.what()) + "; the program runs without measurement";
+    }
+    // All ranks agree on the verdict, so that none goes on to wait for a
+    // rank that gave up (a filter file one node cannot read). The agreement
+    // also holds rank 0 back from creating the directory until every rank
+    // is here: each rank's launcher has checked the directory by then, and
+    // none of them may find it made by this very job (launch_check.hpp).
+    int fine_here[2] = {refusal.empty() ? 1 : 0, rank == 0 && !refusal.empty() ? 0 : 1};
+    int fine[2] = {0, 0};  // everywhere, on rank 0
+    PMPI_Allreduce(fine_here, fine, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!fine[0]) {
+        // Rank 0 speaks for all; another rank only where rank 0 was fine.
+        if (!refusal.empty() && (rank == 0 || fine[1])) say(refusal);
         return;
     }
     const std::string dir = config.trace_dir.empty() ? default_trace_dir(executable_path(), size)
@@ -365,8 +379,13 @@ void Measurement::write_trace(TimerSample program_end) {
         if (failed_anywhere) {
             say("the trace " + anchor + " is incomplete (see the messages above)");
         } else {
-            say("trace written to " + anchor + " (" + std::to_string(total_events) + " events, " +
-                std::to_string(archive_size(dir_)) + " bytes)");
+            const std::uintmax_t bytes = archive_size(dir_);
+            if (!config_.quiet) say(written_trace_line(total_events, bytes, world_size_, anchor));
+            // The exact amounts, for scripts (bench/collector/run).
+            if (config_.verbose) {
+                say("the trace holds " + std::to_string(total_events) + " events in " + std::to_string(bytes) +
+                    " bytes");
+            }
         }
     }
 }

@@ -8,32 +8,25 @@
 #include <system_error>
 #include <vector>
 
+#include "collector/output_directory_check.hpp"
+
 namespace hindsight::collect {
 
 std::string prepare_output_directory_locally(const std::string& dir, bool force) {
     namespace fs = std::filesystem;
+    if (std::string problem = check_output_directory(dir, force); !problem.empty()) return problem;
     std::error_code ec;
     const fs::path root(dir);
-    // Also the remains of a run that never wrote its anchor (MPI_Abort):
-    // OTF2 refuses to write where "traces/" exists.
-    const char* found = nullptr;
-    for (const char* name : {"traces.otf2", "traces.def", "traces"}) {
-        if (!found && fs::exists(root / name, ec)) found = name;
-    }
-    if (found) {
-        if (!force) {
-            return dir + ": holds a trace already (" + found + "); use --force or HINDSIGHT_FORCE=1 to replace it";
-        }
+    if (existing_archive_part(dir)) {  // and `force`, else the check refused it
         for (const char* file : {"traces.otf2", "traces.def"}) fs::remove(root / file, ec);
         fs::remove_all(root / "traces", ec);
         if (ec) return dir + ": cannot remove the old trace: " + ec.message();
     }
     fs::create_directories(root, ec);
     if (ec) return dir + ": cannot create the directory: " + ec.message();
+    // Created by someone else between the check and here.
     if (!fs::is_directory(root, ec)) return dir + ": is not a directory";
-    if (access(dir.c_str(), W_OK | X_OK) != 0) {
-        return dir + ": cannot write there: " + std::strerror(errno);
-    }
+    if (access(dir.c_str(), W_OK | X_OK) != 0) return dir + ": cannot write there: " + std::strerror(errno);
     return {};
 }
 

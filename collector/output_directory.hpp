@@ -17,7 +17,7 @@ namespace hindsight::collect {
 // ("DIR: reason") on every rank.
 std::string prepare_output_directory(const std::string& dir, bool force, int rank, MPI_Comm comm);
 
-// The same check without MPI (rank 0's part), for tests and the launcher.
+// Rank 0's part without MPI: checks, then creates or clears the directory.
 std::string prepare_output_directory_locally(const std::string& dir, bool force);
 
 }  // namespace hindsight::collect

@@ -10,13 +10,24 @@
 namespace hindsight::collect {
 
 namespace {
-constexpr std::string_view kBegin = "SCOREP_REGION_NAMES_BEGIN";
-constexpr std::string_view kEnd = "SCOREP_REGION_NAMES_END";
+
+struct Block {
+    std::string_view begin;
+    std::string_view end;
+};
+constexpr Block kRegionBlock{"SCOREP_REGION_NAMES_BEGIN", "SCOREP_REGION_NAMES_END"};
+constexpr Block kFileBlock{"SCOREP_FILE_NAMES_BEGIN", "SCOREP_FILE_NAMES_END"};
+
+bool matches(const std::string& pattern, std::string_view text) {
+    return fnmatch(pattern.c_str(), std::string(text).c_str(), 0) == 0;
+}
+
 }  // namespace
 
 RegionFilter RegionFilter::parse(std::string_view text, const std::string& file) {
     RegionFilter filter;
-    bool in_block = false;
+    const Block* block = nullptr;       // the block being read
+    std::vector<Rule>* rules = nullptr;  // its rules
     bool seen_block = false;
     Rule* current = nullptr;
     std::istringstream lines{std::string(text)};
@@ -31,22 +42,32 @@ RegionFilter RegionFilter::parse(std::string_view text, const std::string& file)
         std::istringstream words(line);
         std::string word;
         while (words >> word) {
-            if (word == kBegin) {
-                if (in_block) fail("nested " + std::string(kBegin));
-                in_block = seen_block = true;
+            if (word == kRegionBlock.begin || word == kFileBlock.begin) {
+                if (block) fail("'" + word + "' inside a " + std::string(block->begin) + " block");
+                block = word == kRegionBlock.begin ? &kRegionBlock : &kFileBlock;
+                rules = block == &kRegionBlock ? &filter.names_ : &filter.files_;
+                seen_block = true;
                 current = nullptr;
-            } else if (word == kEnd) {
-                if (!in_block) fail(std::string(kEnd) + " without " + std::string(kBegin));
-                in_block = false;
+            } else if (word == kRegionBlock.end || word == kFileBlock.end) {
+                if (!block || word != block->end) {
+                    fail("'" + word + "' without its " + (word == kRegionBlock.end ? std::string(kRegionBlock.begin)
+                                                                                  : std::string(kFileBlock.begin)));
+                }
+                block = nullptr;
                 current = nullptr;
-            } else if (!in_block) {
-                fail("'" + word + "' outside a " + std::string(kBegin) + " block");
+            } else if (!block) {
+                fail("'" + word + "' outside a " + std::string(kRegionBlock.begin) + " or " +
+                     std::string(kFileBlock.begin) + " block");
             } else if (word == "EXCLUDE" || word == "INCLUDE") {
-                filter.rules_.push_back(Rule{word == "INCLUDE", {}});
-                current = &filter.rules_.back();
+                if (current && current->patterns.empty()) fail(word + " follows a rule without a pattern");
+                rules->push_back(Rule{word == "INCLUDE", false, {}});
+                current = &rules->back();
             } else if (word == "MANGLED") {
-                // Names are matched as recorded (demangled where possible).
-                if (!current || !current->patterns.empty()) fail("MANGLED must follow EXCLUDE or INCLUDE");
+                if (block == &kFileBlock) fail("MANGLED belongs to region names, not file names");
+                if (!current || current->mangled || !current->patterns.empty()) {
+                    fail("MANGLED must directly follow EXCLUDE or INCLUDE");
+                }
+                current->mangled = true;
             } else if (!current) {
                 fail("pattern '" + word + "' before EXCLUDE or INCLUDE");
             } else {
@@ -54,10 +75,17 @@ RegionFilter RegionFilter::parse(std::string_view text, const std::string& file)
             }
         }
     }
-    if (in_block) throw Error(file, "missing " + std::string(kEnd));
-    if (!seen_block) throw Error(file, "no " + std::string(kBegin) + " block");
-    for (const Rule& rule : filter.rules_) {
-        if (rule.patterns.empty()) throw Error(file, std::string(rule.include ? "INCLUDE" : "EXCLUDE") + " without a pattern");
+    if (block) throw Error(file, "missing " + std::string(block->end));
+    if (!seen_block) {
+        throw Error(file, "no " + std::string(kRegionBlock.begin) + " or " + std::string(kFileBlock.begin) +
+                              " block");
+    }
+    for (const std::vector<Rule>* list : {&filter.names_, &filter.files_}) {
+        for (const Rule& rule : *list) {
+            if (rule.patterns.empty()) {
+                throw Error(file, std::string(rule.include ? "INCLUDE" : "EXCLUDE") + " without a pattern");
+            }
+        }
     }
     return filter;
 }
@@ -70,18 +98,24 @@ RegionFilter RegionFilter::load(const std::string& path) {
     return parse(text.str(), path);
 }
 
-bool RegionFilter::included(std::string_view region_name) const {
-    const std::string name(region_name);
+bool RegionFilter::last_match_includes(const std::vector<Rule>& rules, std::string_view name,
+                                       std::string_view mangled) {
     bool include = true;
-    for (const Rule& rule : rules_) {
+    for (const Rule& rule : rules) {
+        const std::string_view subject = rule.mangled && !mangled.empty() ? mangled : name;
         for (const std::string& pattern : rule.patterns) {
-            if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) {
+            if (matches(pattern, subject)) {
                 include = rule.include;
                 break;
             }
         }
     }
     return include;
+}
+
+bool RegionFilter::included(std::string_view name, std::string_view mangled, std::string_view source_file) const {
+    if (!source_file.empty() && !last_match_includes(files_, source_file, {})) return false;
+    return last_match_includes(names_, name, mangled);
 }
 
 }  // namespace hindsight::collect

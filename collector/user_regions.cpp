@@ -66,7 +66,7 @@ OTF2_RegionRef resolve_function(Measurement& m, const void* function) {
     }
     const std::string name = demangle(mangled);
     const OTF2_RegionRef region =
-        m.filter().included(name) ? m.regions().compiler(name, mangled) : OTF2_UNDEFINED_REGION;
+        m.filter().included(name, mangled) ? m.regions().compiler(name, mangled) : OTF2_UNDEFINED_REGION;
     s.by_address.emplace(function, region);
     return region;
 }

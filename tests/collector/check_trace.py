@@ -46,6 +46,20 @@ def run(args, ranks, program, program_args, options=(), env=None, check=True):
     return result
 
 
+def run_preloaded(args, ranks, program, program_args, env, rank_1_env=None):
+    """Runs the program with the collector preloaded as the launcher would,
+    but without the launcher's checks: what the library itself does with
+    what the launcher refuses. `rank_1_env` holds variables only rank 1 gets."""
+    preload = subprocess.run([args.collect, "--", "printenv", "LD_PRELOAD"], capture_output=True, text=True,
+                             timeout=TIMEOUT, check=True).stdout.strip()
+    rank_1 = " ".join(f"{name}={value}" for name, value in (rank_1_env or {}).items())
+    script = f'if [ "${{PMI_RANK:-$OMPI_COMM_WORLD_RANK}}" = 1 ]; then export {rank_1}; fi; exec "$@"' \
+        if rank_1 else 'exec "$@"'
+    command = [args.mpiexec, "-n", str(ranks), "sh", "-c", script, "sh", "env", f"LD_PRELOAD={preload}", program,
+               *program_args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ, **env))
+
+
 def collect(args, workdir, ranks, program, program_args, options=(), env=None):
     trace_dir = os.path.join(workdir, "trace")
     result = run(args, ranks, program, program_args, ["-o", trace_dir, "--force", *options], env=env)
@@ -53,7 +67,8 @@ def collect(args, workdir, ranks, program, program_args, options=(), env=None):
     expect(os.path.exists(anchor), f"no trace written:\n{result.stderr}")
     lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
     equal(len(lines), 1, f"messages of the collector in\n{result.stderr}")
-    expect("trace written to " + anchor in lines[0], f"unexpected summary line: {lines[0]}")
+    expect(lines[0].startswith("hindsight-collect: wrote ") and f" of {ranks} rank" in lines[0]
+           and lines[0].endswith(" to " + anchor), f"unexpected summary line: {lines[0]}")
     printed = subprocess.run(["otf2-print", anchor], capture_output=True, text=True, timeout=TIMEOUT)
     expect(printed.returncode == 0, f"otf2-print cannot read the trace: {printed.stderr}")
     return Trace(anchor)
@@ -327,7 +342,10 @@ def scenario_coverage(args, workdir):
 def scenario_scope(args, workdir):
     filter_file = os.path.join(workdir, "filter.txt")
     with open(filter_file, "w") as out:
-        out.write("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE tiny  # too small to matter\n"
+        # File rules match nothing: the collector knows no source files.
+        out.write("SCOREP_FILE_NAMES_BEGIN\n  EXCLUDE *\nSCOREP_FILE_NAMES_END\n"
+                  "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE tiny  # too small to matter\n"
+                  "  EXCLUDE MANGLED compute\n  INCLUDE MANGLED comp?te\n"
                   "SCOREP_REGION_NAMES_END\n")
     trace = collect(args, workdir, 2, args.program, [], ["--filter", filter_file])
     check_balanced(trace)
@@ -383,7 +401,7 @@ def scenario_unwritable(args, workdir):
     blocker = os.path.join(workdir, "a-file")
     open(blocker, "w").close()
     target = os.path.join(blocker, "trace")  # below a regular file: never creatable, even as root
-    result = run(args, 2, args.program, ["--count", "2"], ["-o", target])
+    result = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": target})
     lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
     equal(len(lines), 1, f"messages in\n{result.stderr}")
     expect(target in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
@@ -391,21 +409,43 @@ def scenario_unwritable(args, workdir):
 
 
 def scenario_existing(args, workdir):
+    # The launcher refuses an existing trace before the program starts
+    # (check_refusals.py); the library refuses it too, and keeps it.
     target = os.path.join(workdir, "trace")
     first = run(args, 2, args.program, ["--count", "2"], ["-o", target])
-    expect("trace written" in first.stderr, first.stderr)
-    second = run(args, 2, args.program, ["--count", "2"], ["-o", target])
+    expect("hindsight-collect: wrote " in first.stderr, first.stderr)
+    anchor_time = os.stat(os.path.join(target, "traces.otf2")).st_mtime_ns
+    second = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": target})
     expect("holds a trace already" in second.stderr and "runs without measurement" in second.stderr, second.stderr)
+    expect("pingpong: 2 round trips" in second.stdout, "the program did not run to its end")
+    equal(os.stat(os.path.join(target, "traces.otf2")).st_mtime_ns, anchor_time, "the old trace's time")
     third = run(args, 2, args.program, ["--count", "2"], ["-o", target, "--force"])
-    expect("trace written" in third.stderr, third.stderr)
+    expect("hindsight-collect: wrote " in third.stderr, third.stderr)
     # What an aborted run leaves (event files, no anchor) counts as a trace too.
     remains = os.path.join(workdir, "remains")
     os.makedirs(os.path.join(remains, "traces"))
-    fourth = run(args, 2, args.program, ["--count", "2"], ["-o", remains])
+    fourth = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": remains})
     expect("holds a trace already (traces)" in fourth.stderr and "runs without measurement" in fourth.stderr,
            fourth.stderr)
     fifth = run(args, 2, args.program, ["--count", "2"], ["-o", remains, "--force"])
-    expect("trace written" in fifth.stderr, fifth.stderr)
+    expect("hindsight-collect: wrote " in fifth.stderr, fifth.stderr)
+    quiet = run(args, 2, args.program, ["--count", "2"], ["-o", remains, "--force", "--quiet"])
+    equal([l for l in quiet.stderr.splitlines() if l.startswith("hindsight-collect:")], [], "messages with --quiet")
+    expect(os.path.exists(os.path.join(remains, "traces.otf2")), "no trace written with --quiet")
+
+
+def scenario_one_rank_refuses(args, workdir):
+    # Only rank 1 cannot read its filter file: no rank measures, none waits
+    # for the other, rank 1 says why.
+    missing = os.path.join(workdir, "missing.filter")
+    result = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": os.path.join(workdir, "t")},
+                           rank_1_env={"HINDSIGHT_FILTER": missing})
+    equal(result.returncode, 0, f"exit status\n{result.stderr}")
+    expect("pingpong: 2 round trips" in result.stdout, "the program did not run to its end")
+    lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
+    equal(len(lines), 1, f"messages in\n{result.stderr}")
+    expect(missing in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
+    expect(not os.path.exists(os.path.join(workdir, "t")), "a trace directory was made")
 
 
 def scenario_no_finalize(args, workdir):
@@ -423,6 +463,8 @@ def scenario_abort(args, workdir):
 def scenario_launcher(args, workdir):
     def launch(*words):
         return subprocess.run([args.collect, *words], capture_output=True, text=True, timeout=TIMEOUT)
+    result = launch("--version")
+    equal((result.returncode, result.stdout), (0, f"hindsight-collect {args.project_version}\n"), "--version")
     result = launch("--help")
     equal(result.returncode, 0, "--help status")
     expect("--buffer" in result.stdout and "--filter" in result.stdout, "--help lists the options")
@@ -480,8 +522,8 @@ def scenario_timer(args, workdir):
             for seconds in durations:
                 expect(delay <= seconds <= delay + slack,
                        f"rank {rank}: delayed_work took {seconds:.4f} s in the trace ({timer}), spun {delay} s")
-    result = run(args, 2, args.program, ["--delay", "0"], ["-o", os.path.join(workdir, "t2")],
-                 env={"HINDSIGHT_TIMER": "sundial"})
+    result = run_preloaded(args, 2, args.program, ["--delay", "0"],
+                           {"HINDSIGHT_TRACE_DIR": os.path.join(workdir, "t2"), "HINDSIGHT_TIMER": "sundial"})
     lines = [l for l in result.stderr.splitlines() if l.startswith("hindsight-collect:")]
     equal(len(lines), 1, f"messages in\n{result.stderr}")
     expect("HINDSIGHT_TIMER" in lines[0] and "runs without measurement" in lines[0], f"unclear message: {lines[0]}")
@@ -504,7 +546,8 @@ def scenario_disk_full(args, workdir):
     expect(failures and all(target in l for l in failures), f"no clear message about the failed write:\n{result.stderr}")
     expect(any("is incomplete" in l for l in lines),
            f"rank 0 must call the trace incomplete:\n{result.stderr}")
-    expect(not any("trace written" in l for l in lines), f"a failed trace reported as written:\n{result.stderr}")
+    expect(not any("hindsight-collect: wrote" in l for l in lines),
+           f"a failed trace reported as written:\n{result.stderr}")
 
 
 SCENARIOS = {name[len("scenario_"):].replace("_", "-"): f for name, f in globals().items()
@@ -518,6 +561,7 @@ def main():
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program")
     parser.add_argument("--scorep")
+    parser.add_argument("--project-version")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-collect-test.") as workdir:
         try:

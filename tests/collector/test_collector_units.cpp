@@ -39,15 +39,17 @@ TEST_CASE("the configuration comes from HINDSIGHT_* variables", "[collector][con
     CHECK_FALSE(defaults.force);
     CHECK(defaults.buffer_bytes == 64ull << 20);
     CHECK_FALSE(defaults.verbose);
+    CHECK_FALSE(defaults.quiet);
 
     env = {{"HINDSIGHT_TRACE_DIR", "out"}, {"HINDSIGHT_FORCE", "yes"}, {"HINDSIGHT_BUFFER_SIZE", "8M"},
-           {"HINDSIGHT_FILTER", "f.txt"}, {"HINDSIGHT_VERBOSE", "0"}};
+           {"HINDSIGHT_FILTER", "f.txt"}, {"HINDSIGHT_VERBOSE", "0"}, {"HINDSIGHT_QUIET", "on"}};
     Config c = read_config(lookup);
     CHECK(c.trace_dir == "out");
     CHECK(c.force);
     CHECK(c.buffer_bytes == 8ull << 20);
     CHECK(c.filter_file == "f.txt");
     CHECK_FALSE(c.verbose);
+    CHECK(c.quiet);
 
     env = {{"HINDSIGHT_BUFFER_SIZE", "100K"}};
     CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("too small"));
@@ -108,6 +110,31 @@ TEST_CASE("filter rules apply in order, the last match wins", "[collector][filte
     CHECK(RegionFilter().included("anything"));
 }
 
+TEST_CASE("Score-P filter files with file-name blocks and MANGLED rules", "[collector][filter]") {
+    // As Score-P documents it: file rules and region rules each decide in
+    // their own order; a region is left out when either excludes it.
+    const RegionFilter f = RegionFilter::parse(
+        "SCOREP_FILE_NAMES_BEGIN # comment after a keyword\n"
+        "  EXCLUDE */third_party/*\n"
+        "  INCLUDE */third_party/keep.c\n"
+        "SCOREP_FILE_NAMES_END\n"
+        "SCOREP_REGION_NAMES_BEGIN\n"
+        "  EXCLUDE MANGLED _ZN6detail*\n"
+        "  INCLUDE detail::keep\n"
+        "SCOREP_REGION_NAMES_END\n",
+        "scorep.filter");
+    CHECK(f.rule_count() == 4);
+    CHECK_FALSE(f.included("solve", "solve", "/src/third_party/lib.c"));
+    CHECK(f.included("solve", "solve", "/src/third_party/keep.c"));
+    CHECK(f.included("solve", "solve", "/src/app/solve.c"));
+    CHECK(f.included("solve"));  // no file known: file rules decide nothing
+    CHECK_FALSE(f.included("detail::helper()", "_ZN6detail6helperEv"));
+    CHECK(f.included("detail::keep", "_ZN6detail4keepEv"));  // a later name rule overrides
+    // Without a mangled name (user regions) MANGLED rules match the name itself.
+    CHECK(f.included("detail::helper()"));
+    CHECK_FALSE(f.included("_ZN6detail6helperEv"));
+}
+
 TEST_CASE("malformed filter files name the file and line", "[collector][filter]") {
     CHECK_THROWS_WITH(RegionFilter::parse("EXCLUDE *\n", "a.filter"), Catch::Contains("a.filter: line 1"));
     CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_REGION_NAMES_BEGIN\n  foo\n", "b.filter"),
@@ -115,6 +142,14 @@ TEST_CASE("malformed filter files name the file and line", "[collector][filter]"
     CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE *\n", "c.filter"),
                       Catch::Contains("missing SCOREP_REGION_NAMES_END"));
     CHECK_THROWS_WITH(RegionFilter::parse("", "d.filter"), Catch::Contains("no SCOREP_REGION_NAMES_BEGIN"));
+    CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_FILE_NAMES_BEGIN\nEXCLUDE *\nSCOREP_REGION_NAMES_END\n", "e.filter"),
+                      Catch::Contains("e.filter: line 3"));
+    CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_FILE_NAMES_BEGIN\nEXCLUDE MANGLED *\nSCOREP_FILE_NAMES_END\n",
+                                          "f.filter"),
+                      Catch::Contains("f.filter: line 2"));
+    CHECK_THROWS_WITH(RegionFilter::parse("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE x MANGLED y\nSCOREP_REGION_NAMES_END\n",
+                                          "g.filter"),
+                      Catch::Contains("g.filter: line 2"));
     CHECK_THROWS_AS(RegionFilter::load("/nonexistent/filter"), Error);
 }
 
