@@ -75,7 +75,7 @@ def existing_trace(args, work):
     program = ["sh", "-c", f"touch {marker}"]
     done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--", *program], cwd=work)
     expect(done.returncode != 0, "exit status 0 over an existing trace", done)
-    expect("a trace exists already" in done.stderr, "no reason given", done)
+    expect("holds a trace already" in done.stderr, "no reason given", done)
     expect(not os.path.exists(marker), "the program started", done)
     done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--force", "--",
                       *pingpong(args)], cwd=work)
