@@ -41,6 +41,7 @@
 #include "replay/mpi_engine.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/rank_agreement.hpp"
+#include "report/page.hpp"
 #include "trace/trace_loader.hpp"
 
 namespace {
@@ -100,6 +101,7 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     analyzer::RunFacts facts;
     facts.trace_path = options.trace;
     facts.report_path = options.report;
+    facts.page_path = options.page;
     facts.ranks = world.size;
     facts.wall_seconds = loaded.trace.seconds(last - first);
     facts.skipped_metric_records = sums[0];
@@ -127,6 +129,8 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     if (auto problem = agreed(world, [&] {
             if (world.rank == 0 && std::filesystem::exists(options.trace))
                 analyzer::check_report_path(options.report, options.trace);
+            if (world.rank == 0 && std::filesystem::exists(options.trace) && !options.page.empty())
+                analyzer::check_report_path(options.page, options.trace);
             loaded = trace::load_local_trace(options.trace, world.rank, world.size);
         }))
         return report_problem(world, *problem);
@@ -157,6 +161,8 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
         cube::write_cubex(*report, options.report);
+        if (!options.page.empty())
+            report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page);
     });
     if (problem) return report_problem(world, *problem);
     world.progress.finish();

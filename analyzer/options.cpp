@@ -8,6 +8,7 @@
 #include "analyzer/trace_path.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
+#include "report/page.hpp"
 
 namespace hindsight::analyzer {
 
@@ -15,7 +16,7 @@ namespace po = boost::program_options;
 
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     Options options;
-    bool no_critical_path = false, no_root_cause = false;
+    bool no_critical_path = false, no_root_cause = false, no_page = false;
     po::options_description visible(
         "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
         "Analyzes an OTF2 trace of an MPI run on as many ranks as it has and writes a CUBE report.\n"
@@ -25,6 +26,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("version", "show the version")
         ("output,o", po::value<std::string>(&options.report),
          "report to write (default: analysis.cubex next to traces.otf2)")
+        ("no-page", po::bool_switch(&no_page), "write no HTML page of the report (default: REPORT.html beside it)")
         ("no-critical-path", po::bool_switch(&no_critical_path), "skip the critical-path analysis")
         ("no-rootcause", po::bool_switch(&no_root_cause), "skip the root-cause (delay cost) analysis")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
@@ -59,6 +61,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
     if (options.report.empty())
         options.report = (std::filesystem::path(options.trace).parent_path() / "analysis.cubex").string();
+    if (!no_page) options.page = report::default_page_path(options.report).string();
     options.critical_path = !no_critical_path;
     options.root_cause = !no_root_cause;
     return options;

@@ -10,6 +10,7 @@ namespace hindsight::analyzer {
 struct Options {
     std::string trace;          // the archive's anchor file, .../traces.otf2 (also when its directory was given)
     std::string report;         // the .cubex to write
+    std::string page;           // its HTML page (report/page.hpp); empty: none
     bool critical_path = true;
     bool root_cause = true;
     double timeout_seconds = 300;  // replay gives up after this long without progress

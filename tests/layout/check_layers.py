@@ -19,8 +19,9 @@ ALLOWED = {
     "trace": ["common"],
     "replay": ["common", "trace"],
     "analyses": ["common", "trace", "replay"],
-    "analyzer": ["common", "trace", "replay", "analyses"],
+    "analyzer": ["common", "trace", "replay", "analyses", "report"],
     "collector": ["common"],
+    "report": ["common"],
 }
 # Folder -> system headers (prefixes) its files must not include.
 FORBIDDEN_SYSTEM = {

@@ -1,0 +1,104 @@
+#include "report/diff.hpp"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/stored_values.hpp"
+
+namespace hindsight::report {
+
+namespace {
+
+using cube::kNone;
+
+// Where each index of one input lands in the difference.
+struct Mapping {
+    std::vector<cube::MetricIndex> metric;
+    std::vector<cube::CnodeIndex> cnode;
+    std::vector<cube::LocationIndex> location;
+};
+
+// Adds to `out` what of `in` it lacks and returns where everything of `in`
+// is. Parents come before children in both, so each parent is mapped first.
+Mapping merge_structure(cube::Report& out, const cube::Report& in) {
+    Mapping map;
+    for (const cube::Metric& m : in.metrics()) {
+        cube::MetricIndex at = out.find_metric(m.unique_name);
+        if (at == kNone) {
+            cube::Metric copy = m;
+            copy.parent = m.parent == kNone ? kNone : map.metric[m.parent];
+            at = out.add_metric(std::move(copy));
+        }
+        map.metric.push_back(at);
+    }
+    std::map<std::string, cube::RegionIndex> regions;
+    for (cube::RegionIndex r = 0; r < out.regions().size(); ++r) regions.emplace(out.regions()[r].name, r);
+    for (const cube::Cnode& c : in.cnodes()) {
+        const cube::Region& region = in.regions()[c.region];
+        auto [found, fresh] = regions.emplace(region.name, 0);
+        if (fresh) found->second = out.add_region(region);
+        const cube::CnodeIndex parent = c.parent == kNone ? kNone : map.cnode[c.parent];
+        cube::CnodeIndex at = out.find_cnode(parent, found->second);
+        if (at == kNone) at = out.add_cnode(found->second, parent);
+        map.cnode.push_back(at);
+    }
+    std::map<std::pair<std::int64_t, std::int64_t>, cube::LocationIndex> locations;
+    for (cube::LocationIndex l = 0; l < out.locations().size(); ++l)
+        locations.emplace(std::pair(out.location_groups()[out.locations()[l].group].rank, out.locations()[l].rank), l);
+    std::map<std::int64_t, cube::LocationGroupIndex> groups;
+    for (cube::LocationGroupIndex g = 0; g < out.location_groups().size(); ++g)
+        groups.emplace(out.location_groups()[g].rank, g);
+    for (const cube::Location& l : in.locations()) {
+        const cube::LocationGroup& group = in.location_groups()[l.group];
+        auto found = locations.find({group.rank, l.rank});
+        if (found == locations.end()) {
+            auto g = groups.find(group.rank);
+            if (g == groups.end()) {
+                // A rank only this input has: under the first machine of the difference.
+                if (out.system_nodes().empty()) out.add_system_node({"machine", "machine", "", kNone});
+                cube::LocationGroup copy = group;
+                copy.parent = 0;
+                g = groups.emplace(group.rank, out.add_location_group(std::move(copy))).first;
+            }
+            cube::Location copy = l;
+            copy.group = g->second;
+            found = locations.emplace(std::pair(group.rank, l.rank), out.add_location(std::move(copy))).first;
+        }
+        map.location.push_back(found->second);
+    }
+    return map;
+}
+
+void add_values(cube::Report& out, const cube::Report& in, const Mapping& map, double sign) {
+    for (cube::MetricIndex m = 0; m < in.metrics().size(); ++m) {
+        if (!in.has_values(m)) continue;
+        for (cube::CnodeIndex c = 0; c < in.cnodes().size(); ++c)
+            for (cube::LocationIndex l = 0; l < in.locations().size(); ++l)
+                if (const double v = in.value(m, c, l); v != 0.0)
+                    out.add_value(map.metric[m], map.cnode[c], map.location[l], sign * v);
+    }
+}
+
+}  // namespace
+
+cube::Report difference(const cube::Report& before, const cube::Report& after) {
+    cube::Report copy_a, copy_b;
+    const cube::Report& a = stored_values(before, copy_a);
+    const cube::Report& b = stored_values(after, copy_b);
+    cube::Report out;
+    for (const auto& [key, value] : b.attributes()) out.set_attribute(key, value);
+    for (const std::string& mirror : b.mirrors()) out.add_mirror(mirror);
+    for (const cube::SystemNode& s : b.system_nodes()) out.add_system_node(s);
+    for (const cube::LocationGroup& g : b.location_groups()) out.add_location_group(g);
+    // The structure first (locations cannot be added once values exist).
+    const Mapping from_b = merge_structure(out, b);
+    const Mapping from_a = merge_structure(out, a);
+    add_values(out, b, from_b, 1.0);
+    add_values(out, a, from_a, -1.0);
+    out.set_value_kind(cube::ValueKind::MetricInclusive);
+    return out;
+}
+
+}  // namespace hindsight::report

@@ -1,0 +1,61 @@
+// hindsight-report: writes the self-contained HTML page of a CUBE report,
+// prints its values as tables (--text), or shows how two reports differ
+// (--diff). Any problem ends it with one line "hindsight-report: FILE:
+// PROBLEM" and status 1, and leaves no partial page behind.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "common/cube/reader.hpp"
+#include "common/error.hpp"
+#include "report/diff.hpp"
+#include "report/options.hpp"
+#include "report/page.hpp"
+#include "report/text_mode.hpp"
+
+namespace {
+
+using namespace hindsight;
+constexpr const char* kProgram = "hindsight-report";
+
+report::Table text_table(const cube::Report& cube, const report::Options& options) {
+    if (options.metric.empty()) return report::metric_overview(cube, options.top > 0 ? options.top : 5);
+    const cube::MetricIndex metric = cube.find_metric(options.metric);
+    if (metric == cube::kNone) throw Error(options.report, "no metric '" + options.metric + "' in the report");
+    if (options.call_path.empty()) return report::call_tree_table(cube, metric, options.top);
+    const cube::CnodeIndex cnode = report::find_call_path(cube, options.call_path);
+    if (cnode == cube::kNone) throw Error(options.report, "no call path '" + options.call_path + "' in the report");
+    return report::rank_table(cube, metric, cnode, options.top);
+}
+
+int run(const report::Options& options) {
+    cube::Report cube = cube::read_cubex(options.report);
+    std::string title = std::filesystem::path(options.report).filename().string();
+    if (!options.before.empty()) {
+        cube = report::difference(cube::read_cubex(options.before), cube);
+        title = std::filesystem::path(options.report).filename().string() + " − " +
+                std::filesystem::path(options.before).filename().string();
+    }
+    if (options.text) {
+        report::print_table(std::cout, text_table(cube, options), options.format);
+        return EXIT_SUCCESS;
+    }
+    report::write_page(cube, title, options.page);
+    std::cout << options.page << '\n';
+    return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const auto options = report::parse_options(argc, argv, std::cout);
+        if (!options) return EXIT_SUCCESS;
+        return run(*options);
+    } catch (const std::bad_alloc&) {
+        std::cerr << kProgram << ": out of memory" << std::endl;
+    } catch (const std::exception& e) {
+        std::cerr << kProgram << ": " << e.what() << std::endl;
+    }
+    return EXIT_FAILURE;
+}

@@ -1,0 +1,84 @@
+#include "report/options.hpp"
+
+#include <ostream>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "common/error.hpp"
+#include "common/version.hpp"
+#include "report/page.hpp"
+
+namespace hindsight::report {
+
+namespace po = boost::program_options;
+
+std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
+    Options options;
+    bool csv = false, json = false;
+    long long top = -1;
+    std::vector<std::string> diff;
+    po::options_description visible(
+        "Usage: hindsight-report REPORT.cubex [-o PAGE.html]\n"
+        "       hindsight-report --text REPORT.cubex [--metric ID [--callpath PATH]] [--top N] [--csv|--json]\n"
+        "       hindsight-report --diff BEFORE.cubex AFTER.cubex [-o PAGE.html | --text ...]\n"
+        "Writes a self-contained HTML page of a CUBE report, or prints its values.\n"
+        "Options");
+    visible.add_options()
+        ("help,h", "show this help")
+        ("version", "show the version")
+        ("output,o", po::value<std::string>(&options.page), "page to write (default: the report's name with .html)")
+        ("text", po::bool_switch(&options.text), "print tables instead of writing a page")
+        ("metric", po::value<std::string>(&options.metric),
+         "with --text: this metric's call tree (its unique name, e.g. mpi_latesender)")
+        ("callpath", po::value<std::string>(&options.call_path),
+         "with --text --metric: values per rank at this call path (region names from the root, joined by '/')")
+        ("top", po::value<long long>(&top),
+         "with --text: the N largest rows (call paths per metric: 5 by default; otherwise all rows)")
+        ("csv", po::bool_switch(&csv), "with --text: print CSV")
+        ("json", po::bool_switch(&json), "with --text: print JSON")
+        ("diff", po::value<std::vector<std::string>>(&diff)->multitoken(),
+         "BEFORE AFTER: the differences AFTER - BEFORE of two reports");
+    po::options_description hidden;
+    hidden.add_options()("report", po::value<std::string>(&options.report));
+    po::options_description all;
+    all.add(visible).add(hidden);
+    po::positional_options_description positional;
+    positional.add("report", 1);
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw Error("", std::string(e.what()) + " (see --help)");
+    }
+    if (vm.count("help")) {
+        out << visible << '\n';
+        return std::nullopt;
+    }
+    if (vm.count("version")) {
+        out << "hindsight-report " << kVersion << '\n';
+        return std::nullopt;
+    }
+    if (vm.count("diff")) {
+        if (diff.size() != 2 || !options.report.empty())
+            throw Error("", "--diff takes two reports: --diff BEFORE.cubex AFTER.cubex (see --help)");
+        options.before = diff[0];
+        options.report = diff[1];
+    }
+    if (options.report.empty()) throw Error("", "no report given: hindsight-report REPORT.cubex (see --help)");
+    if (csv && json) throw Error("", "--csv and --json exclude each other");
+    options.format = csv ? Format::Csv : json ? Format::Json : Format::Text;
+    const bool text_only = csv || json || !options.metric.empty() || !options.call_path.empty() || top >= 0;
+    if (text_only && !options.text) throw Error("", "--metric, --callpath, --top, --csv and --json need --text");
+    if (options.text && vm.count("output")) throw Error("", "--text prints to standard output; -o writes a page");
+    if (!options.call_path.empty() && options.metric.empty()) throw Error("", "--callpath needs --metric");
+    if (vm.count("top") && top <= 0) throw Error("", "--top must be a positive number");
+    options.top = top > 0 ? static_cast<std::size_t>(top) : 0;
+    if (vm.count("output") && options.page.empty()) throw Error("", "no page name given to -o");
+    if (options.page.empty()) options.page = default_page_path(options.report).string();
+    return options;
+}
+
+}  // namespace hindsight::report

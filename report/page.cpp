@@ -1,0 +1,50 @@
+#include "report/page.hpp"
+
+#include <fstream>
+#include <string_view>
+
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "report/compression.hpp"
+#include "report/page_assets.hpp"
+#include "report/page_data.hpp"
+
+namespace hindsight::report {
+
+namespace {
+
+// `text` with the one occurrence of `marker` replaced by `content`.
+std::string filled(std::string text, std::string_view marker, std::string_view content) {
+    const auto at = text.find(marker);
+    // The template is ours and embedded at build time: a missing marker is a
+    // build defect, not an input problem.
+    if (at == std::string::npos) throw std::logic_error("page template lacks " + std::string(marker));
+    text.replace(at, marker.size(), content);
+    return text;
+}
+
+}  // namespace
+
+std::string page_html(const cube::Report& report, const std::string& title) {
+    std::string page(kPageHtml);
+    page = filled(std::move(page), "/*@STYLE@*/", kPageCss);
+    page = filled(std::move(page), "/*@SCRIPT@*/", kPageJs);
+    return filled(std::move(page), "@DATA@", base64(gzip(encode_page_data(report, title))));
+}
+
+void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path) {
+    const std::string page = page_html(report, title);
+    write_output_file(path, [&](const std::filesystem::path& partial) {
+        std::ofstream out(partial, std::ios::binary);
+        out.write(page.data(), static_cast<std::streamsize>(page.size()));
+        out.close();
+        if (!out) throw Error(path.string(), "cannot write the page");
+    });
+}
+
+std::filesystem::path default_page_path(const std::filesystem::path& cubex) {
+    std::filesystem::path page = cubex;
+    return page.replace_extension(".html");
+}
+
+}  // namespace hindsight::report

@@ -1,0 +1,25 @@
+// The report page: one self-contained HTML file (script, styles and data
+// inline, nothing fetched) that shows a CUBE report as the Cube browser
+// does, with the metric, call and system trees side by side.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "common/cube/report.hpp"
+
+namespace hindsight::report {
+
+// The whole page for `report`, titled `title` (shown as text).
+std::string page_html(const cube::Report& report, const std::string& title);
+
+// Writes page_html() to `path` atomically (common/output_file.hpp): the
+// name holds the complete page or what it held before. Throws
+// hindsight::Error naming `path` when it cannot be written.
+void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path);
+
+// Where the page of the report `cubex` goes by default: beside it, with the
+// extension .html ("run/analysis.cubex" -> "run/analysis.html").
+std::filesystem::path default_page_path(const std::filesystem::path& cubex);
+
+}  // namespace hindsight::report

@@ -1,0 +1,470 @@
+// The report page: decodes the embedded report (layout: report/page_data.hpp)
+// and shows it in three linked trees, as the Cube browser does. Every name
+// from the report reaches the document as text (textContent), never as
+// markup.
+"use strict";
+
+// ---------------------------------------------------------------- data ---
+
+async function decodeData() {
+  const text = document.getElementById("report-data").textContent.trim();
+  const packed = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const bytes = new DataView(await new Response(stream).arrayBuffer());
+  let at = 0;
+  const u32 = () => { const v = bytes.getUint32(at, true); at += 4; return v; };
+  const length = u32();
+  const structure = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes.buffer, at, length)));
+  at += length;
+  const width = structure.locations.length;
+  structure.values = structure.metrics.map(() => {
+    const rows = u32();
+    const metric = { cnode: new Uint32Array(rows), start: new Uint32Array(rows + 1), dense: new Uint8Array(rows),
+                     location: [], value: null };
+    const values = [];
+    for (let r = 0; r < rows; ++r) {
+      metric.cnode[r] = u32();
+      const k = u32();
+      metric.start[r] = values.length;
+      metric.dense[r] = k === width ? 1 : 0;
+      const locations = new Uint32Array(k);
+      if (k < width) for (let i = 0; i < k; ++i) locations[i] = u32();
+      metric.location.push(k < width ? locations : null);
+      for (let i = 0; i < k; ++i) { values.push(bytes.getFloat64(at, true)); at += 8; }
+    }
+    metric.start[rows] = values.length;
+    metric.value = Float64Array.from(values);
+    return metric;
+  });
+  return structure;
+}
+
+// Children lists and roots of a forest given by parent indices (-1: root).
+function forest(parents) {
+  const children = parents.map(() => []);
+  const roots = [];
+  parents.forEach((p, i) => (p < 0 ? roots : children[p]).push(i));
+  return { children, roots };
+}
+
+// ----------------------------------------------------------- the model ---
+
+class Model {
+  constructor(data) {
+    this.data = data;
+    this.metricTree = forest(data.metrics.map((m) => m.parent));
+    this.callTree = forest(data.cnodes.map((c) => c[1]));
+    this.width = data.locations.length;
+    this.rowSums = new Map();  // metric -> Float64Array of stored values per call path, summed over locations
+    this.totals = new Map();   // "metric/inclusive" -> the metric's total
+  }
+
+  metricRoot(m) { while (this.data.metrics[m].parent >= 0) m = this.data.metrics[m].parent; return m; }
+  regionName(c) { return this.data.regions[this.data.cnodes[c][0]][0]; }
+  pathOf(c) { const path = []; for (; c >= 0; c = this.data.cnodes[c][1]) path.unshift(this.regionName(c)); return path; }
+
+  storedRowSums(m) {
+    let sums = this.rowSums.get(m);
+    if (sums) return sums;
+    sums = new Float64Array(this.data.cnodes.length);
+    const v = this.data.values[m];
+    for (let r = 0; r < v.cnode.length; ++r) {
+      let s = 0;
+      for (let i = v.start[r]; i < v.start[r + 1]; ++i) s += v.value[i];
+      sums[v.cnode[r]] = s;
+    }
+    this.rowSums.set(m, sums);
+    return sums;
+  }
+
+  // Per call path, summed over locations: metric m including its
+  // sub-metrics, or without them (its own share).
+  metricRows(m, inclusive) {
+    const stored = this.storedRowSums(m);
+    if (inclusive || this.metricTree.children[m].length === 0) return stored;
+    const own = Float64Array.from(stored);
+    for (const child of this.metricTree.children[m]) {
+      const s = this.storedRowSums(child);
+      for (let c = 0; c < own.length; ++c) own[c] -= s[c];
+    }
+    return own;
+  }
+
+  // Per call path: the call path alone, or with all its callees.
+  static subtreeSums(rows, tree) {
+    const sums = Float64Array.from(rows);
+    // Iterative, for deep call trees: children before parents.
+    const order = [];
+    const stack = [...tree.roots];
+    while (stack.length) { const c = stack.pop(); order.push(c); stack.push(...tree.children[c]); }
+    for (let i = order.length - 1; i >= 0; --i) {
+      const c = order[i];
+      for (const k of tree.children[c]) sums[c] += sums[k];
+    }
+    return sums;
+  }
+
+  metricTotal(m, inclusive) {
+    const key = `${m}/${inclusive}`;
+    if (!this.totals.has(key)) this.totals.set(key, this.metricRows(m, inclusive).reduce((a, b) => a + b, 0));
+    return this.totals.get(key);
+  }
+
+  // Per location: metric m (with or without sub-metrics) at the call paths
+  // marked in `cnodes` (a Set).
+  locationValues(m, inclusive, cnodes) {
+    const out = new Float64Array(this.width);
+    const add = (metric, sign) => {
+      const v = this.data.values[metric];
+      for (let r = 0; r < v.cnode.length; ++r) {
+        if (!cnodes.has(v.cnode[r])) continue;
+        const locations = v.location[r];
+        for (let i = v.start[r], k = 0; i < v.start[r + 1]; ++i, ++k) out[locations ? locations[k] : k] += sign * v.value[i];
+      }
+    };
+    add(m, 1);
+    if (!inclusive) for (const child of this.metricTree.children[m]) add(child, -1);
+    return out;
+  }
+
+  subtreeOf(c) {
+    const set = new Set();
+    const stack = [c];
+    while (stack.length) { const x = stack.pop(); set.add(x); stack.push(...this.callTree.children[x]); }
+    return set;
+  }
+}
+
+// ------------------------------------------------------------- display ---
+
+const SI = [[1e-9, "n"], [1e-6, "µ"], [1e-3, "m"], [1, ""], [1e3, "k"], [1e6, "M"], [1e9, "G"]];
+
+function formatValue(value, unit, integer) {
+  if (value === 0) return "0";
+  if (integer && unit !== "sec") return Math.round(value).toLocaleString("en-US");
+  const a = Math.abs(value);
+  let scale = SI[0];
+  for (const s of SI) if (a >= s[0]) scale = s;
+  const shown = (value / scale[0]).toPrecision(4).replace(/\.?0+$/, "");
+  const base = unit === "sec" ? "s" : unit === "bytes" ? "B" : unit;
+  return `${shown} ${scale[1]}${base}`.trim();
+}
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// A tree pane: rows for the visible nodes, expand/collapse, selection,
+// keyboard navigation. `source` says what the nodes are:
+//   roots(), children(id), label(id), value(id, expanded) -> number,
+//   format(number, id) -> text, percentBase(id) -> number (null: absolute)
+class TreePane {
+  constructor(container, source, onSelect) {
+    this.container = container;
+    this.source = source;
+    this.onSelect = onSelect;
+    this.expanded = new Set();
+    this.selected = null;
+    this.marked = new Set();
+    this.sortByValue = false;
+    container.addEventListener("keydown", (e) => this.key(e));
+    container.addEventListener("click", (e) => this.click(e));
+  }
+
+  isExpanded(id) { return this.expanded.has(id); }
+
+  ordered(ids) {
+    if (!this.sortByValue) return ids;
+    return [...ids].map((id) => [id, Math.abs(this.source.value(id, this.expanded.has(id)))])
+      .sort((a, b) => b[1] - a[1]).map((p) => p[0]);
+  }
+
+  visible() {
+    const out = [];
+    const walk = (ids, depth) => {
+      for (const id of this.ordered(ids)) {
+        out.push([id, depth]);
+        if (this.expanded.has(id)) walk(this.source.children(id), depth + 1);
+      }
+    };
+    walk(this.source.roots(), 0);
+    return out;
+  }
+
+  render() {
+    const rows = this.visible();
+    this.shown = rows.map((r) => r[0]);
+    let largest = 0;
+    const values = rows.map(([id]) => { const v = this.source.value(id, this.expanded.has(id)); largest = Math.max(largest, Math.abs(v)); return v; });
+    const fragment = document.createDocumentFragment();
+    rows.forEach(([id, depth], i) => {
+      const leaf = this.source.children(id).length === 0;
+      const row = el("div", "row");
+      row.dataset.id = String(id);
+      row.dataset.value = String(values[i]);
+      row.setAttribute("role", "treeitem");
+      row.setAttribute("aria-level", String(depth + 1));
+      if (!leaf) row.setAttribute("aria-expanded", String(this.expanded.has(id)));
+      if (id === this.selected) { row.classList.add("selected"); row.setAttribute("aria-selected", "true"); }
+      if (this.marked.has(id)) row.classList.add("match");
+      row.style.paddingLeft = `${depth * 1.1}em`;
+      row.append(el("span", "toggle", leaf ? "" : this.expanded.has(id) ? "▾" : "▸"));
+      const base = this.source.percentBase(id);
+      const shown = base === null ? this.source.format(values[i], id) : `${(100 * values[i] / (base || 1)).toFixed(2)} %`;
+      const cell = el("span", "value", shown);
+      cell.title = this.source.format(values[i], id);
+      row.append(cell);
+      const bar = el("span", "bar");
+      const fill = el("span", values[i] < 0 ? "fill negative" : "fill");
+      fill.style.width = `${largest ? (100 * Math.abs(values[i]) / largest) : 0}%`;
+      bar.append(fill);
+      row.append(bar);
+      row.append(el("span", "label", this.source.label(id)));
+      fragment.append(row);
+    });
+    this.container.replaceChildren(fragment);
+    const selectedRow = this.container.querySelector(".row.selected");
+    if (selectedRow && this.container.contains(document.activeElement)) selectedRow.scrollIntoView({ block: "nearest" });
+  }
+
+  select(id) { this.selected = id; this.onSelect(id); }
+  toggle(id) {
+    if (this.source.children(id).length === 0) return;
+    if (this.expanded.has(id)) this.expanded.delete(id); else this.expanded.add(id);
+    this.onSelect(this.selected);
+  }
+
+  click(e) {
+    const row = e.target.closest(".row");
+    if (!row) return;
+    const id = Number(row.dataset.id);
+    if (e.target.classList.contains("toggle")) this.toggle(id); else this.select(id);
+    this.container.focus();
+  }
+
+  parentOf(id) {
+    for (const [candidate] of this.visible()) if (this.source.children(candidate).includes(id)) return candidate;
+    return null;
+  }
+
+  key(e) {
+    const at = this.shown.indexOf(this.selected);
+    const id = this.selected;
+    switch (e.key) {
+      case "ArrowDown": if (at + 1 < this.shown.length) this.select(this.shown[at + 1]); break;
+      case "ArrowUp": if (at > 0) this.select(this.shown[at - 1]); break;
+      case "Home": if (this.shown.length) this.select(this.shown[0]); break;
+      case "End": if (this.shown.length) this.select(this.shown[this.shown.length - 1]); break;
+      case "ArrowRight":
+        if (id === null) return;
+        if (!this.expanded.has(id)) this.toggle(id);
+        else if (this.source.children(id).length) this.select(this.ordered(this.source.children(id))[0]);
+        break;
+      case "ArrowLeft": {
+        if (id === null) return;
+        if (this.expanded.has(id)) { this.toggle(id); break; }
+        const parent = this.parentOf(id);
+        if (parent !== null) this.select(parent);
+        break;
+      }
+      case "Enter": case " ": if (id !== null) this.toggle(id); break;
+      default: return;
+    }
+    e.preventDefault();
+  }
+}
+
+// ----------------------------------------------------------- the page ---
+
+class Browser {
+  constructor(model) {
+    this.model = model;
+    this.mode = "absolute";
+    this.selectedMetric = 0;
+    this.selectedCnode = model.callTree.roots[0] ?? 0;
+    const d = model.data;
+    const metric = () => d.metrics[this.selectedMetric];
+    const metricInclusive = () => !this.metrics.isExpanded(this.selectedMetric);
+
+    this.metrics = new TreePane(document.getElementById("metric-tree"), {
+      roots: () => model.metricTree.roots,
+      children: (m) => model.metricTree.children[m],
+      label: (m) => d.metrics[m].name,
+      value: (m, expanded) => model.metricTotal(m, !expanded),
+      // Each metric in its own unit, as a share of its own tree's root.
+      format: (v, m) => formatValue(v, d.metrics[m].unit, d.metrics[m].integer),
+      percentBase: (m) => (this.mode === "absolute" ? null : model.metricTotal(model.metricRoot(m), true)),
+    }, (m) => { this.selectedMetric = m; this.update(); });
+
+    const callRows = () => model.metricRows(this.selectedMetric, metricInclusive());
+    let cachedKey = null, cachedOwn = null, cachedSubtree = null;
+    const callValues = () => {
+      const key = `${this.selectedMetric}/${metricInclusive()}`;
+      if (key !== cachedKey) { cachedKey = key; cachedOwn = callRows(); cachedSubtree = Model.subtreeSums(cachedOwn, model.callTree); }
+      return [cachedOwn, cachedSubtree];
+    };
+    this.calls = new TreePane(document.getElementById("call-tree"), {
+      roots: () => model.callTree.roots,
+      children: (c) => model.callTree.children[c],
+      label: (c) => model.regionName(c),
+      value: (c, expanded) => callValues()[expanded ? 0 : 1][c],
+      format: (v) => formatValue(v, metric().unit, metric().integer),
+      percentBase: () => this.percentBase(),
+    }, (c) => { this.selectedCnode = c; this.update(); });
+
+    this.buildSystem();
+    this.system = new TreePane(document.getElementById("system-tree"), {
+      roots: () => this.sys.roots,
+      children: (s) => this.sys.children[s],
+      label: (s) => this.sys.label[s],
+      value: (s, expanded) => (expanded ? this.sys.own(s) : this.sys.total(s)),
+      format: (v) => formatValue(v, metric().unit, metric().integer),
+      percentBase: () => this.percentBase(),
+    }, () => this.update());
+    this.system.sortByValue = false;
+
+    this.metrics.selected = 0;
+    this.calls.selected = this.selectedCnode;
+    for (const r of model.callTree.roots) this.calls.expanded.add(r);
+    for (const r of this.sys.roots) this.system.expanded.add(r);
+    this.bindControls();
+  }
+
+  // System tree items: system nodes, then location groups (processes), then
+  // locations (threads), in one numbering.
+  buildSystem() {
+    const d = this.model.data;
+    const nodes = d.systemNodes.length, groups = d.groups.length;
+    const label = [], parent = [], location = [];
+    d.systemNodes.forEach((s) => { label.push(s[0]); parent.push(s[2]); location.push(-1); });
+    d.groups.forEach((g) => { label.push(g[0]); parent.push(g[2]); location.push(-1); });
+    d.locations.forEach((l, i) => { label.push(l[0]); parent.push(nodes + l[2]); location.push(i); });
+    const { children, roots } = forest(parent);
+    this.sys = {
+      label, children, roots, location, groupBase: nodes, groups,
+      values: new Float64Array(d.locations.length),
+      own: (s) => (location[s] >= 0 ? this.sys.values[location[s]] : 0),
+      total: (s) => (location[s] >= 0 ? this.sys.values[location[s]]
+                                      : children[s].reduce((a, k) => a + this.sys.total(k), 0)),
+    };
+  }
+
+  percentBase() {
+    if (this.mode === "absolute") return null;
+    const m = this.mode === "root" ? this.model.metricRoot(this.selectedMetric) : this.selectedMetric;
+    return this.model.metricTotal(m, true);
+  }
+
+  bindControls() {
+    document.getElementById("mode").addEventListener("change", (e) => { this.mode = e.target.value; this.update(); });
+    document.getElementById("sort-by-value").addEventListener("change", (e) => {
+      for (const pane of [this.metrics, this.calls, this.system]) pane.sortByValue = e.target.checked;
+      this.update();
+    });
+    const search = document.getElementById("search");
+    search.addEventListener("input", () => this.find(search.value, false));
+    search.addEventListener("keydown", (e) => { if (e.key === "Enter") { this.find(search.value, true); e.preventDefault(); } });
+  }
+
+  // Marks the call paths whose region name contains `text`, opens their
+  // callers, and with `next` selects the next match.
+  find(text, next) {
+    const status = document.getElementById("search-status");
+    const needle = text.trim().toLowerCase();
+    this.calls.marked = new Set();
+    if (needle) {
+      this.model.data.cnodes.forEach((c, i) => { if (this.model.regionName(i).toLowerCase().includes(needle)) this.calls.marked.add(i); });
+      for (const c of this.calls.marked)
+        for (let p = this.model.data.cnodes[c][1]; p >= 0; p = this.model.data.cnodes[p][1]) this.calls.expanded.add(p);
+    }
+    status.textContent = needle ? `${this.calls.marked.size} call path(s)` : "";
+    const matches = [...this.calls.marked].sort((a, b) => a - b);
+    if (next && matches.length) {
+      const after = matches.find((c) => c > this.selectedCnode);
+      this.calls.select(after ?? matches[0]);
+      return;
+    }
+    this.update();
+  }
+
+  // Shows the selection: metric -> call tree -> system tree and rank chart.
+  update() {
+    const model = this.model;
+    const m = this.selectedMetric, c = this.selectedCnode;
+    const inclusive = !this.metrics.isExpanded(m);
+    const cnodes = this.calls.isExpanded(c) ? new Set([c]) : model.subtreeOf(c);
+    this.sys.values = model.locationValues(m, inclusive, cnodes);
+    this.metrics.render();
+    this.calls.render();
+    this.system.render();
+    this.renderRankChart();
+    this.renderMetricInfo();
+    const d = model.data;
+    document.getElementById("call-heading").textContent = `Call tree — ${d.metrics[m].name}`;
+    document.getElementById("system-heading").textContent = `System — ${model.regionName(c)}`;
+  }
+
+  renderRankChart() {
+    const d = this.model.data;
+    const chart = document.getElementById("rank-chart");
+    const perGroup = new Float64Array(d.groups.length);
+    d.locations.forEach((l, i) => { perGroup[l[2]] += this.sys.values[i]; });
+    const largest = perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    const metric = d.metrics[this.selectedMetric];
+    const fragment = document.createDocumentFragment();
+    perGroup.forEach((v, g) => {
+      const bar = el("div", v < 0 ? "rank negative" : "rank");
+      bar.dataset.rank = String(d.groups[g][1]);
+      bar.dataset.value = String(v);
+      bar.style.height = `${largest ? Math.max(1, 100 * Math.abs(v) / largest) : 0}%`;
+      bar.title = `${d.groups[g][0]}: ${formatValue(v, metric.unit, metric.integer)}`;
+      bar.addEventListener("click", () => { this.system.selected = this.sys.groupBase + g; this.update(); });
+      if (this.system.selected === this.sys.groupBase + g) bar.classList.add("selected");
+      fragment.append(bar);
+    });
+    chart.replaceChildren(fragment);
+  }
+
+  renderMetricInfo() {
+    const d = this.model.data;
+    const metric = d.metrics[this.selectedMetric];
+    const info = document.getElementById("metric-info");
+    const parts = [el("strong", "", metric.name), el("span", "unique", ` (${metric.id}, ${metric.unit || "no unit"})`),
+                   el("p", "", metric.description)];
+    let url = metric.url;
+    if (url.startsWith("@mirror@") && d.mirrors.length) url = d.mirrors[0] + url.slice("@mirror@".length);
+    if (/^https?:\/\//.test(url)) {
+      const link = el("a", "", "documentation");
+      link.href = url;
+      link.rel = "noopener noreferrer";
+      parts.push(link);
+    }
+    info.replaceChildren(...parts);
+  }
+}
+
+async function main() {
+  const status = document.getElementById("status");
+  try {
+    const started = performance.now();
+    const data = await decodeData();
+    document.title = data.title;
+    document.getElementById("title").textContent = data.title;
+    const model = new Model(data);
+    const browser = new Browser(model);
+    window.hindsightReport = browser;  // for tests and the console
+    browser.update();
+    if (typeof showAnswers === "function") showAnswers(browser);
+    status.textContent = `${data.metrics.length} metrics, ${data.cnodes.length} call paths, ` +
+      `${data.groups.length} ranks, ${data.locations.length} locations`;
+    document.body.dataset.ready = String(performance.now() - started);
+  } catch (e) {
+    status.textContent = `This page could not show its report: ${e.message}`;
+    throw e;
+  }
+}
+
+main();

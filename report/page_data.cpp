@@ -1,0 +1,130 @@
+#include "report/page_data.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "report/json.hpp"
+#include "report/stored_values.hpp"
+
+namespace hindsight::report {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the page data is written little-endian");
+
+void put_u32(std::string& out, std::uint32_t v) {
+    char bytes[4];
+    std::memcpy(bytes, &v, 4);
+    out.append(bytes, 4);
+}
+
+void put_f64(std::string& out, double v) {
+    char bytes[8];
+    std::memcpy(bytes, &v, 8);
+    out.append(bytes, 8);
+}
+
+// kNone parents become -1 in JSON.
+std::string index_json(std::uint32_t index) { return index == cube::kNone ? "-1" : std::to_string(index); }
+
+std::string structure_json(const cube::Report& report, const std::string& title) {
+    std::string j = "{\"title\":" + json_string(title) + ",\"attributes\":[";
+    const char* sep = "";
+    for (const auto& [key, value] : report.attributes()) {
+        j += sep + ("[" + json_string(key) + "," + json_string(value) + "]");
+        sep = ",";
+    }
+    j += "],\"mirrors\":[";
+    sep = "";
+    for (const std::string& mirror : report.mirrors()) {
+        j += sep + json_string(mirror);
+        sep = ",";
+    }
+    j += "],\"metrics\":[";
+    sep = "";
+    for (const cube::Metric& m : report.metrics()) {
+        j += sep + ("{\"name\":" + json_string(m.display_name) + ",\"id\":" + json_string(m.unique_name) +
+                    ",\"unit\":" + json_string(m.unit) + ",\"description\":" + json_string(m.description) +
+                    ",\"url\":" + json_string(m.url) + ",\"parent\":" + index_json(m.parent) +
+                    ",\"integer\":" + (m.data_type == cube::DataType::Double ? "false" : "true") + "}");
+        sep = ",";
+    }
+    j += "],\"regions\":[";
+    sep = "";
+    for (const cube::Region& r : report.regions()) {
+        j += sep + ("[" + json_string(r.name) + "," + json_string(r.source_file) + "," +
+                    std::to_string(r.begin_line) + "]");
+        sep = ",";
+    }
+    j += "],\"cnodes\":[";
+    sep = "";
+    for (const cube::Cnode& c : report.cnodes()) {
+        j += sep + ("[" + std::to_string(c.region) + "," + index_json(c.parent) + "]");
+        sep = ",";
+    }
+    j += "],\"systemNodes\":[";
+    sep = "";
+    for (const cube::SystemNode& s : report.system_nodes()) {
+        j += sep + ("[" + json_string(s.name) + "," + json_string(s.class_name) + "," + index_json(s.parent) + "]");
+        sep = ",";
+    }
+    j += "],\"groups\":[";
+    sep = "";
+    for (const cube::LocationGroup& g : report.location_groups()) {
+        j += sep + ("[" + json_string(g.name) + "," + std::to_string(g.rank) + "," + index_json(g.parent) + "]");
+        sep = ",";
+    }
+    j += "],\"locations\":[";
+    sep = "";
+    for (const cube::Location& l : report.locations()) {
+        j += sep + ("[" + json_string(l.name) + "," + std::to_string(l.rank) + "," + index_json(l.group) + "]");
+        sep = ",";
+    }
+    return j + "]}";
+}
+
+void append_values(std::string& out, const cube::Report& report, cube::MetricIndex m) {
+    const std::size_t width = report.locations().size();
+    std::string rows;
+    std::uint32_t row_count = 0;
+    std::vector<std::uint32_t> locations;
+    std::vector<double> values;
+    if (report.has_values(m)) {
+        for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
+            locations.clear();
+            values.clear();
+            for (cube::LocationIndex l = 0; l < width; ++l) {
+                const double v = report.value(m, c, l);
+                if (v == 0.0) continue;
+                locations.push_back(l);
+                values.push_back(v);
+            }
+            if (values.empty()) continue;
+            ++row_count;
+            put_u32(rows, c);
+            put_u32(rows, static_cast<std::uint32_t>(values.size()));
+            if (values.size() < width)
+                for (const std::uint32_t l : locations) put_u32(rows, l);
+            for (const double v : values) put_f64(rows, v);
+        }
+    }
+    put_u32(out, row_count);
+    out += rows;
+}
+
+}  // namespace
+
+std::string encode_page_data(const cube::Report& report, const std::string& title) {
+    cube::Report copy;
+    const cube::Report& stored = stored_values(report, copy);
+    const std::string structure = structure_json(stored, title);
+    std::string out;
+    put_u32(out, static_cast<std::uint32_t>(structure.size()));
+    out += structure;
+    for (cube::MetricIndex m = 0; m < stored.metrics().size(); ++m) append_values(out, stored, m);
+    return out;
+}
+
+}  // namespace hindsight::report

@@ -1,0 +1,136 @@
+#include "report/text_mode.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "report/stored_values.hpp"
+
+namespace hindsight::report {
+
+namespace {
+
+using cube::CnodeIndex;
+using cube::MetricIndex;
+
+// Per call path, the stored values of `metric` summed over locations.
+std::vector<double> row_sums(const cube::Report& report, MetricIndex metric) {
+    std::vector<double> sums(report.cnodes().size(), 0.0);
+    if (!report.has_values(metric)) return sums;
+    for (CnodeIndex c = 0; c < sums.size(); ++c)
+        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) sums[c] += report.value(metric, c, l);
+    return sums;
+}
+
+// Each call path with all its callees. A parent always has a smaller index
+// than its children (Report::add_cnode), so one backward sweep suffices.
+std::vector<double> subtree_sums(const cube::Report& report, std::vector<double> sums) {
+    for (CnodeIndex c = static_cast<CnodeIndex>(sums.size()); c-- > 0;)
+        if (report.cnodes()[c].parent != cube::kNone) sums[report.cnodes()[c].parent] += sums[c];
+    return sums;
+}
+
+int metric_depth(const cube::Report& report, MetricIndex m) {
+    int depth = 0;
+    for (; report.metrics()[m].parent != cube::kNone; m = report.metrics()[m].parent) ++depth;
+    return depth;
+}
+
+// The `top` indices of largest value (non-zero only), largest first; ties
+// in index order.
+std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_t top) {
+    std::vector<std::uint32_t> order(values.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::erase_if(order, [&](std::uint32_t i) { return values[i] == 0.0; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return values[a] > values[b]; });
+    if (top > 0 && order.size() > top) order.resize(top);
+    return order;
+}
+
+}  // namespace
+
+std::string call_path_text(const cube::Report& report, CnodeIndex cnode) {
+    std::string text;
+    for (; cnode != cube::kNone; cnode = report.cnodes()[cnode].parent)
+        text = report.regions()[report.cnodes()[cnode].region].name + (text.empty() ? "" : "/" + text);
+    return text;
+}
+
+CnodeIndex find_call_path(const cube::Report& report, const std::string& text) {
+    for (CnodeIndex c = 0; c < report.cnodes().size(); ++c)
+        if (call_path_text(report, c) == text) return c;
+    return cube::kNone;
+}
+
+Table metric_overview(const cube::Report& any, std::size_t top) {
+    cube::Report copy;
+    const cube::Report& report = stored_values(any, copy);
+    Table table{{"metric", "call path", "value", "unit"}, {}};
+    for (MetricIndex m = 0; m < report.metrics().size(); ++m) {
+        const std::vector<double> sums = row_sums(report, m);
+        const double total = std::accumulate(sums.begin(), sums.end(), 0.0);
+        if (total == 0.0) continue;
+        const cube::Metric& metric = report.metrics()[m];
+        const int depth = metric_depth(report, m);
+        table.rows.push_back({{metric.unique_name, std::string("(all)"), total, metric.unit}, depth});
+        for (const CnodeIndex c : largest(sums, top))
+            table.rows.push_back({{metric.unique_name, call_path_text(report, c), sums[c], metric.unit}, depth});
+    }
+    return table;
+}
+
+Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t top) {
+    cube::Report copy;
+    const cube::Report& report = stored_values(any, copy);
+    Table table{{"call path", "inclusive", "exclusive"}, {}};
+    const std::vector<double> exclusive = row_sums(report, metric);
+    const std::vector<double> inclusive = subtree_sums(report, exclusive);
+    if (top > 0) {
+        for (const CnodeIndex c : largest(exclusive, top))
+            table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, 0});
+        return table;
+    }
+    // Depth-first, children in their order; the text form shows the region
+    // indented, the others the whole path.
+    std::vector<std::pair<CnodeIndex, int>> stack;
+    for (CnodeIndex c = static_cast<CnodeIndex>(report.cnodes().size()); c-- > 0;)
+        if (report.cnodes()[c].parent == cube::kNone) stack.emplace_back(c, 0);
+    while (!stack.empty()) {
+        const auto [c, depth] = stack.back();
+        stack.pop_back();
+        if (inclusive[c] == 0.0) continue;
+        table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, depth});
+        const std::vector<CnodeIndex> children = report.cnode_children(c);
+        for (auto k = children.rbegin(); k != children.rend(); ++k) stack.emplace_back(*k, depth + 1);
+    }
+    return table;
+}
+
+Table rank_table(const cube::Report& any, MetricIndex metric, CnodeIndex cnode, std::size_t top) {
+    cube::Report copy;
+    const cube::Report& report = stored_values(any, copy);
+    Table table{{"rank", "exclusive", "inclusive"}, {}};
+    // The call path and its callees, marked in one forward sweep.
+    std::vector<bool> in_subtree(report.cnodes().size(), false);
+    in_subtree[cnode] = true;
+    for (CnodeIndex c = cnode + 1; c < report.cnodes().size(); ++c)
+        in_subtree[c] = report.cnodes()[c].parent != cube::kNone && in_subtree[report.cnodes()[c].parent];
+    const auto& groups = report.location_groups();
+    std::vector<double> exclusive(groups.size(), 0.0), inclusive(groups.size(), 0.0);
+    if (report.has_values(metric)) {
+        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
+            const auto g = report.locations()[l].group;
+            exclusive[g] += report.value(metric, cnode, l);
+            for (CnodeIndex c = 0; c < in_subtree.size(); ++c)
+                if (in_subtree[c]) inclusive[g] += report.value(metric, c, l);
+        }
+    }
+    std::vector<std::uint32_t> order(groups.size());
+    std::iota(order.begin(), order.end(), 0u);
+    if (top > 0) order = largest(exclusive, top);
+    for (const std::uint32_t g : order)
+        table.rows.push_back({{static_cast<long long>(groups[g].rank), exclusive[g], inclusive[g]}, 0});
+    return table;
+}
+
+}  // namespace hindsight::report

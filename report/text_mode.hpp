@@ -1,0 +1,37 @@
+// hindsight-report --text: a report's values as tables, like the CubeLib
+// tools cube_stat and cube_dump print them. Values are those a CUBE file
+// stores (a metric including its sub-metrics, as the Cube browser shows a
+// collapsed metric), summed over the threads of a rank; reports holding own
+// shares are converted first.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "common/cube/report.hpp"
+#include "report/table.hpp"
+
+namespace hindsight::report {
+
+// Every metric with a non-zero total (indented along the metric tree), each
+// followed by its `top` largest call paths (call-tree exclusive).
+Table metric_overview(const cube::Report& report, std::size_t top);
+
+// The call tree of `metric`: each call path with its inclusive value (with
+// its callees) and exclusive value; call paths whose subtree is zero are
+// left out. With `top` > 0, only the `top` call paths of largest exclusive
+// value, largest first, without indentation.
+Table call_tree_table(const cube::Report& report, cube::MetricIndex metric, std::size_t top);
+
+// `metric` at `cnode` on each rank, exclusive and inclusive; with `top` > 0
+// only the `top` ranks of largest exclusive value, largest first.
+Table rank_table(const cube::Report& report, cube::MetricIndex metric, cube::CnodeIndex cnode, std::size_t top);
+
+// A call path as region names from the root, joined by '/'.
+std::string call_path_text(const cube::Report& report, cube::CnodeIndex cnode);
+
+// The call path `text` names (region names from the root, joined by '/');
+// kNone when there is none.
+cube::CnodeIndex find_call_path(const cube::Report& report, const std::string& text);
+
+}  // namespace hindsight::report

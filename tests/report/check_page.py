@@ -1,0 +1,255 @@
+#!/usr/bin/python3
+"""The report page in a real browser (headless Chromium through Selenium):
+
+1. A builder trace with one Late Sender (rank 1 waits in MPI_Recv from 20 ns
+   until rank 0 sends at 50 ns: 30 ns), analyzed by hindsight-analyze on 2
+   ranks, which writes the page beside the report. The page must show the
+   30 ns at main/MPI_Recv on rank 1 and nothing on rank 0, as a percentage
+   of the metric (100 %) and of the root metric (30 of 2 x 100 ns of time),
+   follow clicks and keys through the three panes, and find a call path.
+2. Scalasca's own report of the `chain` trace, paged by hindsight-report:
+   its Late Sender at main/MPI_Recv on rank 2 is 1.1 s (read by hand from
+   the report: metric 6, row 5, column 2 of 6.data).
+3. A report whose names are markup (write_hostile_report): each shows as
+   text, no element is created from it, no dialog opens.
+
+Every page: no SEVERE message on the console. A screenshot of the first
+page goes to --screenshot. Without Chromium the test fails.
+
+Usage: check_page.py --analyzer A --report-tool R --mpiexec M --writer W
+                     --hostile-writer H --scalasca DIR --screenshot PNG
+"""
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+TIMEOUT = 120
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--window-size=1400,900"]
+# As the browser must show them (tests/report/report_fixture.hpp).
+HOSTILE_NAMES = [
+    "<img src=x onerror=alert(1)>",
+    "</script><script>alert(2)</script>",
+    "\"quoted\" & 'apostrophes' &amp; &lt;",
+    "\ufffdber",
+]
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, what):
+    if not condition:
+        raise Failure(what)
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-18)
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, **kwargs)
+    if result.returncode != 0:
+        raise Failure(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
+    return result
+
+
+def start_browser(profile):
+    for program in ("chromium", "chromedriver"):
+        if shutil.which(program) is None:
+            raise Failure(f"{program} not found: install the Debian packages chromium and chromium-driver "
+                          "(scripts/install-deps)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in CHROMIUM_FLAGS + [f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Page:
+    """One report page opened in the browser."""
+
+    def __init__(self, driver, path):
+        self.driver = driver
+        driver.get("file://" + os.path.abspath(path))
+        WebDriverWait(driver, 60).until(
+            lambda d: d.execute_script("return document.body.dataset.ready !== undefined"
+                                       " || document.getElementById('status').textContent.startsWith('This page')"))
+        status = driver.find_element(By.ID, "status").text
+        check(driver.execute_script("return document.body.dataset.ready !== undefined"), f"{path}: {status}")
+
+    def rows(self, pane):
+        return self.driver.find_elements(By.CSS_SELECTOR, f"#{pane} .row")
+
+    def row(self, pane, label):
+        for row in self.rows(pane):
+            if row.find_element(By.CLASS_NAME, "label").get_attribute("textContent") == label:
+                return row
+        raise Failure(f"no row '{label}' in {pane}")
+
+    def open_path(self, pane, labels):
+        """Expands the rows along `labels` and selects the last one."""
+        for label in labels[:-1]:
+            row = self.row(pane, label)
+            if row.get_attribute("aria-expanded") == "false":
+                row.find_element(By.CLASS_NAME, "toggle").click()
+        self.row(pane, labels[-1]).find_element(By.CLASS_NAME, "label").click()
+        check(self.row(pane, labels[-1]).get_attribute("aria-selected") == "true", f"{labels} not selected")
+
+    def metric_path(self, unique_name):
+        """The display names from the metric tree's root to the metric."""
+        return self.driver.execute_script("""
+            const metrics = window.hindsightReport.model.data.metrics;
+            let m = metrics.findIndex((x) => x.id === arguments[0]);
+            const path = [];
+            for (; m >= 0; m = metrics[m].parent) path.unshift(metrics[m].name);
+            return path;""", unique_name)
+
+    def value(self, pane, label):
+        return float(self.row(pane, label).get_attribute("data-value"))
+
+    def rank_value(self, rank):
+        bar = self.driver.find_element(By.CSS_SELECTOR, f"#rank-chart .rank[data-rank='{rank}']")
+        return float(bar.get_attribute("data-value"))
+
+    def shown(self, pane, label):
+        return self.row(pane, label).find_element(By.CLASS_NAME, "value").text
+
+    def console_errors(self):
+        return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def check_late_sender(driver, args, work):
+    trace = os.path.join(work, "trace")
+    run([args.writer, "good", trace])
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", os.path.join(trace, "traces.otf2")])
+    page_path = os.path.join(trace, "analysis.html")
+    check(os.path.isfile(page_path), "hindsight-analyze wrote no analysis.html beside analysis.cubex")
+    page = Page(driver, page_path)
+
+    page.open_path("metric-tree", page.metric_path("mpi_latesender"))
+    page.open_path("call-tree", ["main", "MPI_Recv"])
+    check(close(page.value("call-tree", "MPI_Recv"), 30e-9),
+          f"Late Sender at main/MPI_Recv is {page.value('call-tree', 'MPI_Recv')}, expected 30 ns")
+    check(close(page.rank_value(1), 30e-9), f"Late Sender on rank 1 is {page.rank_value(1)}, expected 30 ns")
+    check(page.rank_value(0) == 0, f"Late Sender on rank 0 is {page.rank_value(0)}, expected 0")
+    check(page.shown("call-tree", "MPI_Recv") == "30 ns", f"shown as '{page.shown('call-tree', 'MPI_Recv')}'")
+    system = [row.get_attribute("data-value") for row in page.rows("system-tree")]
+    check(any(close(float(v), 30e-9) for v in system), f"no 30 ns in the system tree: {system}")
+
+    # Percentages: all of the metric is here; the root (time) is 2 x 100 ns.
+    mode = Select(driver.find_element(By.ID, "mode"))
+    mode.select_by_value("metric")
+    check(page.shown("call-tree", "MPI_Recv") == "100.00 %", f"% of metric: {page.shown('call-tree', 'MPI_Recv')}")
+    mode.select_by_value("root")
+    check(page.shown("call-tree", "MPI_Recv") == "15.00 %", f"% of root: {page.shown('call-tree', 'MPI_Recv')}")
+    mode.select_by_value("absolute")
+
+    # Collapsed main includes its callees; expanded, it is its own share (0).
+    check(close(page.value("call-tree", "main"), 0), "expanded main has Late Sender of its own")
+    page.row("call-tree", "main").find_element(By.CLASS_NAME, "toggle").click()
+    check(close(page.value("call-tree", "main"), 30e-9), "collapsed main does not include MPI_Recv's 30 ns")
+
+    # Keys: select main, open it, go down to its callees.
+    tree = driver.find_element(By.ID, "call-tree")
+    page.row("call-tree", "main").find_element(By.CLASS_NAME, "label").click()
+    tree.send_keys(Keys.ARROW_RIGHT)
+    check(page.row("call-tree", "main").get_attribute("aria-expanded") == "true", "ArrowRight did not expand main")
+    tree.send_keys(Keys.ARROW_RIGHT)
+    heading = driver.find_element(By.ID, "system-heading").text
+    check(heading.startswith("System — ") and heading != "System — main", f"ArrowRight did not go down: {heading}")
+
+    # Search.
+    search = driver.find_element(By.ID, "search")
+    search.send_keys("mpi_recv")
+    search.send_keys(Keys.ENTER)
+    check(driver.find_element(By.ID, "system-heading").text == "System — MPI_Recv", "search did not select MPI_Recv")
+    check("match" in page.row("call-tree", "MPI_Recv").get_attribute("class"), "MPI_Recv not marked as a match")
+
+    # The system pane follows a rank chosen in the chart.
+    driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1']").click()
+    check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1']").get_attribute("class"),
+          "rank 1 not selected after a click on its bar")
+    driver.save_screenshot(args.screenshot)
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
+def check_scalasca(driver, args, work):
+    page_path = os.path.join(work, "chain.html")
+    result = run([args.report_tool, os.path.join(args.scalasca, "chain", "scalasca.cubex"), "-o", page_path])
+    check(result.stdout.strip() == page_path, f"hindsight-report printed {result.stdout!r}")
+    page = Page(driver, page_path)
+    page.open_path("metric-tree", page.metric_path("mpi_latesender"))
+    page.open_path("call-tree", ["main", "MPI_Recv"])
+    check(close(page.rank_value(2), 1.1), f"Scalasca's Late Sender on rank 2 is {page.rank_value(2)}, expected 1.1 s")
+    check(close(page.rank_value(0), 0), f"Scalasca's Late Sender on rank 0 is {page.rank_value(0)}, expected 0")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
+def check_hostile_names(driver, args, work):
+    cubex = os.path.join(work, "<b>hostile \"&\".cubex")
+    run([args.hostile_writer, cubex])
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "<b>hostile \"&\".html"))
+    check(driver.find_element(By.ID, "title").text == "<b>hostile \"&\".cubex", "the title is not shown as text")
+    check(driver.title == "<b>hostile \"&\".cubex", f"the window title is {driver.title!r}")
+    page.row("call-tree", "main")
+    for number, name in enumerate(HOSTILE_NAMES, 1):
+        check(close(page.value("call-tree", name), number), f"call path '{name}' has not {number} s")
+    check(page.row("system-tree", "<b>machine</b>") is not None, "system node name")
+    check(page.row("metric-tree", "Time \"&\" <b>bold</b>") is not None, "metric name")
+    for tag in ("img", "b", "i"):
+        check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 2, "a name added a script element")
+    try:
+        text = driver.switch_to.alert.text
+        raise Failure(f"a name opened a dialog: {text}")
+    except NoAlertPresentException:
+        pass
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("--analyzer", "--report-tool", "--mpiexec", "--writer", "--hostile-writer", "--scalasca",
+                   "--screenshot"):
+        parser.add_argument(option, required=True)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hindsight-page.") as work:
+        driver = None
+        try:
+            driver = start_browser(os.path.join(work, "profile"))
+            for scenario in (check_late_sender, check_scalasca, check_hostile_names):
+                scenario(driver, args, work)
+                print(f"ok: {scenario.__name__}")
+        except Failure as failure:
+            print(f"FAIL: {failure}", file=sys.stderr)
+            return 1
+        finally:
+            if driver is not None:
+                driver.quit()
+    print(f"screenshot: {args.screenshot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

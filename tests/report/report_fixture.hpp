@@ -1,0 +1,29 @@
+// What the report tests build reports from.
+//
+// Region names that a page must show literally: markup, an event handler,
+// a script end tag, quotes and ampersands, and bytes that are not UTF-8
+// ("über" in Latin-1). tests/report/check_page.py holds the same list, as
+// the browser must show it (the Latin-1 byte as U+FFFD).
+#pragma once
+
+#include <string>
+
+#include "common/cube/report.hpp"
+
+namespace hindsight::testing {
+
+inline constexpr const char* kHostileNames[] = {
+    "<img src=x onerror=alert(1)>",
+    "</script><script>alert(2)</script>",
+    "\"quoted\" & 'apostrophes' &amp; &lt;",
+    "\xFC" "ber",
+};
+
+// A region known by its name alone.
+inline cube::Region region_named(std::string name) {
+    cube::Region region;
+    region.name = std::move(name);
+    return region;
+}
+
+}  // namespace hindsight::testing

@@ -1,0 +1,118 @@
+// The text mode's tables and the difference of two reports, on reports
+// built by hand.
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "report/diff.hpp"
+#include "report/table.hpp"
+#include "report/text_mode.hpp"
+#include "tests/report/report_fixture.hpp"
+
+using namespace hindsight;
+using namespace hindsight::report;
+
+namespace {
+
+// main -> {solve -> MPI_Recv, output}; ranks 0 and 1; metric "time" with
+// sub-metric "wait" (own shares). time: main 1+1, solve 4+2, output 0+3;
+// wait: MPI_Recv 0+5.
+cube::Report program(double extra_wait = 0, int ranks = 2) {
+    using namespace hindsight::cube;
+    Report r;
+    const MetricIndex time = r.add_metric({"time", "Time", "sec", "", "", DataType::Double, kNone});
+    const MetricIndex wait = r.add_metric({"wait", "Waiting", "sec", "", "", DataType::Double, time});
+    const CnodeIndex main_cnode = r.add_cnode(r.add_region(testing::region_named("main")), kNone);
+    const CnodeIndex solve = r.add_cnode(r.add_region(testing::region_named("solve")), main_cnode);
+    const CnodeIndex recv = r.add_cnode(r.add_region(testing::region_named("MPI_Recv")), solve);
+    const CnodeIndex output = r.add_cnode(r.add_region(testing::region_named("output")), main_cnode);
+    const SystemNodeIndex machine = r.add_system_node({"machine", "machine", "", kNone});
+    for (int rank = 0; rank < ranks; ++rank)
+        r.add_location({"Master thread", 0, r.add_location_group({"MPI Rank " + std::to_string(rank), rank, machine})});
+    r.set_value(time, main_cnode, 0, 1);
+    r.set_value(time, main_cnode, 1, 1);
+    r.set_value(time, solve, 0, 4);
+    r.set_value(time, solve, 1, 2);
+    r.set_value(time, output, 1, 3);
+    r.set_value(wait, recv, 1, 5 + extra_wait);
+    return r;
+}
+
+std::string csv(const Table& t) {
+    std::ostringstream out;
+    print_table(out, t, Format::Csv);
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("call tree: inclusive and exclusive per call path, zero subtrees left out", "[report]") {
+    const cube::Report r = program();
+    // Stored time includes wait: MPI_Recv 5, solve 6, output 3, main 2;
+    // inclusive main = 16.
+    CHECK(csv(call_tree_table(r, r.find_metric("time"), 0)) ==
+          "call path,inclusive,exclusive\n"
+          "main,16,2\n"
+          "main/solve,11,6\n"
+          "main/solve/MPI_Recv,5,5\n"
+          "main/output,3,3\n");
+    CHECK(csv(call_tree_table(r, r.find_metric("wait"), 0)) ==
+          "call path,inclusive,exclusive\nmain,5,0\nmain/solve,5,0\nmain/solve/MPI_Recv,5,5\n");
+    CHECK(csv(call_tree_table(r, r.find_metric("time"), 2)) ==
+          "call path,inclusive,exclusive\nmain/solve,11,6\nmain/solve/MPI_Recv,5,5\n");
+}
+
+TEST_CASE("per rank: one call path's exclusive and inclusive values", "[report]") {
+    const cube::Report r = program();
+    const cube::CnodeIndex solve = find_call_path(r, "main/solve");
+    REQUIRE(solve != cube::kNone);
+    CHECK(find_call_path(r, "main/nothing") == cube::kNone);
+    CHECK(csv(rank_table(r, r.find_metric("time"), solve, 0)) == "rank,exclusive,inclusive\n0,4,4\n1,2,7\n");
+    CHECK(csv(rank_table(r, r.find_metric("time"), solve, 1)) == "rank,exclusive,inclusive\n0,4,4\n");
+}
+
+TEST_CASE("overview: metrics with their largest call paths", "[report]") {
+    const cube::Report r = program();
+    CHECK(csv(metric_overview(r, 1)) ==
+          "metric,call path,value,unit\n"
+          "time,(all),16,sec\n"
+          "time,main/solve,6,sec\n"
+          "wait,(all),5,sec\n"
+          "wait,main/solve/MPI_Recv,5,sec\n");
+    std::ostringstream text;
+    print_table(text, metric_overview(r, 1), Format::Text);
+    CHECK(text.str().find("\n  wait ") != std::string::npos);  // indented below time
+}
+
+TEST_CASE("tables print CSV quoting and JSON", "[report]") {
+    Table t{{"name", "value"}, {{{std::string("a,\"b\""), 1.5}, 0}, {{std::string("x"), 2LL}, 0}}};
+    CHECK(csv(t) == "name,value\n\"a,\"\"b\"\"\",1.5\nx,2\n");
+    std::ostringstream json;
+    print_table(json, t, Format::Json);
+    CHECK(json.str() == "[\n {\"name\": \"a,\\\"b\\\"\", \"value\": 1.5},\n {\"name\": \"x\", \"value\": 2}\n]\n");
+}
+
+TEST_CASE("difference: after minus before, matched by names, the union of both", "[report]") {
+    cube::Report before = program();
+    cube::Report after = program(1.5);
+    // A call path and a rank only the later run has.
+    const cube::CnodeIndex io = after.add_cnode(after.add_region(testing::region_named("io")), 0);
+    (void)io;
+    const cube::Report d = difference(before, after);
+    CHECK(d.value_kind() == cube::ValueKind::MetricInclusive);
+    CHECK(csv(call_tree_table(d, d.find_metric("wait"), 0)) ==
+          "call path,inclusive,exclusive\nmain,1.5,0\nmain/solve,1.5,0\nmain/solve/MPI_Recv,1.5,1.5\n");
+    // time includes wait: the same 1.5 s more.
+    CHECK(csv(call_tree_table(d, d.find_metric("time"), 0)) ==
+          "call path,inclusive,exclusive\nmain,1.5,0\nmain/solve,1.5,0\nmain/solve/MPI_Recv,1.5,1.5\n");
+    CHECK(find_call_path(d, "main/io") != cube::kNone);
+
+    // What only the earlier run has stays, negative.
+    cube::Report shorter = program(0, 3);
+    shorter.set_value(0, 0, 2, 4.0);
+    const cube::Report back = difference(shorter, program());
+    CHECK(back.locations().size() == 3);
+    CHECK(csv(rank_table(back, back.find_metric("time"), 0, 0)) ==
+          "rank,exclusive,inclusive\n0,0,0\n1,0,0\n2,-4,-4\n");
+}
