@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "report/findings.hpp"
 #include "report/json.hpp"
 #include "report/stored_values.hpp"
 
@@ -30,7 +31,7 @@ void put_f64(std::string& out, double v) {
 std::string index_json(std::uint32_t index) { return index == cube::kNone ? "-1" : std::to_string(index); }
 
 std::string structure_json(const cube::Report& report, const std::string& title) {
-    std::string j = "{\"title\":" + json_string(title) + ",\"attributes\":[";
+    std::string j = "{\"title\":" + json_string(title) + ",\"findings\":" + findings_json() + ",\"attributes\":[";
     const char* sep = "";
     for (const auto& [key, value] : report.attributes()) {
         j += sep + ("[" + json_string(key) + "," + json_string(value) + "]");

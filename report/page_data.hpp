@@ -2,8 +2,10 @@
 // decodes (report/page/report.js, function decodeData, reads this layout):
 //
 //   u32 n                      length of the structure
-//   n bytes                    the structure, JSON (UTF-8): title, attributes,
-//                              metric tree, regions, call tree, system tree
+//   n bytes                    the structure, JSON (UTF-8): title, the names
+//                              the findings look for (findings.hpp),
+//                              attributes, metric tree, regions, call tree,
+//                              system tree
 //   per metric, in order:
 //     u32 rows                 call paths with a non-zero value on some location
 //     per row: u32 call path, u32 k (non-zero locations),

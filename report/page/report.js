@@ -127,6 +127,35 @@ class Model {
     return out;
   }
 
+  metricNamed(id) { return this.data.metrics.findIndex((m) => m.id === id); }
+
+  // The `count` (call path, rank) cells where the stored values of the
+  // metrics `ms` add up to most, largest first; zero cells left out.
+  largestCells(ms, count) {
+    const cells = new Map();
+    for (const m of ms) {
+      const v = this.data.values[m];
+      for (let r = 0; r < v.cnode.length; ++r) {
+        const locations = v.location[r];
+        for (let i = v.start[r], k = 0; i < v.start[r + 1]; ++i, ++k) {
+          const group = this.data.locations[locations ? locations[k] : k][2];
+          const key = v.cnode[r] * this.data.groups.length + group;
+          cells.set(key, (cells.get(key) || 0) + v.value[i]);
+        }
+      }
+    }
+    return [...cells].filter((c) => c[1] > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, count)
+      .map(([key, value]) => ({ cnode: Math.floor(key / this.data.groups.length),
+                                group: key % this.data.groups.length, value }));
+  }
+
+  // The `count` call paths of largest stored value of metric m.
+  largestCallPaths(m, count) {
+    const rows = this.storedRowSums(m);
+    return [...rows.keys()].filter((c) => rows[c] > 0).sort((a, b) => rows[b] - rows[a] || a - b).slice(0, count)
+      .map((c) => ({ cnode: c, group: -1, value: rows[c] }));
+  }
+
   subtreeOf(c) {
     const set = new Set();
     const stack = [c];
@@ -344,7 +373,7 @@ class Browser {
     d.locations.forEach((l, i) => { label.push(l[0]); parent.push(nodes + l[2]); location.push(i); });
     const { children, roots } = forest(parent);
     this.sys = {
-      label, children, roots, location, groupBase: nodes, groups,
+      label, children, roots, location, parent, groupBase: nodes, groups,
       values: new Float64Array(d.locations.length),
       own: (s) => (location[s] >= 0 ? this.sys.values[location[s]] : 0),
       total: (s) => (location[s] >= 0 ? this.sys.values[location[s]]
@@ -428,12 +457,65 @@ class Browser {
     chart.replaceChildren(fragment);
   }
 
+  // Selects metric m, call path c and (when >= 0) location group g in the
+  // panes, opening what leads to them.
+  show(m, c, g) {
+    const model = this.model;
+    for (let p = model.data.metrics[m].parent; p >= 0; p = model.data.metrics[p].parent) this.metrics.expanded.add(p);
+    for (let p = model.data.cnodes[c][1]; p >= 0; p = model.data.cnodes[p][1]) this.calls.expanded.add(p);
+    this.metrics.selected = this.selectedMetric = m;
+    this.calls.selected = this.selectedCnode = c;
+    if (g >= 0) {
+      for (let s = this.sys.groupBase + g; s >= 0; s = this.sys.parent[s]) if (s !== this.sys.groupBase + g) this.system.expanded.add(s);
+      this.system.selected = this.sys.groupBase + g;
+    }
+    this.update();
+    for (const id of ["metric-tree", "call-tree", "system-tree"]) {
+      const row = document.querySelector(`#${id} .row.selected`);
+      if (row) row.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // A link that shows one cell: "main > solve > MPI_Recv on rank 3 (1.2 ms)".
+  cellLink(m, cell) {
+    const d = this.model.data;
+    const path = this.model.pathOf(cell.cnode);
+    const where = (path.length > 3 ? "… > " : "") + path.slice(-3).join(" > ") +
+      (cell.group >= 0 ? ` on rank ${d.groups[cell.group][1]}` : "");
+    const link = el("a", "", where);
+    link.href = "#";
+    link.dataset.metric = String(m);
+    link.dataset.cnode = String(cell.cnode);
+    link.dataset.rank = cell.group >= 0 ? String(d.groups[cell.group][1]) : "";
+    link.addEventListener("click", (e) => { e.preventDefault(); this.show(m, cell.cnode, cell.group); });
+    const item = el("span", "cell");
+    item.append(link, ` (${formatValue(cell.value, d.metrics[m].unit, d.metrics[m].integer)})`);
+    return item;
+  }
+
+  // The delays behind wait-state metric m: the largest cells of its delay
+  // costs, as links; null when the report has none for it.
+  causes(m) {
+    const d = this.model.data;
+    const names = d.findings.waitStates.find((w) => w[0] === d.metrics[m].id);
+    if (!names) return null;
+    const delays = [names[1], names[2]].filter((n) => n).map((n) => this.model.metricNamed(n)).filter((x) => x >= 0);
+    const cells = this.model.largestCells(delays, 3);
+    if (!cells.length) return null;
+    const list = el("span", "causes");
+    list.append("caused by delays at ");
+    cells.forEach((cell, i) => { if (i) list.append("; "); list.append(this.cellLink(delays[0], cell)); });
+    return list;
+  }
+
   renderMetricInfo() {
     const d = this.model.data;
     const metric = d.metrics[this.selectedMetric];
     const info = document.getElementById("metric-info");
     const parts = [el("strong", "", metric.name), el("span", "unique", ` (${metric.id}, ${metric.unit || "no unit"})`),
                    el("p", "", metric.description)];
+    const causes = this.causes(this.selectedMetric);
+    if (causes) { const p = el("p", "metric-causes"); p.append(causes); parts.push(p); }
     let url = metric.url;
     if (url.startsWith("@mirror@") && d.mirrors.length) url = d.mirrors[0] + url.slice("@mirror@".length);
     if (/^https?:\/\//.test(url)) {
@@ -444,6 +526,56 @@ class Browser {
     }
     info.replaceChildren(...parts);
   }
+}
+
+// ------------------------------------------------------------ findings ---
+
+// The first view: what the terminal summary says, from any report that
+// uses Scalasca's metric names, each line a link into the panes.
+function showAnswers(browser) {
+  const model = browser.model, d = model.data, f = d.findings;
+  const present = (id) => { const m = model.metricNamed(id); return m >= 0 && model.metricTotal(m, true) > 0 ? m : -1; };
+  const time = model.metricNamed(f.time);
+  const timeTotal = time >= 0 ? model.metricTotal(time, true) : 0;
+  const share = (v) => (timeTotal > 0 ? ` (${(100 * v / timeTotal).toFixed(1)} % of the time)` : "");
+  const sections = [];
+  const section = (title, items) => {
+    if (!items.length) return;
+    const block = el("div", "finding");
+    block.append(el("h2", "", title));
+    const list = el("ol");
+    for (const item of items) { const li = el("li"); li.append(...item); list.append(li); }
+    block.append(list);
+    sections.push(block);
+  };
+
+  const waits = f.waitStates.map((w) => ({ m: present(w[0]), noise: w[3] }))
+    .filter((w) => w.m >= 0 && !(w.noise && model.metricTotal(w.m, true) <= 0.05 * timeTotal))
+    .map((w) => ({ m: w.m, total: model.metricTotal(w.m, true) }))
+    .sort((a, b) => b.total - a.total).slice(0, 5);
+  section("Largest wait states", waits.map(({ m, total }) => {
+    const metric = d.metrics[m];
+    const worst = model.largestCells([m], 1)[0];
+    const item = [el("strong", "", metric.name), ` ${formatValue(total, metric.unit, metric.integer)}${share(total)}, most at `,
+                  browser.cellLink(m, worst)];
+    const causes = browser.causes(m);
+    if (causes) item.push(el("br"), causes);
+    return item;
+  }));
+
+  const critical = present(f.criticalPath);
+  if (critical >= 0)
+    section("Critical path", model.largestCallPaths(critical, 3).map((cell) => [browser.cellLink(critical, cell)]));
+  const delay = present(f.delay);
+  if (delay >= 0)
+    section("Root causes (delay costs)", model.largestCells([delay], 3).map((cell) => [browser.cellLink(delay, cell)]));
+  const imbalance = f.imbalance.map(present).filter((m) => m >= 0).map((m) => {
+    const metric = d.metrics[m], total = model.metricTotal(m, true);
+    return [el("strong", "", metric.name), ` ${formatValue(total, metric.unit, metric.integer)}${share(total)}, most at `,
+            browser.cellLink(m, model.largestCallPaths(m, 1)[0])];
+  });
+  section("Imbalance", imbalance);
+  document.getElementById("answers").replaceChildren(...sections);
 }
 
 async function main() {
@@ -457,7 +589,7 @@ async function main() {
     const browser = new Browser(model);
     window.hindsightReport = browser;  // for tests and the console
     browser.update();
-    if (typeof showAnswers === "function") showAnswers(browser);
+    showAnswers(browser);
     status.textContent = `${data.metrics.length} metrics, ${data.cnodes.length} call paths, ` +
       `${data.groups.length} ranks, ${data.locations.length} locations`;
     document.body.dataset.ready = String(performance.now() - started);

@@ -6,7 +6,8 @@
    ranks, which writes the page beside the report. The page must show the
    30 ns at main/MPI_Recv on rank 1 and nothing on rank 0, as a percentage
    of the metric (100 %) and of the root metric (30 of 2 x 100 ns of time),
-   follow clicks and keys through the three panes, and find a call path.
+   follow clicks and keys through the three panes, and find a call path;
+   its findings name the wait, and the delay that caused it, as links.
 2. Scalasca's own report of the `chain` trace, paged by hindsight-report:
    its Late Sender at main/MPI_Recv on rank 2 is 1.1 s (read by hand from
    the report: metric 6, row 5, column 2 of 6.data).
@@ -29,7 +30,7 @@ import sys
 import tempfile
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -143,6 +144,25 @@ def check_late_sender(driver, args, work):
     check(os.path.isfile(page_path), "hindsight-analyze wrote no analysis.html beside analysis.cubex")
     page = Page(driver, page_path)
 
+    # The findings: the Late Sender, where it is, and what caused it (rank 0
+    # worked in main from 5 to 50 ns while rank 1 worked from 5 to 20: a
+    # delay of 30 ns at main on rank 0).
+    waits = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Largest wait states']/ol/li")
+    check(waits and waits[0].text.startswith("Late Sender 30 ns"), f"first wait state: {[w.text for w in waits]}")
+    links = waits[0].find_elements(By.TAG_NAME, "a")
+    check(len(links) == 2 and links[0].text == "main > MPI_Recv on rank 1" and links[1].text == "main on rank 0",
+          f"Late Sender links: {[a.text for a in links]}")
+    check("(30 ns)" in waits[0].text.split("caused by")[1], f"the delay is not 30 ns: {waits[0].text}")
+    links[1].click()
+    check(driver.find_element(By.ID, "system-heading").text == "System — main", "the cause link did not select main")
+    check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='0']").get_attribute("class"),
+          "the cause link did not select rank 0")
+    links[0].click()
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Late Sender", "the link did not select Late Sender")
+    check(page.row("call-tree", "MPI_Recv").get_attribute("aria-selected") == "true", "the link did not select MPI_Recv")
+    causes = driver.find_element(By.CSS_SELECTOR, "#metric-info .metric-causes").text
+    check(causes.startswith("caused by delays at main on rank 0"), f"causes beside the wait state: {causes}")
+
     page.open_path("metric-tree", page.metric_path("mpi_latesender"))
     page.open_path("call-tree", ["main", "MPI_Recv"])
     check(close(page.value("call-tree", "MPI_Recv"), 30e-9),
@@ -243,6 +263,10 @@ def main():
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:
             print(f"FAIL: {failure}", file=sys.stderr)
+            return 1
+        except WebDriverException as problem:
+            # An unexpected dialog (a name run as script) ends here too.
+            print(f"FAIL: the browser: {problem.msg}", file=sys.stderr)
             return 1
         finally:
             if driver is not None:

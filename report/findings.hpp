@@ -1,0 +1,29 @@
+// What the page's first view looks for in a report: the metrics that
+// measure wait states, with the delay-cost metrics that say what caused
+// them, and the critical path, delay and imbalance metrics, by the unique
+// names Scalasca and Hindsight share (so that any such report gets the
+// same findings). tests/report checks this table against the analyses'
+// pattern table (analyses/patterns.hpp).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace hindsight::report {
+
+struct WaitStateNames {
+    std::string_view wait;              // the metric of the waiting
+    std::string_view short_term_delay;  // its delay costs; empty: none
+    std::string_view long_term_delay;
+    // Left out of the largest wait states while below 5 % of the time:
+    // every run waits a little at start-up and at the end.
+    bool noise_when_small;
+};
+
+std::span<const WaitStateNames> wait_state_names();
+
+// The findings names as the page's JSON ("findings" of page_data.hpp).
+std::string findings_json();
+
+}  // namespace hindsight::report
