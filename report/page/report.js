@@ -189,15 +189,26 @@ class Model {
 
 const SI = [[1e-9, "n"], [1e-6, "µ"], [1e-3, "m"], [1, ""], [1e3, "k"], [1e6, "M"], [1e9, "G"]];
 
+// A value for people: 4 significant digits with an SI prefix, counts below
+// a million in full ("0.000999999 s" -> "1 ms", 1234 visits -> "1,234").
 function formatValue(value, unit, integer) {
   if (value === 0) return "0";
-  if (integer && unit !== "sec") return Math.round(value).toLocaleString("en-US");
   const a = Math.abs(value);
-  let scale = SI[0];
-  for (const s of SI) if (a >= s[0]) scale = s;
-  const shown = (value / scale[0]).toPrecision(4).replace(/\.?0+$/, "");
-  const base = unit === "sec" ? "s" : unit === "bytes" ? "B" : unit;
-  return `${shown} ${scale[1]}${base}`.trim();
+  if (integer && unit !== "sec" && a < 1e6) return Math.round(value).toLocaleString("en-US");
+  let s = 0;
+  while (s + 1 < SI.length && a >= SI[s + 1][0]) ++s;
+  // Rounding may reach the next prefix: 999.96 µs is 1 ms.
+  if (s + 1 < SI.length && Math.abs(Number((value / SI[s][0]).toPrecision(4))) >= 1000) ++s;
+  const digits = (value / SI[s][0]).toPrecision(4);
+  const shown = digits.includes(".") && !digits.includes("e") ? digits.replace(/\.?0+$/, "") : digits;
+  const base = unit === "sec" ? "s" : unit === "bytes" ? "B" : unit === "occ" ? "" : unit;
+  return `${shown} ${SI[s][1]}${base}`.trim();
+}
+
+// A share in percent: two decimals, or two significant digits below 0.01 %.
+function formatPercent(value, base) {
+  const p = 100 * value / (base || 1);
+  return `${Math.abs(p) >= 0.01 || p === 0 ? p.toFixed(2) : p.toPrecision(2)} %`;
 }
 
 function el(tag, className, text) {
@@ -263,7 +274,7 @@ class TreePane {
       row.style.paddingLeft = `${depth * 1.1}em`;
       row.append(el("span", "toggle", leaf ? "" : this.expanded.has(id) ? "▾" : "▸"));
       const base = this.source.percentBase(id);
-      const shown = base === null ? this.source.format(values[i], id) : `${(100 * values[i] / (base || 1)).toFixed(2)} %`;
+      const shown = base === null ? this.source.format(values[i], id) : formatPercent(values[i], base);
       const cell = el("span", "value", shown);
       cell.title = this.source.format(values[i], id);
       row.append(cell);

@@ -173,6 +173,14 @@ def check_late_sender(driver, args, work):
     system = [row.get_attribute("data-value") for row in page.rows("system-tree")]
     check(any(close(float(v), 30e-9) for v in system), f"no 30 ns in the system tree: {system}")
 
+    # How values read: 4 significant digits, SI prefixes, rounding up to the next prefix.
+    for value, unit, integer, text in ((0.000999999, "sec", False, "1 ms"), (30e-9, "sec", False, "30 ns"),
+                                       (1.5, "sec", False, "1.5 s"), (1000, "sec", False, "1 ks"),
+                                       (1234, "occ", True, "1,234"), (2.5e9, "bytes", True, "2.5 GB"),
+                                       (-0.25, "sec", False, "-250 ms")):
+        shown = driver.execute_script("return formatValue(...arguments)", value, unit, integer)
+        check(shown == text, f"{value} {unit} shown as '{shown}', expected '{text}'")
+
     # Percentages: all of the metric is here; the root (time) is 2 x 100 ns.
     mode = Select(driver.find_element(By.ID, "mode"))
     mode.select_by_value("metric")
