@@ -6,8 +6,8 @@
 #include <boost/program_options.hpp>
 
 #include "analyzer/trace_path.hpp"
+#include "common/command_line.hpp"
 #include "common/error.hpp"
-#include "common/version.hpp"
 #include "report/page.hpp"
 
 namespace hindsight::analyzer {
@@ -35,26 +35,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("stats", po::bool_switch(&options.stats), "print phase times and memory use (for benchmarks)");
     po::options_description hidden;
     hidden.add_options()("trace", po::value<std::string>(&options.trace));
-    po::options_description all;
-    all.add(visible).add(hidden);
     po::positional_options_description positional;
     positional.add("trace", 1);
-
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw Error("", std::string(e.what()) + " (see --help)");
-    }
-    if (vm.count("help")) {
-        out << visible << '\n';
-        return std::nullopt;
-    }
-    if (vm.count("version")) {
-        out << "hindsight-analyze " << kVersion << '\n';
-        return std::nullopt;
-    }
+    if (!parse_command_line(argc, argv, visible, hidden, positional, vm, out, "hindsight-analyze")) return std::nullopt;
     if (options.trace.empty()) throw Error("", "no trace given: hindsight-analyze TRACE/traces.otf2 (see --help)");
     options.trace = anchor_file(options.trace);
     if (!(options.timeout_seconds > 0)) throw Error("", "--timeout must be a positive number of seconds");

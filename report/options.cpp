@@ -5,8 +5,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "common/command_line.hpp"
 #include "common/error.hpp"
-#include "common/version.hpp"
 #include "report/page.hpp"
 
 namespace hindsight::report {
@@ -41,26 +41,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
          "BEFORE AFTER: the differences AFTER - BEFORE of two reports");
     po::options_description hidden;
     hidden.add_options()("report", po::value<std::string>(&options.report));
-    po::options_description all;
-    all.add(visible).add(hidden);
     po::positional_options_description positional;
     positional.add("report", 1);
-
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw Error("", std::string(e.what()) + " (see --help)");
-    }
-    if (vm.count("help")) {
-        out << visible << '\n';
-        return std::nullopt;
-    }
-    if (vm.count("version")) {
-        out << "hindsight-report " << kVersion << '\n';
-        return std::nullopt;
-    }
+    if (!parse_command_line(argc, argv, visible, hidden, positional, vm, out, "hindsight-report")) return std::nullopt;
     if (vm.count("diff")) {
         if (diff.size() != 2 || !options.report.empty())
             throw Error("", "--diff takes two reports: --diff BEFORE.cubex AFTER.cubex (see --help)");

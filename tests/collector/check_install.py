@@ -8,50 +8,32 @@ Usage: check_install.py --meson MESON --build-dir DIR --prefix P --libdir L
                         --mpicxx MPICXX --mpicc MPICC --mpiexec MPIEXEC --source FILE
 """
 
-import argparse
 import collections
 import os
-import subprocess
 import sys
-import tempfile
 
 import otf2
 
-TIMEOUT = 120
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import installed_tree  # noqa: E402
+from installed_tree import Failure, InstalledTree, run  # noqa: E402
+
 RANKS = 2
 
 
-class Failure(Exception):
-    pass
-
-
-def run(command, **kwargs):
-    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, **kwargs)
-    if result.returncode != 0:
-        raise Failure(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
-    return result
-
-
 def check(args, workdir):
-    destdir = os.path.join(workdir, "destdir")
-    run([args.meson, "install", "-C", args.build_dir, "--no-rebuild", "--quiet", "--destdir", destdir])
-    root = destdir + args.prefix  # the prefix as installed below DESTDIR
-    libdir = os.path.join(root, args.libdir)
-    for path in ("include/hindsight.h", "bin/hindsight-collect", "bin/hindsight-analyze",
-                 "share/doc/hindsight/usage.md", "share/doc/hindsight/collector.md",
-                 "share/man/man1/hindsight-collect.1", "share/man/man1/hindsight-analyze.1",
-                 os.path.join(args.libdir, "libhindsight-collect.so")):
-        if not os.path.exists(os.path.join(root, path)):
-            raise Failure(f"not installed: {path}")
+    tree = InstalledTree(args.meson, args.build_dir, args.prefix, args.libdir, workdir)
+    root, libdir = tree.root, tree.libdir
+    tree.require(("include/hindsight.h", "bin/hindsight-collect", "bin/hindsight-analyze",
+                  "share/doc/hindsight/usage.md", "share/doc/hindsight/collector.md",
+                  "share/man/man1/hindsight-collect.1", "share/man/man1/hindsight-analyze.1",
+                  os.path.join(args.libdir, "libhindsight-collect.so")))
     for header in os.listdir(os.path.join(root, "include")):
         # include/hindsight/ holds the CUBE library's headers (tests/report checks them).
         if header not in ("hindsight.h", "hindsight"):
             raise Failure(f"installed without a library to go with it: include/{header}")
 
-    # pkg-config finds the tree where it is, not at the prefix it was made for.
-    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
-    flags = run(["pkg-config", f"--define-variable=prefix={root}", "--cflags", "--libs", "hindsight-collect"],
-                env=env).stdout.split()
+    flags = tree.flags("hindsight-collect")
     program = os.path.join(workdir, "user_regions")
     run([args.mpicxx, args.source, *flags, f"-Wl,-rpath,{libdir}", "-o", program])
     # The header compiles as C as well.
@@ -78,19 +60,6 @@ def check(args, workdir):
                 raise Failure(f"rank {rank}: {region} entered {enters[(rank, region)]} times, expected {count}")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    for option in ("--meson", "--build-dir", "--prefix", "--libdir", "--mpicxx", "--mpicc", "--mpiexec", "--source"):
-        parser.add_argument(option, required=True)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hindsight-install.") as workdir:
-        try:
-            check(args, workdir)
-        except Failure as failure:
-            print(failure, file=sys.stderr)
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(installed_tree.main(check, ("--meson", "--build-dir", "--prefix", "--libdir", "--mpicxx", "--mpicc",
+                                         "--mpiexec", "--source")))

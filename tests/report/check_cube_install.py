@@ -11,40 +11,21 @@ Usage: check_cube_install.py --meson MESON --build-dir DIR --prefix P --libdir L
                              --source FILE --scalasca DIR --cxx COMPILER...
 """
 
-import argparse
 import os
-import subprocess
 import sys
-import tempfile
 
-TIMEOUT = 150
-
-
-class Failure(Exception):
-    pass
-
-
-def run(command, **kwargs):
-    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, **kwargs)
-    if result.returncode != 0:
-        raise Failure(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
-    return result
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import installed_tree  # noqa: E402
+from installed_tree import Failure, InstalledTree, run  # noqa: E402
 
 
 def check(args, workdir):
-    destdir = os.path.join(workdir, "destdir")
-    run([args.meson, "install", "-C", args.build_dir, "--no-rebuild", "--quiet", "--destdir", destdir])
-    root = destdir + args.prefix
-    libdir = os.path.join(root, args.libdir)
-    for path in ("bin/hindsight-report", "share/man/man1/hindsight-report.1", "share/doc/hindsight/report.md",
-                 "include/hindsight/common/cube/reader.hpp", os.path.join(args.libdir, "libhindsight-cube.so"),
-                 os.path.join(args.libdir, "pkgconfig", "hindsight-cube.pc")):
-        if not os.path.exists(os.path.join(root, path)):
-            raise Failure(f"not installed: {path}")
-
-    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
-    flags = run(["pkg-config", f"--define-variable=prefix={root}", "--cflags", "--libs", "hindsight-cube"],
-                env=env).stdout.split()
+    tree = InstalledTree(args.meson, args.build_dir, args.prefix, args.libdir, workdir)
+    libdir = tree.libdir
+    tree.require(("bin/hindsight-report", "share/man/man1/hindsight-report.1", "share/doc/hindsight/report.md",
+                  "include/hindsight/common/cube/reader.hpp", os.path.join(args.libdir, "libhindsight-cube.so"),
+                  os.path.join(args.libdir, "pkgconfig", "hindsight-cube.pc")))
+    flags = tree.flags("hindsight-cube")
     program = os.path.join(workdir, "reader")
     run([*args.cxx, "-std=c++20", "-Wall", "-Wextra", "-Werror", args.source, *flags, f"-Wl,-rpath,{libdir}",
          "-o", program])
@@ -59,20 +40,6 @@ def check(args, workdir):
         raise Failure(f"the program is not linked against the installed library:\n{linked}")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    for option in ("--meson", "--build-dir", "--prefix", "--libdir", "--source", "--scalasca"):
-        parser.add_argument(option, required=True)
-    parser.add_argument("--cxx", nargs="+", required=True)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hindsight-cube-install.") as workdir:
-        try:
-            check(args, workdir)
-        except Failure as failure:
-            print(failure, file=sys.stderr)
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(installed_tree.main(check, ("--meson", "--build-dir", "--prefix", "--libdir", "--source", "--scalasca"),
+                                 many=("--cxx",), prefix="hindsight-cube-install."))

@@ -19,6 +19,20 @@ inline constexpr const char* kHostileNames[] = {
     "\xFC" "ber",
 };
 
+// A metric of seconds below `parent` (kNone: a root).
+inline cube::MetricIndex add_seconds_metric(cube::Report& report, std::string id, std::string name,
+                                            cube::MetricIndex parent) {
+    return report.add_metric({std::move(id), std::move(name), "sec", "", "", cube::DataType::Double, parent});
+}
+
+// `ranks` single-threaded MPI ranks on one machine; location l is rank l.
+inline void add_ranks(cube::Report& report, int ranks) {
+    const cube::SystemNodeIndex machine = report.add_system_node({"machine", "machine", "", cube::kNone});
+    for (int rank = 0; rank < ranks; ++rank)
+        report.add_location(
+            {"Master thread", 0, report.add_location_group({"MPI Rank " + std::to_string(rank), rank, machine})});
+}
+
 // A region known by its name alone.
 inline cube::Region region_named(std::string name) {
     cube::Region region;

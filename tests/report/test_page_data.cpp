@@ -56,13 +56,11 @@ struct Reader {
 cube::Report small_report() {
     using namespace hindsight::cube;
     Report r;
-    const MetricIndex time = r.add_metric({"time", "Time", "sec", "", "", DataType::Double, kNone});
-    const MetricIndex mpi = r.add_metric({"mpi", "MPI", "sec", "", "", DataType::Double, time});
+    const MetricIndex time = testing::add_seconds_metric(r, "time", "Time", kNone);
+    const MetricIndex mpi = testing::add_seconds_metric(r, "mpi", "MPI", time);
     const CnodeIndex main_cnode = r.add_cnode(r.add_region(testing::region_named("main")), kNone);
     const CnodeIndex work = r.add_cnode(r.add_region(testing::region_named("work")), main_cnode);
-    const SystemNodeIndex machine = r.add_system_node({"machine", "machine", "", kNone});
-    for (int rank = 0; rank < 3; ++rank)
-        r.add_location({"Master thread", 0, r.add_location_group({"MPI Rank " + std::to_string(rank), rank, machine})});
+    testing::add_ranks(r, 3);
     // time's own share: 1 s on every location at main (a dense row);
     // mpi: 2 s at work on location 1 only (a sparse row).
     for (LocationIndex l = 0; l < 3; ++l) r.set_value(time, main_cnode, l, 1.0);

@@ -21,15 +21,13 @@ namespace {
 cube::Report program(double extra_wait = 0, int ranks = 2) {
     using namespace hindsight::cube;
     Report r;
-    const MetricIndex time = r.add_metric({"time", "Time", "sec", "", "", DataType::Double, kNone});
-    const MetricIndex wait = r.add_metric({"wait", "Waiting", "sec", "", "", DataType::Double, time});
+    const MetricIndex time = testing::add_seconds_metric(r, "time", "Time", kNone);
+    const MetricIndex wait = testing::add_seconds_metric(r, "wait", "Waiting", time);
     const CnodeIndex main_cnode = r.add_cnode(r.add_region(testing::region_named("main")), kNone);
     const CnodeIndex solve = r.add_cnode(r.add_region(testing::region_named("solve")), main_cnode);
     const CnodeIndex recv = r.add_cnode(r.add_region(testing::region_named("MPI_Recv")), solve);
     const CnodeIndex output = r.add_cnode(r.add_region(testing::region_named("output")), main_cnode);
-    const SystemNodeIndex machine = r.add_system_node({"machine", "machine", "", kNone});
-    for (int rank = 0; rank < ranks; ++rank)
-        r.add_location({"Master thread", 0, r.add_location_group({"MPI Rank " + std::to_string(rank), rank, machine})});
+    testing::add_ranks(r, ranks);
     r.set_value(time, main_cnode, 0, 1);
     r.set_value(time, main_cnode, 1, 1);
     r.set_value(time, solve, 0, 4);
