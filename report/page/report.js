@@ -385,7 +385,6 @@ class Browser {
       format: (v) => formatValue(v, metric().unit, metric().integer),
       percentBase: () => this.percentBase(),
     }, () => this.update());
-    this.system.sortByValue = false;
 
     this.metrics.selected = 0;
     this.calls.selected = this.selectedCnode;

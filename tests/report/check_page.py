@@ -139,9 +139,12 @@ class Page:
 def check_late_sender(driver, args, work):
     trace = os.path.join(work, "trace")
     run([args.writer, "good", trace])
-    run([args.mpiexec, "-n", "2", args.analyzer, "-q", os.path.join(trace, "traces.otf2")])
+    summary = run([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace, "traces.otf2")]).stdout
     page_path = os.path.join(trace, "analysis.html")
     check(os.path.isfile(page_path), "hindsight-analyze wrote no analysis.html beside analysis.cubex")
+    check(f"  page: {page_path}\n" in summary, f"the summary does not name the page:\n{summary}")
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", "--no-page", "-o", os.path.join(trace, "other.cubex"), trace])
+    check(not os.path.exists(os.path.join(trace, "other.html")), "--no-page wrote a page")
     page = Page(driver, page_path)
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
