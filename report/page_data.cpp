@@ -21,12 +21,6 @@ void put_u32(std::string& out, std::uint32_t v) {
     out.append(bytes, 4);
 }
 
-void put_f64(std::string& out, double v) {
-    char bytes[8];
-    std::memcpy(bytes, &v, 8);
-    out.append(bytes, 8);
-}
-
 // kNone parents become -1 in JSON.
 std::string index_json(std::uint32_t index) { return index == cube::kNone ? "-1" : std::to_string(index); }
 
@@ -111,8 +105,10 @@ void append_values(std::string& out, const cube::Report& report, cube::MetricInd
     for (const std::uint32_t k : counts) put_u32(out, k);
     put_u32(out, static_cast<std::uint32_t>(locations.size()));
     for (const std::uint32_t l : locations) put_u32(out, l);
-    if (out.size() % 8 != 0) put_u32(out, 0);
-    for (const double v : values) put_f64(out, v);
+    std::vector<unsigned char> bytes(8 * values.size());
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    for (std::size_t plane = 0; plane < 8; ++plane)
+        for (std::size_t i = 0; i < values.size(); ++i) out += static_cast<char>(bytes[8 * i + plane]);
 }
 
 }  // namespace

@@ -14,8 +14,9 @@ function fromBase64(text) {
   return bytes;
 }
 
-// Reads the layout of report/page_data.hpp; the arrays are views into the
-// inflated buffer, not copies.
+// Reads the layout of report/page_data.hpp; the integer arrays are views
+// into the inflated buffer, the values are put together from their byte
+// planes.
 async function decodeData() {
   const packed = fromBase64(document.getElementById("report-data").textContent.trim());
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -32,15 +33,18 @@ async function decodeData() {
     const rows = u32();
     const cnode = u32s(rows), count = u32s(rows);
     const listed = u32s(u32());
-    if (at % 8) at += 4;
     const start = new Uint32Array(rows + 1);
     const location = new Array(rows);
     for (let r = 0, l = 0; r < rows; ++r) {
       start[r + 1] = start[r] + count[r];
       location[r] = count[r] < width ? listed.subarray(l, l += count[r]) : null;
     }
-    const value = new Float64Array(buffer, at, start[rows]);
-    at += 8 * start[rows];
+    const n = start[rows];
+    const planes = new Uint8Array(buffer, at, 8 * n), bytes = new Uint8Array(8 * n);
+    for (let b = 0; b < 8; ++b)
+      for (let i = 0, p = b * n; i < n; ++i, ++p) bytes[8 * i + b] = planes[p];
+    const value = new Float64Array(bytes.buffer);
+    at += 8 * n;
     return { cnode, start, location, value };
   });
   return structure;
