@@ -8,10 +8,12 @@
    of the metric (100 %) and of the root metric (30 of 2 x 100 ns of time),
    follow clicks and keys through the three panes, and find a call path;
    its findings name the wait, and the delay that caused it, as links.
-2. Scalasca's own report of the `chain` trace, paged by hindsight-report:
+2. The same trace analyzed without the delay analysis, as a --diff page of
+   the two reports: the 30 ns delay cost becomes -30 ns.
+3. Scalasca's own report of the `chain` trace, paged by hindsight-report:
    its Late Sender at main/MPI_Recv on rank 2 is 1.1 s (read by hand from
    the report: metric 6, row 5, column 2 of 6.data).
-3. A report whose names are markup (write_hostile_report): each shows as
+4. A report whose names are markup (write_hostile_report): each shows as
    text, no element is created from it, no dialog opens.
 
 Every page: no SEVERE message on the console. A screenshot of the first
@@ -143,8 +145,9 @@ def check_late_sender(driver, args, work):
     page_path = os.path.join(trace, "analysis.html")
     check(os.path.isfile(page_path), "hindsight-analyze wrote no analysis.html beside analysis.cubex")
     check(f"  page: {page_path}\n" in summary, f"the summary does not name the page:\n{summary}")
-    run([args.mpiexec, "-n", "2", args.analyzer, "-q", "--no-page", "-o", os.path.join(trace, "other.cubex"), trace])
-    check(not os.path.exists(os.path.join(trace, "other.html")), "--no-page wrote a page")
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", "--no-page", "--no-rootcause", "-o",
+         os.path.join(trace, "no-rootcause.cubex"), trace])
+    check(not os.path.exists(os.path.join(trace, "no-rootcause.html")), "--no-page wrote a page")
     page = Page(driver, page_path)
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
@@ -222,6 +225,27 @@ def check_late_sender(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_diff(driver, args, work):
+    """The same trace analyzed without the delay analysis, minus with it: the
+    30 ns delay at main on rank 0 becomes -30 ns, the Late Sender stays."""
+    trace = os.path.join(work, "trace")
+    page_path = os.path.join(work, "diff.html")
+    run([args.report_tool, "--diff", os.path.join(trace, "analysis.cubex"), os.path.join(trace, "no-rootcause.cubex"),
+         "-o", page_path])
+    page = Page(driver, page_path)
+    page.open_path("metric-tree", page.metric_path("delay_latesender"))
+    page.open_path("call-tree", ["main"])
+    page.row("call-tree", "main").find_element(By.CLASS_NAME, "toggle").click()  # expanded: main alone
+    check(close(page.value("call-tree", "main"), -30e-9), f"delay at main: {page.value('call-tree', 'main')}")
+    check(close(page.rank_value(0), -30e-9), f"delay on rank 0: {page.rank_value(0)}")
+    bar = driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='0']")
+    check("negative" in bar.get_attribute("class"), "a negative difference is not drawn as one")
+    page.open_path("metric-tree", page.metric_path("mpi_latesender"))
+    check(page.value("call-tree", "main") == 0, "the Late Sender differs between the two analyses")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
 def check_scalasca(driver, args, work):
     page_path = os.path.join(work, "chain.html")
     result = run([args.report_tool, os.path.join(args.scalasca, "chain", "scalasca.cubex"), "-o", page_path])
@@ -269,7 +293,7 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_scalasca, check_hostile_names):
+            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:
