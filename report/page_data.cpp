@@ -105,6 +105,7 @@ void append_values(std::string& out, const cube::Report& report, cube::MetricInd
     for (const std::uint32_t k : counts) put_u32(out, k);
     put_u32(out, static_cast<std::uint32_t>(locations.size()));
     for (const std::uint32_t l : locations) put_u32(out, l);
+    if (values.empty()) return;
     std::vector<unsigned char> bytes(8 * values.size());
     std::memcpy(bytes.data(), values.data(), bytes.size());
     for (std::size_t plane = 0; plane < 8; ++plane)

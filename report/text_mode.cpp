@@ -90,8 +90,8 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
             table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, 0});
         return table;
     }
-    // Depth-first, children in their order; the text form shows the region
-    // indented, the others the whole path.
+    // Depth-first, children in their order; every row names its whole path
+    // (scripts need no context), the text form indents it by its depth.
     std::vector<std::pair<CnodeIndex, int>> stack;
     for (CnodeIndex c = static_cast<CnodeIndex>(report.cnodes().size()); c-- > 0;)
         if (report.cnodes()[c].parent == cube::kNone) stack.emplace_back(c, 0);
