@@ -225,7 +225,9 @@ function el(tag, className, text) {
 // A tree pane: rows for the visible nodes, expand/collapse, selection,
 // keyboard navigation. `source` says what the nodes are:
 //   roots(), children(id), label(id), value(id, expanded) -> number,
-//   format(number, id) -> text, percentBase(id) -> number (null: absolute)
+//   format(number, id) -> text, percentBase(id) -> number (null: absolute),
+//   and optionally barBase(id) -> what a full bar is (default: the largest
+//   value shown)
 class TreePane {
   constructor(container, source, onSelect) {
     this.container = container;
@@ -284,7 +286,8 @@ class TreePane {
       row.append(cell);
       const bar = el("span", "bar");
       const fill = el("span", values[i] < 0 ? "fill negative" : "fill");
-      fill.style.width = `${largest ? (100 * Math.abs(values[i]) / largest) : 0}%`;
+      const full = this.source.barBase ? Math.abs(this.source.barBase(id)) : largest;
+      fill.style.width = `${full ? Math.min(100, 100 * Math.abs(values[i]) / full) : 0}%`;
       bar.append(fill);
       row.append(bar);
       row.append(el("span", "label", this.source.label(id)));
@@ -362,6 +365,8 @@ class Browser {
       // Each metric in its own unit, as a share of its own tree's root.
       format: (v, m) => formatValue(v, d.metrics[m].unit, d.metrics[m].integer),
       percentBase: (m) => (this.mode === "absolute" ? null : model.metricTotal(model.metricRoot(m), true)),
+      // Metrics of different units are compared with their own root only.
+      barBase: (m) => model.metricTotal(model.metricRoot(m), true),
     }, (m) => { this.selectedMetric = m; this.update(); });
 
     const callRows = () => model.metricRows(this.selectedMetric, metricInclusive());
@@ -619,6 +624,11 @@ async function main() {
     const data = await decodeData();
     document.title = data.title;
     document.getElementById("title").textContent = data.title;
+    if (!data.metrics.length || !data.cnodes.length) {
+      status.textContent = "The report holds no metrics or no call paths: there is nothing to show.";
+      document.body.dataset.ready = document.body.dataset.findings = String(performance.now());
+      return;
+    }
     const model = new Model(data);
     const browser = new Browser(model);
     window.hindsightReport = browser;  // for tests and the console
