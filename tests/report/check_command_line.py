@@ -8,7 +8,7 @@ ranks 0-3, all at main/MPI_Recv; so its total is 3.1 s and its largest
 call path main/MPI_Recv.
 
 Bad input (a file that is no archive, a truncated report, a missing file,
-a missing metric or call path) must give one line naming the file, status
+a missing metric or call path, a page that cannot be written) must give one line naming the file, status
 1, and leave no page, complete or partial, in the directory.
 
 Usage: check_command_line.py --report-tool R --scalasca DIR
@@ -83,7 +83,10 @@ def check_bad_input(args, work, chain):
     cases = [([not_cube], not_cube), ([truncated], truncated), ([missing], missing),
              (["--text", truncated], truncated), (["--diff", copy, truncated], truncated),
              (["--text", copy, "--metric", "no_such_metric"], copy),
-             (["--text", copy, "--metric", "mpi_latesender", "--callpath", "main/nowhere"], copy)]
+             (["--text", copy, "--metric", "mpi_latesender", "--callpath", "main/nowhere"], copy),
+             ([copy, "-o", os.path.join(work, "no-such-directory", "page.html")],
+              os.path.join(work, "no-such-directory", "page.html")),
+             ([copy, "-o", work], work)]
     for command, named in cases:
         before = set(os.listdir(work))
         result = run(args, command, status=1)

@@ -209,6 +209,20 @@ def check_late_sender(driver, args, work):
     heading = driver.find_element(By.ID, "system-heading").text
     check(heading.startswith("System — ") and heading != "System — main", f"ArrowRight did not go down: {heading}")
 
+    # ArrowLeft goes back up to main, Home to the first row.
+    tree.send_keys(Keys.ARROW_LEFT)
+    check(driver.find_element(By.ID, "system-heading").text == "System — main", "ArrowLeft did not go up to main")
+    tree.send_keys(Keys.ARROW_DOWN, Keys.HOME)
+    check(driver.find_element(By.ID, "system-heading").text == "System — main", "Home did not go to main")
+
+    # Sorted by value, the callee with the Late Sender comes first.
+    labels = [r.find_element(By.CLASS_NAME, "label").text for r in page.rows("call-tree")]
+    check(labels[1] != "MPI_Recv", f"callees already in value order: {labels}")
+    driver.find_element(By.ID, "sort-by-value").click()
+    labels = [r.find_element(By.CLASS_NAME, "label").text for r in page.rows("call-tree")]
+    check(labels[:2] == ["main", "MPI_Recv"], f"sorted by value: {labels}")
+    driver.find_element(By.ID, "sort-by-value").click()
+
     # Search.
     search = driver.find_element(By.ID, "search")
     search.send_keys("mpi_recv")
