@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyses/communicator_profile.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"
@@ -16,6 +17,8 @@ namespace hindsight::analyses {
 struct AnalysisOptions {
     bool critical_path = true;
     bool root_cause = true;
+    // The profile per communicator (communicator_profile.hpp).
+    bool communication = true;
 };
 
 // What the analyzer may report besides the cube; per rank, to be summed
@@ -24,6 +27,8 @@ struct AnalysisFindings {
     ClockViolations clock_violations;
     // The rank's longest wait states of each pattern (LongestWaits::kept()).
     std::vector<WaitInstance> longest_waits;
+    // The rank's share of the profile per communicator.
+    CommunicatorProfile communicators;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

@@ -27,6 +27,10 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "analyzer/communication_files.hpp"
+#include "analyzer/communicator_gathering.hpp"
+#include "analyzer/communicator_summary.hpp"
+#include "analyzer/communicator_table.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
@@ -150,13 +154,23 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
 
     // 4. Report and summary on rank 0.
     phase("report");
-    const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
+    analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
+    const analyses::CommunicatorProfile communicators =
+        analyzer::gather_communicator_profile(findings.communicators, world.comm, world.watch);
     std::optional<cube::Report> report;
+    std::vector<analyzer::CommunicatorLine> communicator_table;
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        communicator_table = analyzer::communicator_table(trace.definitions, communicators, options.trace);
         cube::write_cubex(*report, options.report);
+        analyzer::write_communicators_csv(analyzer::communicators_csv_path(options.report), communicator_table);
+        analyzer::write_communication_json(analyzer::communication_json_path(options.report), communicator_table,
+                                           options.trace);
+    });
+    facts.further_sections.push_back([&](std::ostream& out, double total_time) {
+        analyzer::print_communicators(out, communicator_table, total_time);
     });
     if (problem) return report_problem(world, *problem);
     world.progress.finish();

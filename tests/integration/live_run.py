@@ -16,6 +16,7 @@ prints what it observed, before the test fails.
 
 import argparse
 import collections
+import json
 import os
 import signal
 import subprocess
@@ -397,6 +398,50 @@ def subcomm():
     return ranks, ["--repeat", str(repeat)], check
 
 
+def cartgrid():
+    ranks, iterations = 4, 3
+    setup = "main > setup_grid"
+
+    def check(c, r):
+        # The profile per communicator beside the report (doc/analyzer.md):
+        # the grid, its two rows and two columns, each named by its creating
+        # call and call path; 4 ranks form a periodic 2 x 2 grid.
+        base = os.path.splitext(r.path)[0]
+        with open(base + ".communication.json") as f:
+            doc = json.load(f)
+        c.equal(doc["schema"], "hindsight-communication", "JSON schema name")
+        comms = {}
+        for comm in doc["communicators"]:
+            comms.setdefault(comm["name"], []).append(comm)
+        grid_name = f"MPI_Cart_create(reorder) @ {setup}"
+        c.equal(sorted(comms), sorted(["MPI_COMM_WORLD", grid_name, f"MPI_Cart_sub @ {setup} > row_communicator",
+                                       f"MPI_Cart_sub @ {setup} > column_communicator"]), "communicator names")
+        [grid] = comms.get(grid_name, [None])
+        if grid is None:
+            return
+        c.equal((grid["size"], grid["topology"], grid["reorder"], grid["dims"], grid["periodic"]),
+                (4, "cartesian", True, [2, 2], [True, True]), "the grid: size, topology, reorder, dimensions")
+        c.equal(grid["label"], grid_name + " of MPI_COMM_WORLD", "the grid's label names its parent")
+        # Four MPI_Sendrecv per rank and iteration, each one operation of 4 bytes.
+        c.equal([(o["operation"], o["operations"], o["calls"], o["bytes_sent"]) for o in grid["by_operation"]],
+                [("MPI_Sendrecv", 4 * 4 * iterations, 4 * 4 * iterations, 4 * 4 * 4 * iterations)],
+                "the grid's operations")
+        for kind, members in (("row", [[0, 1], [2, 3]]), ("column", [[0, 2], [1, 3]])):
+            subs = comms.get(f"MPI_Cart_sub @ {setup} > {kind}_communicator", [])
+            c.equal(sorted(s["members"] for s in subs), members, f"members of the {kind} communicators")
+            for sub in subs:
+                # One MPI_Allreduce per iteration, counted once for its 2 ranks.
+                c.equal([(o["operation"], o["operations"], o["calls"]) for o in sub["by_operation"]],
+                        [("MPI_Allreduce", iterations, 2 * iterations)], f"operations on a {kind} communicator")
+                c.equal((sub["parent"], sub["topology"], sub["dims"]), (grid["id"], "cartesian", [2]),
+                        f"a {kind} communicator: parent and topology")
+        with open(base + ".communicators.csv") as f:
+            lines = f.read().splitlines()
+        c.equal(len(lines), 1 + 5, "CSV: a header and one line per communicator and operation")
+
+    return ranks, ["--iterations", str(iterations)], check
+
+
 def fpingpong():
     ranks, count, elements = 3, 5, 128
 
@@ -421,6 +466,7 @@ SCENARIOS = {
     "ring": ring,
     "halo2d": halo2d,
     "subcomm": subcomm,
+    "cartgrid": cartgrid,
     "fpingpong": fpingpong,
 }
 
