@@ -35,7 +35,10 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                                                              &point_to_point, &collectives};
         engine.run(replay::Direction::Forward, forward);
     }
-    if (options.communication) findings.communicators = communicator_profile(trace, points.wait_states);
+    if (options.communication) {
+        findings.communicators = communicator_profile(trace, points.wait_states);
+        findings.traffic = traffic_row(trace);
+    }
 
     // The backward analyses share one pass: their messages and collective
     // exchanges travel together.

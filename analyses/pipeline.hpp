@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyses/communication_matrix.hpp"
 #include "analyses/communicator_profile.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
@@ -29,6 +30,8 @@ struct AnalysisFindings {
     std::vector<WaitInstance> longest_waits;
     // The rank's share of the profile per communicator.
     CommunicatorProfile communicators;
+    // The rank's row of the communication matrix.
+    std::vector<TrafficCell> traffic;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

@@ -30,4 +30,13 @@ void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>&
     if (shown == 0) out << "  none\n";
 }
 
+void print_placement(std::ostream& out, const CommunicationStructure& structure, const std::string& machine_file) {
+    const PlacementAdvice& p = structure.placement;
+    out << "Placement on " << p.nodes << " node" << (p.nodes == 1 ? "" : "s") << " of " << p.cores_per_node
+        << " cores (" << (structure.cores_from_trace ? "as many as the busiest node of the trace ran" : "--cores-per-node")
+        << "):\n  bytes between nodes (of " << p.total_bytes << " bytes between ranks):";
+    for (const Mapping& m : p.mappings) out << (&m == &p.mappings.front() ? " " : ", ") << m.name << ' ' << m.inter_node_bytes;
+    out << "\n  advised mapping: " << machine_file << " (mpiexec -f)\n";
+}
+
 }  // namespace hindsight::analyzer

@@ -28,15 +28,15 @@
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
 #include "analyzer/communication_files.hpp"
-#include "analyzer/communicator_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
-#include "analyzer/communicator_table.hpp"
+#include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
+#include "analyzer/row_gathering.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
@@ -156,21 +156,24 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     phase("report");
     analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
-    const analyses::CommunicatorProfile communicators =
-        analyzer::gather_communicator_profile(findings.communicators, world.comm, world.watch);
+    analyses::CommunicatorProfile communicators;
+    for (const auto& part : analyzer::gather_records(findings.communicators, world.comm, world.watch,
+                                                     "the communicator profiles of all ranks"))
+        analyses::merge_into(communicators, part);
+    const auto traffic = analyzer::gather_records(findings.traffic, world.comm, world.watch, "the communication matrix rows of all ranks");
     std::optional<cube::Report> report;
-    std::vector<analyzer::CommunicatorLine> communicator_table;
+    analyzer::CommunicationStructure communication;
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
-        communicator_table = analyzer::communicator_table(trace.definitions, communicators, options.trace);
+        communication = analyzer::communication_structure(trace.definitions, communicators, traffic,
+                                                          options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
-        analyzer::write_communicators_csv(analyzer::communicators_csv_path(options.report), communicator_table);
-        analyzer::write_communication_json(analyzer::communication_json_path(options.report), communicator_table,
-                                           options.trace);
+        analyzer::write_communication_files(options.report, communication, options.trace);
     });
     facts.further_sections.push_back([&](std::ostream& out, double total_time) {
-        analyzer::print_communicators(out, communicator_table, total_time);
+        analyzer::print_communicators(out, communication.communicators, total_time);
+        analyzer::print_placement(out, communication, analyzer::machine_file_path(options.report).string());
     });
     if (problem) return report_problem(world, *problem);
     world.progress.finish();

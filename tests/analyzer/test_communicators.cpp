@@ -10,7 +10,7 @@
 
 #include "analyzer/communication_files.hpp"
 #include "analyzer/communicator_summary.hpp"
-#include "analyzer/communicator_table.hpp"
+#include "analyzer/communication_structure.hpp"
 #include "common/error.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 #include "tests/analyses/split_communicators.hpp"
@@ -25,8 +25,12 @@ namespace {
 struct Analyzed {
     AnalysisResults results{split_communicators()};
     analyses::CommunicatorProfile profile;
+    std::vector<std::vector<analyses::TrafficCell>> rows;
     Analyzed() {
-        for (int rank = 0; rank < 4; ++rank) analyses::merge_into(profile, results.findings(rank).communicators);
+        for (int rank = 0; rank < 4; ++rank) {
+            analyses::merge_into(profile, results.findings(rank).communicators);
+            rows.push_back(results.findings(rank).traffic);
+        }
     }
     const Definitions& definitions() const { return results.trace(0).definitions; }
 };
@@ -65,13 +69,15 @@ TEST_CASE("communicator table: largest time first, named with their parent", "[c
 
 TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicators]") {
     const Analyzed a;
-    const auto table = communicator_table(a.definitions(), a.profile, "t.otf2");
+    const CommunicationStructure structure = communication_structure(a.definitions(), a.profile, a.rows, 0, "t.otf2");
+    const auto& table = structure.communicators;
     const ScratchDir dir;
     const auto report = dir.path() / "analysis.cubex";
     CHECK(communicators_csv_path(report) == dir.path() / "analysis.communicators.csv");
     CHECK(communication_json_path(report) == dir.path() / "analysis.communication.json");
-    write_communicators_csv(communicators_csv_path(report), table);
-    write_communication_json(communication_json_path(report), table, "t.otf2");
+    CHECK(matrix_csv_path(report) == dir.path() / "analysis.matrix.csv");
+    CHECK(machine_file_path(report) == dir.path() / "analysis.machines");
+    write_communication_files(report, structure, "t.otf2");
 
     const std::string csv = text_of(communicators_csv_path(report));
     // A header, then even's two operations, world's one, odd's three.
@@ -83,6 +89,12 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     CHECK(json.find("\"id\":3,\"name\":\"MPI_Comm_split @ main > setup\"") != std::string::npos);
     CHECK(json.find("\"members\":[3,1]") != std::string::npos);
     CHECK(json.find("{\"operation\":\"MPI_Recv\",\"operations\":1,\"calls\":1,") != std::string::npos);
+    // The one message: world rank 3 to world rank 1, 100 bytes; all ranks
+    // run on the builder's one node, which then has 4 cores.
+    CHECK(json.find("\n  [3,1,1,100,") != std::string::npos);
+    CHECK(json.find("\"nodes\":[\"node0\"]") != std::string::npos);
+    CHECK(json.find("\"placement\":{\"cores_per_node\":4,\"cores_from\":\"trace\",\"nodes\":1,") != std::string::npos);
+    CHECK(text_of(machine_file_path(report)) == "node0:4\n");
 
     std::ostringstream out;
     print_communicators(out, table, /*allocation time*/ ns(400), 2);

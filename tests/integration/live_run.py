@@ -438,6 +438,21 @@ def cartgrid():
         with open(base + ".communicators.csv") as f:
             lines = f.read().splitlines()
         c.equal(len(lines), 1 + 5, "CSV: a header and one line per communicator and operation")
+        # The matrix: on a 2 x 2 periodic grid both neighbours along a
+        # dimension are one rank, so each rank sends 2 messages of 4 bytes per
+        # dimension and iteration to each of its 2 partners; the row and
+        # column sums (8 bytes recorded per call) imply 4 bytes per call to
+        # the partner in the row or column.
+        c.equal(sorted(len([m for m in doc["rank_matrix"] if m[0] == rank]) for rank in range(ranks)), [2] * ranks,
+                "every rank sends to its 2 grid neighbours")
+        c.equal(sorted({tuple(m[2:]) for m in doc["rank_matrix"]}), [(2 * iterations, 8 * iterations, 4 * iterations)],
+                "messages, bytes and collective bytes of every pair")
+        # One node here: the placement puts all on it.
+        placement = doc["placement"]
+        c.equal((placement["nodes"], placement["cores_per_node"], placement["cores_from"]), (1, ranks, "trace"),
+                "placement on the one node of the run")
+        with open(base + ".machines") as f:
+            c.equal(f.read(), f"{doc['nodes'][0]}:{ranks}\n", "the machine file")
 
     return ranks, ["--iterations", str(iterations)], check
 
