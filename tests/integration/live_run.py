@@ -21,7 +21,9 @@ import os
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
+from xml.etree import ElementTree
 
 import otf2
 
@@ -453,6 +455,20 @@ def cartgrid():
                 "placement on the one node of the run")
         with open(base + ".machines") as f:
             c.equal(f.read(), f"{doc['nodes'][0]}:{ranks}\n", "the machine file")
+        # The report's topologies for Cube's topology view: the grid (rank r
+        # at row-major coordinates, location id = rank) and the 4 sub-grids.
+        with tarfile.open(r.path) as archive:
+            anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+        carts = anchor.findall("./system/topologies/cart")
+        c.equal(sorted(cart.get("name") for cart in carts),
+                sorted([grid_name] + [f"MPI_Cart_sub @ {setup} > {k}_communicator" for k in ("row", "row", "column", "column")]),
+                "the report's Cartesian topologies")
+        for cart in carts:
+            if cart.get("name") == grid_name:
+                c.equal([(d.get("size"), d.get("periodic")) for d in cart.findall("dim")], [("2", "true")] * 2,
+                        "the grid's dimensions in the report")
+                c.equal(sorted((e.get("locId"), e.text) for e in cart.findall("coord")),
+                        [("0", "0 0"), ("1", "0 1"), ("2", "1 0"), ("3", "1 1")], "the grid's coordinates in the report")
 
     return ranks, ["--iterations", str(iterations)], check
 
