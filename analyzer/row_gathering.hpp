@@ -1,6 +1,7 @@
 // Every rank's records of a trivially copyable kind, gathered on rank 0 as
-// bytes: the profile per communicator and the rows of the communication
-// matrix (analyses/communicator_profile.hpp, communication_matrix.hpp).
+// bytes: the profile per communicator, the rows of the communication matrix
+// (analyses/communicator_profile.hpp, communication_matrix.hpp) and the
+// longest waits (longest_waits_gathering.hpp).
 #pragma once
 
 #include <cstddef>
