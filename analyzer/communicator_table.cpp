@@ -66,7 +66,14 @@ std::vector<CommunicatorLine> communicator_table(const Definitions& defs, const 
     }
     std::vector<CommunicatorLine> kept;
     for (CommunicatorLine& line : lines) {
-        line.members = checked_members(defs, line.id, trace_path);
+        // Bad members of a communicator nothing ran on spoil nothing: it is
+        // left out of the table.
+        try {
+            line.members = checked_members(defs, line.id, trace_path);
+        } catch (const Error&) {
+            if (line.by_operation.empty()) continue;
+            throw;
+        }
         if (line.members.empty() && line.by_operation.empty()) continue;
         std::stable_sort(line.by_operation.begin(), line.by_operation.end(),
                          [](const OperationLine& a, const OperationLine& b) { return a.seconds > b.seconds; });

@@ -4,6 +4,7 @@
 // summary section, and the refusal of communicators with bad members.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -126,5 +127,14 @@ TEST_CASE("communicator table: members outside the trace or of unknown kind are 
         defs.communicators[3].group = kNoId;
         CHECK_THROWS_WITH(communicator_table(defs, a.profile, "t.otf2"),
                           "t.otf2: communicator 3 ('" + std::string(kSplitName) + "') has no group of members");
+    }
+    SECTION("a communicator nothing ran on is left out instead") {
+        defs.communicators[3].group = kNoId;
+        analyses::CommunicatorProfile without_odd;
+        for (const analyses::CommOperationStats& s : a.profile)
+            if (s.comm != 3) without_odd.push_back(s);
+        const auto table = communicator_table(defs, without_odd, "t.otf2");
+        CHECK(table.size() == 2);
+        CHECK(std::none_of(table.begin(), table.end(), [](const CommunicatorLine& l) { return l.id == 3; }));
     }
 }
