@@ -59,10 +59,14 @@ std::vector<int> receivers(const trace::Collective& c, const std::vector<int>& m
 std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace) {
     std::map<int, TrafficCell> row;
     Members members(trace.definitions);
+    // The last peer answers without a lookup (map entries stay in place).
+    TrafficCell* last = nullptr;
     const auto cell = [&](int to) -> TrafficCell& {
+        if (last && last->to == to) return *last;
         TrafficCell& c = row[to];
         c.from = trace.rank;
         c.to = to;
+        last = &c;
         return c;
     };
     for (const trace::Event& e : trace.events) {

@@ -42,11 +42,19 @@ bool is_program_operation(const trace::Collective& c) {
 CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const WaitStateMap& waits) {
     std::map<Key, CommOperationStats> table;
     FirstMembers first(trace);
+    // Programs call the same operation on the same communicator many times
+    // in a row: the last entry answers without a lookup (map entries stay
+    // where they are).
+    Key last{kNoId, kNoId};
+    CommOperationStats* last_entry = nullptr;
     const auto entry = [&](CommId comm, trace::EventIndex call_enter) -> CommOperationStats& {
-        const RegionId region = trace.call_tree.node(trace.events[call_enter].cnode).region;
-        CommOperationStats& s = table[{comm, region}];
-        s.comm = comm;
-        s.region = region;
+        const Key key{comm, trace.call_tree.node(trace.events[call_enter].cnode).region};
+        if (last_entry && key == last) return *last_entry;
+        CommOperationStats& s = table[key];
+        s.comm = key.first;
+        s.region = key.second;
+        last = key;
+        last_entry = &s;
         return s;
     };
 
