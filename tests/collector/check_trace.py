@@ -297,7 +297,8 @@ def scenario_coverage(args, workdir):
             "MPI_Startall": 3, "MPI_Wait": 6 + 1 + 2, "MPI_Request_free": 2, "MPI_Sendrecv": 1,
             "MPI_Ssend": 1 if r % 2 == 0 else 0, "MPI_Recv": 0 if r % 2 == 0 else 1, "MPI_Send": 1,
             "MPI_Cancel": 1, "MPI_Comm_split": 1, "MPI_Comm_dup": 1, "MPI_Cart_create": 1,
-            "MPI_Intercomm_create": 1, "MPI_Intercomm_merge": 1, "MPI_Comm_free": 5,
+            "MPI_Intercomm_create": 1, "MPI_Intercomm_merge": 1, "MPI_Dist_graph_create_adjacent": 1,
+            "MPI_Comm_free": 6,
             # One on the half, one on the merged communicator; the one while paused is not recorded.
             "MPI_Barrier": 2,
             "MPI_Bcast": 1, "MPI_Ibcast": 1, "MPI_Iallreduce": 1, "MPI_Allreduce": 2})
@@ -344,6 +345,11 @@ def scenario_coverage(args, workdir):
     expect(all(c.parent.name == "MPI_Comm_split" and members(c.parent) == members(c) for c in dups),
            "MPI_Comm_dup communicators must have their half as parent")
     equal([members(c) for c in trace.comm_named("MPI_Cart_create")], [world], "MPI_Cart_create communicator")
+    # Names carry the reorder flag of topology constructors.
+    equal([c.name.split(" @ ")[0] for c in trace.comm_named("MPI_Dist_graph_create_adjacent")],
+          ["MPI_Dist_graph_create_adjacent(reorder)"], "the distributed graph's name and its reorder flag")
+    equal([c.name.split(" @ ")[0] for c in trace.comm_named("MPI_Cart_create")], ["MPI_Cart_create"],
+          "no reorder flag where none was asked for")
     inter = trace.comm_named("MPI_Intercomm_create")
     equal(len(inter), 1, "inter-communicators")
     # Written as one communicator over both groups, one side after the other.
