@@ -28,6 +28,7 @@
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
 #include "analyzer/communication_files.hpp"
+#include "analyzer/communication_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
@@ -36,7 +37,6 @@
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
-#include "analyzer/row_gathering.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
@@ -156,17 +156,13 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     phase("report");
     analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
-    analyses::CommunicatorProfile communicators;
-    for (const auto& part : analyzer::gather_records(findings.communicators, world.comm, world.watch,
-                                                     "the communicator profiles of all ranks"))
-        analyses::merge_into(communicators, part);
-    const auto traffic = analyzer::gather_records(findings.traffic, world.comm, world.watch, "the communication matrix rows of all ranks");
+    const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     std::optional<cube::Report> report;
     analyzer::CommunicationStructure communication;
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
-        communication = analyzer::communication_structure(trace.definitions, communicators, traffic,
+        communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
         analyzer::write_communication_files(options.report, communication, options.trace);
