@@ -22,7 +22,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     SynchronizationPoints points;
-    points.wait_states.keep(options.critical_path || options.root_cause);
+    points.wait_states.keep(options.critical_path || options.root_cause || options.communication);
 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
@@ -34,6 +34,10 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
         const std::array<replay::ReplayObserver*, 4> forward{&profile, &statistics,
                                                              &point_to_point, &collectives};
         engine.run(replay::Direction::Forward, forward);
+    }
+    if (options.communication) {
+        findings.communicators = communicator_profile(trace, points.wait_states);
+        findings.traffic = traffic_row(trace);
     }
 
     // The backward analyses share one pass: their messages and collective

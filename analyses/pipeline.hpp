@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyses/communication_matrix.hpp"
+#include "analyses/communicator_profile.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"
@@ -16,6 +18,8 @@ namespace hindsight::analyses {
 struct AnalysisOptions {
     bool critical_path = true;
     bool root_cause = true;
+    // The profile per communicator (communicator_profile.hpp).
+    bool communication = true;
 };
 
 // What the analyzer may report besides the cube; per rank, to be summed
@@ -24,6 +28,10 @@ struct AnalysisFindings {
     ClockViolations clock_violations;
     // The rank's longest wait states of each pattern (LongestWaits::kept()).
     std::vector<WaitInstance> longest_waits;
+    // The rank's share of the profile per communicator.
+    CommunicatorProfile communicators;
+    // The rank's row of the communication matrix.
+    std::vector<TrafficCell> traffic;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

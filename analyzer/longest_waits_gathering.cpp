@@ -1,5 +1,7 @@
 #include "analyzer/longest_waits_gathering.hpp"
 
+#include "analyzer/row_gathering.hpp"
+
 namespace hindsight::analyzer {
 
 // Pattern and call path travel as doubles too: both are far below 2^53.
@@ -35,26 +37,14 @@ std::vector<RankedWait> decode_waits(const std::vector<double>& sent, const std:
 std::vector<RankedWait> gather_longest_waits(const std::vector<analyses::WaitInstance>& waits,
                                              const trace::LocalTrace& trace, MPI_Comm world,
                                              replay::ProgressWatch& watch) {
-    int rank = 0, size = 1;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
-    std::vector<double> mine = encode_waits(waits, trace);
-    int count = static_cast<int>(mine.size());
-    std::vector<int> counts(static_cast<std::size_t>(rank == 0 ? size : 0));
-    watch.complete("the longest waits' counts of all ranks",
-                   [&](auto& r) { MPI_Igather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world, &r[0]); });
-    std::vector<int> displs;
-    int total = 0;
-    for (const int c : counts) {
-        displs.push_back(total);
-        total += c;
+    const auto by_rank = gather_records(encode_waits(waits, trace), world, watch, "the longest waits of all ranks");
+    std::vector<double> all;
+    std::vector<int> counts;
+    for (const std::vector<double>& sent : by_rank) {
+        counts.push_back(static_cast<int>(sent.size()));
+        all.insert(all.end(), sent.begin(), sent.end());
     }
-    std::vector<double> all(static_cast<std::size_t>(total));
-    watch.complete("the longest waits of all ranks", [&](auto& r) {
-        MPI_Igatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, world,
-                     &r[0]);
-    });
-    return rank == 0 ? decode_waits(all, counts) : std::vector<RankedWait>{};
+    return decode_waits(all, counts);
 }
 
 }  // namespace hindsight::analyzer

@@ -27,6 +27,10 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "analyzer/communication_files.hpp"
+#include "analyzer/communication_gathering.hpp"
+#include "analyzer/communicator_summary.hpp"
+#include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
@@ -154,15 +158,24 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
 
     // 4. Report and summary on rank 0.
     phase("report");
-    const analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
+    analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
+    const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     std::optional<cube::Report> report;
+    analyzer::CommunicationStructure communication;
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
+                                                          options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
         if (!options.page.empty())
             report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page);
+        analyzer::write_communication_files(options.report, communication, options.trace);
+    });
+    facts.further_sections.push_back([&](std::ostream& out, double total_time) {
+        analyzer::print_communicators(out, communication.communicators, total_time);
+        analyzer::print_placement(out, communication, analyzer::machine_file_path(options.report).string());
     });
     if (problem) return report_problem(world, *problem);
     world.progress.finish();

@@ -31,6 +31,8 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("no-rootcause", po::bool_switch(&no_root_cause), "skip the root-cause (delay cost) analysis")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds the replay may wait without progress before it gives up")
+        ("cores-per-node", po::value<int>(&options.cores_per_node),
+         "ranks per node for the placement advice (default: the most ranks any node of the trace ran)")
         ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")
         ("stats", po::bool_switch(&options.stats), "print phase times and memory use (for benchmarks)");
     po::options_description hidden;
@@ -43,6 +45,8 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     options.trace = anchor_file(options.trace);
     if (!(options.timeout_seconds > 0)) throw Error("", "--timeout must be a positive number of seconds");
     if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
+    if (vm.count("cores-per-node") && options.cores_per_node < 1)
+        throw Error("", "--cores-per-node must be at least 1, not " + std::to_string(options.cores_per_node));
     if (options.report.empty())
         options.report = (std::filesystem::path(options.trace).parent_path() / "analysis.cubex").string();
     if (!no_page) options.page = report::default_page_path(options.report).string();

@@ -16,6 +16,7 @@ struct Options {
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks
+    int cores_per_node = 0;        // for the placement advice; 0: the most ranks any node of the trace ran
 };
 
 // Parses the command line. Returns nullopt after printing the help or the

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "analyses/metrics.hpp"
+#include "common/cartesian_grid.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 
@@ -88,6 +89,26 @@ void add_system_tree(cube::Report& report, const trace::LocalTrace& trace) {
     }
 }
 
+// Cartesian communicators as Cube topologies. The locations were added in
+// world rank order, so communicator rank i sits at location members[i]; a
+// topology whose grid does not hold exactly its communicator's members is
+// left out.
+void add_topologies(cube::Report& report, const Definitions& defs) {
+    for (const CartesianTopology& t : defs.cartesian_topologies) {
+        const std::vector<int> members = defs.world_ranks(t.comm);
+        if (members.empty() || members.size() != cartesian_size(t.dims)) continue;
+        cube::CartesianTopology topology{t.name, std::vector<std::int64_t>(t.dims.begin(), t.dims.end()), t.periodic, {}};
+        bool placed = true;
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            placed = placed && members[i] >= 0 && static_cast<std::size_t>(members[i]) < report.locations().size();
+            const std::vector<std::uint32_t> coords = cartesian_coordinates(t.dims, i);
+            topology.coords.push_back({static_cast<cube::LocationIndex>(members[i]),
+                                       std::vector<std::int64_t>(coords.begin(), coords.end())});
+        }
+        if (placed) report.add_topology(std::move(topology));
+    }
+}
+
 }  // namespace
 
 GatheredCubes gather_cubes(const analyses::LocalCube& cube, MPI_Comm world, replay::ProgressWatch& watch) {
@@ -134,6 +155,7 @@ cube::Report assemble_report(const trace::LocalTrace& trace, const GatheredCubes
     add_metrics(report);
     add_call_tree(report, trace);
     add_system_tree(report, trace);
+    add_topologies(report, trace.definitions);
     const std::size_t paths = trace.call_tree.size();
     for (std::size_t r = 0; r + 1 < cubes.offsets.size(); ++r)
         for (std::uint64_t k = cubes.offsets[r]; k < cubes.offsets[r + 1]; ++k) {

@@ -184,6 +184,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
         << format_seconds(facts.wall_seconds) << '\n'
         << "  percentages: shares of the total time\n";
     for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
+    for (const auto& further : facts.further_sections) further(out, time);
     const std::string warnings = warnings_line(facts);
     out << "Warnings: " << (warnings.empty() ? "none" : warnings) << '\n';
 }

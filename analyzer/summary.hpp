@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ struct RunFacts {
     std::uint64_t clock_violations_collective = 0;
     // Each rank's longest waits of each pattern, in any order.
     std::vector<RankedWait> longest_waits;
+    // Sections of other analyses, printed before the warnings; given the
+    // total time summed over ranks, the basis of the percentages.
+    std::vector<std::function<void(std::ostream&, double total_time)>> further_sections;
 };
 
 // The warnings line ("" when there is nothing to warn about).

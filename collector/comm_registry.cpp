@@ -22,11 +22,11 @@ std::vector<int> world_ranks_of(MPI_Group group) {
 }  // namespace
 
 CommRegistry::CommRegistry(int world_rank, int world_size) : world_rank_(world_rank) {
-    CommRecord world{kWorldKey, kNoCommKey, "", false, {}, {}};
+    CommRecord world{kWorldKey, kNoCommKey, "", false, {}, {}, {}, {}};
     world.members.resize(static_cast<std::size_t>(world_size));
     std::iota(world.members.begin(), world.members.end(), 0);
     records_.push_back(std::move(world));
-    records_.push_back(CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}});
+    records_.push_back(CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}, {}, {}});
 }
 
 void CommRegistry::fill_members(MPI_Comm comm, CommRecord& record) const {
@@ -41,7 +41,18 @@ void CommRegistry::fill_members(MPI_Comm comm, CommRecord& record) const {
         PMPI_Comm_remote_group(comm, &group);
         record.remote_members = world_ranks_of(group);
         PMPI_Group_free(&group);
+        return;  // inter-communicators carry no topology
     }
+    int topology = MPI_UNDEFINED;
+    PMPI_Topo_test(comm, &topology);
+    if (topology != MPI_CART) return;
+    int ndims = 0;
+    PMPI_Cartdim_get(comm, &ndims);
+    const auto n = static_cast<std::size_t>(ndims);
+    record.cart_dims.resize(n);
+    record.cart_periods.resize(n);
+    std::vector<int> coords(n);
+    PMPI_Cart_get(comm, ndims, record.cart_dims.data(), record.cart_periods.data(), coords.data());
 }
 
 CommKey CommRegistry::agree_on_key(MPI_Comm comm, bool inter) {
@@ -57,10 +68,10 @@ CommKey CommRegistry::agree_on_key(MPI_Comm comm, bool inter) {
     return key;
 }
 
-void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, const char* creator) {
+void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, std::string name) {
     if (comm == MPI_COMM_NULL) return;
     CommRecord record;
-    record.creator = creator;
+    record.creator = std::move(name);
     record.parent = records_[id(parent)].key;
     fill_members(comm, record);
     record.key = agree_on_key(comm, record.inter);

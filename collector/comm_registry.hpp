@@ -30,10 +30,18 @@ inline constexpr CommKey kRankLocalKeyBit = CommKey{1} << 63;
 struct CommRecord {
     CommKey key = kNoCommKey;
     CommKey parent = kNoCommKey;
-    std::string creator;            // e.g. "MPI_Comm_split"; empty for WORLD and SELF
+    // The communicator's name: the creating call, the reorder flag of a
+    // topology constructor and the call path of the creation
+    // (common/communicator_origin.hpp), e.g. "MPI_Comm_split @ main > setup";
+    // empty for WORLD and SELF.
+    std::string creator;
     bool inter = false;
     std::vector<int> members;       // world ranks in communicator rank order (local group)
     std::vector<int> remote_members;  // inter-communicators: the remote group
+    // A Cartesian topology: the extent of each dimension and whether it is
+    // periodic (0 or 1); empty for other communicators.
+    std::vector<int> cart_dims;
+    std::vector<int> cart_periods;
 };
 
 // Key of the communicator agreed by rank `root_world_rank` with its
@@ -58,9 +66,10 @@ public:
         return last_id_;
     }
 
-    // Records `comm`, just created from `parent` by `creator`. Collective
-    // over `comm` (it agrees on the key); nothing happens for MPI_COMM_NULL.
-    void created(MPI_Comm comm, MPI_Comm parent, const char* creator);
+    // Records `comm`, just created from `parent`, under `name` (see
+    // CommRecord::creator). Collective over `comm` (it agrees on the key);
+    // nothing happens for MPI_COMM_NULL.
+    void created(MPI_Comm comm, MPI_Comm parent, std::string name);
     // `comm` is about to be freed; its handle may be reused afterwards.
     void freed(MPI_Comm comm) {
         handles_.erase(comm);

@@ -78,6 +78,8 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
             comm.group = kSelfGroup;
         } else {
             comm.name = record->creator;
+            comm.cart_dims = record->cart_dims;
+            comm.cart_periods = record->cart_periods;
             // An inter-communicator becomes one COMM over both groups (this
             // side's first): OTF2 readers, the Python bindings among them,
             // do not all read INTER_COMM definitions.

@@ -27,6 +27,8 @@ struct GlobalComm {
     std::string name;          // "MPI_COMM_WORLD", "MPI_COMM_SELF" or the creating call
     std::uint32_t group = 0;   // inter-communicators: both groups, one side first
     std::uint32_t parent = OTF2_UNDEFINED_COMM;
+    std::vector<int> cart_dims;     // a Cartesian topology (CommRecord's)
+    std::vector<int> cart_periods;
 };
 
 struct UnifiedDefinitions {

@@ -3,6 +3,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/cartesian_grid.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -42,6 +43,7 @@ private:
 const std::string kMachine = "Linux";  // Score-P's default machine name
 
 std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
+std::string dimension_name(std::size_t dim) { return "dimension " + std::to_string(dim); }
 
 void collect_strings(StringTable& s, const UnifiedDefinitions& d, const std::string& program) {
     s.ref("");
@@ -56,6 +58,37 @@ void collect_strings(StringTable& s, const UnifiedDefinitions& d, const std::str
         s.ref(r.file);
     }
     for (const auto& c : d.comms) s.ref(c.name);
+    for (const auto& c : d.comms)
+        for (std::size_t dim = 0; dim < c.cart_dims.size(); ++dim) s.ref(dimension_name(dim));
+}
+
+// Cartesian topologies as OTF2 defines them: one CartDimension per
+// dimension, the CartTopology of the communicator, named like it, and the
+// coordinate of each of its ranks (row-major, as MPI numbers them).
+void write_cartesian_topologies(OTF2_GlobalDefWriter* w, StringTable& s, const UnifiedDefinitions& d) {
+    OTF2_CartDimensionRef next_dimension = 0;
+    OTF2_CartTopologyRef next_topology = 0;
+    for (std::size_t c = 0; c < d.comms.size(); ++c) {
+        const GlobalComm& comm = d.comms[c];
+        if (comm.cart_dims.empty()) continue;
+        std::vector<OTF2_CartDimensionRef> dimensions;
+        for (std::size_t dim = 0; dim < comm.cart_dims.size(); ++dim) {
+            const auto periodic = comm.cart_periods[dim] ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE;
+            OTF2_GlobalDefWriter_WriteCartDimension(w, next_dimension, s.ref(dimension_name(dim)),
+                                                    static_cast<std::uint32_t>(comm.cart_dims[dim]), periodic);
+            dimensions.push_back(next_dimension++);
+        }
+        const OTF2_CartTopologyRef topology = next_topology++;
+        const auto ndims = static_cast<std::uint8_t>(dimensions.size());
+        OTF2_GlobalDefWriter_WriteCartTopology(w, topology, s.ref(comm.name), static_cast<OTF2_CommRef>(c), ndims,
+                                               dimensions.data());
+        const std::uint64_t ranks = cartesian_size(comm.cart_dims);
+        for (std::uint64_t rank = 0; rank < ranks; ++rank) {
+            const std::vector<std::uint32_t> coords = cartesian_coordinates(comm.cart_dims, rank);
+            OTF2_GlobalDefWriter_WriteCartCoordinate(w, topology, static_cast<std::uint32_t>(rank), ndims,
+                                                     coords.data());
+        }
+    }
 }
 
 }  // namespace
@@ -108,6 +141,7 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
         const auto id = static_cast<OTF2_CommRef>(c);
         OTF2_GlobalDefWriter_WriteComm(w, id, s.ref(comm.name), comm.group, comm.parent, OTF2_COMM_FLAG_NONE);
     }
+    write_cartesian_topologies(w, s, d);
 }
 
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {

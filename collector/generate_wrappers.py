@@ -32,7 +32,7 @@ KINDS = {
     "request_free": (set(), ["request"]),
     "coll": ({"op", "root", "bytes"}, ["comm"]),
     "icoll": ({"op", "root", "bytes"}, ["comm"]),
-    "comm_new": ({"out", "parent"}, []),
+    "comm_new": ({"out", "parent", "reorder"}, []),
     "comm_free": ({"comm"}, []),
 }
 
@@ -203,6 +203,8 @@ def check_names(function, needed_params):
     if function.kind == "comm_new":
         need(keys["out"], "key out")
         need(keys["parent"], "key parent")
+        if "reorder" in keys:
+            need(keys["reorder"], "key reorder")
     if function.kind == "comm_free":
         need(keys["comm"], "key comm")
 
@@ -309,7 +311,8 @@ def body(function):
             with_rc([f"if (call && hs_rc == MPI_SUCCESS) on_icollective(call, {op_args}, *request);"])
     elif kind == "comm_new":
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
-                 f"on_comm_created(call, *{k['out']}, {k['parent']}, {enum});"])
+                 f"on_comm_created(call, *{k['out']}, {k['parent']}, {enum}, "
+                 f"{k['reorder'] + ' != 0' if 'reorder' in k else 'false'});"])
     elif kind == "comm_free":
         lines.append(f"if (call.live()) on_comm_free(call, *{k['comm']});")
         lines.append(f"return {call};")

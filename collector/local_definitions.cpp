@@ -25,6 +25,8 @@ std::vector<std::byte> serialize(const LocalDefinitions& defs) {
         w.put<std::uint64_t>(c.inter ? 1 : 0);
         w.put_span<int>(c.members);
         w.put_span<int>(c.remote_members);
+        w.put_span<int>(c.cart_dims);
+        w.put_span<int>(c.cart_periods);
     }
     return w.take();
 }
@@ -63,6 +65,9 @@ LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
             c.inter = r.get<std::uint64_t>() != 0;
             c.members = r.get_vector<int>();
             c.remote_members = r.get_vector<int>();
+            c.cart_dims = r.get_vector<int>();
+            c.cart_periods = r.get_vector<int>();
+            if (c.cart_periods.size() != c.cart_dims.size()) throw Error("", "a topology without its periods");
         }
         if (!r.empty()) throw Error("", "bytes after the last record");
         return defs;

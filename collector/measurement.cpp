@@ -282,6 +282,16 @@ void Measurement::user_leave(std::uint64_t time) {
     if (top.recorded) leave_at(top.region, time);
 }
 
+std::string Measurement::call_path() const {
+    std::string path;
+    for (const OpenRegion& open : user_stack_) {
+        if (!open.recorded) continue;
+        if (!path.empty()) path += " > ";
+        path += regions_.definitions()[open.region].name;
+    }
+    return path;
+}
+
 void Measurement::close_user_regions(std::uint64_t time) {
     while (!user_stack_.empty()) user_leave(time);
 }

@@ -107,6 +107,9 @@ public:
     // `region` is OTF2_UNDEFINED_REGION for a filtered region.
     void user_enter(OTF2_RegionRef region, std::uint64_t time);
     void user_leave(std::uint64_t time);
+    // The open recorded user and compiler regions, outermost first, as
+    // "main > setup" (names communicators after where they were made).
+    std::string call_path() const;
 
 private:
     Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size);

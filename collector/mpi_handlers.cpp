@@ -1,5 +1,7 @@
 #include "collector/mpi_handlers.hpp"
 
+#include "common/communicator_origin.hpp"
+
 namespace hindsight::collect {
 
 namespace {
@@ -149,8 +151,9 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
     m.nonblocking_collective_request(m.requests().start(request, r));
 }
 
-void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator) {
-    call.measurement().comms().created(comm, parent, info(creator).name);
+void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder) {
+    Measurement& m = call.measurement();
+    m.comms().created(comm, parent, communicator_name({info(creator).name, reorder, m.call_path()}));
 }
 
 void on_comm_free(MpiCall& call, MPI_Comm comm) { call.measurement().comms().freed(comm); }

@@ -69,7 +69,8 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
                     MPI_Request request);
 
 // Communicators
-void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator);
+// `reorder`: the argument of a topology constructor (false for the others).
+void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder);
 void on_comm_free(MpiCall& call, MPI_Comm comm);
 
 // --- the Wait/Test family -------------------------------------------------------

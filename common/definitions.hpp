@@ -106,6 +106,16 @@ struct Communicator {
     CommId parent = kNoId;
 };
 
+// A Cartesian topology of a communicator (OTF2's CartTopology with its
+// dimensions). Its ranks' coordinates follow from the dimensions
+// (common/cartesian_grid.hpp).
+struct CartesianTopology {
+    std::string name;
+    CommId comm = kNoId;
+    std::vector<int> dims;
+    std::vector<bool> periodic;
+};
+
 struct Definitions {
     ClockProperties clock;
     std::vector<Region> regions;
@@ -114,6 +124,7 @@ struct Definitions {
     std::vector<Location> locations;
     std::vector<Group> groups;
     std::vector<Communicator> communicators;
+    std::vector<CartesianTopology> cartesian_topologies;
 
     // Ranks of MPI_COMM_WORLD that are members of `comm`, in communicator
     // rank order; MPI_COMM_SELF-like communicators yield an empty list.

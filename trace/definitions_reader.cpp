@@ -69,6 +69,24 @@ public:
                                                     optional_ref(result.comm_ids, parent, "communicator")});
     }
 
+    void cart_dimension(OTF2_CartDimensionRef self, std::uint32_t size, OTF2_CartPeriodicity periodicity) {
+        define(cart_dimension_ids_, self, "Cartesian dimension");
+        cart_dimensions_.push_back({static_cast<int>(size), periodicity == OTF2_CART_PERIODIC_TRUE});
+    }
+    void cart_topology(OTF2_CartTopologyRef self, OTF2_StringRef name, OTF2_CommRef comm, std::uint8_t ndims,
+                       const OTF2_CartDimensionRef* dims) {
+        define(cart_topology_ids_, self, "Cartesian topology");
+        CartesianTopology topology{text(name), optional_ref(result.comm_ids, comm, "communicator"), {}, {}};
+        for (std::uint8_t d = 0; d < ndims; ++d) {
+            const std::uint32_t index = optional_ref(cart_dimension_ids_, dims[d], "Cartesian dimension");
+            if (index == kNoId) fail("Cartesian topology " + std::to_string(self) + " has an undefined dimension");
+            const CartDimension& dim = cart_dimensions_[index];
+            topology.dims.push_back(dim.size);
+            topology.periodic.push_back(dim.periodic);
+        }
+        result.definitions.cartesian_topologies.push_back(std::move(topology));
+    }
+
 private:
     [[noreturn]] void fail(const std::string& problem) const { throw Error(path_, problem); }
 
@@ -94,6 +112,13 @@ private:
     IdMap location_group_ids_;
     IdMap location_ids_;
     IdMap group_ids_;
+    IdMap cart_dimension_ids_;
+    IdMap cart_topology_ids_;
+    struct CartDimension {
+        int size;
+        bool periodic;
+    };
+    std::vector<CartDimension> cart_dimensions_;
 };
 
 using Collector = GlobalDefinitionsCollector;
@@ -137,6 +162,16 @@ otf2::GlobalDefCallbacks make_callbacks() {
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(
         cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
                      OTF2_CommFlag) { return self(ud).guarded([&] { self(ud).comm(id, name, group, parent); }); });
+    OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(
+        cb.get(), [](void* ud, OTF2_CartDimensionRef id, OTF2_StringRef, std::uint32_t size,
+                     OTF2_CartPeriodicity periodicity) {
+            return self(ud).guarded([&] { self(ud).cart_dimension(id, size, periodicity); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(
+        cb.get(), [](void* ud, OTF2_CartTopologyRef id, OTF2_StringRef name, OTF2_CommRef comm, std::uint8_t ndims,
+                     const OTF2_CartDimensionRef* dims) {
+            return self(ud).guarded([&] { self(ud).cart_topology(id, name, comm, ndims, dims); });
+        });
     return cb;
 }
 

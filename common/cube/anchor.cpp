@@ -115,6 +115,18 @@ void write_system(xml::Writer& w, const Report& report, const FileNumbering& num
     }
     for (; !open.empty(); open.pop_back()) w.close();
     w.open("topologies");
+    for (const CartesianTopology& t : report.topologies()) {
+        w.open("cart", {{"name", t.name}, {"ndims", number(t.dims.size())}});
+        for (std::size_t d = 0; d < t.dims.size(); ++d)
+            w.empty("dim", {{"name", "dimension " + number(d)}, {"size", signed_number(t.dims[d])},
+                            {"periodic", t.periodic[d] ? "true" : "false"}});
+        for (const auto& [location, coords] : t.coords) {
+            std::string line = "<coord locId=\"" + number(numbering.location_id[location]) + "\">";
+            for (std::size_t d = 0; d < coords.size(); ++d) line += (d ? " " : "") + signed_number(coords[d]);
+            w.raw_line(line + "</coord>");
+        }
+        w.close();
+    }
     w.close();
     w.close();
 }

@@ -60,6 +60,17 @@ LocationIndex Report::add_location(Location location) {
     return static_cast<LocationIndex>(locations_.size() - 1);
 }
 
+void Report::add_topology(CartesianTopology topology) {
+    require(topology.periodic.size() == topology.dims.size(), "cube topology: periodicity of every dimension needed");
+    for (const auto& [location, coords] : topology.coords) {
+        require(location < locations_.size(), "cube topology: unknown location");
+        require(coords.size() == topology.dims.size(), "cube topology: one coordinate per dimension needed");
+        for (std::size_t d = 0; d < coords.size(); ++d)
+            require(coords[d] >= 0 && coords[d] < topology.dims[d], "cube topology: coordinate outside its dimension");
+    }
+    topologies_.push_back(std::move(topology));
+}
+
 void Report::set_attribute(std::string key, std::string value) {
     for (auto& [k, v] : attributes_) {
         if (k == key) {

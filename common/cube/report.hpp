@@ -88,6 +88,16 @@ struct Location {
     LocationGroupIndex group = kNone;
 };
 
+// A Cartesian topology over the locations, for Cube's topology view (an MPI
+// Cartesian communicator: its grid and each member's coordinates).
+struct CartesianTopology {
+    std::string name;
+    std::vector<std::int64_t> dims;
+    std::vector<bool> periodic;
+    // The coordinates of each location in the grid, one per dimension.
+    std::vector<std::pair<LocationIndex, std::vector<std::int64_t>>> coords;
+};
+
 enum class ValueKind : std::uint8_t {
     OwnShares,        // exclusive along the metric tree (the model's own form)
     MetricInclusive,  // each metric includes its sub-metrics (the file's form)
@@ -106,6 +116,9 @@ public:
     SystemNodeIndex add_system_node(SystemNode node);
     LocationGroupIndex add_location_group(LocationGroup group);
     LocationIndex add_location(Location location);
+    // After the locations it places: an unknown location, a coordinate
+    // outside its dimension or a wrong number of them throws too.
+    void add_topology(CartesianTopology topology);
 
     // Report-level key/value attributes (<attr> of <cube>), e.g. "Creator".
     void set_attribute(std::string key, std::string value);
@@ -121,6 +134,7 @@ public:
     const std::vector<SystemNode>& system_nodes() const { return system_nodes_; }
     const std::vector<LocationGroup>& location_groups() const { return location_groups_; }
     const std::vector<Location>& locations() const { return locations_; }
+    const std::vector<CartesianTopology>& topologies() const { return topologies_; }
 
     // Children in the order they were added.
     std::vector<MetricIndex> metric_children(MetricIndex metric) const;
@@ -163,6 +177,7 @@ private:
     std::vector<SystemNode> system_nodes_;
     std::vector<LocationGroup> location_groups_;
     std::vector<Location> locations_;
+    std::vector<CartesianTopology> topologies_;
     std::vector<Plane> values_;  // one per metric; empty until first written
     ValueKind value_kind_ = ValueKind::OwnShares;
 };

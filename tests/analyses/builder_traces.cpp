@@ -49,8 +49,15 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
              entry.parent == OTF2_UNDEFINED_COMM ? kNoId : entry.parent});
         defs.groups.push_back(std::move(group));
     }
+    // The system tree as the archive has it: the machine, then its nodes in
+    // order of their first rank.
+    defs.system_tree.push_back({"Linux", "machine", kNoId});
+    std::map<std::string, SystemTreeNodeId> nodes;
     for (int r = 0; r < builder.size(); ++r) {
-        defs.location_groups.push_back({"MPI Rank " + std::to_string(r), kNoId});
+        const auto [node, added] =
+            nodes.emplace(builder.node_of_rank(r), static_cast<SystemTreeNodeId>(defs.system_tree.size()));
+        if (added) defs.system_tree.push_back({builder.node_of_rank(r), "node", 0});
+        defs.location_groups.push_back({"MPI Rank " + std::to_string(r), node->second});
         defs.locations.push_back({static_cast<LocationId>(r), "Master thread",
                                   static_cast<LocationGroupId>(r),
                                   builder.rank(r).events().size()});

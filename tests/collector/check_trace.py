@@ -83,6 +83,8 @@ class Trace:
             self.defs = reader.definitions
             self.regions = list(self.defs.regions)
             self.comms = list(self.defs.comms)
+            self.cart_topologies = list(self.defs.cart_topologies)
+            self.cart_coordinates = list(self.defs.cart_coordinates)
             for location, event in reader.events:
                 self.events[location._ref].append(event)
         self.ranks = len(list(self.defs.locations))
@@ -94,7 +96,13 @@ class Trace:
         return collections.Counter(e.region.name for e in self.of_type(rank, otf2.events.Enter))
 
     def comm_named(self, name):
-        return [c for c in self.comms if c.name == name]
+        """The communicators created by call `name` (their names add the
+        reorder flag and the call path: "MPI_Cart_create(reorder) @ main")."""
+        return [c for c in self.comms if creator(c.name) == name]
+
+
+def creator(comm_name):
+    return comm_name.split(" @ ")[0].removesuffix("(reorder)")
 
 
 def members(comm):
@@ -222,6 +230,12 @@ def scenario_halo2d(args, workdir):
     cart = carts[0]
     equal(members(cart), [0, 1, 2, 3], "members of the Cartesian communicator")
     equal(cart.parent.name, "MPI_COMM_WORLD", "parent of the Cartesian communicator")
+    equal(cart.name, "MPI_Cart_create @ main", "name of the Cartesian communicator: creator and call path")
+    # 4 ranks: MPI_Dims_create gives a periodic 2 x 2 grid, ranks row-major.
+    equal([(t.communicator._ref, [(d.size, d.cart_periodicity) for d in t.dimensions]) for t in trace.cart_topologies],
+          [(cart._ref, [(2, otf2.CartPeriodicity.TRUE)] * 2)], "Cartesian topology of the communicator")
+    equal(sorted((c.rank, tuple(c.coordinates)) for c in trace.cart_coordinates),
+          [(0, (0, 0)), (1, (0, 1)), (2, (1, 0)), (3, (1, 1))], "coordinates of the ranks")
     for rank in range(4):
         check_calls(trace, rank, {"MPI_Sendrecv": 4 * iterations, "MPI_Allreduce": iterations,
                                   "MPI_Cart_create": 1, "MPI_Comm_free": 1})
@@ -283,7 +297,8 @@ def scenario_coverage(args, workdir):
             "MPI_Startall": 3, "MPI_Wait": 6 + 1 + 2, "MPI_Request_free": 2, "MPI_Sendrecv": 1,
             "MPI_Ssend": 1 if r % 2 == 0 else 0, "MPI_Recv": 0 if r % 2 == 0 else 1, "MPI_Send": 1,
             "MPI_Cancel": 1, "MPI_Comm_split": 1, "MPI_Comm_dup": 1, "MPI_Cart_create": 1,
-            "MPI_Intercomm_create": 1, "MPI_Intercomm_merge": 1, "MPI_Comm_free": 5,
+            "MPI_Intercomm_create": 1, "MPI_Intercomm_merge": 1, "MPI_Dist_graph_create_adjacent": 1,
+            "MPI_Comm_free": 6,
             # One on the half, one on the merged communicator; the one while paused is not recorded.
             "MPI_Barrier": 2,
             "MPI_Bcast": 1, "MPI_Ibcast": 1, "MPI_Iallreduce": 1, "MPI_Allreduce": 2})
@@ -330,6 +345,11 @@ def scenario_coverage(args, workdir):
     expect(all(c.parent.name == "MPI_Comm_split" and members(c.parent) == members(c) for c in dups),
            "MPI_Comm_dup communicators must have their half as parent")
     equal([members(c) for c in trace.comm_named("MPI_Cart_create")], [world], "MPI_Cart_create communicator")
+    # Names carry the reorder flag of topology constructors.
+    equal([c.name.split(" @ ")[0] for c in trace.comm_named("MPI_Dist_graph_create_adjacent")],
+          ["MPI_Dist_graph_create_adjacent(reorder)"], "the distributed graph's name and its reorder flag")
+    equal([c.name.split(" @ ")[0] for c in trace.comm_named("MPI_Cart_create")], ["MPI_Cart_create"],
+          "no reorder flag where none was asked for")
     inter = trace.comm_named("MPI_Intercomm_create")
     equal(len(inter), 1, "inter-communicators")
     # Written as one communicator over both groups, one side after the other.

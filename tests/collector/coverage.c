@@ -104,6 +104,13 @@ static void communicators(int rank)
     const int dims[1] = {N};
     const int periods[1] = {1};
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+    /* The same ring as a distributed graph, reordering allowed. */
+    const int next = (rank + 1) % N;
+    const int previous = (rank + N - 1) % N;
+    MPI_Comm graph;
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &previous, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED,
+                                   MPI_INFO_NULL, 1, &graph);
+    MPI_Comm_free(&graph);
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank < 2 ? 2 : 0, 11, &inter);
     MPI_Intercomm_merge(inter, rank < 2 ? 0 : 1, &merged);
     MPI_Barrier(merged);

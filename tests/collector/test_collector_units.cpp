@@ -205,16 +205,17 @@ RegionDef mpi_region(const std::string& name, OTF2_RegionRole role) {
     return {name, name, role, OTF2_PARADIGM_MPI, "MPI"};
 }
 CommRecord world(int n) {
-    CommRecord c{kWorldKey, kNoCommKey, "", false, {}, {}};
+    CommRecord c{kWorldKey, kNoCommKey, "", false, {}, {}, {}, {}};
     for (int i = 0; i < n; ++i) c.members.push_back(i);
     return c;
 }
-CommRecord self() { return {kSelfKey, kNoCommKey, "", false, {}, {}}; }
+CommRecord self() { return {kSelfKey, kNoCommKey, "", false, {}, {}, {}, {}}; }
 }  // namespace
 
 TEST_CASE("local definitions survive serialization", "[collector][definitions]") {
     LocalDefinitions defs{{mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT)},
-                          {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Intercomm_create", true, {1}, {0}}},
+                          {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Intercomm_create", true, {1}, {0}, {}, {}},
+                           {make_comm_key(0, 2), kWorldKey, "MPI_Cart_create(reorder) @ main", false, {1, 0}, {}, {2, 1}, {1, 0}}},
                           "node7",
                           42};
     const auto bytes = serialize(defs);
@@ -224,10 +225,13 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
     REQUIRE(back.regions.size() == 1);
     CHECK(back.regions[0].name == "MPI_Send");
     CHECK(back.regions[0].role == OTF2_REGION_ROLE_POINT2POINT);
-    REQUIRE(back.comms.size() == 3);
+    REQUIRE(back.comms.size() == 4);
     CHECK(back.comms[2].creator == "MPI_Intercomm_create");
     CHECK(back.comms[2].inter);
     CHECK(back.comms[2].remote_members == std::vector<int>{0});
+    CHECK(back.comms[3].creator == "MPI_Cart_create(reorder) @ main");
+    CHECK(back.comms[3].cart_dims == std::vector<int>{2, 1});
+    CHECK(back.comms[3].cart_periods == std::vector<int>{1, 0});
     const std::span<const std::byte> truncated(bytes.data(), bytes.size() - 3);
     CHECK_THROWS_WITH(deserialize(truncated, 3), Catch::Contains("rank 3"));
 }
@@ -241,14 +245,14 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
     const CommKey half1 = make_comm_key(1, 1);
     LocalDefinitions r0{{mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
-                        {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}},
-                         {half0, dup, "MPI_Comm_split", false, {0}, {}}},
+                        {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}},
+                         {half0, dup, "MPI_Comm_split", false, {0}, {}, {}, {}}},
                         "a", 10};
     LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
-                        {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}},
-                         {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}}},
+                        {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}, {}, {}},
+                         {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}}},
                         "b", 20};
     const UnifiedDefinitions u = unify({r0, r1});
     REQUIRE(u.regions.size() == 3);

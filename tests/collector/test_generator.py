@@ -36,6 +36,7 @@ send | int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 coll op=BCAST root=root bytes=bcast(count,datatype,root,comm) | int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 complete form=all test=yes | int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 comm_new out=newcomm parent=comm | int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+comm_new out=comm_cart parent=comm_old reorder=reorder | int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 """
 
 result, header, source = generate(GOOD)
@@ -43,7 +44,7 @@ check(result.returncode == 0, f"a good spec failed: {result.stderr}")
 check('{"MPI_Init", OTF2_REGION_ROLE_FUNCTION}' in header, "MPI_Init region with role FUNCTION")
 check('{"MPI_Send", OTF2_REGION_ROLE_POINT2POINT}' in header, "MPI_Send region with role POINT2POINT")
 check('{"MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL}' in header, "MPI_Bcast region with role COLL_ONE2ALL")
-check("kMpiFunctionCount = 5" in header, "five functions")
+check("kMpiFunctionCount = 6" in header, "six functions")
 check("int MPI_Init(" not in source, "custom functions get no generated wrapper")
 check('extern "C" int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {' in source,
       "MPI_Send keeps its signature")
@@ -53,7 +54,9 @@ check("on_collective_end(call, OTF2_COLLECTIVE_OP_BCAST, comm, root, bytes::bcas
       "MPI_Bcast records its operation, root and bytes")
 check("complete_all(call, count, array_of_requests, flag, array_of_statuses, [&](MPI_Status* hs_statuses) { return PMPI_Testall(count, array_of_requests, flag, hs_statuses); })" in source,
       "MPI_Testall goes through complete_all with its flag")
-check("on_comm_created(call, *newcomm, comm, MpiFunction::MPI_Comm_dup)" in source, "MPI_Comm_dup records the new communicator")
+check("on_comm_created(call, *newcomm, comm, MpiFunction::MPI_Comm_dup, false)" in source, "MPI_Comm_dup records the new communicator")
+check("on_comm_created(call, *comm_cart, comm_old, MpiFunction::MPI_Cart_create, reorder != 0)" in source,
+      "MPI_Cart_create records the new communicator with its reorder flag")
 
 BAD = [
     ("send | int MPI_Send(const void *buf, int n, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)\n",

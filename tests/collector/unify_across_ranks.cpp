@@ -36,9 +36,9 @@ LocalDefinitions definitions_of(int rank, int size) {
         const std::string name = "work" + std::to_string(rank);
         defs.regions.push_back({name, name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""});
     }
-    CommRecord world{kWorldKey, kNoCommKey, "", false, std::vector<int>(static_cast<std::size_t>(size)), {}};
+    CommRecord world{kWorldKey, kNoCommKey, "", false, std::vector<int>(static_cast<std::size_t>(size)), {}, {}, {}};
     std::iota(world.members.begin(), world.members.end(), 0);
-    defs.comms = {world, CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}}};
+    defs.comms = {world, CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}, {}, {}}};
     defs.hostname = "host";
     defs.event_count = 1;
     return defs;

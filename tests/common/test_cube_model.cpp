@@ -71,6 +71,20 @@ TEST_CASE("cube report: structure is checked as it is built") {
     CHECK(r.value(0, root, t) == 1.0);
 }
 
+TEST_CASE("cube report: Cartesian topologies place known locations inside their grid") {
+    Report r;
+    const SystemNodeIndex machine = r.add_system_node({"m", "machine", "", kNone});
+    const LocationGroupIndex p = r.add_location_group({"p", 0, machine});
+    const LocationIndex t = r.add_location({"t", 0, p});
+    r.add_topology({"grid", {2, 3}, {true, false}, {{t, {1, 2}}}});
+    REQUIRE(r.topologies().size() == 1);
+    CHECK(r.topologies()[0].coords[0].second == std::vector<std::int64_t>{1, 2});
+    CHECK_THROWS_AS(r.add_topology({"no such location", {2}, {false}, {{t + 1, {0}}}}), std::invalid_argument);
+    CHECK_THROWS_AS(r.add_topology({"outside", {2, 3}, {false, false}, {{t, {0, 3}}}}), std::invalid_argument);
+    CHECK_THROWS_AS(r.add_topology({"one coordinate", {2, 3}, {false, false}, {{t, {0}}}}), std::invalid_argument);
+    CHECK_THROWS_AS(r.add_topology({"periods", {2, 3}, {false}, {}}), std::invalid_argument);
+}
+
 TEST_CASE("cube report: lookups by name") {
     const auto f = make_fixture();
     CHECK(f.report.find_metric("mpi_barrier_wait") == f.barrier_wait);

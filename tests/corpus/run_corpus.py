@@ -255,6 +255,12 @@ def wrong_invocations(corpus: Corpus):
     yield Case("directory without anchor", lambda work: os.path.join(os.path.dirname(corpus.good(work)), "traces"),
                error=r"traces: is a directory without an OTF2 archive")
     yield Case("no such trace", lambda work: os.path.join(work, "none", "traces.otf2"), error=r"no such file")
+    # The placement advice needs at least one core per node; a given number
+    # is used whatever the trace's nodes say.
+    yield Case("zero cores per node", corpus.good, args=("--cores-per-node", "0"),
+               error=r"--cores-per-node must be at least 1, not 0")
+    yield Case("cores per node given", corpus.good, args=("--cores-per-node", "1"), values=GOOD_VALUES,
+               summary=r"Placement on 2 nodes of 1 cores \(--cores-per-node\)")
 
     def garbage_anchor(work):
         path = os.path.join(work, "traces.otf2")

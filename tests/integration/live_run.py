@@ -16,11 +16,14 @@ prints what it observed, before the test fails.
 
 import argparse
 import collections
+import json
 import os
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
+from xml.etree import ElementTree
 
 import otf2
 
@@ -397,6 +400,79 @@ def subcomm():
     return ranks, ["--repeat", str(repeat)], check
 
 
+def cartgrid():
+    ranks, iterations = 4, 3
+    setup = "main > setup_grid"
+
+    def check(c, r):
+        # The profile per communicator beside the report (doc/analyzer.md):
+        # the grid, its two rows and two columns, each named by its creating
+        # call and call path; 4 ranks form a periodic 2 x 2 grid.
+        base = os.path.splitext(r.path)[0]
+        with open(base + ".communication.json") as f:
+            doc = json.load(f)
+        c.equal(doc["schema"], "hindsight-communication", "JSON schema name")
+        comms = {}
+        for comm in doc["communicators"]:
+            comms.setdefault(comm["name"], []).append(comm)
+        grid_name = f"MPI_Cart_create(reorder) @ {setup}"
+        c.equal(sorted(comms), sorted(["MPI_COMM_WORLD", grid_name, f"MPI_Cart_sub @ {setup} > row_communicator",
+                                       f"MPI_Cart_sub @ {setup} > column_communicator"]), "communicator names")
+        [grid] = comms.get(grid_name, [None])
+        if grid is None:
+            return
+        c.equal((grid["size"], grid["topology"], grid["reorder"], grid["dims"], grid["periodic"]),
+                (4, "cartesian", True, [2, 2], [True, True]), "the grid: size, topology, reorder, dimensions")
+        c.equal(grid["label"], grid_name + " of MPI_COMM_WORLD", "the grid's label names its parent")
+        # Four MPI_Sendrecv per rank and iteration, each one operation of 4 bytes.
+        c.equal([(o["operation"], o["operations"], o["calls"], o["bytes_sent"]) for o in grid["by_operation"]],
+                [("MPI_Sendrecv", 4 * 4 * iterations, 4 * 4 * iterations, 4 * 4 * 4 * iterations)],
+                "the grid's operations")
+        for kind, members in (("row", [[0, 1], [2, 3]]), ("column", [[0, 2], [1, 3]])):
+            subs = comms.get(f"MPI_Cart_sub @ {setup} > {kind}_communicator", [])
+            c.equal(sorted(s["members"] for s in subs), members, f"members of the {kind} communicators")
+            for sub in subs:
+                # One MPI_Allreduce per iteration, counted once for its 2 ranks.
+                c.equal([(o["operation"], o["operations"], o["calls"]) for o in sub["by_operation"]],
+                        [("MPI_Allreduce", iterations, 2 * iterations)], f"operations on a {kind} communicator")
+                c.equal((sub["parent"], sub["topology"], sub["dims"]), (grid["id"], "cartesian", [2]),
+                        f"a {kind} communicator: parent and topology")
+        with open(base + ".communicators.csv") as f:
+            lines = f.read().splitlines()
+        c.equal(len(lines), 1 + 5, "CSV: a header and one line per communicator and operation")
+        # The matrix: on a 2 x 2 periodic grid both neighbours along a
+        # dimension are one rank, so each rank sends 2 messages of 4 bytes per
+        # dimension and iteration to each of its 2 partners; the row and
+        # column sums (8 bytes recorded per call) imply 4 bytes per call to
+        # the partner in the row or column.
+        c.equal(sorted(len([m for m in doc["rank_matrix"] if m[0] == rank]) for rank in range(ranks)), [2] * ranks,
+                "every rank sends to its 2 grid neighbours")
+        c.equal(sorted({tuple(m[2:]) for m in doc["rank_matrix"]}), [(2 * iterations, 8 * iterations, 4 * iterations)],
+                "messages, bytes and collective bytes of every pair")
+        # One node here: the placement puts all on it.
+        placement = doc["placement"]
+        c.equal((placement["nodes"], placement["cores_per_node"], placement["cores_from"]), (1, ranks, "trace"),
+                "placement on the one node of the run")
+        with open(base + ".machines") as f:
+            c.equal(f.read(), f"{doc['nodes'][0]}:{ranks}\n", "the machine file")
+        # The report's topologies for Cube's topology view: the grid (rank r
+        # at row-major coordinates, location id = rank) and the 4 sub-grids.
+        with tarfile.open(r.path) as archive:
+            anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+        carts = anchor.findall("./system/topologies/cart")
+        c.equal(sorted(cart.get("name") for cart in carts),
+                sorted([grid_name] + [f"MPI_Cart_sub @ {setup} > {k}_communicator" for k in ("row", "row", "column", "column")]),
+                "the report's Cartesian topologies")
+        for cart in carts:
+            if cart.get("name") == grid_name:
+                c.equal([(d.get("size"), d.get("periodic")) for d in cart.findall("dim")], [("2", "true")] * 2,
+                        "the grid's dimensions in the report")
+                c.equal(sorted((e.get("locId"), e.text) for e in cart.findall("coord")),
+                        [("0", "0 0"), ("1", "0 1"), ("2", "1 0"), ("3", "1 1")], "the grid's coordinates in the report")
+
+    return ranks, ["--iterations", str(iterations)], check
+
+
 def fpingpong():
     ranks, count, elements = 3, 5, 128
 
@@ -421,6 +497,7 @@ SCENARIOS = {
     "ring": ring,
     "halo2d": halo2d,
     "subcomm": subcomm,
+    "cartgrid": cartgrid,
     "fpingpong": fpingpong,
 }
 

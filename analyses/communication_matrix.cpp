@@ -1,0 +1,101 @@
+#include "analyses/communication_matrix.hpp"
+
+#include <map>
+
+namespace hindsight::analyses {
+namespace {
+
+using trace::CollectiveOp;
+
+// World ranks of each communicator, looked up once per communicator.
+class Members {
+public:
+    explicit Members(const Definitions& defs) : defs_(&defs), ranks_(defs.communicators.size()), known_(ranks_.size()) {}
+
+    const std::vector<int>& of(CommId comm) {
+        static const std::vector<int> none;
+        if (comm >= ranks_.size()) return none;
+        if (!known_[comm]) {
+            ranks_[comm] = defs_->world_ranks(comm);
+            known_[comm] = true;
+        }
+        return ranks_[comm];
+    }
+
+private:
+    const Definitions* defs_;
+    std::vector<std::vector<int>> ranks_;
+    std::vector<bool> known_;
+};
+
+// The members a rank's collective bytes go to, in the model of traffic_row().
+std::vector<int> receivers(const trace::Collective& c, const std::vector<int>& members, int me) {
+    switch (c.op) {
+    case CollectiveOp::Reduce:
+    case CollectiveOp::Gather:
+    case CollectiveOp::Gatherv:
+        if (c.root >= 0 && static_cast<std::size_t>(c.root) < members.size()) return {members[c.root]};
+        return {};
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan: {
+        std::vector<int> after;
+        bool seen = false;
+        for (const int m : members) {
+            if (seen) after.push_back(m);
+            seen = seen || m == me;
+        }
+        // An inclusive scan keeps the rank's own share as well.
+        if (c.op == CollectiveOp::Scan) after.push_back(me);
+        return after;
+    }
+    case CollectiveOp::Init:
+    case CollectiveOp::Finalize: return {};
+    default: return members;
+    }
+}
+
+}  // namespace
+
+std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace) {
+    std::map<int, TrafficCell> row;
+    Members members(trace.definitions);
+    // The last peer answers without a lookup (map entries stay in place).
+    TrafficCell* last = nullptr;
+    const auto cell = [&](int to) -> TrafficCell& {
+        if (last && last->to == to) return *last;
+        TrafficCell& c = row[to];
+        c.from = trace.rank;
+        c.to = to;
+        last = &c;
+        return c;
+    };
+    for (const trace::Event& e : trace.events) {
+        if (e.kind == trace::EventKind::Send) {
+            const trace::Message& m = trace.message(e);
+            const std::vector<int>& ranks = members.of(m.comm);
+            if (m.partner < 0 || static_cast<std::size_t>(m.partner) >= ranks.size()) continue;
+            TrafficCell& c = cell(ranks[static_cast<std::size_t>(m.partner)]);
+            c.messages += 1;
+            c.bytes += m.bytes;
+        } else if (e.kind == trace::EventKind::CollectiveEnd) {
+            const trace::Collective& coll = trace.collective(e);
+            if (coll.bytes_sent == 0) continue;
+            const std::vector<int> to = receivers(coll, members.of(coll.comm), trace.rank);
+            if (to.empty()) continue;
+            // Shares in whole bytes; the remainder goes to the first receivers.
+            const std::uint64_t share = coll.bytes_sent / to.size();
+            std::uint64_t rest = coll.bytes_sent % to.size();
+            for (const int r : to) {
+                const std::uint64_t bytes = share + (rest > 0 ? 1 : 0);
+                if (rest > 0) --rest;
+                if (r != trace.rank && bytes > 0) cell(r).collective_bytes += bytes;
+            }
+        }
+    }
+    std::vector<TrafficCell> out;
+    out.reserve(row.size());
+    for (const auto& [to, c] : row) out.push_back(c);
+    return out;
+}
+
+}  // namespace hindsight::analyses

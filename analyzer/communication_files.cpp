@@ -1,0 +1,202 @@
+#include "analyzer/communication_files.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <ostream>
+#include <string_view>
+
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+
+namespace hindsight::analyzer {
+namespace {
+
+std::filesystem::path beside(const std::filesystem::path& report, const char* suffix) {
+    std::filesystem::path path = report;
+    path.replace_extension();
+    path += suffix;
+    return path;
+}
+
+// A CSV field: quoted when it holds a separator, a quote or a line break.
+std::string csv(std::string_view text) {
+    if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+std::string json_string(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+                out += escaped;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + '"';
+}
+
+// Seconds with all the digits a double holds, so that scripts sum exactly.
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+template <typename T, typename Show>
+void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
+    out << '[';
+    for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
+    out << ']';
+}
+
+void write_text(const std::filesystem::path& path, const std::function<void(std::ostream&)>& body) {
+    write_output_file(path, [&](const std::filesystem::path& partial) {
+        std::ofstream out(partial);
+        body(out);
+        out.flush();
+        if (!out) throw Error(path.string(), "cannot write");
+    });
+}
+
+void write_operation(std::ostream& out, const OperationLine& op) {
+    out << "{\"operation\":" << json_string(op.operation) << ",\"operations\":" << op.operations
+        << ",\"calls\":" << op.calls << ",\"time\":" << number(op.seconds) << ",\"waiting\":" << number(op.waiting_seconds)
+        << ",\"bytes_sent\":" << op.bytes_sent << ",\"bytes_received\":" << op.bytes_received << '}';
+}
+
+void write_communicator(std::ostream& out, const CommunicatorLine& c) {
+    out << "{\"id\":" << c.id << ",\"name\":" << json_string(c.name) << ",\"label\":" << json_string(c.label)
+        << ",\"parent\":" << (c.parent == kNoId ? std::string("null") : std::to_string(c.parent))
+        << ",\"creator\":" << json_string(c.origin.creator) << ",\"call_path\":" << json_string(c.origin.call_path)
+        << ",\"size\":" << c.members.size() << ",\"members\":";
+    json_array(out, c.members, [](int m) { return std::to_string(m); });
+    out << ",\"topology\":" << json_string(topology_name(c.topology)) << ",\"reorder\":" << (c.origin.reorder ? "true" : "false")
+        << ",\"dims\":";
+    json_array(out, c.dims, [](int d) { return std::to_string(d); });
+    out << ",\"periodic\":";
+    json_array(out, c.periodic, [](bool p) { return std::string(p ? "true" : "false"); });
+    out << ",\"operations\":" << c.operations << ",\"time\":" << number(c.seconds)
+        << ",\"waiting\":" << number(c.waiting_seconds) << ",\"bytes_sent\":" << c.bytes << ",\"by_operation\":[";
+    for (std::size_t i = 0; i < c.by_operation.size(); ++i) {
+        out << (i ? ",\n    " : "\n    ");
+        write_operation(out, c.by_operation[i]);
+    }
+    out << "]}";
+}
+
+// Cells as [from, to, messages, bytes, collective_bytes], one per line.
+void write_cells(std::ostream& out, const std::vector<analyses::TrafficCell>& cells) {
+    out << '[';
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        const analyses::TrafficCell& c = cells[i];
+        out << (i ? ",\n  [" : "\n  [") << c.from << ',' << c.to << ',' << c.messages << ',' << c.bytes << ','
+            << c.collective_bytes << ']';
+    }
+    out << ']';
+}
+
+void write_placement(std::ostream& out, const CommunicationStructure& s) {
+    const PlacementAdvice& p = s.placement;
+    out << "{\"cores_per_node\":" << p.cores_per_node << ",\"cores_from\":"
+        << (s.cores_from_trace ? "\"trace\"" : "\"option\"") << ",\"nodes\":" << p.nodes
+        << ",\"total_bytes\":" << p.total_bytes << ",\"hosts\":";
+    json_array(out, s.hosts, [](const std::string& h) { return json_string(h); });
+    out << ",\"mappings\":[";
+    for (std::size_t i = 0; i < p.mappings.size(); ++i) {
+        const Mapping& m = p.mappings[i];
+        out << (i ? ",\n  " : "\n  ") << "{\"name\":" << json_string(m.name) << ",\"inter_node_bytes\":" << m.inter_node_bytes
+            << ",\"node_of_rank\":";
+        json_array(out, m.node_of_rank, [](int n) { return std::to_string(n); });
+        out << '}';
+    }
+    out << "]}";
+}
+
+}  // namespace
+
+std::filesystem::path communicators_csv_path(const std::filesystem::path& report) {
+    return beside(report, ".communicators.csv");
+}
+
+std::filesystem::path matrix_csv_path(const std::filesystem::path& report) { return beside(report, ".matrix.csv"); }
+
+std::filesystem::path communication_json_path(const std::filesystem::path& report) {
+    return beside(report, ".communication.json");
+}
+
+std::filesystem::path machine_file_path(const std::filesystem::path& report) { return beside(report, ".machines"); }
+
+void write_communicators_csv(const std::filesystem::path& path, const std::vector<CommunicatorLine>& table) {
+    write_text(path, [&](std::ostream& out) {
+        out << "communicator_id,communicator,size,topology,reorder,operation,operations,calls,time_s,waiting_s,"
+               "bytes_sent,bytes_received\n";
+        for (const CommunicatorLine& c : table)
+            for (const OperationLine& op : c.by_operation)
+                out << c.id << ',' << csv(c.label) << ',' << c.members.size() << ',' << topology_name(c.topology) << ','
+                    << (c.origin.reorder ? 1 : 0) << ',' << csv(op.operation) << ',' << op.operations << ','
+                    << op.calls << ',' << number(op.seconds) << ',' << number(op.waiting_seconds) << ','
+                    << op.bytes_sent << ',' << op.bytes_received << '\n';
+    });
+}
+
+void write_matrix_csv(const std::filesystem::path& path, const std::vector<analyses::TrafficCell>& matrix) {
+    write_text(path, [&](std::ostream& out) {
+        out << "from,to,messages,bytes,collective_bytes\n";
+        for (const analyses::TrafficCell& c : matrix)
+            out << c.from << ',' << c.to << ',' << c.messages << ',' << c.bytes << ',' << c.collective_bytes << '\n';
+    });
+}
+
+void write_communication_json(const std::filesystem::path& path, const CommunicationStructure& structure,
+                              const std::string& trace_path) {
+    write_text(path, [&](std::ostream& out) {
+        out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << json_string(trace_path)
+            << ",\"time_unit\":\"s\",\n\"communicators\":[";
+        for (std::size_t i = 0; i < structure.communicators.size(); ++i) {
+            out << (i ? ",\n  " : "\n  ");
+            write_communicator(out, structure.communicators[i]);
+        }
+        out << "\n],\n\"ranks\":" << structure.nodes.node_of_rank.size() << ",\n\"rank_matrix\":";
+        write_cells(out, structure.rank_matrix);
+        out << ",\n\"nodes\":";
+        json_array(out, structure.nodes.names, [](const std::string& n) { return json_string(n); });
+        out << ",\n\"node_of_rank\":";
+        json_array(out, structure.nodes.node_of_rank, [](int n) { return std::to_string(n); });
+        out << ",\n\"node_matrix\":";
+        write_cells(out, structure.node_matrix);
+        out << ",\n\"placement\":";
+        write_placement(out, structure);
+        out << "}\n";
+    });
+}
+
+void write_machine_file(const std::filesystem::path& path, const CommunicationStructure& structure) {
+    const std::string text = machine_file(structure.placement.mappings.back(), structure.hosts);
+    write_text(path, [&](std::ostream& out) { out << text; });
+}
+
+void write_communication_files(const std::filesystem::path& report, const CommunicationStructure& structure,
+                               const std::string& trace_path) {
+    write_communicators_csv(communicators_csv_path(report), structure.communicators);
+    write_matrix_csv(matrix_csv_path(report), structure.rank_matrix);
+    write_communication_json(communication_json_path(report), structure, trace_path);
+    write_machine_file(machine_file_path(report), structure);
+}
+
+}  // namespace hindsight::analyzer

@@ -1,0 +1,42 @@
+#include "analyzer/communicator_summary.hpp"
+
+#include <ostream>
+
+#include "analyzer/time_format.hpp"
+
+namespace hindsight::analyzer {
+
+void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>& table, double allocation_time,
+                         std::size_t limit) {
+    out << "Communicators taking most time (" << table.size() << " communicators):\n";
+    std::size_t shown = 0;
+    for (const CommunicatorLine& c : table) {
+        if (shown == limit || c.seconds <= 0) break;
+        ++shown;
+        out << "  " << c.label << ": " << format_seconds(c.seconds);
+        if (allocation_time > 0) out << " (" << format_percent(c.seconds / allocation_time) << ")";
+        out << ", " << c.members.size() << " ranks";
+        if (c.topology != TopologyKind::None) out << ", " << topology_name(c.topology) << " topology";
+        if (c.origin.reorder) out << " (reorder)";
+        out << "\n    " << c.operations << " operations, waiting " << format_seconds(c.waiting_seconds) << ", "
+            << c.bytes << " bytes sent";
+        if (!c.by_operation.empty()) {
+            const OperationLine& top = c.by_operation.front();
+            out << "; mostly " << top.operation << " (" << format_seconds(top.seconds) << ", " << top.operations
+                << " operations)";
+        }
+        out << '\n';
+    }
+    if (shown == 0) out << "  none\n";
+}
+
+void print_placement(std::ostream& out, const CommunicationStructure& structure, const std::string& machine_file) {
+    const PlacementAdvice& p = structure.placement;
+    out << "Placement on " << p.nodes << " node" << (p.nodes == 1 ? "" : "s") << " of " << p.cores_per_node
+        << " cores (" << (structure.cores_from_trace ? "as many as the busiest node of the trace ran" : "--cores-per-node")
+        << "):\n  bytes between nodes (of " << p.total_bytes << " bytes between ranks):";
+    for (const Mapping& m : p.mappings) out << (&m == &p.mappings.front() ? " " : ", ") << m.name << ' ' << m.inter_node_bytes;
+    out << "\n  advised mapping: " << machine_file << " (mpiexec -f)\n";
+}
+
+}  // namespace hindsight::analyzer
