@@ -3,6 +3,7 @@
 #include <array>
 #include <vector>
 
+#include "analyses/collective_statistics.hpp"
 #include "analyses/collective_wait_states.hpp"
 #include "analyses/critical_path.hpp"
 #include "analyses/delay_costs.hpp"
@@ -31,8 +32,9 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
         MessageStatistics statistics(cube);
         PointToPointWaitStates point_to_point(cube, points);
         CollectiveWaitStates collectives(cube, points);
-        const std::array<replay::ReplayObserver*, 4> forward{&profile, &statistics,
-                                                             &point_to_point, &collectives};
+        CollectiveStatistics collective_calls(cube);
+        const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
+                                                             &collectives, &collective_calls};
         engine.run(replay::Direction::Forward, forward);
     }
 
