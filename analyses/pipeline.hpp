@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyses/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"
@@ -24,6 +25,12 @@ struct AnalysisFindings {
     ClockViolations clock_violations;
     // The rank's longest wait states of each pattern (LongestWaits::kept()).
     std::vector<WaitInstance> longest_waits;
+    // The activity graph's longest path and what-ifs, alike on every rank.
+    GraphFindings graph;
+    // This rank's time in each pass, for benchmarks.
+    double forward_seconds = 0;
+    double backward_seconds = 0;
+    double graph_seconds = 0;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine
@@ -33,5 +40,8 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
 // The same, also filling `findings`.
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings);
+// The same, with the activity graph's pass where graph.enabled.
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, const AnalysisOptions& options,
+                  const GraphOptions& graph, AnalysisFindings& findings);
 
 }  // namespace hindsight::analyses

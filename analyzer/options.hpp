@@ -4,6 +4,9 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "analyses/what_if.hpp"
 
 namespace hindsight::analyzer {
 
@@ -12,6 +15,8 @@ struct Options {
     std::string report;         // the .cubex to write
     bool critical_path = true;
     bool root_cause = true;
+    bool graph = true;                  // the activity graph's pass and its suggestions
+    std::vector<analyses::WhatIf> what_ifs;  // --what-if, in order
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks

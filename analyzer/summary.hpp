@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/activity_graph.hpp"
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
 #include "common/cube/report.hpp"
@@ -61,6 +62,8 @@ struct RunFacts {
     std::uint64_t clock_violations_collective = 0;
     // Each rank's longest waits of each pattern, in any order.
     std::vector<RankedWait> longest_waits;
+    // The activity graph's path and predictions (graph_summary.hpp).
+    analyses::GraphFindings graph;
 };
 
 // The warnings line ("" when there is nothing to warn about).

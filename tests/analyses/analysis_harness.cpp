@@ -9,14 +9,15 @@
 
 namespace hindsight::testing {
 
-AnalysisResults::AnalysisResults(const TraceBuilder& builder, analyses::AnalysisOptions options)
+AnalysisResults::AnalysisResults(const TraceBuilder& builder, analyses::AnalysisOptions options,
+                                 const analyses::GraphOptions& graph)
     : traces_(local_traces(builder)) {
     std::vector<std::optional<analyses::LocalCube>> cubes(traces_.size());
     findings_.resize(traces_.size());
     InProcessReplay replay(traces_);
     replay.run_ranks([&](int r) {
         const auto i = static_cast<std::size_t>(r);
-        cubes[i] = analyses::analyze(traces_[i], replay.engine(r), options, findings_[i]);
+        cubes[i] = analyses::analyze(traces_[i], replay.engine(r), options, graph, findings_[i]);
     });
     for (auto& c : cubes) cubes_.push_back(std::move(*c));
 }
