@@ -113,11 +113,12 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     return facts;
 }
 
-// The activity graph runs by default with three suggestions; --what-if
-// adds scenarios to the same pass.
+// The activity graph runs with the critical path, by default, with three
+// suggestions; --what-if adds scenarios to the same pass (and runs it
+// without the critical path too).
 analyses::GraphOptions graph_options(const analyzer::Options& options) {
     analyses::GraphOptions graph;
-    graph.enabled = options.graph;
+    graph.enabled = options.graph && (options.critical_path || !options.what_ifs.empty());
     graph.what_ifs = options.what_ifs;
     graph.suggestions = 3;
     return graph;
