@@ -431,6 +431,7 @@ void ActivityGraph::add_stretch(std::size_t s, EventIndex lo, Ticks from, EventI
 // back to the start, one reduction per hop; each rank adds up its own
 // stretches, and one reduction sums the profiles.
 replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exchange) {
+    const auto started = std::chrono::steady_clock::now();
     const trace::LocalTrace& trace = *trace_;
     const std::size_t n = scenarios_.size();
     const std::size_t paths = trace.call_tree.size();
@@ -547,6 +548,7 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
     std::vector<double> most{static_cast<double>(bytes)};
     co_await exchange.allreduce(most, replay::ReduceOp::Max);
     f.max_state_bytes = static_cast<std::uint64_t>(most[0]);
+    f.walk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 }  // namespace hindsight::analyses

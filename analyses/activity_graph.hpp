@@ -37,6 +37,7 @@
 // ranks and balance each of them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -75,6 +76,7 @@ struct GraphFindings {
     std::uint64_t walk_rounds = 0;   // reductions to follow the path back
     std::uint64_t hops = 0;          // hop records, all ranks and scenarios
     std::uint64_t max_state_bytes = 0;  // the most any rank held for the graph
+    double walk_seconds = 0;            // this rank's time following the path back
 };
 
 class ActivityGraph final : public replay::ReplayObserver {

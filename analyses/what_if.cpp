@@ -56,8 +56,6 @@ WhatIf parse_what_if(std::string_view text) {
     return w;
 }
 
-namespace {
-
 CallPathId find_from_root(const trace::LocalTrace& trace, std::string_view path) {
     CallPathId node = kNoCallPath;
     while (!path.empty()) {
@@ -72,8 +70,6 @@ CallPathId find_from_root(const trace::LocalTrace& trace, std::string_view path)
     }
     return node;
 }
-
-}  // namespace
 
 // From the root, else the first call path whose names end with `path`: the
 // program's own region (e.g. the executable's name) need not be written.

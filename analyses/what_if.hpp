@@ -31,6 +31,10 @@ struct WhatIf {
 // Parses one --what-if value; throws hindsight::Error naming the problem.
 WhatIf parse_what_if(std::string_view text);
 
+// The call path "main/work" of `trace`'s call tree, names from the root, or
+// kNoCallPath.
+CallPathId find_from_root(const trace::LocalTrace& trace, std::string_view path);
+
 // The call path "main/work" of `trace`'s call tree, or kNoCallPath: names
 // from the root, or the end of a call path's names ("main/work" finds
 // "app/main/work"; the first such call path).

@@ -113,14 +113,14 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     return facts;
 }
 
-// The activity graph runs with the critical path, by default, with three
-// suggestions; --what-if adds scenarios to the same pass (and runs it
-// without the critical path too).
+// The activity graph runs on request (--graph, --what-if), with three
+// suggestions unless --suggestions says otherwise; each --what-if is one
+// more scenario of the same pass.
 analyses::GraphOptions graph_options(const analyzer::Options& options) {
     analyses::GraphOptions graph;
-    graph.enabled = options.graph && (options.critical_path || !options.what_ifs.empty());
+    graph.enabled = options.graph;
     graph.what_ifs = options.what_ifs;
-    graph.suggestions = 3;
+    graph.suggestions = options.suggestions;
     return graph;
 }
 
@@ -184,7 +184,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         if (world.rank == 0)
             std::cout << "passes on rank 0: forward " << findings.forward_seconds << " s, backward "
                       << findings.backward_seconds << " s, activity graph " << findings.graph_seconds
-                      << " s\nactivity graph: " << findings.graph.hops << " hop records, " << findings.graph.walk_rounds
+                      << " s (walk back " << findings.graph.walk_seconds << " s)\nactivity graph: " << findings.graph.hops << " hop records, " << findings.graph.walk_rounds
                       << " walk rounds, at most " << findings.graph.max_state_bytes << " bytes per rank\n";
     }
     return EXIT_SUCCESS;

@@ -15,7 +15,7 @@ namespace po = boost::program_options;
 
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     Options options;
-    bool no_critical_path = false, no_root_cause = false, no_graph = false;
+    bool no_critical_path = false, no_root_cause = false;
     std::vector<std::string> what_ifs;
     po::options_description visible(
         "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
@@ -31,7 +31,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("what-if", po::value<std::vector<std::string>>(&what_ifs)->composing(),
          "predict the run time with a call path changed: 'callpath=main/work,scale=0.5' (also rank=N; "
          "'callpath=main/work,balance': every rank takes the average); may be repeated")
-        ("no-graph", po::bool_switch(&no_graph), "skip the activity graph (its longest path and suggestions)")
+        ("graph", po::bool_switch(&options.graph),
+         "also replay the program activity graph: its longest path and the most promising changes")
+        ("suggestions", po::value<unsigned>(&options.suggestions)->default_value(3),
+         "how many changes the activity graph suggests (0: none)")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds the replay may wait without progress before it gives up")
         ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")
@@ -67,8 +70,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     options.critical_path = !no_critical_path;
     options.root_cause = !no_root_cause;
     for (const std::string& w : what_ifs) options.what_ifs.push_back(analyses::parse_what_if(w));
-    if (no_graph && !options.what_ifs.empty()) throw Error("", "--what-if needs the activity graph; leave out --no-graph");
-    options.graph = !no_graph;
+    options.graph = options.graph || !options.what_ifs.empty();
     return options;
 }
 

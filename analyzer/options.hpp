@@ -15,8 +15,9 @@ struct Options {
     std::string report;         // the .cubex to write
     bool critical_path = true;
     bool root_cause = true;
-    bool graph = true;                  // the activity graph's pass and its suggestions
+    bool graph = false;                 // the activity graph's pass (--graph, or any --what-if)
     std::vector<analyses::WhatIf> what_ifs;  // --what-if, in order
+    unsigned suggestions = 3;           // automatic what-ifs shown in the summary
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks
