@@ -306,7 +306,8 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
         std::vector<double> who(n);
         for (std::size_t s = 0; s < n; ++s) who[s] = own[s] == remote[s] ? exchange.rank() : kNone;
         co_await exchange.allreduce(who, replay::ReduceOp::Min);
-        for (std::size_t s = 0; s < n; ++s) owners[s] = exchange.world_rank(static_cast<int>(who[s]));
+        for (std::size_t s = 0; s < n; ++s)
+            owners[s] = who[s] < exchange.size() ? exchange.world_rank(static_cast<int>(who[s])) : -1;
         takes = shape != CollectiveShape::NToOne || exchange.rank() == root;
         break;
     }
@@ -376,40 +377,45 @@ replay::CollectiveTask ActivityGraph::choose_scenarios(replay::CollectiveChannel
     if (!balanced.empty()) {
         std::vector<double> totals(2 * balanced.size(), 0.0);
         for (std::size_t i = 0; i < balanced.size(); ++i) {
-            balance_visits(scenarios_[balanced[i]], 0.0);
+            record_visits(scenarios_[balanced[i]]);
             const auto& f = scenarios_[balanced[i]].visit_factors;  // visit times so far
             totals[2 * i] = std::accumulate(f.begin(), f.end(), 0.0);
             totals[2 * i + 1] = f.empty() ? 0.0 : 1.0;
         }
         co_await exchange.allreduce(totals, replay::ReduceOp::Sum);
-        for (std::size_t i = 0; i < balanced.size(); ++i)
-            balance_visits(scenarios_[balanced[i]], totals[2 * i + 1] > 0 ? totals[2 * i] / totals[2 * i + 1] : 0.0);
+        for (std::size_t i = 0; i < balanced.size(); ++i) {
+            Scenario& sc = scenarios_[balanced[i]];
+            const double average = totals[2 * i + 1] > 0 ? totals[2 * i] / totals[2 * i + 1] : 0.0;
+            if (average > 0 && !sc.visit_factors.empty()) balance_visits(sc, average);
+            else std::fill(sc.visit_factors.begin(), sc.visit_factors.end(), 1.0);  // nothing to balance
+        }
     }
     factors_ready_ = true;
 }
 
-// With average 0: records each visit's time (without waits) in
-// visit_factors. Otherwise turns them into factors: the rank's visits share
-// the average time evenly.
-void ActivityGraph::balance_visits(Scenario& sc, double average) {
+// Each visit of the root on this rank, with its time (without waits) in
+// visit_factors until balance_visits() turns them into factors.
+void ActivityGraph::record_visits(Scenario& sc) const {
     const trace::LocalTrace& trace = *trace_;
-    if (average <= 0) {
-        sc.visit_enters.clear();
-        sc.visit_factors.clear();
-        for (EventIndex i = 0; i < trace.events.size(); ++i) {
-            const trace::Event& e = trace.events[i];
-            if (e.kind != EventKind::Enter || e.cnode != sc.root) continue;
-            double time = 0;
-            for (EventIndex k = i; k < e.ref; ++k) {
-                const CallPathId c = call_path_after(trace, k);
-                if (c != kNoCallPath && sc.scope[c])
-                    time += static_cast<double>(unwaited(trace.events[k].time, trace.events[k + 1].time));
-            }
-            sc.visit_enters.push_back(i);
-            sc.visit_factors.push_back(time);
+    sc.visit_enters.clear();
+    sc.visit_factors.clear();
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        const trace::Event& e = trace.events[i];
+        if (e.kind != EventKind::Enter || e.cnode != sc.root) continue;
+        double time = 0;
+        for (EventIndex k = i; k < e.ref; ++k) {
+            const CallPathId c = call_path_after(trace, k);
+            if (c != kNoCallPath && sc.scope[c])
+                time += static_cast<double>(unwaited(trace.events[k].time, trace.events[k + 1].time));
         }
-        return;
+        sc.visit_enters.push_back(i);
+        sc.visit_factors.push_back(time);
     }
+}
+
+// The rank's visits share the average time evenly: each visit's factor is
+// its share over its recorded time.
+void ActivityGraph::balance_visits(Scenario& sc, double average) {
     const double per_visit = average / static_cast<double>(sc.visit_factors.size());
     for (double& f : sc.visit_factors) f = f > 0 ? per_visit / f : 1.0;
 }

@@ -149,6 +149,7 @@ private:
     replay::CollectiveTask follow_path(replay::CollectiveChannel& exchange);
     void add_stretch(std::size_t s, trace::EventIndex lo, Ticks from, trace::EventIndex hi, Ticks to,
                      std::vector<double>& profile) const;
+    void record_visits(Scenario& scenario) const;
     void balance_visits(Scenario& scenario, double average);
     Ticks collective_begin(trace::EventIndex k) const;
 
