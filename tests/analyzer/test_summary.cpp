@@ -72,6 +72,20 @@ constexpr const char* kLateSenderAdvice =
     "    advice: the sender is late: balance the work before the send, or receive without blocking "
     "(MPI_Irecv) and wait for the message only when it is needed\n";
 
+// One tick is 1 ms. All ranks leave MPI_Init at 10 and compute in solve:
+// rank 0 until 110, rank 1 until 160, rank 2 until 310, then enter the
+// barrier, which all leave at 320; MPI_Finalize 320-330.
+TraceBuilder barrier_behind_rank_2() {
+    TraceBuilder t(3);
+    t.set_ticks_per_second(1000);
+    for (const Ticks solved : {110, 160, 310}) {
+        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
+        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
+            .finalize(320, 330).leave(330);
+    }
+    return t;
+}
+
 }  // namespace
 
 // One tick is 1 µs. Rank 1 receives from 10; rank 0 sends only at 300010,
@@ -143,20 +157,12 @@ TEST_CASE("summary: waiting passed on through another wait is indirect", "[summa
               "    advice: ranks finished their work at different times: balance the work of the whole run\n");
 }
 
-// One tick is 1 ms. All ranks leave MPI_Init at 10 and compute in solve:
-// rank 0 until 110, rank 1 until 160, rank 2 until 310, then enter the
-// barrier, which all leave at 320. Ranks 0 and 1 wait for rank 2: 200 ms
+// The barrier behind rank 2 (barrier_behind_rank_2()). Ranks 0 and 1 wait for rank 2: 200 ms
 // from 110 ms and 150 ms from 160 ms, 350 ms of the total time 3 * 330 ms
 // (35.4 %). Rank 2's solve exceeds rank 0's by 200 ms and rank 1's by
 // 150 ms: it is charged both waits, directly.
 TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") {
-    TraceBuilder t(3);
-    t.set_ticks_per_second(1000);
-    for (const Ticks solved : {110, 160, 310}) {
-        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
-        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
-            .finalize(320, 330).leave(330);
-    }
+    const TraceBuilder t = barrier_behind_rank_2();
     const std::string summary = summary_of(t, 0.33);
 
     CHECK(section(summary, "Largest wait states") ==
@@ -172,8 +178,8 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
           "no data depends on it\n");
 }
 
-// The barrier scenario above: Init 0-10, then solve until 110, 160 and 310
-// ms, the barrier until 320, Finalize 320-330.
+// The barrier behind rank 2 (barrier_behind_rank_2()): Init 0-10, then solve
+// until 110, 160 and 310 ms, the barrier until 320, Finalize 320-330.
 // Collective calls: Init and Finalize have no waiting (execution 10 each);
 // the barrier's last begin is 310 and its first end 320: execution 10 on
 // every rank, wait before 200, 150 and 0. Program: waiting 350 over the
@@ -186,13 +192,7 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
 // (rank 1, the lower, holds the path): 160 + 10 = 170 ms, -46.9 %.
 // Balancing solve gives every rank (100 + 150 + 300) / 3 = 183.3: 203 ms.
 TEST_CASE("summary: collective imbalance and the activity graph's predictions", "[summary][activity-graph]") {
-    TraceBuilder t(3);
-    t.set_ticks_per_second(1000);
-    for (const Ticks solved : {110, 160, 310}) {
-        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
-        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
-            .finalize(320, 330).leave(330);
-    }
+    const TraceBuilder t = barrier_behind_rank_2();
     analyses::GraphOptions graph;
     graph.enabled = true;
     graph.what_ifs.push_back(analyses::parse_what_if("callpath=main/solve,rank=2,scale=0.5"));
