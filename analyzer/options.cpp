@@ -16,11 +16,11 @@ namespace po = boost::program_options;
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     Options options;
     bool no_critical_path = false, no_root_cause = false;
-    std::vector<std::string> what_ifs;
     po::options_description visible(
         "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
         "Analyzes an OTF2 trace of an MPI run on as many ranks as it has and writes a CUBE report.\n"
         "Options");
+    std::vector<std::string> what_ifs;
     visible.add_options()
         ("help,h", "show this help")
         ("version", "show the version")
