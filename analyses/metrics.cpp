@@ -210,6 +210,15 @@ constexpr std::array<MetricInfo, kMetricCount> kTable{{
     {M::NonCriticalPathActivities, M::PerformanceImpact, "non_critical_path_activities",
      "Non-critical-path activities", S,
      "Time ranks spend off the critical path, or in a call path beyond its time on it"},
+    // Hindsight's own: per-call statistics of collective operations.
+    {M::CollCalls, std::nullopt, "coll_calls", "Collective calls", S,
+     "Time in collective operations, split into waiting before, execution and waiting after"},
+    {M::CollWaitBefore, M::CollCalls, "coll_wait_before", "Wait before", S,
+     "Time in a collective operation until the last member of the communicator began it"},
+    {M::CollExecution, M::CollCalls, "coll_execution", "Execution", S,
+     "Time in a collective operation while every member was inside it"},
+    {M::CollWaitAfter, M::CollCalls, "coll_wait_after", "Wait after", S,
+     "Time in a collective operation after the first member had finished it"},
 }};
 
 constexpr bool table_is_consistent() {

@@ -119,6 +119,10 @@ enum class Metric : std::uint16_t {
     IntraPartitionImbalance,
     InterPartitionImbalance,
     NonCriticalPathActivities,
+    CollCalls,
+    CollWaitBefore,
+    CollExecution,
+    CollWaitAfter,
     Count_,  // number of metrics; not a metric
 };
 

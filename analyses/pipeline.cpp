@@ -1,8 +1,10 @@
 #include "analyses/pipeline.hpp"
 
 #include <array>
+#include <chrono>
 #include <vector>
 
+#include "analyses/collective_statistics.hpp"
 #include "analyses/collective_wait_states.hpp"
 #include "analyses/critical_path.hpp"
 #include "analyses/delay_costs.hpp"
@@ -11,6 +13,13 @@
 #include "analyses/profile.hpp"
 
 namespace hindsight::analyses {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options) {
@@ -20,21 +29,30 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
 
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings) {
+    return analyze(trace, engine, options, GraphOptions{}, findings);
+}
+
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, const AnalysisOptions& options,
+                  const GraphOptions& graph_options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     SynchronizationPoints points;
-    points.wait_states.keep(options.critical_path || options.root_cause || options.communication);
+    points.wait_states.keep(options.critical_path || options.root_cause || options.communication ||
+                            graph_options.enabled);
 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
+    auto start = std::chrono::steady_clock::now();
     {
         ProfileAnalysis profile(cube);
         MessageStatistics statistics(cube);
         PointToPointWaitStates point_to_point(cube, points);
         CollectiveWaitStates collectives(cube, points);
-        const std::array<replay::ReplayObserver*, 4> forward{&profile, &statistics,
-                                                             &point_to_point, &collectives};
+        CollectiveStatistics collective_calls(cube);
+        const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
+                                                             &collectives, &collective_calls};
         engine.run(replay::Direction::Forward, forward);
     }
+    findings.forward_seconds = seconds_since(start);
     if (options.communication) {
         findings.communicators = communicator_profile(trace, points.wait_states);
         findings.traffic = traffic_row(trace);
@@ -48,7 +66,21 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
         std::vector<replay::ReplayObserver*> backward;
         if (options.critical_path) backward.push_back(&critical_path);
         if (options.root_cause) backward.push_back(&delay_costs);
+        start = std::chrono::steady_clock::now();
         engine.run(replay::Direction::Backward, backward);
+        findings.backward_seconds = seconds_since(start);
+    }
+
+    // The activity graph: a forward pass of its own, since its payloads
+    // depend on the pass (the longest path so far) and travel one by one.
+    if (graph_options.enabled) {
+        std::vector<double> imbalance(cube.call_paths(), 0.0);
+        for (CallPathId c = 0; c < imbalance.size(); ++c) imbalance[c] = cube.get(Metric::CriticalPathImbalance, c);
+        ActivityGraph graph(points, graph_options, findings.graph, std::move(imbalance));
+        const std::array<replay::ReplayObserver*, 1> observers{&graph};
+        start = std::chrono::steady_clock::now();
+        engine.run(replay::Direction::Forward, observers);
+        findings.graph_seconds = seconds_since(start);
     }
 
     findings.clock_violations = points.clock_violations;

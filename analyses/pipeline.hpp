@@ -1,6 +1,7 @@
 // The analysis of one rank's trace: the forward pass (profile, message
-// statistics, wait states), then the backward pass (Late Receiver delivery,
-// critical path, delay costs), into one LocalCube per rank.
+// statistics, wait states, collective call statistics), then the backward
+// pass (Late Receiver delivery, critical path, delay costs), then the
+// activity graph's forward pass, into one LocalCube per rank.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "analyses/communication_matrix.hpp"
 #include "analyses/communicator_profile.hpp"
+#include "analyses/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"
@@ -32,6 +34,12 @@ struct AnalysisFindings {
     CommunicatorProfile communicators;
     // The rank's row of the communication matrix.
     std::vector<TrafficCell> traffic;
+    // The activity graph's longest path and what-ifs, alike on every rank.
+    GraphFindings graph;
+    // This rank's time in each pass, for benchmarks.
+    double forward_seconds = 0;
+    double backward_seconds = 0;
+    double graph_seconds = 0;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine
@@ -41,5 +49,8 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
 // The same, also filling `findings`.
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options, AnalysisFindings& findings);
+// The same, with the activity graph's pass where graph.enabled.
+LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, const AnalysisOptions& options,
+                  const GraphOptions& graph, AnalysisFindings& findings);
 
 }  // namespace hindsight::analyses

@@ -148,7 +148,7 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
         points_->late_receivers_caused[recv] = waiting;
         points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner, true,
                                            std::max<Ticks>(0, posting_leave - sent.leave)});
-        notes_.push_back({recv, waiting, false, posting_leave});
+        notes_.push_back({recv, waiting, false, posting_leave, posting != view.enter_index()});
     }
 
     const CallPathId call = view.enter().cnode;
@@ -183,7 +183,7 @@ void PointToPointWaitStates::write_note(const trace::EventView& view, replay::Pa
     if (next_note_ == notes_.size() || notes_[next_note_].recv != view.index()) return;
     const SenderNote& note = notes_[next_note_];
     out.put<Ticks>(note.late_receiver);
-    out.put<std::uint8_t>(note.late_sender ? 1 : 0);
+    out.put<std::uint8_t>(static_cast<std::uint8_t>((note.late_sender ? 1 : 0) | (note.posted_apart ? 2 : 0)));
     out.put<Ticks>(note.recv_leave);
 }
 
@@ -193,7 +193,8 @@ void PointToPointWaitStates::write_note(const trace::EventView& view, replay::Pa
 // send call spent completing it.
 void PointToPointWaitStates::read_note(const trace::EventView& view, replay::PayloadReader& in) {
     const Ticks waiting = in.get<Ticks>();
-    const bool late_sender = in.get<std::uint8_t>() != 0;
+    const auto flags = in.get<std::uint8_t>();
+    const bool late_sender = (flags & 1) != 0;
     const Ticks recv_leave = in.get<Ticks>();
     const trace::Message& msg = view.message();
     const Ticks send_leave = view.leave().time;
@@ -206,6 +207,7 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
     // its own unless the receive ended after it.
     const Ticks completion = send_leave > recv_leave ? 0 : send_leave - recv_leave;
     points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner, true, completion});
+    if ((flags & 2) != 0) points_->late_receivers_posted_apart.insert(view.index());
     const CallPathId call = view.enter().cnode;
     points_->longest_waits.offer({WaitPattern::LateReceiver, call, view.enter().time, waiting});
     claim_time(*cube_, *trace_, Metric::MpiLateReceiver, call, waiting);

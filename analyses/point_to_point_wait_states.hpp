@@ -85,6 +85,9 @@ private:
         Ticks late_receiver = 0;  // the sender's Late Receiver wait
         bool late_sender = false; // the receiver waited for the sender
         Ticks recv_leave = 0;     // the end of the receive call
+        // The receive was posted by an earlier call (MPI_Irecv) than the
+        // one completing it.
+        bool posted_apart = false;
     };
 
     static void write_send_times(replay::PayloadWriter& out, const SendTimes& sent);

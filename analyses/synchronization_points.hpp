@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analyses/longest_waits.hpp"
@@ -45,6 +46,12 @@ struct SynchronizationPoints {
     // waiting for this receive. Known to the receiver right after the
     // forward pass; the sender learns it from the receiver's note.
     std::unordered_map<trace::EventIndex, Ticks> late_receivers_caused;
+
+    // This rank's sends with a Late Receiver wait whose receive was posted
+    // by an earlier call (MPI_Irecv) than the one completing it, by the
+    // index of the Send event: a forward pass cannot answer them before the
+    // receive completes (activity_graph.hpp).
+    std::unordered_set<trace::EventIndex> late_receivers_posted_apart;
 
     // Collectives at which this rank synchronized with only some members of
     // the communicator (the root of a 1-to-n operation with the members that

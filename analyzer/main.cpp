@@ -115,7 +115,19 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
     facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
+    facts.graph = findings.graph;
     return facts;
+}
+
+// The activity graph runs on request (--graph, --what-if), with three
+// suggestions unless --suggestions says otherwise; each --what-if is one
+// more scenario of the same pass.
+analyses::GraphOptions graph_options(const analyzer::Options& options) {
+    analyses::GraphOptions graph;
+    graph.enabled = options.graph;
+    graph.what_ifs = options.what_ifs;
+    graph.suggestions = options.suggestions;
+    return graph;
 }
 
 int analyze_trace(const World& world, const analyzer::Options& options) {
@@ -154,7 +166,12 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     replay::MpiReplayEngine engine(trace, slots, mirror, world.watch);
     if (!world.progress.silent()) engine.watch_progress(&world.progress);
     analyses::AnalysisFindings findings;
-    const analyses::LocalCube cube = analyses::analyze(trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause}, findings);
+    const analyses::GraphOptions graph = graph_options(options);
+    for (const analyses::WhatIf& w : graph.what_ifs)  // the call tree is the same on every rank
+        if (analyses::find_call_path(trace, w.call_path) == kNoCallPath)
+            return report_problem(world, "--what-if '" + w.text + "': the trace has no call path " + w.call_path);
+    const analyses::LocalCube cube = analyses::analyze(
+        trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause}, graph, findings);
 
     // 4. Report and summary on rank 0.
     phase("report");
@@ -181,7 +198,14 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     world.progress.finish();
     if (world.rank == 0 && !options.quiet)
         analyzer::print_summary(std::cout, *report, facts, analyzer::summary_sections());
-    if (options.stats) stats.report(std::cout, trace, world.comm, world.watch);
+    if (options.stats) {
+        stats.report(std::cout, trace, world.comm, world.watch);
+        if (world.rank == 0)
+            std::cout << "passes on rank 0: forward " << findings.forward_seconds << " s, backward "
+                      << findings.backward_seconds << " s, activity graph " << findings.graph_seconds
+                      << " s (walk back " << findings.graph.walk_seconds << " s)\nactivity graph: " << findings.graph.hops << " hop records, " << findings.graph.walk_rounds
+                      << " walk rounds, at most " << findings.graph.max_state_bytes << " bytes per rank\n";
+    }
     return EXIT_SUCCESS;
 }
 

@@ -21,6 +21,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         "Usage: mpirun -n RANKS hindsight-analyze TRACE[/traces.otf2] [options]\n"
         "Analyzes an OTF2 trace of an MPI run on as many ranks as it has and writes a CUBE report.\n"
         "Options");
+    std::vector<std::string> what_ifs;
     visible.add_options()
         ("help,h", "show this help")
         ("version", "show the version")
@@ -29,6 +30,13 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("no-page", po::bool_switch(&no_page), "write no HTML page of the report (default: REPORT.html beside it)")
         ("no-critical-path", po::bool_switch(&no_critical_path), "skip the critical-path analysis")
         ("no-rootcause", po::bool_switch(&no_root_cause), "skip the root-cause (delay cost) analysis")
+        ("what-if", po::value<std::vector<std::string>>(&what_ifs)->composing(),
+         "predict the run time with a call path changed: 'callpath=main/work,scale=0.5' (also rank=N; "
+         "'callpath=main/work,balance': every rank takes the average); may be repeated")
+        ("graph", po::bool_switch(&options.graph),
+         "also replay the program activity graph: its longest path and the most promising changes")
+        ("suggestions", po::value<unsigned>(&options.suggestions)->default_value(3),
+         "how many changes the activity graph suggests (0: none)")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds the replay may wait without progress before it gives up")
         ("cores-per-node", po::value<int>(&options.cores_per_node),
@@ -52,6 +60,8 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     if (!no_page) options.page = report::default_page_path(options.report).string();
     options.critical_path = !no_critical_path;
     options.root_cause = !no_root_cause;
+    for (const std::string& w : what_ifs) options.what_ifs.push_back(analyses::parse_what_if(w));
+    options.graph = options.graph || !options.what_ifs.empty();
     return options;
 }
 

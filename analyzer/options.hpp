@@ -4,6 +4,9 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "analyses/what_if.hpp"
 
 namespace hindsight::analyzer {
 
@@ -13,6 +16,9 @@ struct Options {
     std::string page;           // its HTML page (report/page.hpp); empty: none
     bool critical_path = true;
     bool root_cause = true;
+    bool graph = false;                 // the activity graph's pass (--graph, or any --what-if)
+    std::vector<analyses::WhatIf> what_ifs;  // --what-if, in order
+    unsigned suggestions = 3;           // automatic what-ifs shown in the summary
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "analyses/patterns.hpp"
+#include "analyzer/graph_summary.hpp"
 #include "analyzer/report_queries.hpp"
 #include "analyzer/time_format.hpp"
 
@@ -184,6 +185,8 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
         << format_seconds(facts.wall_seconds) << '\n'
         << "  percentages: shares of the total time\n";
     for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
+    print_collective_imbalance(out, report);
+    print_graph_findings(out, report, facts.graph);
     for (const auto& further : facts.further_sections) further(out, time);
     const std::string warnings = warnings_line(facts);
     out << "Warnings: " << (warnings.empty() ? "none" : warnings) << '\n';

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/activity_graph.hpp"
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
 #include "common/cube/report.hpp"
@@ -66,6 +67,8 @@ struct RunFacts {
     // Sections of other analyses, printed before the warnings; given the
     // total time summed over ranks, the basis of the percentages.
     std::vector<std::function<void(std::ostream&, double total_time)>> further_sections;
+    // The activity graph's path and predictions (graph_summary.hpp).
+    analyses::GraphFindings graph;
 };
 
 // The warnings line ("" when there is nothing to warn about).

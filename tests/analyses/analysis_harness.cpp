@@ -1,41 +1,41 @@
 #include "tests/analyses/analysis_harness.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
+#include "analyses/what_if.hpp"
 #include "common/error.hpp"
 #include "tests/analyses/builder_traces.hpp"
 #include "tests/analyses/in_process_replay.hpp"
 
 namespace hindsight::testing {
 
-AnalysisResults::AnalysisResults(const TraceBuilder& builder, analyses::AnalysisOptions options)
+AnalysisResults::AnalysisResults(const TraceBuilder& builder, analyses::AnalysisOptions options,
+                                 const analyses::GraphOptions& graph)
     : traces_(local_traces(builder)) {
     std::vector<std::optional<analyses::LocalCube>> cubes(traces_.size());
     findings_.resize(traces_.size());
     InProcessReplay replay(traces_);
     replay.run_ranks([&](int r) {
         const auto i = static_cast<std::size_t>(r);
-        cubes[i] = analyses::analyze(traces_[i], replay.engine(r), options, findings_[i]);
+        cubes[i] = analyses::analyze(traces_[i], replay.engine(r), options, graph, findings_[i]);
     });
     for (auto& c : cubes) cubes_.push_back(std::move(*c));
 }
 
 CallPathId AnalysisResults::find_path(int rank, std::string_view path) const {
     const trace::LocalTrace& t = trace(rank);
-    CallPathId node = kNoCallPath;
-    while (!path.empty()) {
-        const auto slash = path.find('/');
-        const std::string_view name = path.substr(0, slash);
-        path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
-        RegionId region = kNoId;
-        for (RegionId id = 0; id < t.definitions.regions.size(); ++id)
-            if (t.definitions.regions[id].name == name) region = id;
-        if (region == kNoId) throw Error("", "no region named " + std::string(name));
-        node = t.call_tree.find(node, region);
-        if (node == kNoCallPath) return kNoCallPath;
+    // A misspelt region is a mistake of the test, not a path never visited.
+    for (std::string_view rest = path; !rest.empty();) {
+        const auto slash = rest.find('/');
+        const std::string_view name = rest.substr(0, slash);
+        rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+        const auto& regions = t.definitions.regions;
+        if (std::none_of(regions.begin(), regions.end(), [&](const Region& r) { return r.name == name; }))
+            throw Error("", "no region named " + std::string(name));
     }
-    return node;
+    return analyses::find_from_root(t, path);
 }
 
 double AnalysisResults::own(analyses::Metric m, int rank, std::string_view path) const {

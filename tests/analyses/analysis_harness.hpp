@@ -22,8 +22,10 @@ inline constexpr analyses::AnalysisOptions kForwardAnalyses{.critical_path = fal
 
 class AnalysisResults {
 public:
+    // With `graph.enabled`, the activity graph's pass runs as well.
     explicit AnalysisResults(const TraceBuilder& builder,
-                             analyses::AnalysisOptions options = kForwardAnalyses);
+                             analyses::AnalysisOptions options = kForwardAnalyses,
+                             const analyses::GraphOptions& graph = {});
 
     // The metric's own share at the call path "main/foo/MPI_Recv" on `rank`
     // (0 when the rank never visited that path; throws on unknown region names).

@@ -122,7 +122,12 @@ const Expected kScalascaTree[] = {
     {"critical_imbalance_impact", "performance_impact_criticalpath", "Imbalance impact", "sec"},
     {"intra_partition_imbalance", "critical_imbalance_impact", "Intra-partition imbalance", "sec"},
     {"inter_partition_imbalance", "critical_imbalance_impact", "Inter-partition imbalance", "sec"},
-    {"non_critical_path_activities", "performance_impact", "Non-critical-path activities", "sec"},};
+    {"non_critical_path_activities", "performance_impact", "Non-critical-path activities", "sec"},
+    // Hindsight's own, after Scalasca's tree.
+    {"coll_calls", "", "Collective calls", "sec"},
+    {"coll_wait_before", "coll_calls", "Wait before", "sec"},
+    {"coll_execution", "coll_calls", "Execution", "sec"},
+    {"coll_wait_after", "coll_calls", "Wait after", "sec"},};
 
 const char* unit_name(Unit u) {
     switch (u) {

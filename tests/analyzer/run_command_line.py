@@ -19,7 +19,9 @@ import tempfile
 
 LIMIT_SECONDS = 60
 PHASE = r"hindsight-analyze: {} \d+\.\d\d s"
-REPLAY = r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, backward pass \d+\.\d\d s\)"
+# The third pass is the activity graph's (a forward pass).
+REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, backward pass \d+\.\d\d s"
+          r"(, forward pass \d+\.\d\d s)?\)")
 LOG_LINES = [PHASE.format("load"), PHASE.format("unify"), PHASE.format("check"), REPLAY, PHASE.format("report")]
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 STATUS = re.compile(r"\rhindsight-analyze: replay (forward|backward) pass +\d+% \[[# ]{16}\]( \d+:\d\d left)?\x1b\[K")
@@ -113,6 +115,21 @@ def main():
             ["sh", "-c", " ".join(f"'{a}'" for a in analyze + [trace_dir, "-o", report]) + " 2>&1 | cat"])
         check(status == 0 and not CONTROL.search(piped) and re.search(REPLAY, piped) is not None,
               f"output piped into another program holds no control characters: {piped!r}")
+
+        # What-if scenarios: predictions in the summary; a call path the
+        # trace lacks, or a malformed one, is one line on stderr and no report.
+        done = run(analyze + [trace_dir, "-o", report, "--what-if", "callpath=main,scale=0.5"])
+        check(done.returncode == 0 and "What if (predicted run time):" in done.stdout
+              and "callpath=main,scale=0.5: " in done.stdout,
+              f"--what-if predicts the run time: {done.stdout!r}")
+        for bad, problem in (("callpath=main/nosuch,scale=0.5", "the trace has no call path main/nosuch"),
+                             ("callpath=main,scale=-1", "scale= needs a factor of at least 0")):
+            missing = os.path.join(work, "not-written.cubex")
+            done = run(analyze + [trace_dir, "-o", missing, "--what-if", bad])
+            lines = done.stderr.splitlines()
+            check(done.returncode != 0 and problem in done.stderr and not os.path.exists(missing)
+                  and len([line for line in lines if problem in line]) == 1,
+                  f"--what-if '{bad}' is refused in one line: {done.stderr!r}")
 
     if failures:
         print(f"{len(failures)} checks failed", file=sys.stderr)

@@ -8,6 +8,7 @@
 
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/report_assembly.hpp"
+#include "analyses/what_if.hpp"
 #include "analyzer/summary.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 #include "tests/analyses/backward/figure3.hpp"
@@ -35,8 +36,8 @@ analyzer::GatheredCubes gathered(const AnalysisResults& results, int ranks) {
     return cubes;
 }
 
-std::string summary_of(const TraceBuilder& builder, double wall_seconds) {
-    const AnalysisResults results(builder, kAllAnalyses);
+std::string summary_of(const TraceBuilder& builder, double wall_seconds, const analyses::GraphOptions& graph = {}) {
+    const AnalysisResults results(builder, kAllAnalyses, graph);
     const cube::Report report = analyzer::assemble_report(results.trace(0), gathered(results, builder.size()));
     analyzer::RunFacts facts;
     facts.trace_path = "run/traces.otf2";
@@ -52,6 +53,7 @@ std::string summary_of(const TraceBuilder& builder, double wall_seconds) {
         counts.push_back(static_cast<int>(mine.size()));
     }
     facts.longest_waits = analyzer::decode_waits(sent, counts);
+    facts.graph = results.findings(0).graph;
     std::ostringstream out;
     analyzer::print_summary(out, report, facts, analyzer::summary_sections());
     return out.str();
@@ -69,6 +71,20 @@ std::string section(const std::string& summary, const std::string& title) {
 constexpr const char* kLateSenderAdvice =
     "    advice: the sender is late: balance the work before the send, or receive without blocking "
     "(MPI_Irecv) and wait for the message only when it is needed\n";
+
+// One tick is 1 ms. All ranks leave MPI_Init at 10 and compute in solve:
+// rank 0 until 110, rank 1 until 160, rank 2 until 310, then enter the
+// barrier, which all leave at 320; MPI_Finalize 320-330.
+TraceBuilder barrier_behind_rank_2() {
+    TraceBuilder t(3);
+    t.set_ticks_per_second(1000);
+    for (const Ticks solved : {110, 160, 310}) {
+        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
+        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
+            .finalize(320, 330).leave(330);
+    }
+    return t;
+}
 
 }  // namespace
 
@@ -141,20 +157,12 @@ TEST_CASE("summary: waiting passed on through another wait is indirect", "[summa
               "    advice: ranks finished their work at different times: balance the work of the whole run\n");
 }
 
-// One tick is 1 ms. All ranks leave MPI_Init at 10 and compute in solve:
-// rank 0 until 110, rank 1 until 160, rank 2 until 310, then enter the
-// barrier, which all leave at 320. Ranks 0 and 1 wait for rank 2: 200 ms
+// The barrier behind rank 2 (barrier_behind_rank_2()). Ranks 0 and 1 wait for rank 2: 200 ms
 // from 110 ms and 150 ms from 160 ms, 350 ms of the total time 3 * 330 ms
 // (35.4 %). Rank 2's solve exceeds rank 0's by 200 ms and rank 1's by
 // 150 ms: it is charged both waits, directly.
 TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") {
-    TraceBuilder t(3);
-    t.set_ticks_per_second(1000);
-    for (const Ticks solved : {110, 160, 310}) {
-        const int rank = solved == 110 ? 0 : solved == 160 ? 1 : 2;
-        t.rank(rank).enter(0, "main").init(0, 10).region(10, solved, "solve").barrier(solved, 320)
-            .finalize(320, 330).leave(330);
-    }
+    const TraceBuilder t = barrier_behind_rank_2();
     const std::string summary = summary_of(t, 0.33);
 
     CHECK(section(summary, "Largest wait states") ==
@@ -168,4 +176,43 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
           "      rank 1 at 0.160000 s: 150 ms in main > MPI_Barrier\n"
           "    advice: load imbalance before the barrier: balance the work that precedes it, or drop the barrier if "
           "no data depends on it\n");
+}
+
+// The barrier behind rank 2 (barrier_behind_rank_2()): Init 0-10, then solve
+// until 110, 160 and 310 ms, the barrier until 320, Finalize 320-330.
+// Collective calls: Init and Finalize have no waiting (execution 10 each);
+// the barrier's last begin is 310 and its first end 320: execution 10 on
+// every rank, wait before 200, 150 and 0. Program: waiting 350 over the
+// execution of all calls (9 x 10) plus the computation (solve: 100 + 150
+// + 300) = 350 / 640 = 0.55; the barrier 350 / 30 = 11.67; rank 0 200 /
+// (30 + 100) = 1.54, the most.
+// Longest path: all ranks enter MPI_Finalize at 320, rank 0 holds the end:
+// its barrier after the wait (10), rank 2's solve (300), Init (10): 320 ms.
+// With rank 2's solve at half (150) ranks 1 and 2 begin the barrier at 160
+// (rank 1, the lower, holds the path): 160 + 10 = 170 ms, -46.9 %.
+// Balancing solve gives every rank (100 + 150 + 300) / 3 = 183.3: 203 ms.
+TEST_CASE("summary: collective imbalance and the activity graph's predictions", "[summary][activity-graph]") {
+    const TraceBuilder t = barrier_behind_rank_2();
+    analyses::GraphOptions graph;
+    graph.enabled = true;
+    graph.what_ifs.push_back(analyses::parse_what_if("callpath=main/solve,rank=2,scale=0.5"));
+    graph.suggestions = 3;
+    const std::string summary = summary_of(t, 0.33, graph);
+
+    CHECK(section(summary, "Collective imbalance ((wait before + wait after) / execution)") ==
+          "Collective imbalance ((wait before + wait after) / execution):\n"
+          "  program 0.55 (execution and computation of all ranks)\n"
+          "  main > MPI_Barrier: 11.67 (waiting 350 ms, execution 30.0 ms)\n"
+          "  most imbalanced rank: 0, 1.54 (with its computation)\n");
+    const auto graph_block = summary.substr(summary.find("Longest path of the activity graph"));
+    CHECK(graph_block ==
+          "Longest path of the activity graph: 320 ms\n"
+          "      on the path: main > solve 300 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
+          "  What if (predicted run time):\n"
+          "    callpath=main/solve,rank=2,scale=0.5: 170 ms (-46.9 %)\n"
+          "      on the path: main > solve 150 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
+          "  Most promising changes (predicted run time):\n"
+          "    balance main/solve: 203 ms (-36.5 %)\n"
+          "      on the path: main > solve 183 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
+          "Warnings: none\n");
 }

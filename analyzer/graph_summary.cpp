@@ -1,0 +1,100 @@
+#include "analyzer/graph_summary.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <vector>
+
+#include "analyzer/report_queries.hpp"
+#include "analyzer/time_format.hpp"
+
+namespace hindsight::analyzer {
+namespace {
+
+constexpr std::size_t kShown = 3;  // call paths per list
+
+struct Ratio {
+    double waiting = 0;  // wait before + wait after
+    double base = 0;     // execution (+ computation, per rank and program)
+    double ratio() const { return base > 0 ? waiting / base : 0.0; }
+};
+
+std::string ratio_text(const Ratio& r) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f", r.ratio());
+    return text;
+}
+
+void print_path(std::ostream& out, const cube::Report& report, const analyses::GraphScenario& g) {
+    std::string line;
+    for (std::size_t i = 0; i < g.path.size() && i < kShown; ++i)
+        line += (i ? ", " : "") + call_path_name(report, g.path[i].first) + " " + format_seconds(g.path[i].second);
+    if (!line.empty()) out << "      on the path: " << line << '\n';
+}
+
+}  // namespace
+
+void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
+    const auto before = report.find_metric(analyses::info(analyses::Metric::CollWaitBefore).unique_name);
+    const auto after = report.find_metric(analyses::info(analyses::Metric::CollWaitAfter).unique_name);
+    const auto execution = report.find_metric(analyses::info(analyses::Metric::CollExecution).unique_name);
+    const auto comp = report.find_metric(analyses::info(analyses::Metric::Comp).unique_name);
+    if (before == cube::kNone || after == cube::kNone || execution == cube::kNone) return;
+    if (!report.has_values(before) && !report.has_values(after)) return;
+    const auto value = [&](cube::MetricIndex m, cube::CnodeIndex c, cube::LocationIndex l) {
+        return m != cube::kNone && report.has_values(m) ? report.value(m, c, l) : 0.0;
+    };
+    const std::size_t locations = report.locations().size();
+    std::vector<Ratio> by_path(report.cnodes().size()), by_rank(locations);
+    Ratio program;
+    for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c)
+        for (cube::LocationIndex l = 0; l < locations; ++l) {
+            const double waiting = value(before, c, l) + value(after, c, l);
+            const double work = value(execution, c, l);
+            by_path[c].waiting += waiting;
+            by_path[c].base += work;
+            by_rank[l].waiting += waiting;
+            by_rank[l].base += work + value(comp, c, l);
+        }
+    for (const Ratio& r : by_rank) program.waiting += r.waiting, program.base += r.base;
+    if (!(program.waiting > 0)) return;
+    out << "Collective imbalance ((wait before + wait after) / execution):\n"
+        << "  program " << ratio_text(program) << " (execution and computation of all ranks)\n";
+    std::vector<cube::CnodeIndex> paths;
+    for (cube::CnodeIndex c = 0; c < by_path.size(); ++c)
+        if (by_path[c].waiting > 0) paths.push_back(c);
+    std::sort(paths.begin(), paths.end(),
+              [&](auto a, auto b) { return by_path[a].waiting > by_path[b].waiting || (by_path[a].waiting == by_path[b].waiting && a < b); });
+    for (std::size_t i = 0; i < paths.size() && i < kShown; ++i) {
+        const Ratio& r = by_path[paths[i]];
+        out << "  " << call_path_name(report, paths[i]) << ": " << ratio_text(r) << " (waiting "
+            << format_seconds(r.waiting) << ", execution " << format_seconds(r.base) << ")\n";
+    }
+    const auto worst = std::max_element(by_rank.begin(), by_rank.end(),
+                                        [](const Ratio& a, const Ratio& b) { return a.ratio() < b.ratio(); });
+    const auto location = static_cast<cube::LocationIndex>(worst - by_rank.begin());
+    out << "  most imbalanced rank: " << report.location_groups()[report.locations()[location].group].rank << ", "
+        << ratio_text(*worst) << " (with its computation)\n";
+}
+
+void print_graph_findings(std::ostream& out, const cube::Report& report, const analyses::GraphFindings& graph) {
+    if (!graph.computed) return;
+    const double length = graph.recorded.length_seconds;
+    out << "Longest path of the activity graph: " << format_seconds(length) << '\n';
+    print_path(out, report, graph.recorded);
+    const auto predict = [&](const analyses::GraphScenario& g) {
+        out << "    " << g.label << ": " << format_seconds(g.length_seconds);
+        if (length > 0) out << " (" << format_percent((g.length_seconds - length) / length) << ")";
+        out << '\n';
+        print_path(out, report, g);
+    };
+    if (!graph.what_ifs.empty()) {
+        out << "  What if (predicted run time):\n";
+        for (const auto& g : graph.what_ifs) predict(g);
+    }
+    if (!graph.suggestions.empty()) {
+        out << "  Most promising changes (predicted run time):\n";
+        for (const auto& g : graph.suggestions) predict(g);
+    }
+}
+
+}  // namespace hindsight::analyzer
