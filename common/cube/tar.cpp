@@ -147,6 +147,7 @@ Archive Archive::parse(std::string bytes, const std::string& origin) {
     Archive archive;
     archive.bytes_ = std::move(bytes);
     const std::string& b = archive.bytes_;
+    if (b.empty()) throw Error(origin, "the file is empty");
     std::size_t pos = 0;
     for (;;) {
         // Requiring the end-of-archive block (every tar writer we know of
