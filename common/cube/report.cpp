@@ -144,11 +144,11 @@ void Report::add_value(MetricIndex metric, CnodeIndex cnode, LocationIndex locat
 bool Report::has_values(MetricIndex metric) const { return !values_.at(metric).empty(); }
 
 // A sub-metric is part of its parent's stored value only when both sum up
-// and hold values: a minimum, a maximum or a derived metric is stored on its
+// and are computed: a minimum, a maximum or a derived metric is stored on its
 // own, whatever its place in the tree.
 bool Report::adds_to_parent(MetricIndex m) const {
     const MetricIndex parent = metrics_[m].parent;
-    if (parent == kNone || values_[m].empty()) return false;
+    if (parent == kNone) return false;
     const Metric& child = metrics_[m];
     const Metric& up = metrics_[parent];
     return computed(m) && computed(parent) && aggregation_of(child.data_type) == Aggregation::Sum &&
@@ -162,7 +162,7 @@ void Report::to_metric_inclusive() {
     // Children first (descending index): when a metric is added to its
     // parent, it already includes its own sub-metrics.
     for (MetricIndex m = static_cast<MetricIndex>(metrics_.size()); m-- > 0;) {
-        if (!adds_to_parent(m)) continue;
+        if (values_[m].empty() || !adds_to_parent(m)) continue;
         Plane& target = plane(metrics_[m].parent);
         const Plane& source = values_[m];
         for (std::size_t i = 0; i < source.size(); ++i) target[i] += source[i];
@@ -175,7 +175,7 @@ void Report::to_own_shares() {
     // Parents first (ascending index): a parent subtracts each child while
     // the child still holds its inclusive value.
     for (MetricIndex m = 0; m < metrics_.size(); ++m) {
-        if (!adds_to_parent(m)) continue;
+        if (values_[m].empty() || !adds_to_parent(m)) continue;
         Plane& target = plane(metrics_[m].parent);
         const Plane& source = values_[m];
         for (std::size_t i = 0; i < source.size(); ++i) target[i] -= source[i];

@@ -181,8 +181,8 @@ public:
     // Only sub-metrics that sum up take part (see aggregation_of).
     void to_metric_inclusive();
     void to_own_shares();
-    // Whether the metric's stored value is part of its parent's: both sum up,
-    // both hold values (a minimum, maximum or derived metric stands alone).
+    // Whether the metric's stored value is part of its parent's: both sum up
+    // and are computed (a minimum, maximum or derived metric stands alone).
     bool adds_to_parent(MetricIndex metric) const;
 
 private:
