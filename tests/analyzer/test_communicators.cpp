@@ -108,6 +108,21 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     CHECK(summary.find("  MPI_COMM_WORLD:") == std::string::npos);  // the limit: two communicators
 }
 
+// Names come from the trace as bytes: the JSON stays valid UTF-8 and never
+// holds a "<" that could close the script element of a page embedding it.
+TEST_CASE("communication JSON: names of any bytes stay valid JSON", "[communicators]") {
+    const Analyzed a;
+    const std::string trace = "run\xff</script>.otf2";
+    const CommunicationStructure structure = communication_structure(a.definitions(), a.profile, a.rows, 0, trace);
+    const ScratchDir dir;
+    const auto report = dir.path() / "analysis.cubex";
+    write_communication_files(report, structure, trace);
+    const std::string json = text_of(communication_json_path(report));
+    CHECK(json.find('\xff') == std::string::npos);
+    CHECK(json.find('<') == std::string::npos);
+    CHECK(json.find("\"trace\":\"run\xef\xbf\xbd\\u003c/script>.otf2\"") != std::string::npos);
+}
+
 TEST_CASE("communicator table: members outside the trace or of unknown kind are refused", "[communicators]") {
     const Analyzed a;
     Definitions defs = a.definitions();
