@@ -19,6 +19,8 @@ struct Ratio {
 };
 
 std::string ratio_text(const Ratio& r) {
+    // Waiting around calls that took no time of their own has no ratio.
+    if (r.base <= 0 && r.waiting > 0) return "n/a";
     char text[64];
     std::snprintf(text, sizeof text, "%.2f", r.ratio());
     return text;
