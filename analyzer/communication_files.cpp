@@ -1,6 +1,5 @@
 #include "analyzer/communication_files.hpp"
 
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <ostream>
@@ -8,6 +7,8 @@
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "report/json.hpp"
+#include "report/table.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -19,44 +20,6 @@ std::filesystem::path beside(const std::filesystem::path& report, const char* su
     return path;
 }
 
-// A CSV field: quoted when it holds a separator, a quote or a line break.
-std::string csv(std::string_view text) {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + '"';
-}
-
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-                out += escaped;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + '"';
-}
-
-// Seconds with all the digits a double holds, so that scripts sum exactly.
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
-}
 
 template <typename T, typename Show>
 void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
@@ -75,24 +38,24 @@ void write_text(const std::filesystem::path& path, const std::function<void(std:
 }
 
 void write_operation(std::ostream& out, const OperationLine& op) {
-    out << "{\"operation\":" << json_string(op.operation) << ",\"operations\":" << op.operations
-        << ",\"calls\":" << op.calls << ",\"time\":" << number(op.seconds) << ",\"waiting\":" << number(op.waiting_seconds)
+    out << "{\"operation\":" << report::json_string(op.operation) << ",\"operations\":" << op.operations
+        << ",\"calls\":" << op.calls << ",\"time\":" << report::json_number(op.seconds) << ",\"waiting\":" << report::json_number(op.waiting_seconds)
         << ",\"bytes_sent\":" << op.bytes_sent << ",\"bytes_received\":" << op.bytes_received << '}';
 }
 
 void write_communicator(std::ostream& out, const CommunicatorLine& c) {
-    out << "{\"id\":" << c.id << ",\"name\":" << json_string(c.name) << ",\"label\":" << json_string(c.label)
+    out << "{\"id\":" << c.id << ",\"name\":" << report::json_string(c.name) << ",\"label\":" << report::json_string(c.label)
         << ",\"parent\":" << (c.parent == kNoId ? std::string("null") : std::to_string(c.parent))
-        << ",\"creator\":" << json_string(c.origin.creator) << ",\"call_path\":" << json_string(c.origin.call_path)
+        << ",\"creator\":" << report::json_string(c.origin.creator) << ",\"call_path\":" << report::json_string(c.origin.call_path)
         << ",\"size\":" << c.members.size() << ",\"members\":";
     json_array(out, c.members, [](int m) { return std::to_string(m); });
-    out << ",\"topology\":" << json_string(topology_name(c.topology)) << ",\"reorder\":" << (c.origin.reorder ? "true" : "false")
+    out << ",\"topology\":" << report::json_string(topology_name(c.topology)) << ",\"reorder\":" << (c.origin.reorder ? "true" : "false")
         << ",\"dims\":";
     json_array(out, c.dims, [](int d) { return std::to_string(d); });
     out << ",\"periodic\":";
     json_array(out, c.periodic, [](bool p) { return std::string(p ? "true" : "false"); });
-    out << ",\"operations\":" << c.operations << ",\"time\":" << number(c.seconds)
-        << ",\"waiting\":" << number(c.waiting_seconds) << ",\"bytes_sent\":" << c.bytes << ",\"by_operation\":[";
+    out << ",\"operations\":" << c.operations << ",\"time\":" << report::json_number(c.seconds)
+        << ",\"waiting\":" << report::json_number(c.waiting_seconds) << ",\"bytes_sent\":" << c.bytes << ",\"by_operation\":[";
     for (std::size_t i = 0; i < c.by_operation.size(); ++i) {
         out << (i ? ",\n    " : "\n    ");
         write_operation(out, c.by_operation[i]);
@@ -116,11 +79,11 @@ void write_placement(std::ostream& out, const CommunicationStructure& s) {
     out << "{\"cores_per_node\":" << p.cores_per_node << ",\"cores_from\":"
         << (s.cores_from_trace ? "\"trace\"" : "\"option\"") << ",\"nodes\":" << p.nodes
         << ",\"total_bytes\":" << p.total_bytes << ",\"hosts\":";
-    json_array(out, s.hosts, [](const std::string& h) { return json_string(h); });
+    json_array(out, s.hosts, [](const std::string& h) { return report::json_string(h); });
     out << ",\"mappings\":[";
     for (std::size_t i = 0; i < p.mappings.size(); ++i) {
         const Mapping& m = p.mappings[i];
-        out << (i ? ",\n  " : "\n  ") << "{\"name\":" << json_string(m.name) << ",\"inter_node_bytes\":" << m.inter_node_bytes
+        out << (i ? ",\n  " : "\n  ") << "{\"name\":" << report::json_string(m.name) << ",\"inter_node_bytes\":" << m.inter_node_bytes
             << ",\"node_of_rank\":";
         json_array(out, m.node_of_rank, [](int n) { return std::to_string(n); });
         out << '}';
@@ -148,9 +111,9 @@ void write_communicators_csv(const std::filesystem::path& path, const std::vecto
                "bytes_sent,bytes_received\n";
         for (const CommunicatorLine& c : table)
             for (const OperationLine& op : c.by_operation)
-                out << c.id << ',' << csv(c.label) << ',' << c.members.size() << ',' << topology_name(c.topology) << ','
-                    << (c.origin.reorder ? 1 : 0) << ',' << csv(op.operation) << ',' << op.operations << ','
-                    << op.calls << ',' << number(op.seconds) << ',' << number(op.waiting_seconds) << ','
+                out << c.id << ',' << report::csv_field(c.label) << ',' << c.members.size() << ',' << topology_name(c.topology) << ','
+                    << (c.origin.reorder ? 1 : 0) << ',' << report::csv_field(op.operation) << ',' << op.operations << ','
+                    << op.calls << ',' << report::json_number(op.seconds) << ',' << report::json_number(op.waiting_seconds) << ','
                     << op.bytes_sent << ',' << op.bytes_received << '\n';
     });
 }
@@ -166,7 +129,7 @@ void write_matrix_csv(const std::filesystem::path& path, const std::vector<analy
 void write_communication_json(const std::filesystem::path& path, const CommunicationStructure& structure,
                               const std::string& trace_path) {
     write_text(path, [&](std::ostream& out) {
-        out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << json_string(trace_path)
+        out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << report::json_string(trace_path)
             << ",\"time_unit\":\"s\",\n\"communicators\":[";
         for (std::size_t i = 0; i < structure.communicators.size(); ++i) {
             out << (i ? ",\n  " : "\n  ");
@@ -175,7 +138,7 @@ void write_communication_json(const std::filesystem::path& path, const Communica
         out << "\n],\n\"ranks\":" << structure.nodes.node_of_rank.size() << ",\n\"rank_matrix\":";
         write_cells(out, structure.rank_matrix);
         out << ",\n\"nodes\":";
-        json_array(out, structure.nodes.names, [](const std::string& n) { return json_string(n); });
+        json_array(out, structure.nodes.names, [](const std::string& n) { return report::json_string(n); });
         out << ",\n\"node_of_rank\":";
         json_array(out, structure.nodes.node_of_rank, [](int n) { return std::to_string(n); });
         out << ",\n\"node_matrix\":";

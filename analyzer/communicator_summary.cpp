@@ -8,7 +8,8 @@ namespace hindsight::analyzer {
 
 void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>& table, double allocation_time,
                          std::size_t limit) {
-    out << "Communicators taking most time (" << table.size() << " communicators):\n";
+    out << "Communicators taking most time (" << table.size() << " communicator" << (table.size() == 1 ? "" : "s")
+        << "):\n";
     std::size_t shown = 0;
     for (const CommunicatorLine& c : table) {
         if (shown == limit || c.seconds <= 0) break;
@@ -32,6 +33,13 @@ void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>&
 
 void print_placement(std::ostream& out, const CommunicationStructure& structure, const std::string& machine_file) {
     const PlacementAdvice& p = structure.placement;
+    if (p.nodes <= 1) {
+        // Nothing crosses a node, so there is nothing to advise.
+        out << "Placement: every rank fits on one node of " << p.cores_per_node << " cores ("
+            << (structure.cores_from_trace ? "as many as the busiest node of the trace ran" : "--cores-per-node")
+            << "), no bytes cross nodes; --cores-per-node N predicts the traffic between nodes of N cores\n";
+        return;
+    }
     out << "Placement on " << p.nodes << " node" << (p.nodes == 1 ? "" : "s") << " of " << p.cores_per_node
         << " cores (" << (structure.cores_from_trace ? "as many as the busiest node of the trace ran" : "--cores-per-node")
         << "):\n  bytes between nodes (of " << p.total_bytes << " bytes between ranks):";

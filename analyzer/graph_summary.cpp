@@ -19,6 +19,8 @@ struct Ratio {
 };
 
 std::string ratio_text(const Ratio& r) {
+    // Waiting around calls that took no time of their own has no ratio.
+    if (r.base <= 0 && r.waiting > 0) return "n/a";
     char text[64];
     std::snprintf(text, sizeof text, "%.2f", r.ratio());
     return text;
@@ -77,7 +79,12 @@ void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
 }
 
 void print_graph_findings(std::ostream& out, const cube::Report& report, const analyses::GraphFindings& graph) {
-    if (!graph.computed) return;
+    if (!graph.computed) {
+        // The graph's pass is not free (doc/activity-graph.md), so it runs on
+        // request; the summary says what it would tell.
+        out << "What if: --graph predicts the run time with each of the most imbalanced call paths balanced\n";
+        return;
+    }
     const double length = graph.recorded.length_seconds;
     out << "Longest path of the activity graph: " << format_seconds(length) << '\n';
     print_path(out, report, graph.recorded);

@@ -24,13 +24,16 @@ struct Mapping {
 // is. Parents come before children in both, so each parent is mapped first.
 Mapping merge_structure(cube::Report& out, const cube::Report& in) {
     Mapping map;
-    for (const cube::Metric& m : in.metrics()) {
+    for (cube::MetricIndex index = 0; index < in.metrics().size(); ++index) {
+        const cube::Metric& m = in.metrics()[index];
         cube::MetricIndex at = out.find_metric(m.unique_name);
         if (at == kNone) {
             cube::Metric copy = m;
             copy.parent = m.parent == kNone ? kNone : map.metric[m.parent];
             at = out.add_metric(std::move(copy));
         }
+        // A derived metric has no values to subtract in either report.
+        if (!in.computed(index)) out.set_not_computed(at, in.expression(index));
         map.metric.push_back(at);
     }
     std::map<std::string, cube::RegionIndex> regions;

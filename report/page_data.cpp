@@ -21,6 +21,18 @@ void put_u32(std::string& out, std::uint32_t v) {
     out.append(bytes, 4);
 }
 
+bool integer(cube::DataType type) { return type == cube::DataType::Uint64 || type == cube::DataType::Int64; }
+
+// How the page's script combines the metric's values (report.js, combiner).
+const char* aggregate_name(cube::Aggregation how) {
+    switch (how) {
+    case cube::Aggregation::Minimum: return "min";
+    case cube::Aggregation::Maximum: return "max";
+    case cube::Aggregation::Sum: break;
+    }
+    return "sum";
+}
+
 // kNone parents become -1 in JSON.
 std::string index_json(std::uint32_t index) { return index == cube::kNone ? "-1" : std::to_string(index); }
 
@@ -39,11 +51,15 @@ std::string structure_json(const cube::Report& report, const std::string& title)
     }
     j += "],\"metrics\":[";
     sep = "";
-    for (const cube::Metric& m : report.metrics()) {
+    for (cube::MetricIndex index = 0; index < report.metrics().size(); ++index) {
+        const cube::Metric& m = report.metrics()[index];
         j += sep + ("{\"name\":" + json_string(m.display_name) + ",\"id\":" + json_string(m.unique_name) +
                     ",\"unit\":" + json_string(m.unit) + ",\"description\":" + json_string(m.description) +
                     ",\"url\":" + json_string(m.url) + ",\"parent\":" + index_json(m.parent) +
-                    ",\"integer\":" + (m.data_type == cube::DataType::Double ? "false" : "true") + "}");
+                    ",\"integer\":" + (integer(m.data_type) ? "true" : "false") +
+                    ",\"aggregate\":\"" + aggregate_name(cube::aggregation_of(m.data_type)) +
+                    "\",\"computed\":" + (report.computed(index) ? "true" : "false") +
+                    ",\"expression\":" + json_string(report.expression(index)) + "}");
         sep = ",";
     }
     j += "],\"regions\":[";

@@ -57,13 +57,6 @@ void print_text(std::ostream& out, const Table& table) {
     }
 }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string quoted = "\"";
-    for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
 void print_csv(std::ostream& out, const Table& table) {
     for (std::size_t i = 0; i < table.columns.size(); ++i) out << (i ? "," : "") << csv_field(table.columns[i]);
     out << '\n';
@@ -90,6 +83,13 @@ void print_json(std::ostream& out, const Table& table) {
 }
 
 }  // namespace
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string quoted = "\"";
+    for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
 
 void print_table(std::ostream& out, const Table& table, Format format) {
     switch (format) {

@@ -26,4 +26,8 @@ struct Table {
 // array of objects keyed by column) carry numbers in full precision.
 void print_table(std::ostream& out, const Table& table, Format format);
 
+// One CSV field (RFC 4180): quoted when it holds a separator, a quote or a
+// line break.
+std::string csv_field(const std::string& text);
+
 }  // namespace hindsight::report

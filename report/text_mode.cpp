@@ -13,21 +13,35 @@ namespace {
 using cube::CnodeIndex;
 using cube::MetricIndex;
 
-// Per call path, the stored values of `metric` summed over locations.
+cube::Aggregation aggregation(const cube::Report& report, MetricIndex metric) {
+    return cube::aggregation_of(report.metrics()[metric].data_type);
+}
+
+// Per call path, the stored values of `metric` over all locations (summed,
+// or their minimum or maximum: cube::aggregate).
 std::vector<double> row_sums(const cube::Report& report, MetricIndex metric) {
     std::vector<double> sums(report.cnodes().size(), 0.0);
     if (!report.has_values(metric)) return sums;
+    const cube::Aggregation how = aggregation(report, metric);
     for (CnodeIndex c = 0; c < sums.size(); ++c)
-        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) sums[c] += report.value(metric, c, l);
+        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l)
+            sums[c] = cube::aggregate(how, sums[c], report.value(metric, c, l));
     return sums;
 }
 
 // Each call path with all its callees. A parent always has a smaller index
 // than its children (Report::add_cnode), so one backward sweep suffices.
-std::vector<double> subtree_sums(const cube::Report& report, std::vector<double> sums) {
+std::vector<double> subtree_sums(const cube::Report& report, cube::Aggregation how, std::vector<double> sums) {
     for (CnodeIndex c = static_cast<CnodeIndex>(sums.size()); c-- > 0;)
-        if (report.cnodes()[c].parent != cube::kNone) sums[report.cnodes()[c].parent] += sums[c];
+        if (report.cnodes()[c].parent != cube::kNone)
+            sums[report.cnodes()[c].parent] = cube::aggregate(how, sums[report.cnodes()[c].parent], sums[c]);
     return sums;
+}
+
+double overall(cube::Aggregation how, const std::vector<double>& values) {
+    double result = 0.0;
+    for (const double v : values) result = cube::aggregate(how, result, v);
+    return result;
 }
 
 int metric_depth(const cube::Report& report, MetricIndex m) {
@@ -67,11 +81,16 @@ Table metric_overview(const cube::Report& any, std::size_t top) {
     const cube::Report& report = stored_values(any, copy);
     Table table{{"metric", "call path", "value", "unit"}, {}};
     for (MetricIndex m = 0; m < report.metrics().size(); ++m) {
-        const std::vector<double> sums = row_sums(report, m);
-        const double total = std::accumulate(sums.begin(), sums.end(), 0.0);
-        if (total == 0.0) continue;
         const cube::Metric& metric = report.metrics()[m];
         const int depth = metric_depth(report, m);
+        if (!report.computed(m)) {
+            // Its values are not in the report: say so rather than print zeros.
+            table.rows.push_back({{metric.unique_name, std::string("(all)"), std::string("not computed"), metric.unit}, depth});
+            continue;
+        }
+        const std::vector<double> sums = row_sums(report, m);
+        const double total = overall(aggregation(report, m), sums);
+        if (total == 0.0) continue;
         table.rows.push_back({{metric.unique_name, std::string("(all)"), total, metric.unit}, depth});
         for (const CnodeIndex c : largest(sums, top))
             table.rows.push_back({{metric.unique_name, call_path_text(report, c), sums[c], metric.unit}, depth});
@@ -84,7 +103,7 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
     const cube::Report& report = stored_values(any, copy);
     Table table{{"call path", "inclusive", "exclusive"}, {}};
     const std::vector<double> exclusive = row_sums(report, metric);
-    const std::vector<double> inclusive = subtree_sums(report, exclusive);
+    const std::vector<double> inclusive = subtree_sums(report, aggregation(report, metric), exclusive);
     if (top > 0) {
         for (const CnodeIndex c : largest(exclusive, top))
             table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, 0});
@@ -117,12 +136,13 @@ Table rank_table(const cube::Report& any, MetricIndex metric, CnodeIndex cnode, 
         in_subtree[c] = report.cnodes()[c].parent != cube::kNone && in_subtree[report.cnodes()[c].parent];
     const auto& groups = report.location_groups();
     std::vector<double> exclusive(groups.size(), 0.0), inclusive(groups.size(), 0.0);
+    const cube::Aggregation how = aggregation(report, metric);
     if (report.has_values(metric)) {
         for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
             const auto g = report.locations()[l].group;
-            exclusive[g] += report.value(metric, cnode, l);
+            exclusive[g] = cube::aggregate(how, exclusive[g], report.value(metric, cnode, l));
             for (CnodeIndex c = 0; c < in_subtree.size(); ++c)
-                if (in_subtree[c]) inclusive[g] += report.value(metric, c, l);
+                if (in_subtree[c]) inclusive[g] = cube::aggregate(how, inclusive[g], report.value(metric, c, l));
         }
     }
     std::vector<std::uint32_t> order(groups.size());

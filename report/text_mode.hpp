@@ -1,8 +1,10 @@
 // hindsight-report --text: a report's values as tables, like the CubeLib
 // tools cube_stat and cube_dump print them. Values are those a CUBE file
 // stores (a metric including its sub-metrics, as the Cube browser shows a
-// collapsed metric), summed over the threads of a rank; reports holding own
-// shares are converted first.
+// collapsed metric), summed over the threads of a rank -- or, for a minimum
+// or maximum metric, their minimum or maximum (cube::aggregate) -- and
+// reports holding own shares are converted first. A metric whose values the
+// report does not hold (derived) is listed as "not computed".
 #pragma once
 
 #include <cstddef>

@@ -265,8 +265,12 @@ private:
             claim_id(id_seen, e, file_id, "metric");
             const std::string* type = e.attribute("type");
             const bool inclusive = type != nullptr && *type == "INCLUSIVE";
-            if (type != nullptr && *type != "EXCLUSIVE" && !inclusive)
-                fail(e, "metric type " + *type + " is not supported (only stored EXCLUSIVE and INCLUSIVE metrics)");
+            // Derived metrics (PREDERIVED_INCLUSIVE, PREDERIVED_EXCLUSIVE,
+            // POSTDERIVED) are computed by Cube from a CubePL expression; the
+            // file holds no values for them.
+            const bool derived = type != nullptr && type->find("DERIVED") != std::string::npos;
+            if (type != nullptr && *type != "EXCLUSIVE" && !inclusive && !derived)
+                fail(e, "metric type " + *type + " is not supported (only EXCLUSIVE, INCLUSIVE and derived metrics)");
 
             Metric metric;
             metric.display_name = child_text(e, "disp_name");
@@ -275,17 +279,23 @@ private:
             metric.url = child_text(e, "url");
             metric.description = child_text(e, "descr");
             metric.parent = parent;
+            ValueType value_type;
             try {
-                metric.data_type = data_type_from_name(child_text(e, "dtype"));
+                value_type = value_type_from_name(child_text(e, "dtype"));
             } catch (const Error& err) {
                 fail(e, err.problem());
             }
+            metric.data_type = value_type.model;
             if (metric.unique_name.empty()) fail(e, "metric without <uniq_name>");
             if (anchor_.report.find_metric(metric.unique_name) != kNone)
                 fail(e, "metric " + metric.unique_name + " is defined twice");
             const MetricIndex m = anchor_.report.add_metric(std::move(metric));
+            if (derived || value_type.layout == ValueType::Layout::Opaque)
+                anchor_.report.set_not_computed(m, derived ? child_text(e, "cubepl") : "");
+            anchor_.derived.push_back(derived);
             anchor_.metric_file_ids.push_back(file_id);
             anchor_.call_tree_inclusive.push_back(inclusive);
+            anchor_.value_types.push_back(value_type);
             push_children(stack, e, "metric", m);
         }
         if (anchor_.report.metrics().empty()) fail(metrics, "the report defines no metric");

@@ -10,6 +10,7 @@
 
 #include "common/cube/numbering.hpp"
 #include "common/cube/report.hpp"
+#include "common/cube/value_types.hpp"
 
 namespace hindsight::cube {
 
@@ -24,6 +25,8 @@ struct Anchor {
     // Per report metric: whether the file stores it call-tree INCLUSIVE (as
     // Scalasca stores "time"); the reader turns such values exclusive.
     std::vector<bool> call_tree_inclusive;
+    std::vector<ValueType> value_types;             // per report metric, as <dtype> declares
+    std::vector<bool> derived;                      // per report metric: derived (no values in the file)
     std::vector<std::uint32_t> location_columns;    // per report location
 };
 

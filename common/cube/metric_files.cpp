@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "common/cube/inflate.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::cube {
@@ -15,6 +16,8 @@ constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kCompressedDataMarker = "ZCUBEX.DATA";
 constexpr std::uint8_t kSparse = 1;
 constexpr std::uint8_t kDense = 3;
+// The most an opaque (uninterpreted) type's rows may inflate to.
+constexpr std::size_t kOpaqueLimit = std::size_t{1} << 30;
 
 template <typename T>
 void put_le(std::string& out, T value) {
@@ -50,7 +53,32 @@ private:
     const char* what_;
 };
 
-std::size_t value_size(DataType) { return 8; }  // every type is 8 bytes wide
+std::size_t value_size(DataType) { return 8; }  // every type we write is 8 bytes wide
+
+// The rows of a ZCUBEX.DATA member (after its marker), inflated. Inflation
+// stops at `expected` bytes, so a damaged or hostile stream cannot make us
+// allocate more than the rows can hold.
+std::string inflate_rows(std::string_view data, bool big_endian, std::size_t expected) {
+    Cursor in(data, big_endian, "compressed data");
+    const auto blocks = in.get<std::uint64_t>();
+    if (blocks > in.remaining() / 24) throw Error("", "compressed data lists more blocks than it can hold");
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t i = 0; i < blocks; ++i) {
+        in.get<std::uint64_t>();  // positions: the blocks follow each other, so
+        in.get<std::uint64_t>();  // their sizes alone place them
+        sizes.push_back(in.get<std::uint64_t>());
+    }
+    std::string rows;
+    rows.reserve(expected);
+    std::size_t at = data.size() - in.remaining();
+    for (const std::uint64_t size : sizes) {
+        if (size > data.size() - at) throw Error("", "compressed data is truncated");
+        inflate_into(rows, data.substr(at, size), expected);
+        at += size;
+    }
+    if (at != data.size()) throw Error("", "compressed data has trailing bytes");
+    return rows;
+}
 
 }  // namespace
 
@@ -58,17 +86,11 @@ std::string_view data_type_name(DataType type) {
     switch (type) {
     case DataType::Uint64: return "UINT64";
     case DataType::Int64: return "INT64";
-    default: return "DOUBLE";
+    case DataType::MinDouble: return "MINDOUBLE";
+    case DataType::MaxDouble: return "MAXDOUBLE";
+    case DataType::Double: break;
     }
-}
-
-DataType data_type_from_name(std::string_view name) {
-    // FLOAT is CUBE's older name for the same 8-byte double (Scalasca uses it).
-    if (name == "DOUBLE" || name == "FLOAT") return DataType::Double;
-    if (name == "UINT64") return DataType::Uint64;
-    // INTEGER is CUBE's older name for INT64 (Scalasca's counts use it).
-    if (name == "INT64" || name == "INTEGER") return DataType::Int64;
-    throw Error("", "unsupported metric data type '" + std::string(name) + "'");
+    return "DOUBLE";
 }
 
 std::string encode_index(const std::vector<std::uint32_t>& rows) {
@@ -99,7 +121,7 @@ std::string encode_data(DataType type, const std::vector<double>& values) {
     return out;
 }
 
-MetricRows decode_metric(std::string_view index, std::string_view data, DataType type, std::size_t row_count,
+MetricRows decode_metric(std::string_view index, std::string_view data, const ValueType& type, std::size_t row_count,
                          std::size_t location_count) {
     if (!index.starts_with(kIndexMarker)) throw Error("", "index does not start with CUBEX.INDEX");
     index.remove_prefix(kIndexMarker.size());
@@ -129,22 +151,28 @@ MetricRows decode_metric(std::string_view index, std::string_view data, DataType
         throw Error("", "unknown index format " + std::to_string(format));
     }
 
-    if (data.starts_with(kCompressedDataMarker)) throw Error("", "compressed data is not supported");
-    if (!data.starts_with(kDataMarker)) throw Error("", "data does not start with CUBEX.DATA");
-    data.remove_prefix(kDataMarker.size());
-    const std::size_t expected = result.rows.size() * location_count * value_size(type);
+    const std::size_t cells = result.rows.size() * location_count;
+    std::string inflated;
+    if (data.starts_with(kCompressedDataMarker)) {
+        // An opaque type's width is only known from the inflated size.
+        const std::size_t limit = type.width != 0 ? cells * type.width : kOpaqueLimit;
+        inflated = inflate_rows(data.substr(kCompressedDataMarker.size()), big_endian, limit);
+        data = inflated;
+    } else if (data.starts_with(kDataMarker)) {
+        data.remove_prefix(kDataMarker.size());
+    } else {
+        throw Error("", "data does not start with CUBEX.DATA or ZCUBEX.DATA");
+    }
+    result.values.assign(cells, 0.0);
+    if (type.layout == ValueType::Layout::Opaque) {
+        // Not interpreted; the rows must still divide the data evenly.
+        if (cells != 0 && data.size() % cells != 0) throw Error("", "data size is not a multiple of its rows");
+        return result;
+    }
+    const std::size_t expected = cells * type.width;
     if (data.size() != expected)
         throw Error("", "data holds " + std::to_string(data.size()) + " bytes where " + std::to_string(expected) + " were expected");
-    Cursor values(data, big_endian, "data");
-    result.values.reserve(result.rows.size() * location_count);
-    for (std::size_t i = 0; i < result.rows.size() * location_count; ++i) {
-        const auto bits = values.get<std::uint64_t>();
-        switch (type) {
-        case DataType::Uint64: result.values.push_back(static_cast<double>(bits)); break;
-        case DataType::Int64: result.values.push_back(static_cast<double>(std::bit_cast<std::int64_t>(bits))); break;
-        default: result.values.push_back(std::bit_cast<double>(bits));
-        }
-    }
+    for (std::size_t i = 0; i < cells; ++i) result.values[i] = decode_value(type, data.data() + i * type.width, big_endian);
     return result;
 }
 

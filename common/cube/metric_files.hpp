@@ -5,7 +5,10 @@
 //               format (1 = sparse, 3 = dense); a sparse index continues
 //               with uint32 N and N ascending uint32 row numbers.
 //   <id>.data   "CUBEX.DATA", then one row per indexed call path, each row
-//               one value per location in location-id order.
+//               one value per location in location-id order; or
+//               "ZCUBEX.DATA", uint64 K, K x (uint64 uncompressed position,
+//               uint64 compressed position, uint64 compressed size), then K
+//               zlib streams that inflate, one after the other, to the rows.
 //
 // A row number is the call path's position in depth-first preorder of the
 // call tree (for call-tree-exclusive metrics); rows not listed are all zero.
@@ -19,13 +22,12 @@
 #include <vector>
 
 #include "common/cube/report.hpp"
+#include "common/cube/value_types.hpp"
 
 namespace hindsight::cube {
 
-// The value type's name in <dtype> and back; nullopt-like failure is an
-// Error naming the unsupported type.
+// The value type's name in <dtype> (reading: value_types.hpp).
 std::string_view data_type_name(DataType type);
-DataType data_type_from_name(std::string_view name);  // throws Error("", ...)
 
 struct MetricRows {
     std::vector<std::uint32_t> rows;  // ascending row numbers
@@ -37,7 +39,8 @@ std::string encode_data(DataType type, const std::vector<double>& values);
 
 // Decoding checks every size and bound and throws hindsight::Error without a
 // file name; the caller adds which member it was.
-MetricRows decode_metric(std::string_view index, std::string_view data, DataType type, std::size_t row_count,
+// Values of an Opaque type are not read (they come back as zeros).
+MetricRows decode_metric(std::string_view index, std::string_view data, const ValueType& type, std::size_t row_count,
                          std::size_t location_count);
 
 }  // namespace hindsight::cube

@@ -22,24 +22,54 @@ std::vector<std::uint32_t> inverse(const std::vector<std::uint32_t>& order) {
 
 }  // namespace
 
-std::vector<std::uint32_t> preorder(const std::vector<std::uint32_t>& parents) {
-    // Children lists in index order, then an explicit stack: call trees can
-    // be far deeper than the machine stack would allow recursion for.
-    const std::size_t n = parents.size();
-    std::vector<std::vector<std::uint32_t>> children(n);
+namespace {
+
+struct Forest {
+    std::vector<std::vector<std::uint32_t>> children;
     std::vector<std::uint32_t> roots;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (parents[i] == kNone) roots.push_back(i);
-        else children[parents[i]].push_back(i);
+};
+
+// Children lists in index order.
+Forest forest_of(const std::vector<std::uint32_t>& parents) {
+    Forest f{std::vector<std::vector<std::uint32_t>>(parents.size()), {}};
+    for (std::uint32_t i = 0; i < parents.size(); ++i) {
+        if (parents[i] == kNone) f.roots.push_back(i);
+        else f.children[parents[i]].push_back(i);
     }
+    return f;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> preorder(const std::vector<std::uint32_t>& parents) {
+    // An explicit stack: call trees can be far deeper than the machine
+    // stack would allow recursion for.
+    const Forest f = forest_of(parents);
     std::vector<std::uint32_t> order;
-    order.reserve(n);
-    std::vector<std::uint32_t> stack(roots.rbegin(), roots.rend());
+    order.reserve(parents.size());
+    std::vector<std::uint32_t> stack(f.roots.rbegin(), f.roots.rend());
     while (!stack.empty()) {
         const std::uint32_t node = stack.back();
         stack.pop_back();
         order.push_back(node);
-        stack.insert(stack.end(), children[node].rbegin(), children[node].rend());
+        stack.insert(stack.end(), f.children[node].rbegin(), f.children[node].rend());
+    }
+    return order;
+}
+
+std::vector<std::uint32_t> siblings_first_order(const std::vector<std::uint32_t>& parents) {
+    const Forest f = forest_of(parents);
+    std::vector<std::uint32_t> order;
+    order.reserve(parents.size());
+    for (const std::uint32_t root : f.roots) {
+        order.push_back(root);
+        std::vector<std::uint32_t> stack{root};
+        while (!stack.empty()) {
+            const std::uint32_t node = stack.back();
+            stack.pop_back();
+            order.insert(order.end(), f.children[node].begin(), f.children[node].end());
+            stack.insert(stack.end(), f.children[node].rbegin(), f.children[node].rend());
+        }
     }
     return order;
 }

@@ -18,6 +18,12 @@ namespace hindsight::cube {
 // roots and siblings keep their index order. Parents must precede children.
 std::vector<std::uint32_t> preorder(const std::vector<std::uint32_t>& parents);
 
+// The order CubeLib lays out the rows of a call-tree-INCLUSIVE metric in: a
+// root, then all children of a node together, the nodes taken depth-first
+// (root; its children; the children of its first child; the children of
+// that one's first child; ...).
+std::vector<std::uint32_t> siblings_first_order(const std::vector<std::uint32_t>& parents);
+
 struct FileNumbering {
     // file id -> report index, for each dimension.
     std::vector<MetricIndex> metrics;

@@ -41,11 +41,13 @@ std::vector<bool> locations_of(const Report& report, std::optional<std::int64_t>
 
 double sum(const Report& report, MetricIndex metric, const std::vector<bool>& cnodes,
            const std::vector<bool>& locations) {
+    // Summed, or for a minimum or maximum metric their minimum or maximum.
+    const Aggregation how = aggregation_of(report.metrics()[metric].data_type);
     double s = 0.0;
     for (CnodeIndex c = 0; c < cnodes.size(); ++c) {
         if (!cnodes[c]) continue;
         for (LocationIndex l = 0; l < locations.size(); ++l)
-            if (locations[l]) s += report.value(metric, c, l);
+            if (locations[l]) s = aggregate(how, s, report.value(metric, c, l));
     }
     return s;
 }

@@ -1,6 +1,7 @@
 // Looking values up by name rather than by index: by metric unique name,
 // call path (region names from the root down) and MPI rank (the rank of a
-// location group; its threads are summed). Meant for tests, summaries and
+// location group; its threads are summed). "Sum" means cube::aggregate: the
+// minimum or maximum for MinDouble and MaxDouble metrics. Meant for tests, summaries and
 // comparisons; every function reads the values as the report holds them
 // (see Report::value_kind()). Unknown names, paths or ranks throw
 // std::out_of_range saying which.

@@ -46,14 +46,19 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
     Anchor anchor = in_member(where, "anchor.xml", [&] { return parse_anchor(*anchor_text); });
     Report& report = anchor.report;
 
-    // Rows are numbered in depth-first preorder of the call tree.
+    // Rows of call-tree-exclusive metrics are numbered in depth-first
+    // preorder of the call tree.
     std::vector<std::uint32_t> parents;
     for (const Cnode& c : report.cnodes()) parents.push_back(c.parent);
-    const std::vector<CnodeIndex> cnode_of_row = preorder(parents);
+    const std::vector<CnodeIndex> exclusive_rows = preorder(parents);
+    // Call-tree-inclusive metrics have their rows in another order.
+    const std::vector<CnodeIndex> inclusive_rows = siblings_first_order(parents);
     const std::size_t width = report.locations().size();
 
     for (MetricIndex m = 0; m < report.metrics().size(); ++m) {
         const std::string id = std::to_string(anchor.metric_file_ids[m]);
+        // A derived metric has no values of its own (Cube computes them).
+        if (anchor.derived[m]) continue;
         const auto index = archive.file(id + ".index");
         const auto data = archive.file(id + ".data");
         // CUBE writers leave out the members of metrics without any data.
@@ -61,8 +66,9 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
         if (!index || !data)
             throw Error(where, "metric " + report.metrics()[m].unique_name + " has only one of " + id + ".index and " +
                                    id + ".data");
+        const std::vector<CnodeIndex>& cnode_of_row = anchor.call_tree_inclusive[m] ? inclusive_rows : exclusive_rows;
         const MetricRows rows = in_member(where, id + ".index/.data", [&] {
-            return decode_metric(*index, *data, report.metrics()[m].data_type, cnode_of_row.size(), width);
+            return decode_metric(*index, *data, anchor.value_types[m], cnode_of_row.size(), width);
         });
         for (std::size_t i = 0; i < rows.rows.size(); ++i) {
             const CnodeIndex c = cnode_of_row[rows.rows[i]];
@@ -71,7 +77,10 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
                 if (v != 0.0) report.set_value(m, c, l, v);
             }
         }
-        if (anchor.call_tree_inclusive[m]) make_call_tree_exclusive(report, m);
+        // A stored minimum or maximum is kept as it is: subtracting callees
+        // means nothing for it (value_types.hpp; cube-format.md).
+        if (anchor.call_tree_inclusive[m] && aggregation_of(report.metrics()[m].data_type) == Aggregation::Sum)
+            make_call_tree_exclusive(report, m);
     }
     report.set_value_kind(ValueKind::MetricInclusive);
     return std::move(anchor.report);

@@ -1,7 +1,9 @@
-// Reads a .cubex report back: everything write_cubex() produces, and CUBE
-// files of the same shape with stored metrics, call-tree exclusive or
-// inclusive (Scalasca's trace analyzer stores "time" inclusive); inclusive
-// values come back exclusive, like all others.
+// Reads a .cubex report back: everything write_cubex() produces, and the
+// CUBE4 reports of Scalasca, Score-P and CubeLib: every value type at its
+// own width (value_types.hpp), compressed data, metrics stored call-tree
+// exclusive or inclusive (inclusive values come back exclusive, like all
+// others), derived metrics (read as not computed: Report::computed()), and
+// CubeLib 4.8's wrong tar checksums (doc/cube-format.md, "Reading").
 #pragma once
 
 #include <filesystem>

@@ -19,7 +19,12 @@ MetricIndex Report::add_metric(Metric metric) {
     require(find_metric(metric.unique_name) == kNone, "cube metric: unique name used twice");
     metrics_.push_back(std::move(metric));
     values_.emplace_back();
+    not_computed_.emplace_back();
     return static_cast<MetricIndex>(metrics_.size() - 1);
+}
+
+void Report::set_not_computed(MetricIndex metric, std::string expression) {
+    not_computed_.at(metric) = std::move(expression);
 }
 
 RegionIndex Report::add_region(Region region) {
@@ -149,6 +154,18 @@ void Report::add_value(MetricIndex metric, CnodeIndex cnode, LocationIndex locat
 
 bool Report::has_values(MetricIndex metric) const { return !values_.at(metric).empty(); }
 
+// A sub-metric is part of its parent's stored value only when both sum up
+// and are computed: a minimum, a maximum or a derived metric is stored on its
+// own, whatever its place in the tree.
+bool Report::adds_to_parent(MetricIndex m) const {
+    const MetricIndex parent = metrics_[m].parent;
+    if (parent == kNone) return false;
+    const Metric& child = metrics_[m];
+    const Metric& up = metrics_[parent];
+    return computed(m) && computed(parent) && aggregation_of(child.data_type) == Aggregation::Sum &&
+           aggregation_of(up.data_type) == Aggregation::Sum;
+}
+
 // Parents always precede their children in metrics_ (add_metric enforces
 // it); both conversions rely on that order.
 void Report::to_metric_inclusive() {
@@ -156,9 +173,8 @@ void Report::to_metric_inclusive() {
     // Children first (descending index): when a metric is added to its
     // parent, it already includes its own sub-metrics.
     for (MetricIndex m = static_cast<MetricIndex>(metrics_.size()); m-- > 0;) {
-        const MetricIndex parent = metrics_[m].parent;
-        if (parent == kNone || values_[m].empty()) continue;
-        Plane& target = plane(parent);
+        if (values_[m].empty() || !adds_to_parent(m)) continue;
+        Plane& target = plane(metrics_[m].parent);
         const Plane& source = values_[m];
         for (std::size_t i = 0; i < source.size(); ++i) target[i] += source[i];
     }
@@ -170,9 +186,8 @@ void Report::to_own_shares() {
     // Parents first (ascending index): a parent subtracts each child while
     // the child still holds its inclusive value.
     for (MetricIndex m = 0; m < metrics_.size(); ++m) {
-        const MetricIndex parent = metrics_[m].parent;
-        if (parent == kNone || values_[m].empty()) continue;
-        Plane& target = plane(parent);
+        if (values_[m].empty() || !adds_to_parent(m)) continue;
+        Plane& target = plane(metrics_[m].parent);
         const Plane& source = values_[m];
         for (std::size_t i = 0; i < source.size(); ++i) target[i] -= source[i];
     }

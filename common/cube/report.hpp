@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,8 +36,31 @@ inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 // How a metric's values are stored in the file. Counts (visits, bytes, ...)
 // may use Uint64 (or Int64, as Scalasca's INTEGER counts); the model keeps
-// doubles either way, and the writer rounds.
-enum class DataType : std::uint8_t { Double, Uint64, Int64 };
+// doubles either way, and the writer rounds. MinDouble and MaxDouble (Score-P's
+// minimum and maximum time) are doubles that aggregate by their minimum or
+// maximum instead of their sum. The reader maps every other CUBE value type
+// onto the nearest of these (common/cube/value_types.hpp).
+enum class DataType : std::uint8_t { Double, Uint64, Int64, MinDouble, MaxDouble };
+
+// How values of one metric combine over call paths, locations and sub-trees.
+enum class Aggregation : std::uint8_t { Sum, Minimum, Maximum };
+
+constexpr Aggregation aggregation_of(DataType type) {
+    return type == DataType::MinDouble   ? Aggregation::Minimum
+           : type == DataType::MaxDouble ? Aggregation::Maximum
+                                         : Aggregation::Sum;
+}
+
+// `a` and `b` combined. For a minimum or maximum, 0 stands for "no value"
+// (a call path a location never visited; CUBE files store 0 there) and is
+// left out, so that a minimum is not pulled down to 0 by absent cells.
+constexpr double aggregate(Aggregation how, double a, double b) {
+    if (how == Aggregation::Sum) return a + b;
+    if (a == 0.0) return b;
+    if (b == 0.0) return a;
+    if (how == Aggregation::Minimum) return a < b ? a : b;
+    return a > b ? a : b;
+}
 
 struct Metric {
     std::string unique_name;   // stable identifier, e.g. "mpi_latesender"
@@ -129,6 +153,15 @@ public:
     const std::vector<std::string>& mirrors() const { return mirrors_; }
 
     const std::vector<Metric>& metrics() const { return metrics_; }
+
+    // A metric whose values the report does not hold: a derived metric
+    // (computed by Cube from a CubePL `expression`, which we do not
+    // evaluate) or one of a value type we do not interpret (no expression).
+    // Its values are all 0 and must be shown as "not computed", never as data.
+    void set_not_computed(MetricIndex metric, std::string expression);
+    bool computed(MetricIndex metric) const { return !not_computed_.at(metric).has_value(); }
+    // The CubePL expression of a derived metric; empty for others.
+    std::string expression(MetricIndex metric) const { return not_computed_.at(metric).value_or(""); }
     const std::vector<Region>& regions() const { return regions_; }
     const std::vector<Cnode>& cnodes() const { return cnodes_; }
     const std::vector<SystemNode>& system_nodes() const { return system_nodes_; }
@@ -159,8 +192,12 @@ public:
     // Declares which kind the values already stored are (used by the reader).
     void set_value_kind(ValueKind kind) { value_kind_ = kind; }
     // Converts between the two kinds in place; a no-op if already of that kind.
+    // Only sub-metrics that sum up take part (see aggregation_of).
     void to_metric_inclusive();
     void to_own_shares();
+    // Whether the metric's stored value is part of its parent's: both sum up
+    // and are computed (a minimum, maximum or derived metric stands alone).
+    bool adds_to_parent(MetricIndex metric) const;
 
 private:
     // One metric's values: cnode-major, one row of locations per cnode.
@@ -179,6 +216,7 @@ private:
     std::vector<Location> locations_;
     std::vector<CartesianTopology> topologies_;
     std::vector<Plane> values_;  // one per metric; empty until first written
+    std::vector<std::optional<std::string>> not_computed_;  // per metric: its expression when not computed
     ValueKind value_kind_ = ValueKind::OwnShares;
 };
 

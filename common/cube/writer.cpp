@@ -57,7 +57,7 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
     const FileNumbering numbering = number_for_file(report);
     std::vector<std::vector<MetricIndex>> children(report.metrics().size());
     for (MetricIndex m = 0; m < report.metrics().size(); ++m)
-        if (report.metrics()[m].parent != kNone) children[report.metrics()[m].parent].push_back(m);
+        if (report.adds_to_parent(m)) children[report.metrics()[m].parent].push_back(m);
 
     tar::Writer archive(path);
     std::string anchor = write_anchor(report, numbering);

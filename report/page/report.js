@@ -60,6 +60,15 @@ function forest(parents) {
 
 // ----------------------------------------------------------- the model ---
 
+// How a metric's values combine over locations, call paths and system
+// nodes: summed, or (Score-P's minimum and maximum time) their minimum or
+// maximum, where 0 stands for "no value" and is left out.
+function combiner(kind) {
+  if (kind === "min") return (a, b) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+  if (kind === "max") return (a, b) => (a === 0 ? b : b === 0 ? a : Math.max(a, b));
+  return (a, b) => a + b;
+}
+
 class Model {
   constructor(data) {
     this.data = data;
@@ -74,14 +83,21 @@ class Model {
   regionName(c) { return this.data.regions[this.data.cnodes[c][0]][0]; }
   pathOf(c) { const path = []; for (; c >= 0; c = this.data.cnodes[c][1]) path.unshift(this.regionName(c)); return path; }
 
+  combine(m) { return combiner(this.data.metrics[m].aggregate); }
+  // Whether metric m's stored value includes its sub-metric `child`'s.
+  includesChild(m, child) {
+    const ms = this.data.metrics;
+    return ms[m].aggregate === "sum" && ms[child].aggregate === "sum" && ms[m].computed && ms[child].computed;
+  }
+
   storedRowSums(m) {
     let sums = this.rowSums.get(m);
     if (sums) return sums;
     sums = new Float64Array(this.data.cnodes.length);
-    const v = this.data.values[m];
+    const v = this.data.values[m], combine = this.combine(m);
     for (let r = 0; r < v.cnode.length; ++r) {
       let s = 0;
-      for (let i = v.start[r]; i < v.start[r + 1]; ++i) s += v.value[i];
+      for (let i = v.start[r]; i < v.start[r + 1]; ++i) s = combine(s, v.value[i]);
       sums[v.cnode[r]] = s;
     }
     this.rowSums.set(m, sums);
@@ -95,6 +111,7 @@ class Model {
     if (inclusive || this.metricTree.children[m].length === 0) return stored;
     const own = Float64Array.from(stored);
     for (const child of this.metricTree.children[m]) {
+      if (!this.includesChild(m, child)) continue;
       const s = this.storedRowSums(child);
       for (let c = 0; c < own.length; ++c) own[c] -= s[c];
     }
@@ -102,7 +119,7 @@ class Model {
   }
 
   // Per call path: the call path alone, or with all its callees.
-  static subtreeSums(rows, tree) {
+  static subtreeSums(rows, tree, combine) {
     const sums = Float64Array.from(rows);
     // Iterative, for deep call trees: children before parents.
     const order = [];
@@ -110,14 +127,14 @@ class Model {
     while (stack.length) { const c = stack.pop(); order.push(c); stack.push(...tree.children[c]); }
     for (let i = order.length - 1; i >= 0; --i) {
       const c = order[i];
-      for (const k of tree.children[c]) sums[c] += sums[k];
+      for (const k of tree.children[c]) sums[c] = combine(sums[c], sums[k]);
     }
     return sums;
   }
 
   metricTotal(m, inclusive) {
     const key = `${m}/${inclusive}`;
-    if (!this.totals.has(key)) this.totals.set(key, this.metricRows(m, inclusive).reduce((a, b) => a + b, 0));
+    if (!this.totals.has(key)) this.totals.set(key, this.metricRows(m, inclusive).reduce(this.combine(m), 0));
     return this.totals.get(key);
   }
 
@@ -125,16 +142,20 @@ class Model {
   // marked in `cnodes` (a Set).
   locationValues(m, inclusive, cnodes) {
     const out = new Float64Array(this.width);
+    const combine = this.combine(m);
     const add = (metric, sign) => {
       const v = this.data.values[metric];
       for (let r = 0; r < v.cnode.length; ++r) {
         if (!cnodes.has(v.cnode[r])) continue;
         const locations = v.location[r];
-        for (let i = v.start[r], k = 0; i < v.start[r + 1]; ++i, ++k) out[locations ? locations[k] : k] += sign * v.value[i];
+        for (let i = v.start[r], k = 0; i < v.start[r + 1]; ++i, ++k) {
+          const l = locations ? locations[k] : k;
+          out[l] = combine(out[l], sign * v.value[i]);
+        }
       }
     };
     add(m, 1);
-    if (!inclusive) for (const child of this.metricTree.children[m]) add(child, -1);
+    if (!inclusive) for (const child of this.metricTree.children[m]) if (this.includesChild(m, child)) add(child, -1);
     return out;
   }
 
@@ -192,6 +213,12 @@ class Model {
 // ------------------------------------------------------------- display ---
 
 const SI = [[1e-9, "n"], [1e-6, "µ"], [1e-3, "m"], [1, ""], [1e3, "k"], [1e6, "M"], [1e9, "G"]];
+
+// A metric's value for people; "not computed" for a metric whose values the
+// report does not hold (a derived metric), never a 0 that looks like data.
+function formatMetricValue(value, metric) {
+  return metric.computed ? formatValue(value, metric.unit, metric.integer) : "not computed";
+}
 
 // A value for people: 4 significant digits with an SI prefix, counts below
 // a million in full ("0.000999999 s" -> "1 ms", 1234 visits -> "1,234").
@@ -363,8 +390,8 @@ class Browser {
       label: (m) => d.metrics[m].name,
       value: (m, expanded) => model.metricTotal(m, !expanded),
       // Each metric in its own unit, as a share of its own tree's root.
-      format: (v, m) => formatValue(v, d.metrics[m].unit, d.metrics[m].integer),
-      percentBase: (m) => (this.mode === "absolute" ? null : model.metricTotal(model.metricRoot(m), true)),
+      format: (v, m) => formatMetricValue(v, d.metrics[m]),
+      percentBase: (m) => (this.mode === "absolute" || !d.metrics[m].computed ? null : model.metricTotal(model.metricRoot(m), true)),
       // Metrics of different units are compared with their own root only.
       barBase: (m) => model.metricTotal(model.metricRoot(m), true),
     }, (m) => { this.selectedMetric = m; this.update(); });
@@ -373,7 +400,7 @@ class Browser {
     let cachedKey = null, cachedOwn = null, cachedSubtree = null;
     const callValues = () => {
       const key = `${this.selectedMetric}/${metricInclusive()}`;
-      if (key !== cachedKey) { cachedKey = key; cachedOwn = callRows(); cachedSubtree = Model.subtreeSums(cachedOwn, model.callTree); }
+      if (key !== cachedKey) { cachedKey = key; cachedOwn = callRows(); cachedSubtree = Model.subtreeSums(cachedOwn, model.callTree, model.combine(this.selectedMetric)); }
       return [cachedOwn, cachedSubtree];
     };
     this.calls = new TreePane(document.getElementById("call-tree"), {
@@ -381,7 +408,7 @@ class Browser {
       children: (c) => model.callTree.children[c],
       label: (c) => model.regionName(c),
       value: (c, expanded) => callValues()[expanded ? 0 : 1][c],
-      format: (v) => formatValue(v, metric().unit, metric().integer),
+      format: (v) => formatMetricValue(v, metric()),
       percentBase: () => this.percentBase(),
     }, (c) => { this.selectedCnode = c; this.update(); });
 
@@ -391,7 +418,7 @@ class Browser {
       children: (s) => this.sys.children[s],
       label: (s) => this.sys.label[s],
       value: (s, expanded) => (expanded ? this.sys.own(s) : this.sys.total(s)),
-      format: (v) => formatValue(v, metric().unit, metric().integer),
+      format: (v) => formatMetricValue(v, metric()),
       percentBase: () => this.percentBase(),
     }, () => this.update());
 
@@ -417,12 +444,13 @@ class Browser {
       values: new Float64Array(d.locations.length),
       own: (s) => (location[s] >= 0 ? this.sys.values[location[s]] : 0),
       total: (s) => (location[s] >= 0 ? this.sys.values[location[s]]
-                                      : children[s].reduce((a, k) => a + this.sys.total(k), 0)),
+                                      : children[s].reduce((a, k) => this.sys.combine(a, this.sys.total(k)), 0)),
+      combine: combiner("sum"),
     };
   }
 
   percentBase() {
-    if (this.mode === "absolute") return null;
+    if (this.mode === "absolute" || !this.model.data.metrics[this.selectedMetric].computed) return null;
     const m = this.mode === "root" ? this.model.metricRoot(this.selectedMetric) : this.selectedMetric;
     return this.model.metricTotal(m, true);
   }
@@ -466,6 +494,7 @@ class Browser {
     const inclusive = !this.metrics.isExpanded(m);
     const cnodes = this.calls.isExpanded(c) ? new Set([c]) : model.subtreeOf(c);
     this.sys.values = model.locationValues(m, inclusive, cnodes);
+    this.sys.combine = model.combine(m);
     this.metrics.render();
     this.calls.render();
     this.system.render();
@@ -480,7 +509,7 @@ class Browser {
     const d = this.model.data;
     const chart = document.getElementById("rank-chart");
     const perGroup = new Float64Array(d.groups.length);
-    d.locations.forEach((l, i) => { perGroup[l[2]] += this.sys.values[i]; });
+    d.locations.forEach((l, i) => { perGroup[l[2]] = this.sys.combine(perGroup[l[2]], this.sys.values[i]); });
     const largest = perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
     const metric = d.metrics[this.selectedMetric];
     const fragment = document.createDocumentFragment();
@@ -489,7 +518,7 @@ class Browser {
       bar.dataset.rank = String(d.groups[g][1]);
       bar.dataset.value = String(v);
       bar.style.height = `${largest ? Math.max(1, 100 * Math.abs(v) / largest) : 0}%`;
-      bar.title = `${d.groups[g][0]}: ${formatValue(v, metric.unit, metric.integer)}`;
+      bar.title = `${d.groups[g][0]}: ${formatMetricValue(v, metric)}`;
       bar.addEventListener("click", () => { this.system.selected = this.sys.groupBase + g; this.update(); });
       if (this.system.selected === this.sys.groupBase + g) bar.classList.add("selected");
       fragment.append(bar);
@@ -554,6 +583,9 @@ class Browser {
     const info = document.getElementById("metric-info");
     const parts = [el("strong", "", metric.name), el("span", "unique", ` (${metric.id}, ${metric.unit || "no unit"})`),
                    el("p", "", metric.description)];
+    if (metric.aggregate !== "sum") parts.push(el("p", "aggregate", `Values combine by their ${metric.aggregate === "min" ? "minimum" : "maximum"}, not their sum.`));
+    if (!metric.computed)
+      parts.push(el("p", "derived", metric.expression ? `Derived metric, not computed here: ${metric.expression}` : "Values of this type are not interpreted: not computed."));
     const causes = this.causes(this.selectedMetric);
     if (causes) { const p = el("p", "metric-causes"); p.append(causes); parts.push(p); }
     let url = metric.url;

@@ -106,6 +106,29 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     CHECK(summary.find("of MPI_COMM_WORLD: 44.0 ns (11.0 %), 2 ranks\n    4 operations, waiting 8.00 ns, 164 bytes sent; "
                        "mostly MPI_Allreduce (35.0 ns, 2 operations)\n") != std::string::npos);
     CHECK(summary.find("  MPI_COMM_WORLD:") == std::string::npos);  // the limit: two communicators
+
+    // All four ranks ran on node0, whose four cores are the default node size:
+    // nothing crosses a node, so there is no advice to give.
+    std::ostringstream placement;
+    print_placement(placement, structure, machine_file_path(report).string());
+    CHECK(placement.str() ==
+          "Placement: every rank fits on one node of 4 cores (as many as the busiest node of the trace ran), no bytes "
+          "cross nodes; --cores-per-node N predicts the traffic between nodes of N cores\n");
+}
+
+// Names come from the trace as bytes: the JSON stays valid UTF-8 and never
+// holds a "<" that could close the script element of a page embedding it.
+TEST_CASE("communication JSON: names of any bytes stay valid JSON", "[communicators]") {
+    const Analyzed a;
+    const std::string trace = "run\xff</script>.otf2";
+    const CommunicationStructure structure = communication_structure(a.definitions(), a.profile, a.rows, 0, trace);
+    const ScratchDir dir;
+    const auto report = dir.path() / "analysis.cubex";
+    write_communication_files(report, structure, trace);
+    const std::string json = text_of(communication_json_path(report));
+    CHECK(json.find('\xff') == std::string::npos);
+    CHECK(json.find('<') == std::string::npos);
+    CHECK(json.find("\"trace\":\"run\xef\xbf\xbd\\u003c/script>.otf2\"") != std::string::npos);
 }
 
 TEST_CASE("communicator table: members outside the trace or of unknown kind are refused", "[communicators]") {

@@ -108,6 +108,9 @@ TEST_CASE("summary: a Late Sender with the delays that caused it", "[summary]") 
 
     CHECK(summary.find("  total time: 600 ms (summed over ranks), wall clock 300 ms\n"
                        "  percentages: shares of the total time\n") != std::string::npos);
+    // Without --graph the summary names what the activity graph would add.
+    CHECK(summary.find("What if: --graph predicts") != std::string::npos);
+    CHECK(summary.find("Longest path of the activity graph") == std::string::npos);
     // 300000 / 600200 = 49.98 %.
     CHECK(section(summary, "Largest wait states") ==
           std::string("Largest wait states:\n"
@@ -204,6 +207,7 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
           "  program 0.55 (execution and computation of all ranks)\n"
           "  main > MPI_Barrier: 11.67 (waiting 350 ms, execution 30.0 ms)\n"
           "  most imbalanced rank: 0, 1.54 (with its computation)\n");
+    CHECK(summary.find("What if: --graph") == std::string::npos);
     const auto graph_block = summary.substr(summary.find("Longest path of the activity graph"));
     CHECK(graph_block ==
           "Longest path of the activity graph: 320 ms\n"

@@ -76,7 +76,7 @@ void check_rejected(const ScratchDir& dir, const std::string& bytes, const std::
 TEST_CASE("cube reader: missing files and non-archives are rejected") {
     ScratchDir dir;
     CHECK_THROWS_WITH(read_cubex(dir / "absent.cubex"), Catch::Contains("absent.cubex") && Catch::Contains("cannot open"));
-    check_rejected(dir, "", "not a tar archive");
+    check_rejected(dir, "", "the file is empty");
     check_rejected(dir, std::string(2000, 'x'), "not a tar archive");
 
     tar::Writer other(dir / "other.tar");
@@ -107,8 +107,8 @@ TEST_CASE("cube reader: damaged anchor.xml is rejected with the member and line"
     check_rejected(dir, patch(w, "anchor.xml", "<cube version=\"4.4\">", "<cube version=\"3.0\">"), "not a CUBE 4 report");
     check_rejected(dir, patch(w, "anchor.xml", "</program>", "</prograx>"), "anchor.xml: line ");
     check_rejected(dir, patch(w, "anchor.xml", "calleeId=\"1\"", "calleeId=\"9\""), "undefined region 9");
-    check_rejected(dir, patch(w, "anchor.xml", "<dtype>UINT64</dtype>", "<dtype>UINT32</dtype>"),
-                   "unsupported metric data type 'UINT32'");
+    check_rejected(dir, patch(w, "anchor.xml", "<dtype>UINT64</dtype>", "<dtype>UINT99</dtype>"),
+                   "unsupported metric data type 'UINT99'");
     check_rejected(dir, patch(w, "anchor.xml", "type=\"EXCLUSIVE\"", "type=\"DIFFERENT\""), "metric type DIFFERENT is not supported");
     check_rejected(dir, patch(w, "anchor.xml", "<location Id=\"3\">", "<location Id=\"7\">"), "location ids");
     check_rejected(dir, patch(w, "anchor.xml", "<metric id=\"1\"", "<metric id=\"0\""), "metric id 0 is used twice");
@@ -144,8 +144,12 @@ TEST_CASE("cube reader: damaged metric members are rejected") {
         partial.finish();
         check_rejected(dir, slurp(dir / "partial.tar"), "only one of 2.index and 2.data");
     }
-    // The member name in its tar header: the checksum no longer matches.
-    check_rejected(dir, patch(w, "", "2.data", "2.dat_"), "bad header checksum");
+    // The member name in its tar header: the checksum no longer matches, but
+    // the header is otherwise sane, as CubeLib 4.8 writes them, and is taken;
+    // the metric then lacks its data member.
+    check_rejected(dir, patch(w, "", "2.data", "2.dat_"), "only one of 2.index and 2.data");
+    // A wrong checksum in a header that is not a ustar header is refused.
+    check_rejected(dir, patch(w, "", "ustar", "ustaX"), "bad header checksum");
 }
 
 TEST_CASE("cube reader: flipped bytes anywhere never crash the reader") {
@@ -165,7 +169,10 @@ TEST_CASE("cube reader: flipped bytes anywhere never crash the reader") {
             ++rejected;  // the only exception the reader may throw
         }
     }
-    // Flips in padding, time stamps or values go unnoticed; most do not.
+    // Flips in padding, time stamps or values go unnoticed, and so do flips
+    // in tar header fields we do not use (mode, owner, time), since headers
+    // with a wrong checksum are taken when otherwise sane (CubeLib 4.8 writes
+    // such checksums); flips in names, sizes, markers and XML are caught.
     INFO(rejected << " of " << tried << " flips rejected");
-    CHECK(rejected > tried / 4);
+    CHECK(rejected > tried / 6);
 }

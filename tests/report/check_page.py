@@ -15,7 +15,11 @@
    the report: metric 6, row 5, column 2 of 6.data).
 4. A report whose names are markup (write_hostile_report): each shows as
    text, no element is created from it, no dialog opens.
-5. The communication view. Of the analyzer's page in 1: MPI_COMM_WORLD
+5. A report shaped like Score-P's profiles (write_scorep_report, values in
+   scorep_shaped_report.hpp): its minimum time aggregates by the minimum
+   (main with its callees 0.25 s, main alone 6 s; per rank 0.25 s and
+   0.5 s), and its derived metric shows as not computed.
+6. The communication view. Of the analyzer's page in 1: MPI_COMM_WORLD
    with one MPI_Send and one MPI_Recv operation, and rank 0 sending rank 1
    its 1024 bytes. Of hindsight-report's page of 4 with a communication
    structure written here beside the report: a ring of 4 ranks on 2 nodes
@@ -29,7 +33,7 @@ Every page: no SEVERE message on the console. A screenshot of the first
 page goes to --screenshot. Without Chromium the test fails.
 
 Usage: check_page.py --analyzer A --report-tool R --mpiexec M --writer W
-                     --hostile-writer H --scalasca DIR --screenshot PNG
+                     --hostile-writer H --scorep-writer S --scalasca DIR --screenshot PNG
 """
 
 import argparse
@@ -464,17 +468,42 @@ def check_hostile_names(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_scorep_profile(driver, args, work):
+    cubex = os.path.join(work, "profile.cubex")
+    run([args.scorep_writer, cubex])
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "profile.html"))
+    page.open_path("metric-tree", ["min_time"])
+    # The root is open at first: main alone, its callees with theirs.
+    check(close(page.value("call-tree", "main"), 6), f"min_time of main alone is {page.value('call-tree', 'main')}")
+    check(close(page.value("call-tree", "foo"), 0.25), f"min_time of foo and baz is {page.value('call-tree', 'foo')}")
+    page.row("call-tree", "main").find_element(By.CLASS_NAME, "toggle").click()
+    check(close(page.value("call-tree", "main"), 0.25), f"min_time of main with callees is {page.value('call-tree', 'main')}")
+    check(page.shown("call-tree", "main") == "250 ms", f"min_time of main shows as {page.shown('call-tree', 'main')!r}")
+    page.open_path("call-tree", ["main"])
+    check(close(page.rank_value(0), 0.25) and close(page.rank_value(1), 0.5),
+          f"min_time per rank is {page.rank_value(0)}, {page.rank_value(1)}; expected 0.25, 0.5")
+    check(close(page.value("system-tree", "node0"), 0.25), f"min_time of the node is {page.value('system-tree', 'node0')}")
+    Select(driver.find_element(By.ID, "mode")).select_by_value("metric")
+    check(page.shown("call-tree", "main") == "100.00 %", f"min_time of main is {page.shown('call-tree', 'main')!r} of its total")
+    Select(driver.find_element(By.ID, "mode")).select_by_value("absolute")
+    check(page.shown("metric-tree", "avg_time") == "not computed",
+          f"the derived metric shows {page.shown('metric-tree', 'avg_time')!r}")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for option in ("--analyzer", "--report-tool", "--mpiexec", "--writer", "--hostile-writer", "--scalasca",
-                   "--screenshot"):
+    for option in ("--analyzer", "--report-tool", "--mpiexec", "--writer", "--hostile-writer", "--scorep-writer",
+                   "--scalasca", "--screenshot"):
         parser.add_argument(option, required=True)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-page.") as work:
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names,
+            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_scorep_profile,
                              check_communication):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
