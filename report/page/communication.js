@@ -84,8 +84,9 @@ class CommunicatorTable {
     if (operation !== null) tr.dataset.operation = operation;
     COMMUNICATOR_COLUMNS.forEach(([, value, format], i) => {
       const v = value(row);
-      const td = el("td", i > 2 ? "number" : "", format ? format(v) : v);
-      if (i > 2) td.dataset.value = String(v);
+      const numeric = i === 1 || i > 2;
+      const td = el("td", numeric ? "number" : "", format ? format(v) : v);
+      if (numeric) td.dataset.value = String(v);
       tr.append(td);
     });
     return tr;
