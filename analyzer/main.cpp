@@ -45,6 +45,7 @@
 #include "replay/mpi_engine.hpp"
 #include "replay/mpi_handles.hpp"
 #include "replay/rank_agreement.hpp"
+#include "report/communication_data.hpp"
 #include "report/page.hpp"
 #include "trace/trace_loader.hpp"
 
@@ -186,9 +187,10 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
-        if (!options.page.empty())
-            report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page);
         analyzer::write_communication_files(options.report, communication, options.trace);
+        if (!options.page.empty())  // the page shows the JSON just written
+            report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page,
+                               report::read_communication_json(analyzer::communication_json_path(options.report)));
     });
     facts.further_sections.push_back([&](std::ostream& out, double total_time) {
         analyzer::print_communicators(out, communication.communicators, total_time);

@@ -8,6 +8,7 @@
 
 #include "common/cube/reader.hpp"
 #include "common/error.hpp"
+#include "report/communication_data.hpp"
 #include "report/diff.hpp"
 #include "report/options.hpp"
 #include "report/page.hpp"
@@ -28,6 +29,19 @@ report::Table text_table(const cube::Report& cube, const report::Options& option
     return report::rank_table(cube, metric, cnode, options.top);
 }
 
+// The communication structure the analyzer wrote beside the report, for the
+// page. The report is the input asked for: a damaged side file costs the
+// page its communication view, with a warning, not the page.
+std::string communication_json(const report::Options& options) {
+    if (!options.before.empty()) return {};  // a difference has no communication structure
+    try {
+        return report::find_communication_json(options.report).value_or(std::string());
+    } catch (const Error& e) {
+        std::cerr << kProgram << ": warning: " << e.what() << "; the page has no communication view" << std::endl;
+        return {};
+    }
+}
+
 int run(const report::Options& options) {
     cube::Report cube = cube::read_cubex(options.report);
     std::string title = std::filesystem::path(options.report).filename().string();
@@ -40,7 +54,7 @@ int run(const report::Options& options) {
         report::print_table(std::cout, text_table(cube, options), options.format);
         return EXIT_SUCCESS;
     }
-    report::write_page(cube, title, options.page);
+    report::write_page(cube, title, options.page, communication_json(options));
     std::cout << options.page << '\n';
     return EXIT_SUCCESS;
 }

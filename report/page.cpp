@@ -25,15 +25,20 @@ std::string filled(std::string text, std::string_view marker, std::string_view c
 
 }  // namespace
 
-std::string page_html(const cube::Report& report, const std::string& title) {
+std::string page_html(const cube::Report& report, const std::string& title, const std::string& communication_json) {
     std::string page(kPageHtml);
     page = filled(std::move(page), "/*@STYLE@*/", kPageCss);
     page = filled(std::move(page), "/*@SCRIPT@*/", kPageJs);
+    // Embedded as the report's data is (compressed, base64), so that no text
+    // of the trace can end the script element.
+    page = filled(std::move(page), "@COMMUNICATION@",
+                  communication_json.empty() ? std::string() : base64(gzip(communication_json)));
     return filled(std::move(page), "@DATA@", base64(gzip(encode_page_data(report, title))));
 }
 
-void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path) {
-    const std::string page = page_html(report, title);
+void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path,
+                const std::string& communication_json) {
+    const std::string page = page_html(report, title, communication_json);
     write_output_file(path, [&](const std::filesystem::path& partial) {
         std::ofstream out(partial, std::ios::binary);
         out.write(page.data(), static_cast<std::streamsize>(page.size()));

@@ -10,13 +10,17 @@
 
 namespace hindsight::report {
 
-// The whole page for `report`, titled `title` (shown as text).
-std::string page_html(const cube::Report& report, const std::string& title);
+// The whole page for `report`, titled `title` (shown as text), with the
+// communication view of `communication_json` (report/communication_data.hpp)
+// where that is not empty.
+std::string page_html(const cube::Report& report, const std::string& title,
+                      const std::string& communication_json = {});
 
 // Writes page_html() to `path` atomically (common/output_file.hpp): the
 // name holds the complete page or what it held before. Throws
 // hindsight::Error naming `path` when it cannot be written.
-void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path);
+void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path,
+                const std::string& communication_json = {});
 
 // Where the page of the report `cubex` goes by default: beside it, with the
 // extension .html ("run/analysis.cubex" -> "run/analysis.html").

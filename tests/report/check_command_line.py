@@ -9,7 +9,10 @@ call path main/MPI_Recv.
 
 Bad input (a file that is no archive, a truncated report, a missing file,
 a missing metric or call path, a page that cannot be written) must give one line naming the file, status
-1, and leave no page, complete or partial, in the directory.
+1, and leave no page, complete or partial, in the directory. A damaged
+communication structure beside a report (REPORT.communication.json) costs
+the page only its communication view: one warning line naming the file,
+status 0, the page written; a sound one is embedded.
 
 Usage: check_command_line.py --report-tool R --scalasca DIR
 """
@@ -101,6 +104,27 @@ def check_bad_input(args, work, chain):
         check(len(result.stderr.splitlines()) == 1, f"{usage}: not one line:\n{result.stderr}")
 
 
+def check_communication_file(args, work, chain):
+    copy = os.path.join(work, "with-communication.cubex")
+    shutil.copy(chain, copy)
+    side = os.path.join(work, "with-communication.communication.json")
+    page = os.path.join(work, "with-communication.html")
+    with open(side, "w") as out:
+        out.write('{"schema": "hindsight-communication", "version": 1, "communicators": [')
+    result = run(args, [copy])
+    lines = result.stderr.splitlines()
+    check(len(lines) == 1 and lines[0].startswith(f"hindsight-report: warning: {side}: not JSON: "),
+          f"a damaged communication file: not one warning naming it:\n{result.stderr}")
+    check(result.stdout.strip() == page and os.path.isfile(page), "no page beside a damaged communication file")
+    without = os.path.getsize(page)
+    with open(side, "w") as out:
+        out.write('{"schema": "hindsight-communication", "version": 1, "communicators": [], "ranks": 4,'
+                  ' "rank_matrix": [[0, 1, 1, 8, 0]]}')
+    result = run(args, [copy])
+    check(result.stderr == "", f"a sound communication file: {result.stderr}")
+    check(os.path.getsize(page) > without, "the communication structure is not in the page")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--report-tool", required=True)
@@ -111,6 +135,7 @@ def main():
         try:
             check_text(args, chain)
             check_bad_input(args, work, chain)
+            check_communication_file(args, work, chain)
         except Failure as failure:
             print(f"FAIL: {failure}", file=sys.stderr)
             return 1

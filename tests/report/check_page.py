@@ -19,6 +19,15 @@
    scorep_shaped_report.hpp): its minimum time aggregates by the minimum
    (main with its callees 0.25 s, main alone 6 s; per rank 0.25 s and
    0.5 s), and its derived metric shows as not computed.
+6. The communication view. Of the analyzer's page in 1: MPI_COMM_WORLD
+   with one MPI_Send and one MPI_Recv operation, and rank 0 sending rank 1
+   its 1024 bytes. Of hindsight-report's page of 4 with a communication
+   structure written here beside the report: a ring of 4 ranks on 2 nodes
+   (each rank sends 3 messages of 100 bytes to the next), on a
+   communicator with a markup name; the heat map's cells by hovering them,
+   per node pair too, the table's sorting, the placement numbers; and a
+   ring of 1030 ranks, whose heat map sums blocks of 3 ranks per pixel.
+   A screenshot of the view goes beside --screenshot (-communication.png).
 
 Every page: no SEVERE message on the console. A screenshot of the first
 page goes to --screenshot. Without Chromium the test fails.
@@ -28,6 +37,7 @@ Usage: check_page.py --analyzer A --report-tool R --mpiexec M --writer W
 """
 
 import argparse
+import json
 import math
 import os
 import shutil
@@ -138,6 +148,33 @@ class Page:
     def shown(self, pane, label):
         return self.row(pane, label).find_element(By.CLASS_NAME, "value").text
 
+    def show_communication(self):
+        """Waits for the communication view and switches to it."""
+        WebDriverWait(self.driver, 30).until(
+            lambda d: d.execute_script("return document.body.dataset.communication !== undefined"))
+        check(self.driver.execute_script("return document.body.dataset.communication") != "failed",
+              f"the communication view failed: {self.driver.find_element(By.ID, 'status').text}")
+        self.driver.find_element(By.ID, "communication-button").click()
+        check(self.driver.find_element(By.ID, "heatmap").is_displayed(), "the heat map is not shown")
+
+    def operation_cell(self, communicator, operation, column):
+        """The text of a column (0: the label) of a communicator's row, or of its operation's."""
+        selector = f"#communicator-table tr[data-communicator='{communicator}']"
+        selector += f"[data-operation='{operation}']" if operation else ".communicator"
+        return self.driver.find_element(By.CSS_SELECTOR, selector).find_elements(By.TAG_NAME, "td")[column].text
+
+    def hover_cell(self, sender, receiver):
+        """Moves the mouse over the heat map's cell of `sender` to `receiver` (rows, columns
+        of its grid) and returns what the page says about it."""
+        return self.driver.execute_script("""
+            const canvas = document.getElementById("heatmap"), map = window.hindsightCommunication.map;
+            const box = canvas.getBoundingClientRect();
+            const at = (cell) => (cell + 0.5) * map.scale * canvas.clientWidth / canvas.width;
+            canvas.dispatchEvent(new MouseEvent("mousemove", {bubbles: true,
+              clientX: box.left + canvas.clientLeft + at(arguments[1]),
+              clientY: box.top + canvas.clientTop + at(arguments[0])}));
+            return document.getElementById("heatmap-tip").textContent;""", sender, receiver)
+
     def console_errors(self):
         return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -153,6 +190,7 @@ def check_late_sender(driver, args, work):
          os.path.join(trace, "no-rootcause.cubex"), trace])
     check(not os.path.exists(os.path.join(trace, "no-rootcause.html")), "--no-page wrote a page")
     page = Page(driver, page_path)
+    check_late_sender_communication(driver, page)
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
     # worked in main from 5 to 50 ns while rank 1 worked from 5 to 20: a
@@ -243,6 +281,135 @@ def check_late_sender(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_late_sender_communication(driver, page):
+    """The communication view of the Late Sender trace: one message of 1024 bytes, rank 0 to 1."""
+    page.show_communication()
+    world = driver.execute_script(
+        "return window.hindsightCommunication.data.communicators.find((c) => c.name === 'MPI_COMM_WORLD').id")
+    check(page.operation_cell(world, None, 0) == "MPI_COMM_WORLD", "no row for MPI_COMM_WORLD")
+    check(page.operation_cell(world, None, 1) == "2", "MPI_COMM_WORLD has not 2 ranks")
+    for operation in ("MPI_Send", "MPI_Recv"):
+        check(page.operation_cell(world, operation, 3) == "1", f"MPI_COMM_WORLD has not 1 {operation} operation")
+    check(page.operation_cell(world, "MPI_Send", 7) == "1,024", "the send has not 1024 bytes")
+    check(page.hover_cell(0, 1) == "rank 0 → rank 1: 1,024 point-to-point bytes",
+          f"heat map cell 0 → 1: {page.hover_cell(0, 1)!r}")
+    check(page.hover_cell(1, 0) == "rank 1 → rank 0: 0 point-to-point bytes",
+          f"heat map cell 1 → 0: {page.hover_cell(1, 0)!r}")
+    driver.find_element(By.ID, "communication-button").click()  # back to the panes
+    check(driver.find_element(By.ID, "call-tree").is_displayed(), "the panes do not come back")
+
+
+# A communicator named with markup, as the browser must show it.
+HOSTILE_COMMUNICATOR = "</script><img src=x onerror=alert(3)> & \"world\""
+
+
+def ring_structure(ranks, nodes):
+    """A communication structure (doc/communication.md) of a ring: each rank sends 3 messages of
+    100 bytes to the next and implies 40 collective bytes to the one before; ranks fill nodes in
+    blocks."""
+    per_node = ranks // nodes
+    node_of = [r // per_node for r in range(ranks)]
+    collective = {(r, (r - 1) % ranks): 40 for r in range(ranks)}
+    cells = {(r, (r + 1) % ranks): [r, (r + 1) % ranks, 3, 300, 0] for r in range(ranks)}
+    for (a, b), v in collective.items():
+        cells.setdefault((a, b), [a, b, 0, 0, 0])[4] += v
+    node_cells = {}
+    for (a, b), c in cells.items():
+        key = (node_of[a], node_of[b])
+        if key[0] == key[1]:
+            continue
+        cell = node_cells.setdefault(key, [key[0], key[1], 0, 0, 0])
+        for i in (2, 3, 4):
+            cell[i] += c[i]
+    return {
+        "schema": "hindsight-communication", "version": 1, "trace": "t.otf2", "time_unit": "s",
+        "communicators": [
+            {"id": 0, "name": "MPI_COMM_WORLD", "label": "MPI_COMM_WORLD", "parent": None, "size": ranks,
+             "members": list(range(ranks)), "topology": "none", "reorder": False, "dims": [], "periodic": [],
+             "operations": 1, "time": 0.5, "waiting": 0.25, "bytes_sent": 40 * ranks,
+             "by_operation": [{"operation": "MPI_Allgather", "operations": 1, "calls": ranks, "time": 0.5,
+                               "waiting": 0.25, "bytes_sent": 40 * ranks, "bytes_received": 40 * ranks}]},
+            {"id": 1, "name": HOSTILE_COMMUNICATOR, "label": HOSTILE_COMMUNICATOR + " of MPI_COMM_WORLD",
+             "parent": 0, "size": ranks, "members": list(range(ranks)), "topology": "cartesian",
+             "reorder": True, "dims": [ranks], "periodic": [True],
+             "operations": 3 * ranks, "time": 2.0, "waiting": 1.0, "bytes_sent": 300 * ranks,
+             "by_operation": [{"operation": "MPI_Send", "operations": 3 * ranks, "calls": 3 * ranks, "time": 1.5,
+                               "waiting": 0, "bytes_sent": 300 * ranks, "bytes_received": 0},
+                              {"operation": "MPI_Recv", "operations": 3 * ranks, "calls": 3 * ranks, "time": 0.5,
+                               "waiting": 1.0, "bytes_sent": 0, "bytes_received": 300 * ranks}]}],
+        "ranks": ranks, "rank_matrix": sorted(cells.values()),
+        "nodes": [f"node{n}" for n in range(nodes)], "node_of_rank": node_of,
+        "node_matrix": sorted(node_cells.values()),
+        "placement": {"cores_per_node": per_node, "cores_from": "option", "nodes": nodes,
+                      "total_bytes": 340 * ranks, "hosts": [f"node{n}" for n in range(nodes)],
+                      "mappings": [{"name": "block", "inter_node_bytes": 680, "node_of_rank": node_of},
+                                   {"name": "round-robin", "inter_node_bytes": 1360, "node_of_rank": node_of},
+                                   {"name": "advised", "inter_node_bytes": 680, "node_of_rank": node_of}]}}
+
+
+def check_communication(driver, args, work):
+    cubex = os.path.join(work, "ring.cubex")
+    run([args.hostile_writer, cubex])
+    with open(os.path.join(work, "ring.communication.json"), "w", encoding="utf-8") as f:
+        json.dump(ring_structure(4, 2), f)
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "ring.html"))
+    page.show_communication()
+    # The table: communicators by time, the hostile name as text.
+    labels = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#communicator-table tr.communicator td:first-child")]
+    check(labels == [HOSTILE_COMMUNICATOR + " of MPI_COMM_WORLD", "MPI_COMM_WORLD"], f"communicators: {labels}")
+    check(page.operation_cell(1, None, 2) == "cartesian 4 (reorder)", "the ring's topology")
+    check(page.operation_cell(1, "MPI_Send", 3) == "12", "the ring has not 12 MPI_Send operations")
+    check(page.operation_cell(1, None, 4) == "24", "the ring has not 24 calls")
+    check(page.operation_cell(0, "MPI_Allgather", 4) == "4", "the allgather has not 4 calls")
+    operations = lambda: [r.get_attribute("data-operation") for r in
+                          driver.find_elements(By.CSS_SELECTOR, "#communicator-table tr.operation[data-communicator='1']")]
+    check(operations() == ["MPI_Send", "MPI_Recv"], f"operations by time: {operations()}")
+    driver.find_element(By.XPATH, "//table[@id='communicator-table']//th[.='Waiting']").click()
+    check(operations() == ["MPI_Recv", "MPI_Send"], f"operations by waiting: {operations()}")
+    # The heat map: rank r sends 300 bytes in 3 messages to r + 1 and implies 40 bytes to r - 1.
+    check(page.hover_cell(3, 0) == "rank 3 → rank 0: 300 point-to-point bytes", f"cell 3 → 0: {page.hover_cell(3, 0)!r}")
+    check(page.hover_cell(0, 2) == "rank 0 → rank 2: 0 point-to-point bytes", f"cell 0 → 2: {page.hover_cell(0, 2)!r}")
+    Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("messages")
+    check(page.hover_cell(1, 2) == "rank 1 → rank 2: 3 point-to-point messages", f"cell 1 → 2: {page.hover_cell(1, 2)!r}")
+    Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("collective")
+    check(page.hover_cell(0, 3) == "rank 0 → rank 3: 40 bytes collectives imply", f"cell 0 → 3: {page.hover_cell(0, 3)!r}")
+    # Per node (ranks 0, 1 on node0): node0 -> node1 is 1 -> 2, 300 bytes and the 40 that 2 implies to 1 the other way.
+    Select(driver.find_element(By.ID, "matrix-level")).select_by_value("nodes")
+    Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("bytes")
+    check(page.hover_cell(0, 1) == "node node0 → node node1: 300 point-to-point bytes", f"node cell: {page.hover_cell(0, 1)!r}")
+    Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("collective")
+    check(page.hover_cell(1, 0) == "node node1 → node node0: 40 bytes collectives imply", f"node cell: {page.hover_cell(1, 0)!r}")
+    legend = driver.find_element(By.CLASS_NAME, "heatmap-legend").text
+    check("log scale" in legend, f"the legend: {legend!r}")
+    placement = {row.get_attribute("data-mapping"): row.find_elements(By.TAG_NAME, "td")[1].get_attribute("data-value")
+                 for row in driver.find_elements(By.CSS_SELECTOR, "#placement tr[data-mapping]")}
+    check(placement == {"block": "680", "round-robin": "1360", "advised": "680"}, f"placement: {placement}")
+    Select(driver.find_element(By.ID, "matrix-level")).select_by_value("ranks")
+    Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("bytes")
+    for tag in ("img", "b"):
+        check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
+    driver.save_screenshot(args.screenshot.replace(".png", "-communication.png"))
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+    # 1030 ranks on a canvas of 512 pixels: 3 ranks a pixel, 344 pixels a side; the pixel of ranks
+    # 0-2 to ranks 3-5 holds the one message 2 -> 3.
+    with open(os.path.join(work, "ring.communication.json"), "w", encoding="utf-8") as f:
+        json.dump(ring_structure(1030, 2), f)
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "ring.html"))
+    page.show_communication()
+    check(driver.execute_script("return document.getElementById('heatmap').width") == 344, "the heat map's size")
+    check(page.hover_cell(0, 0) == "ranks 0–2 → ranks 0–2: 600 point-to-point bytes", f"block: {page.hover_cell(0, 0)!r}")
+    check(page.hover_cell(0, 1) == "ranks 0–2 → ranks 3–5: 300 point-to-point bytes", f"block: {page.hover_cell(0, 1)!r}")
+    check(page.hover_cell(343, 0) == "rank 1029 → ranks 0–2: 300 point-to-point bytes",
+          f"last block: {page.hover_cell(343, 0)!r}")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
 def check_diff(driver, args, work):
     """The same trace analyzed without the delay analysis, minus with it: the
     30 ns delay at main on rank 0 becomes -30 ns, the Late Sender stays."""
@@ -291,7 +458,7 @@ def check_hostile_names(driver, args, work):
     check(page.row("metric-tree", "Time \"&\" <b>bold</b>") is not None, "metric name")
     for tag in ("img", "b", "i"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
-    check(len(driver.find_elements(By.TAG_NAME, "script")) == 2, "a name added a script element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
     try:
         text = driver.switch_to.alert.text
         raise Failure(f"a name opened a dialog: {text}")
@@ -336,7 +503,8 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_scorep_profile):
+            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_scorep_profile,
+                             check_communication):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:
