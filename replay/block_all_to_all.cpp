@@ -7,7 +7,8 @@
 
 namespace hindsight::replay {
 
-void BlockAllToAll::run(const std::vector<ByteBlock>& outgoing) {
+void BlockAllToAll::run_blocks(std::span<const std::span<const std::byte>> outgoing) {
+    ++runs_;
     int size = 0;
     MPI_Comm_size(comm_, &size);
     const auto ranks = static_cast<std::size_t>(size);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -29,15 +30,24 @@ public:
 
     // outgoing[r] goes to rank r (ranks beyond outgoing.size() get nothing);
     // afterwards block(r) is what rank r sent. Collective over `comm`.
-    void run(const std::vector<ByteBlock>& outgoing);
+    template <typename Block>
+    void run(const std::vector<Block>& outgoing) {
+        std::vector<std::span<const std::byte>> blocks(outgoing.begin(), outgoing.end());
+        run_blocks(blocks);
+    }
     std::span<const std::byte> block(int rank) const;
+    // How many all-to-alls ran (statistics).
+    std::uint64_t runs() const { return runs_; }
 
 private:
+    void run_blocks(std::span<const std::span<const std::byte>> outgoing);
+
     MPI_Comm comm_;
     ProgressWatch& watch_;
     ByteBlock received_;
     std::vector<int> send_counts_, receive_counts_;
     std::vector<std::size_t> receive_offsets_;
+    std::uint64_t runs_ = 0;
 };
 
 }  // namespace hindsight::replay
