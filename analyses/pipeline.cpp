@@ -69,6 +69,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         start = std::chrono::steady_clock::now();
         engine.run(replay::Direction::Backward, backward);
         findings.backward_seconds = seconds_since(start);
+        findings.delay_cost_rounds = delay_costs.rounds();
     }
 
     // The activity graph: a forward pass of its own, since its payloads

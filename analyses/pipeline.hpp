@@ -40,6 +40,10 @@ struct AnalysisFindings {
     double forward_seconds = 0;
     double backward_seconds = 0;
     double graph_seconds = 0;
+    // The rounds of bulk exchanges the delay analysis took (alike on every
+    // rank): they grow with the longest chain of propagating wait states,
+    // not with the number of messages.
+    std::uint64_t delay_cost_rounds = 0;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine
