@@ -31,7 +31,6 @@ enum class DelayCostAnalysis::Record : std::uint8_t {
 namespace {
 
 constexpr std::uint32_t kNoWaiting = std::numeric_limits<std::uint32_t>::max();
-constexpr std::size_t kAmbiguous = std::numeric_limits<std::size_t>::max();
 
 // The pattern of a collective operation's wait states, by the operation,
 // which all members share; none for the operations whose waits have no
@@ -77,12 +76,9 @@ void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direc
     propagating_.clear();
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_.clear();
-    for (std::size_t p = 0; p < sync_points_.size(); ++p) {
-        // Two points of one rank with the same id (a hash collision) could
-        // not be told apart: asking for either is an error.
-        const auto [it, inserted] = point_by_operation_.emplace(sync_points_[p].operation, p);
-        if (!inserted) it->second = kAmbiguous;
-    }
+    point_by_operation_.reserve(sync_points_.size());
+    for (std::size_t p = 0; p < sync_points_.size(); ++p) point_by_operation_.emplace_back(sync_points_[p].operation, p);
+    std::sort(point_by_operation_.begin(), point_by_operation_.end());
     waiting_.clear();
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
     shares_due_.assign(sync_points_.size(), 0);
@@ -126,12 +122,22 @@ double DelayCostAnalysis::propagating(EventIndex index) const {
     return it == propagating_.end() ? 0.0 : it->second;
 }
 
+std::size_t DelayCostAnalysis::find_point(OperationId operation) const {
+    const auto it = std::lower_bound(point_by_operation_.begin(), point_by_operation_.end(),
+                                     std::pair<OperationId, std::size_t>(operation, 0));
+    if (it == point_by_operation_.end() || it->first != operation) return SyncPointList::kNone;
+    // Two points of one rank with the same id (a hash collision) cannot be
+    // told apart.
+    if (std::next(it) != point_by_operation_.end() && std::next(it)->first == operation) return SyncPointList::kNone;
+    return it->second;
+}
+
 std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what) const {
-    const auto it = point_by_operation_.find(operation);
-    if (it == point_by_operation_.end() || it->second == kAmbiguous)
+    const std::size_t point = find_point(operation);
+    if (point == SyncPointList::kNone)
         throw Error(trace_->anchor_path, std::string(what) + " names an operation at which rank " +
                                              std::to_string(trace_->rank) + " has no synchronization point");
-    return it->second;
+    return point;
 }
 
 IntervalProfile DelayCostAnalysis::interval_with(std::size_t point, int peer) {
@@ -221,9 +227,9 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
         DelayerInterval delayer;
         delayer.waiting = in.get<double>();
         delayer.processing = get_profile(in);
-        const auto it = point_by_operation_.find(operation);
-        const bool waited = it != point_by_operation_.end() && it->second != kAmbiguous &&
-                            own_wait(sync_points_[it->second].event, WaitPattern::LateReceiver);
+        const std::size_t point = find_point(operation);
+        const bool waited = point != SyncPointList::kNone &&
+                            own_wait(sync_points_[point].event, WaitPattern::LateReceiver);
         if (!waited) {
             // The receiver saw a wait this rank did not record: nothing to divide.
             auto& out = rounds.to(from);
@@ -232,9 +238,9 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
             out.put<std::uint8_t>(0);
             return;
         }
-        add_waiting(it->second, Waiting::Kind::LateReceiver, CostPattern::LateReceiver, from, true);
-        inputs_[it->second] = std::move(delayer);
-        became_ready(it->second);
+        add_waiting(point, Waiting::Kind::LateReceiver, CostPattern::LateReceiver, from, true);
+        inputs_[point] = std::move(delayer);
+        became_ready(point);
         return;
     }
     case Record::CollectiveInterval: {

@@ -47,6 +47,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analyses/cost_shares.hpp"
@@ -96,6 +97,8 @@ private:
     int peer_world_rank(trace::EventIndex event);
     PatternCosts long_costs(trace::EventIndex index) const;
     double propagating(trace::EventIndex index) const;
+    // The point of `operation`, or kNone when this rank has none or two.
+    std::size_t find_point(OperationId operation) const;
     std::size_t point_of(OperationId operation, const char* what) const;
     // The interval that ends at synchronization point `point` and begins at
     // the previous one involving world rank `peer`.
@@ -144,7 +147,8 @@ private:
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
     std::unordered_map<trace::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
     std::unordered_map<trace::EventIndex, double> propagating_;       // the part of a wait that propagated
-    std::unordered_map<OperationId, std::size_t> point_by_operation_;
+    // (operation, point), sorted: finds the point a record names.
+    std::vector<std::pair<OperationId, std::size_t>> point_by_operation_;
 
     std::vector<Waiting> waiting_;             // this rank's waits with costs to pass on
     std::vector<std::uint32_t> waiting_at_;    // index into waiting_ by point, or kNoWaiting
