@@ -46,9 +46,10 @@ struct Options {
 // allreduce (which begins at the body's end) and a gap.
 constexpr OTF2_TimeStamp kCollectiveWindow = 800;
 constexpr OTF2_TimeStamp kFirstIteration = 1000;
-// A rank stops before an iteration once its count, with the closing frames,
-// is within kSlack of the requested events: an iteration writes at most
-// about 18, so every rank ends within 10 of the request.
+// The ranks stop before an iteration once the fullest one's count, with
+// the closing frames, is within kSlack of the requested events: an
+// iteration writes at most 18 (a halo exchange and an allreduce), so every
+// rank ends within 10 of the request.
 constexpr std::uint64_t kSlack = 8;
 constexpr std::uint64_t kClosingEvents = 3;
 
