@@ -20,6 +20,7 @@ sizes=${*:-100000 1000000}
 runs=${RUNS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hindsight-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=SCRIPTDIR/common.sh
 . "$(dirname "$0")/common.sh"
 echo "ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode" \
   "shared_decode_s total/shared_decode"

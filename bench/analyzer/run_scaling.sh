@@ -22,6 +22,7 @@ build=$1
 events=${2:-250000}
 runs=${RUNS:-3}
 limit=${TIMEOUT:-600}
+# shellcheck source=SCRIPTDIR/common.sh
 . "$(dirname "$0")/common.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hindsight-scaling-XXXXXX")
 trap 'rm -rf "$work"' EXIT
