@@ -75,10 +75,7 @@ void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direc
     long_costs_.clear();
     propagating_.clear();
     members_.assign(trace.definitions.communicators.size(), {});
-    point_by_operation_.clear();
-    point_by_operation_.reserve(sync_points_.size());
-    for (std::size_t p = 0; p < sync_points_.size(); ++p) point_by_operation_.emplace_back(sync_points_[p].operation, p);
-    std::sort(point_by_operation_.begin(), point_by_operation_.end());
+    point_by_operation_ = OperationIndex(sync_points_);
     waiting_.clear();
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
     shares_due_.assign(sync_points_.size(), 0);
@@ -122,18 +119,8 @@ double DelayCostAnalysis::propagating(EventIndex index) const {
     return it == propagating_.end() ? 0.0 : it->second;
 }
 
-std::size_t DelayCostAnalysis::find_point(OperationId operation) const {
-    const auto it = std::lower_bound(point_by_operation_.begin(), point_by_operation_.end(),
-                                     std::pair<OperationId, std::size_t>(operation, 0));
-    if (it == point_by_operation_.end() || it->first != operation) return SyncPointList::kNone;
-    // Two points of one rank with the same id (a hash collision) cannot be
-    // told apart.
-    if (std::next(it) != point_by_operation_.end() && std::next(it)->first == operation) return SyncPointList::kNone;
-    return it->second;
-}
-
 std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what) const {
-    const std::size_t point = find_point(operation);
+    const std::size_t point = point_by_operation_.find(operation);
     if (point == SyncPointList::kNone)
         throw Error(trace_->anchor_path, std::string(what) + " names an operation at which rank " +
                                              std::to_string(trace_->rank) + " has no synchronization point");
@@ -227,7 +214,7 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
         DelayerInterval delayer;
         delayer.waiting = in.get<double>();
         delayer.processing = get_profile(in);
-        const std::size_t point = find_point(operation);
+        const std::size_t point = point_by_operation_.find(operation);
         const bool waited = point != SyncPointList::kNone &&
                             own_wait(sync_points_[point].event, WaitPattern::LateReceiver);
         if (!waited) {

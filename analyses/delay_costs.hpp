@@ -47,11 +47,11 @@
 
 #include <cstdint>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "analyses/cost_shares.hpp"
 #include "analyses/local_cube.hpp"
+#include "analyses/operation_index.hpp"
 #include "analyses/sync_intervals.hpp"
 #include "analyses/sync_point_list.hpp"
 #include "analyses/synchronization_points.hpp"
@@ -97,8 +97,6 @@ private:
     int peer_world_rank(trace::EventIndex event);
     PatternCosts long_costs(trace::EventIndex index) const;
     double propagating(trace::EventIndex index) const;
-    // The point of `operation`, or kNone when this rank has none or two.
-    std::size_t find_point(OperationId operation) const;
     std::size_t point_of(OperationId operation, const char* what) const;
     // The interval that ends at synchronization point `point` and begins at
     // the previous one involving world rank `peer`.
@@ -147,8 +145,7 @@ private:
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
     std::unordered_map<trace::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
     std::unordered_map<trace::EventIndex, double> propagating_;       // the part of a wait that propagated
-    // (operation, point), sorted: finds the point a record names.
-    std::vector<std::pair<OperationId, std::size_t>> point_by_operation_;
+    OperationIndex point_by_operation_;  // finds the point a record names
 
     std::vector<Waiting> waiting_;             // this rank's waits with costs to pass on
     std::vector<std::uint32_t> waiting_at_;    // index into waiting_ by point, or kNoWaiting
