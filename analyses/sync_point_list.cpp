@@ -45,7 +45,16 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
     // Numbers of operations so far, per communicator and per message channel
     // (sender, receiver, communicator, tag).
     std::vector<std::uint64_t> collectives_on(trace.definitions.communicators.size() + 1, 0);
-    std::map<std::tuple<int, int, CommId, std::uint32_t>, std::uint64_t> messages_on;
+    using Channel = std::tuple<int, int, CommId, std::uint32_t>;
+    std::map<Channel, std::uint64_t> messages_on;
+    // Consecutive messages mostly use the same channel: the last one found
+    // spares most lookups.
+    auto last_channel = messages_on.end();
+    const auto count_on = [&](const Channel& channel) -> std::uint64_t& {
+        if (last_channel == messages_on.end() || last_channel->first != channel)
+            last_channel = messages_on.try_emplace(channel, 0).first;
+        return last_channel->second;
+    };
 
     for (EventIndex i = 0; i < trace.events.size(); ++i) {
         const trace::Event& e = trace.events[i];
@@ -117,7 +126,7 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
                                   .add(static_cast<std::uint64_t>(receiver))
                                   .add(msg.comm)
                                   .add(msg.tag)
-                                  .add(messages_on[channel]++)
+                                  .add(count_on(channel)++)
                                   .value();
             group = {Scope::Peer, static_cast<std::uint32_t>(peer)};
         }
