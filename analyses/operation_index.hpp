@@ -19,7 +19,7 @@ public:
     OperationIndex() = default;
     explicit OperationIndex(const SyncPointList& points) {
         std::size_t capacity = 16;
-        while (capacity < 2 * points.size()) capacity *= 2;
+        while (capacity < points.size() + points.size() / 2) capacity *= 2;  // at most two thirds full
         mask_ = capacity - 1;
         slots_.assign(capacity, Slot{});
         for (std::size_t p = 0; p < points.size(); ++p) {

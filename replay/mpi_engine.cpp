@@ -88,6 +88,7 @@ void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> 
                                                             : run_one_by_one(forward, frame, pass);
         sends_.drain(watch_);
         notes_.deliver();
+        all_to_all_.release();  // the pass's payloads, possibly millions
     }
     pass.end_pass();
     if (progress_ != nullptr) progress_->pass_ends();

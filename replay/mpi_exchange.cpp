@@ -11,12 +11,8 @@ MpiExchange::MpiExchange(MPI_Comm comm, ProgressWatch& watch) : comm_(comm), wat
 
 ByteBlocks MpiExchange::all_to_all(const ByteBlocks& outgoing) {
     count_round();
-    blocks_.run(outgoing);
-    ByteBlocks incoming(static_cast<std::size_t>(size_));
-    for (int r = 0; r < size_; ++r) {
-        const std::span<const std::byte> block = blocks_.block(r);
-        incoming[static_cast<std::size_t>(r)].assign(block.begin(), block.end());
-    }
+    ByteBlocks incoming;
+    blocks_.run_into(outgoing, incoming);
     return incoming;
 }
 
