@@ -31,6 +31,9 @@ enum class DelayCostAnalysis::Record : std::uint8_t {
 namespace {
 
 constexpr std::uint32_t kNoWaiting = std::numeric_limits<std::uint32_t>::max();
+// What one round may carry from this rank: millions of waits ready at once
+// would otherwise all be in memory twice (written and received) at once.
+constexpr std::size_t kRoundBytes = std::size_t{4} << 20;
 
 // The pattern of a collective operation's wait states, by the operation,
 // which all members share; none for the operations whose waits have no
@@ -54,13 +57,22 @@ SparseProfile get_profile(replay::PayloadReader& in) {
     return profile;
 }
 
+// Costs by pattern are mostly zero: a mask of the non-zero ones, then those.
 void put_costs(replay::PayloadWriter& out, const PatternCosts& costs) {
-    for (const double c : costs) out.put<double>(c);
+    std::uint8_t mask = 0;
+    for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (costs[p] != 0) mask = static_cast<std::uint8_t>(mask | 1u << p);
+    out.put(mask);
+    for (const double c : costs)
+        if (c != 0) out.put<double>(c);
 }
 
 PatternCosts get_costs(replay::PayloadReader& in) {
+    static_assert(kCostPatterns <= 8, "the mask of non-zero costs is one byte");
+    const auto mask = in.get<std::uint8_t>();
     PatternCosts costs{};
-    for (double& c : costs) c = in.get<double>();
+    for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (mask & 1u << p) costs[p] = in.get<double>();
     return costs;
 }
 
@@ -70,19 +82,33 @@ void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direc
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
     trace_ = &trace;
+}
+
+// What the rounds work with; made when they begin and dropped when they
+// end, so that the analyses of one pass never hold their memory at once.
+void DelayCostAnalysis::prepare() {
+    const trace::LocalTrace& trace = *trace_;
     sync_points_ = SyncPointList(trace, *points_);
     scanner_ = IntervalScanner(trace, sync_points_);
-    long_costs_.clear();
-    propagating_.clear();
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
-    waiting_.clear();
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
     shares_due_.assign(sync_points_.size(), 0);
-    inputs_.clear();
-    ready_.clear();
     started_ = false;
     outstanding_ = 0;
+}
+
+void DelayCostAnalysis::release() {
+    sync_points_ = SyncPointList();
+    scanner_ = IntervalScanner();
+    point_by_operation_ = OperationIndex();
+    long_costs_ = {};
+    propagating_ = {};
+    waiting_ = {};
+    waiting_at_ = {};
+    shares_due_ = {};
+    inputs_ = {};
+    ready_ = {};
 }
 
 const WaitState* DelayCostAnalysis::own_wait(EventIndex event, WaitPattern pattern) const {
@@ -134,6 +160,7 @@ IntervalProfile DelayCostAnalysis::interval_with(std::size_t point, int peer) {
 // ---- the rounds --------------------------------------------------------
 
 void DelayCostAnalysis::run_rounds(replay::Exchange& exchange) {
+    prepare();
     replay::WavefrontRounds rounds(exchange, trace_->anchor_path);
     collect_items(rounds);
     rounds.run(
@@ -142,6 +169,7 @@ void DelayCostAnalysis::run_rounds(replay::Exchange& exchange) {
         },
         [&] { return advance(rounds); });
     rounds_ = rounds.rounds();
+    release();
 }
 
 void DelayCostAnalysis::add_waiting(std::size_t point, Waiting::Kind kind, CostPattern pattern, int delayer,
@@ -274,11 +302,14 @@ bool DelayCostAnalysis::advance(replay::WavefrontRounds& rounds) {
         started_ = true;
         for (const Waiting& wait : waiting_) became_ready(wait.point);
     }
-    std::vector<std::size_t> now = std::move(ready_);
-    ready_.clear();
-    // Latest first, as a walk backward in time would meet them.
-    std::sort(now.begin(), now.end(), std::greater<>());
-    for (const std::size_t point : now) pass_on(waiting_[waiting_at_[point]], rounds);
+    // Latest first (from the back of the sorted list), as a walk backward in
+    // time would meet them; a round takes at most kRoundBytes of costs, the
+    // rest waits for the next.
+    std::sort(ready_.begin(), ready_.end());
+    while (!ready_.empty() && rounds.written() < kRoundBytes) {
+        pass_on(waiting_[waiting_at_[ready_.back()]], rounds);
+        ready_.pop_back();
+    }
     return outstanding_ > 0;
 }
 

@@ -102,6 +102,8 @@ private:
     // the previous one involving world rank `peer`.
     IntervalProfile interval_with(std::size_t point, int peer);
 
+    void prepare();
+    void release();
     // Before the first round: this rank's waits and the Late Receiver waits
     // it caused; the claims and profiles of round one.
     void collect_items(replay::WavefrontRounds& rounds);

@@ -15,10 +15,10 @@ PayloadWriter& WavefrontRounds::to(int rank) {
     return outgoing_[static_cast<std::size_t>(rank)];
 }
 
-bool WavefrontRounds::wrote() const {
-    for (const PayloadWriter& w : outgoing_)
-        if (!w.bytes().empty()) return true;
-    return false;
+std::size_t WavefrontRounds::written() const {
+    std::size_t bytes = 0;
+    for (const PayloadWriter& w : outgoing_) bytes += w.bytes().size();
+    return bytes;
 }
 
 void WavefrontRounds::run(const std::function<void(int from, PayloadReader&)>& receive,
@@ -36,7 +36,7 @@ void WavefrontRounds::run(const std::function<void(int from, PayloadReader&)>& r
         }
         const bool waits = advance();
         // [ranks that wrote, ranks that wait]
-        std::array<double, 2> counts{wrote() ? 1.0 : 0.0, waits ? 1.0 : 0.0};
+        std::array<double, 2> counts{written() > 0 ? 1.0 : 0.0, waits ? 1.0 : 0.0};
         exchange_.sum(counts);
         if (counts[0] == 0 && counts[1] == 0) return;
         if (counts[0] == 0)

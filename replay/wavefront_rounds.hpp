@@ -7,6 +7,7 @@
 // per record.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,9 +38,12 @@ public:
 
     // The rounds run so far.
     std::uint64_t rounds() const { return rounds_; }
+    // The bytes written for the end of this round, to all ranks: a caller
+    // may keep what it could write for a later round once a round is big
+    // enough, which bounds the memory a round takes.
+    std::size_t written() const;
 
 private:
-    bool wrote() const;
 
     Exchange& exchange_;
     std::string origin_;
