@@ -89,28 +89,35 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
         const EventView end(trace, start_event_);
         take_token({start_event_, std::min(end.enter().time, end.time())});
     }
+    // Both lists are sorted by event; the walk meets them from the back.
+    const std::span<const EventIndex> nodes = path.nodes();
+    const std::span<const PathArrival> arrivals = path.arrivals();
+    std::size_t node = nodes.size(), arrival = arrivals.size();
     for (EventIndex i = start_event_; i-- > finish_event_;) {
+        while (node > 0 && nodes[node - 1] > i) --node;
+        while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
+        const bool waits = node > 0 && nodes[node - 1] == i;
+        const PathArrival* arriving = arrival > 0 && arrivals[arrival - 1].at == i ? &arrivals[arrival - 1] : nullptr;
         const EventView view(trace, i);
-        const PathArrival* arrival = path.arrival(i);
         switch (view.kind()) {
         case EventKind::Enter:
         case EventKind::Leave:
-            if (arrival) take_token(*arrival);
+            if (arriving) take_token(*arriving);
             pass_event(view);
             break;
         case EventKind::Recv:
             pass_event(view);
-            hand_off(view, path);
+            if (waits) hand_off(view, path.passes(node - 1));
             break;
         case EventKind::Send:
             pass_event(view);
-            if (arrival) take_token(*arrival);
-            hand_off(view, path);
+            if (arriving) take_token(*arriving);
+            if (waits) hand_off(view, path.passes(node - 1));
             break;
         case EventKind::CollectiveEnd:
             pass_event(view);
-            hand_off(view, path);
-            if (arrival) take_token(*arrival);
+            if (waits) hand_off(view, path.passes(node - 1));
+            if (arriving) take_token(*arriving);
             break;
         }
     }
@@ -133,9 +140,9 @@ void CriticalPathAnalysis::pass_event(const EventView& view) {
 // The holder was in this MPI call from `before_` back to its entry; of that
 // it keeps the part after its wait ended and hands the rest of the path to
 // the rank it waited for.
-void CriticalPathAnalysis::hand_off(const EventView& view, const CriticalPathHandOffs& path) {
-    if (!token_.held || !path.hands_off(view.index())) return;
-    if (!path.on_path(view.index()))
+void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
+    if (!token_.held) return;
+    if (!on_path)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
     const Ticks until = hand_off_end(view, *points_->wait_states.find(view.index()));

@@ -81,9 +81,9 @@ private:
     void walk(const CriticalPathHandOffs& path);
     void pass_event(const trace::EventView& view);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
-    // Gives the token away at the end of the wait at `view`, if the walk
-    // holds it and the wait hands the path on.
-    void hand_off(const trace::EventView& view, const CriticalPathHandOffs& path);
+    // At a wait that hands the path on: gives the token away at the end of
+    // the wait, if the walk holds it (the path must pass the wait then).
+    void hand_off(const trace::EventView& view, bool on_path);
     void take_token(const PathArrival& arrival);
     void finish(const trace::EventView& view);
     void combine(replay::Exchange& exchange);

@@ -45,7 +45,12 @@ void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     }
 
     const replay::ChainLink first = path_end(exchange);
-    replay::ChainMarks marks = replay::mark_chain(exchange, successors, first, trace_.anchor_path);
+    replay::ChainMarks marks;
+    try {
+        marks = replay::mark_chain(exchange, successors, first, trace_.anchor_path);
+    } catch (const Error& e) {
+        throw Error(e.file(), "the critical path's hand-offs: " + e.problem());
+    }
     on_path_ = std::move(marks.marked);
     counts_ = {marks.nodes, static_cast<std::uint64_t>(std::count(on_path_.begin(), on_path_.end(), true)),
                marks.levels};
@@ -212,22 +217,6 @@ void CriticalPathHandOffs::take_arrivals(replay::Exchange& exchange) {
         if (arrivals_[k].at == arrivals_[k - 1].at)
             throw Error(trace_.anchor_path, "the critical path arrives twice at event " + std::to_string(arrivals_[k].at) +
                                                 " of rank " + std::to_string(trace_.rank));
-}
-
-std::uint32_t CriticalPathHandOffs::node(EventIndex index) const {
-    const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), index);
-    return it != nodes_.end() && *it == index ? static_cast<std::uint32_t>(it - nodes_.begin()) : kNone;
-}
-
-bool CriticalPathHandOffs::on_path(EventIndex index) const {
-    const std::uint32_t v = node(index);
-    return v != kNone && on_path_[v];
-}
-
-const PathArrival* CriticalPathHandOffs::arrival(EventIndex at) const {
-    const auto it = std::lower_bound(arrivals_.begin(), arrivals_.end(), at,
-                                     [](const PathArrival& a, EventIndex i) { return a.at < i; });
-    return it != arrivals_.end() && it->at == at ? &*it : nullptr;
 }
 
 }  // namespace hindsight::analyses

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analyses/synchronization_points.hpp"
@@ -64,19 +65,18 @@ public:
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
 
-    // Whether the wait at event `index` gives the path away when the walk
-    // reaches it holding the path; whether the path passes it.
-    bool hands_off(trace::EventIndex index) const { return node(index) != kNone; }
-    bool on_path(trace::EventIndex index) const;
-    // Where the walk takes the path at event `at`, or nullptr.
-    const PathArrival* arrival(trace::EventIndex at) const;
+    // The waits that give the path away when the walk reaches them holding
+    // it, sorted; whether the path passes node v (an index into them).
+    std::span<const trace::EventIndex> nodes() const { return nodes_; }
+    bool passes(std::size_t v) const { return on_path_[v]; }
+    // Where the walk takes the path, sorted by event.
+    std::span<const PathArrival> arrivals() const { return arrivals_; }
     // Whether the path ends on this rank (it entered the last collective
     // last), and so starts the backward walk here.
     bool ends_here() const { return ends_here_; }
     const CriticalPathCounts& counts() const { return counts_; }
 
 private:
-    static constexpr std::uint32_t kNone = ~std::uint32_t{0};
     enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective };
     // What a node asks of its causing rank; with `until` where the path
     // arrives. (comm, ordinal) names a collective, `key` otherwise the
@@ -97,7 +97,6 @@ private:
         trace::EventIndex below = 0;
     };
 
-    std::uint32_t node(trace::EventIndex index) const;
     void index_trace();
     std::vector<std::vector<std::uint32_t>> asked_back(replay::Exchange& exchange) const;
     void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);

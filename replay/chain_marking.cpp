@@ -14,7 +14,7 @@ std::uint32_t own_index(ChainLink link, std::size_t nodes, int rank, const std::
     if (link_rank(link) != rank || link_index(link) >= nodes)
         throw Error(where, "rank " + std::to_string(rank) + " was asked about node " +
                                std::to_string(link_index(link)) + " of rank " + std::to_string(link_rank(link)) +
-                               ", but has " + std::to_string(nodes) + " hand-off nodes");
+                               ", but has " + std::to_string(nodes) + " nodes");
     return link_index(link);
 }
 
@@ -24,12 +24,7 @@ std::vector<ChainLink> double_level(Exchange& exchange, const std::vector<ChainL
     const auto ranks = static_cast<std::size_t>(exchange.size());
     RecordLists<std::uint32_t> requests(ranks);
     for (const ChainLink link : level)
-        if (link != kChainEnd) {
-            if (static_cast<std::size_t>(link_rank(link)) >= ranks)
-                throw Error(where, "a hand-off leads to rank " + std::to_string(link_rank(link)) + " of " +
-                                       std::to_string(ranks));
-            requests[static_cast<std::size_t>(link_rank(link))].push_back(link_index(link));
-        }
+        if (link != kChainEnd) requests[static_cast<std::size_t>(link_rank(link))].push_back(link_index(link));
     const int rank = exchange.rank();
     const RecordLists<ChainLink> answers = ask_ranks<ChainLink>(
         exchange, requests,
@@ -45,6 +40,15 @@ std::vector<ChainLink> double_level(Exchange& exchange, const std::vector<ChainL
     return next;
 }
 
+// Links come from the caller's successors and the answers of ranks that
+// checked them: only the successors need checking here.
+void check_ranks(std::span<const ChainLink> successors, int ranks, const std::string& where) {
+    for (const ChainLink link : successors)
+        if (link != kChainEnd && link_rank(link) >= ranks)
+            throw Error(where, "a chain's link leads to rank " + std::to_string(link_rank(link)) + " of " +
+                                   std::to_string(ranks));
+}
+
 bool leads_anywhere(const std::vector<ChainLink>& level) {
     for (const ChainLink link : level)
         if (link != kChainEnd) return true;
@@ -55,6 +59,7 @@ bool leads_anywhere(const std::vector<ChainLink>& level) {
 
 ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
                       const std::string& where) {
+    check_ranks(successors, exchange.size(), where);
     ChainMarks marks;
     marks.marked.assign(successors.size(), false);
     std::array<double, 1> count{static_cast<double>(successors.size())};
@@ -67,7 +72,7 @@ ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors,
     std::vector<std::vector<ChainLink>> levels{{successors.begin(), successors.end()}};
     while (exchange.any(leads_anywhere(levels.back()))) {
         if (levels.size() >= 64 || (std::uint64_t{1} << (levels.size() - 1)) >= marks.nodes)
-            throw Error(where, "the hand-offs of the critical path run in a cycle");
+            throw Error(where, "the links of a chain through the ranks run in a cycle");
         levels.push_back(double_level(exchange, levels.back(), where));
     }
     levels.pop_back();  // leads nowhere
