@@ -65,7 +65,15 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
 }
 
 void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
-    if (start_event_ == trace::kNoEvent) return;
+    // Every rank takes part in the collectives on MPI_COMM_WORLD; should one
+    // not, all must learn it here rather than wait for it in the rounds.
+    std::array<double, 1> anchored{start_event_ == trace::kNoEvent ? 0.0 : 1.0};
+    exchange.sum(anchored);
+    if (anchored[0] == 0) return;
+    if (anchored[0] < exchange.size())
+        throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
+                                             std::to_string(exchange.size()) +
+                                             " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
     CriticalPathHandOffs path(*trace_, *points_, finish_event_, start_event_);
     path.find(exchange);
     counts_ = path.counts();

@@ -174,7 +174,7 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
 
 // Where the path goes after arriving for `request`: this rank's latest node
 // below the arrival, or the end.
-std::uint64_t CriticalPathHandOffs::successor(int from, const Request& request) const {
+replay::ChainLink CriticalPathHandOffs::successor(int from, const Request& request) const {
     const EventIndex below = resolve(from, request).below;
     const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), below);
     if (it == nodes_.begin()) return replay::kChainEnd;

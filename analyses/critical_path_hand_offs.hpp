@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "analyses/synchronization_points.hpp"
+#include "replay/chain_marking.hpp"
 #include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
@@ -50,9 +51,9 @@ struct PathArrival {
 };
 
 struct CriticalPathCounts {
-    std::uint64_t nodes = 0;      // hand-off nodes of all ranks
+    std::uint64_t nodes = 0;         // hand-off nodes of all ranks
     std::uint64_t on_path_here = 0;  // this rank's nodes the path passes
-    std::uint32_t levels = 0;     // pointer-doubling levels
+    std::uint32_t levels = 0;        // pointer-doubling levels
 };
 
 class CriticalPathHandOffs {
@@ -89,8 +90,8 @@ private:
         Ticks until = 0;
     };
     // A request resolved on the causing rank: the walk takes the path at
-    // `at`, positioned at `time`'s time, and runs on to the node below
-    // `below`.
+    // event `at`, positioned at most at the time of event `timed`, and
+    // passes it on at the latest node before event `below`.
     struct Resolved {
         trace::EventIndex at = trace::kNoEvent;
         trace::EventIndex timed = trace::kNoEvent;
@@ -101,8 +102,8 @@ private:
     std::vector<std::vector<std::uint32_t>> asked_back(replay::Exchange& exchange) const;
     void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);
     Resolved resolve(int from, const Request& request) const;
-    std::uint64_t successor(int from, const Request& request) const;
-    std::uint64_t path_end(replay::Exchange& exchange);
+    replay::ChainLink successor(int from, const Request& request) const;
+    replay::ChainLink path_end(replay::Exchange& exchange);
     void take_arrivals(replay::Exchange& exchange);
 
     const trace::LocalTrace& trace_;
