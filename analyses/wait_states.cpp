@@ -1,5 +1,7 @@
 #include "analyses/wait_states.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -26,6 +28,7 @@ void WaitStateMap::bind(const trace::LocalTrace& trace) {
     for (std::size_t t = 0; t < kTables; ++t) {
         slots_[t].assign(sizes[t], kUnrecorded);
         states_[t].clear();
+        events_[t].clear();
     }
     partner_only_.clear();
 }
@@ -49,6 +52,7 @@ void WaitStateMap::record(trace::EventIndex event, WaitState state) {
         if (states_[t].size() >= kPartnerOnly) throw Error(trace_->anchor_path, "too many wait states on one rank");
         slot = static_cast<std::uint32_t>(states_[t].size());
         states_[t].push_back(state);
+        events_[t].push_back(event);
     } else {
         states_[t][slot] = state;
     }
@@ -63,6 +67,20 @@ const WaitState* WaitStateMap::find(trace::EventIndex event) const {
     if (slot == kUnrecorded) return nullptr;
     if (slot == kPartnerOnly) return &partner_only_[static_cast<std::size_t>(trace_->message(e).partner)];
     return &states_[t][slot];
+}
+
+std::vector<std::pair<trace::EventIndex, const WaitState*>> WaitStateMap::synchronizing() const {
+    std::vector<std::pair<trace::EventIndex, const WaitState*>> out;
+    if (!kept_ || !trace_) return out;
+    for (std::size_t t = 0; t < kTables; ++t)
+        for (std::size_t k = 0; k < states_[t].size(); ++k) {
+            const trace::EventIndex event = events_[t][k];
+            // A state replaced by one that holds only the partner is gone.
+            const std::uint32_t slot = slots_[t][trace_->events[event].ref];
+            if (slot == k && states_[t][k].synchronizes) out.emplace_back(event, &states_[t][k]);
+        }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
 }
 
 }  // namespace hindsight::analyses

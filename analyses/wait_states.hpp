@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "analyses/patterns.hpp"
@@ -60,6 +61,10 @@ public:
     void record(trace::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(trace::EventIndex event) const;
+    // The recorded states that synchronize their rank with others, by
+    // event, in trace order: far fewer than the events, so that whoever
+    // needs only these need not walk the trace.
+    std::vector<std::pair<trace::EventIndex, const WaitState*>> synchronizing() const;
 
 private:
     // A rank has a synchronization point at every message and collective,
@@ -83,6 +88,7 @@ private:
     const trace::LocalTrace* trace_ = nullptr;
     std::array<std::vector<std::uint32_t>, kTables> slots_;  // by ref: index into states_, or a mark
     std::array<std::vector<WaitState>, kTables> states_;
+    std::array<std::vector<trace::EventIndex>, kTables> events_;  // the event of each of states_
     std::vector<WaitState> partner_only_;  // by partner rank
     bool kept_ = true;
 };
