@@ -74,7 +74,7 @@ void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
         throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
-    CriticalPathHandOffs path(*trace_, *points_, finish_event_, start_event_);
+    CriticalPathHandOffs path(*trace_, *slots_, *points_, finish_event_, start_event_);
     path.find(exchange);
     counts_ = path.counts();
     walk(path);

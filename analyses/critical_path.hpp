@@ -59,8 +59,9 @@ namespace hindsight::analyses {
 
 class CriticalPathAnalysis final : public replay::ReplayObserver {
 public:
-    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points)
-        : cube_(&cube), points_(&points) {}
+    // `slots` are the engine's (ReplayEngine::message_slots()).
+    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots)
+        : cube_(&cube), points_(&points), slots_(&slots) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.rounds = true}; }
@@ -93,6 +94,7 @@ private:
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
+    const trace::MessageSlots* slots_;
     const trace::LocalTrace* trace_ = nullptr;
 
     trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD

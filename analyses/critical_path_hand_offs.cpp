@@ -22,9 +22,9 @@ Ticks hand_off_end(const EventView& view, const WaitState& wait) {
     return from + wait.waiting;
 }
 
-CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const SynchronizationPoints& points,
-                                           EventIndex finish, EventIndex start)
-    : trace_(trace), points_(points), finish_(finish), start_(start) {}
+CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                                           const SynchronizationPoints& points, EventIndex finish, EventIndex start)
+    : trace_(trace), points_(points), slots_(slots), finish_(finish), start_(start) {}
 
 void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     index_trace();
@@ -60,7 +60,6 @@ void CriticalPathHandOffs::find(replay::Exchange& exchange) {
 // What the other ranks will ask about: this rank's messages by peer and
 // slot, its collectives by communicator and ordinal.
 void CriticalPathHandOffs::index_trace() {
-    slots_ = trace::MessageSlots(trace_);
     const auto ranks = static_cast<std::size_t>(trace_.definitions.mpi_rank_count());
     sends_to_.assign(ranks, {});
     receives_from_.assign(ranks, {});
@@ -73,10 +72,19 @@ void CriticalPathHandOffs::index_trace() {
         auto& by_slot = (slots_.is_send(k) ? sends_to_ : receives_from_).at(static_cast<std::size_t>(slots_.peer(k)));
         by_slot.at(slots_.slot(k)) = slots_.event(k);
     }
+    // The collectives are stored in trace order, and each one's event comes
+    // right after its call's Enter: no walk over all events.
     collectives_.assign(trace_.definitions.communicators.size(), {});
-    for (EventIndex i = 0; i < trace_.events.size(); ++i)
-        if (trace_.events[i].kind == EventKind::CollectiveEnd)
-            collectives_.at(trace_.collective(trace_.events[i]).comm).push_back(i);
+    EventIndex at = 0;
+    for (std::uint32_t c = 0; c < trace_.collectives.size(); ++c) {
+        const EventIndex enter = trace_.collectives[c].call_enter;
+        if (enter != trace::kNoEvent) at = std::max(at, enter);
+        while (at < trace_.events.size() &&
+               !(trace_.events[at].kind == EventKind::CollectiveEnd && trace_.events[at].ref == c))
+            ++at;
+        if (at == trace_.events.size()) throw Error(trace_.anchor_path, "a collective without its event");
+        collectives_.at(trace_.collectives[c].comm).push_back(at);
+    }
 }
 
 // The receives whose receiver gives the path back for the Late Receiver

@@ -60,8 +60,8 @@ class CriticalPathHandOffs {
 public:
     // The path runs between `finish` (the first collective on
     // MPI_COMM_WORLD) and `start` (the last); all must outlive this object.
-    CriticalPathHandOffs(const trace::LocalTrace& trace, const SynchronizationPoints& points,
-                         trace::EventIndex finish, trace::EventIndex start);
+    CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                         const SynchronizationPoints& points, trace::EventIndex finish, trace::EventIndex start);
 
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
@@ -108,12 +108,12 @@ private:
 
     const trace::LocalTrace& trace_;
     const SynchronizationPoints& points_;
+    const trace::MessageSlots& slots_;
     trace::EventIndex finish_, start_;
 
     // Lookups for the other ranks' requests: events by the peer's world
     // rank and slot, collective events by communicator and ordinal.
     std::vector<std::vector<trace::EventIndex>> sends_to_, receives_from_, collectives_;
-    trace::MessageSlots slots_;
 
     std::vector<trace::EventIndex> nodes_;  // sorted
     std::vector<int> causers_;              // by node: world rank

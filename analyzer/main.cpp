@@ -226,7 +226,12 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                       << findings.backward_seconds << " s, activity graph " << findings.graph_seconds
                       << " s (walk back " << findings.graph.walk_seconds << " s)\nactivity graph: " << findings.graph.hops << " hop records, " << findings.graph.walk_rounds
                       << " walk rounds, at most " << findings.graph.max_state_bytes << " bytes per rank\n";
-        if (world.rank == 0) print_pass_exchanges(std::cout, engine.pass_exchanges());
+        if (world.rank == 0) {
+            print_pass_exchanges(std::cout, engine.pass_exchanges());
+            std::cout << "backward rounds: delay costs " << findings.delay_cost_rounds << "; critical path "
+                      << findings.critical_path.nodes << " hand-off nodes, " << findings.critical_path.levels
+                      << " doubling levels\n";
+        }
     }
     return EXIT_SUCCESS;
 }

@@ -64,6 +64,7 @@ public:
                     ProgressWatch& watch);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
+    const trace::MessageSlots& message_slots() const override { return slots_; }
 
     // Tells `progress` (which must outlive the engine, or null: nobody
     // watches) how far each pass has come.

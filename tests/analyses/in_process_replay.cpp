@@ -292,7 +292,10 @@ public:
     RankEngine(InProcessReplay::Shared& shared, int rank)
         : shared_(&shared),
           trace_(&shared.traces().at(static_cast<std::size_t>(rank))),
+          slots_(*trace_),
           exchange_(shared, rank, static_cast<int>(shared.traces().size())) {}
+
+    const trace::MessageSlots& message_slots() const override { return slots_; }
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
         const replay::PassObservers pass(*trace_, direction, observers);
@@ -445,6 +448,7 @@ private:
 
     InProcessReplay::Shared* shared_;
     const trace::LocalTrace* trace_;
+    trace::MessageSlots slots_;
     RankExchange exchange_;
     Direction direction_ = Direction::Forward;
     replay::PendingReplies pending_;
