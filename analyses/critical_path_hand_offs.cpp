@@ -53,7 +53,7 @@ void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     }
     on_path_ = std::move(marks.marked);
     counts_ = {marks.nodes, static_cast<std::uint64_t>(std::count(on_path_.begin(), on_path_.end(), true)),
-               marks.levels};
+               marks.levels, marks.gathered};
     take_arrivals(exchange);
 }
 

@@ -54,6 +54,7 @@ struct CriticalPathCounts {
     std::uint64_t nodes = 0;         // hand-off nodes of all ranks
     std::uint64_t on_path_here = 0;  // this rank's nodes the path passes
     std::uint32_t levels = 0;        // pointer-doubling levels
+    bool gathered = false;           // rank 0 followed the chain (replay/chain_marking.hpp)
 };
 
 class CriticalPathHandOffs {

@@ -228,9 +228,12 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                       << " walk rounds, at most " << findings.graph.max_state_bytes << " bytes per rank\n";
         if (world.rank == 0) {
             print_pass_exchanges(std::cout, engine.pass_exchanges());
+            const analyses::CriticalPathCounts& path = findings.critical_path;
             std::cout << "backward rounds: delay costs " << findings.delay_cost_rounds << "; critical path "
-                      << findings.critical_path.nodes << " hand-off nodes, " << findings.critical_path.levels
-                      << " doubling levels\n";
+                      << path.nodes << " hand-off nodes, "
+                      << (path.gathered ? std::string("followed on rank 0")
+                                        : std::to_string(path.levels) + " doubling levels")
+                      << "\n";
         }
     }
     return EXIT_SUCCESS;

@@ -55,16 +55,55 @@ bool leads_anywhere(const std::vector<ChainLink>& level) {
     return false;
 }
 
+// Rank 0 follows the chain itself, node by node, from every rank's
+// successors gathered in one all-to-all, and sends each rank its marks in
+// another: two rounds in all, for chains whose nodes fit in memory there.
+void mark_gathered(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
+                   const std::string& where, ChainMarks& marks) {
+    const auto ranks = static_cast<std::size_t>(exchange.size());
+    const int rank = exchange.rank();
+    // [first (kChainEnd if not known here), successors...] to rank 0.
+    RecordLists<ChainLink> gathering(ranks);
+    gathering[0].push_back(first);
+    gathering[0].insert(gathering[0].end(), successors.begin(), successors.end());
+    const RecordLists<ChainLink> gathered = exchange_records(exchange, gathering, where);
+
+    RecordLists<std::uint32_t> marking(ranks);
+    if (rank == 0) {
+        ChainLink at = kChainEnd;
+        for (const auto& from : gathered)
+            if (!from.empty() && from.front() != kChainEnd) at = from.front();
+        // A chain without a cycle passes every node at most once.
+        for (std::uint64_t steps = 0; at != kChainEnd; ++steps) {
+            const auto owner = static_cast<std::size_t>(link_rank(at));
+            if (owner >= ranks || link_index(at) + std::size_t{1} >= gathered[owner].size())
+                throw Error(where, "a chain's link leads to node " + std::to_string(link_index(at)) + " of rank " +
+                                       std::to_string(link_rank(at)) + ", which does not exist");
+            if (steps > marks.nodes) throw Error(where, "the links of a chain through the ranks run in a cycle");
+            marking[owner].push_back(link_index(at));
+            at = gathered[owner][link_index(at) + std::size_t{1}];
+        }
+    }
+    for (const auto& from : exchange_records(exchange, marking, where))
+        for (const std::uint32_t index : from)
+            marks.marked[own_index(chain_link(rank, index), successors.size(), rank, where)] = true;
+}
+
 }  // namespace
 
 ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
-                      const std::string& where) {
+                      const std::string& where, std::uint64_t gather_up_to) {
     check_ranks(successors, exchange.size(), where);
     ChainMarks marks;
     marks.marked.assign(successors.size(), false);
     std::array<double, 1> count{static_cast<double>(successors.size())};
     exchange.sum(count);
     marks.nodes = static_cast<std::uint64_t>(count[0]);
+    if (marks.nodes <= gather_up_to) {
+        marks.gathered = true;
+        mark_gathered(exchange, successors, first, where, marks);
+        return marks;
+    }
 
     // A chain without a cycle has fewer links than there are nodes, so a
     // level that reaches 2^k >= nodes links on and still leads somewhere

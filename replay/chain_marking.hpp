@@ -14,6 +14,11 @@
 // Rounds: about 3 per level for the doubling and 1 per level for the
 // marking, with log2(longest chain) + 1 levels. Memory: 8 bytes per node
 // and level.
+//
+// Every round costs a scheduler hand-over of every rank where ranks share
+// cores, so a chain whose nodes of all ranks together fit in a few tens of
+// megabytes is marked in two rounds instead: rank 0 gathers all successors
+// and follows the chain itself (kGatheredChainNodes).
 #pragma once
 
 #include <cstdint>
@@ -35,10 +40,15 @@ inline ChainLink chain_link(int rank, std::uint32_t index) {
 inline int link_rank(ChainLink link) { return static_cast<int>(link >> 32); }
 inline std::uint32_t link_index(ChainLink link) { return static_cast<std::uint32_t>(link); }
 
+// Up to this many nodes over all ranks (8 bytes each on rank 0), rank 0
+// follows the chain; above, pointer doubling does.
+inline constexpr std::uint64_t kGatheredChainNodes = std::uint64_t{1} << 22;
+
 struct ChainMarks {
     std::vector<bool> marked;   // by this rank's node index
     std::uint64_t nodes = 0;    // all ranks' nodes
     std::uint32_t levels = 0;   // doubling levels used
+    bool gathered = false;      // rank 0 followed the chain instead
 };
 
 // Collective over all ranks of `exchange`. `successors[i]`: the successor of
@@ -46,7 +56,9 @@ struct ChainMarks {
 // one rank that knows it, kChainEnd on the others (and on all for an empty
 // chain). A link to a node its rank does not have, and successors that run
 // in a cycle, are errors of the input `where` names.
+// Rank 0 follows the chain where all ranks together have at most
+// `gather_up_to` nodes.
 ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
-                      const std::string& where);
+                      const std::string& where, std::uint64_t gather_up_to = kGatheredChainNodes);
 
 }  // namespace hindsight::replay
