@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/inclusive_values.hpp"
@@ -26,6 +27,11 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the critical-path analysis needs a backward replay");
     trace_ = &trace;
+    start_event_ = finish_event_ = trace::kNoEvent;
+    token_ = {};
+    before_ = 0;
+    hand_offs_ = 0;
+    counts_ = {};
     const std::size_t paths = trace.call_tree.size();
     on_path_.assign(paths, 0.0);
     activity_.assign(paths, 0.0);
@@ -58,16 +64,80 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 
+void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
+    // Every rank takes part in the collectives on MPI_COMM_WORLD; should one
+    // not, all must learn it here rather than wait for it in the rounds.
+    std::array<double, 1> anchored{start_event_ == trace::kNoEvent ? 0.0 : 1.0};
+    exchange.sum(anchored);
+    if (anchored[0] == 0) return;
+    if (anchored[0] < exchange.size())
+        throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
+                                             std::to_string(exchange.size()) +
+                                             " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
+    CriticalPathHandOffs path(*trace_, *slots_, *points_, finish_event_, start_event_);
+    path.find(exchange);
+    counts_ = path.counts();
+    walk(path);
+    if (hand_offs_ != counts_.on_path_here)
+        throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " handed the critical path on " +
+                                             std::to_string(hand_offs_) + " times, but its path has " +
+                                             std::to_string(counts_.on_path_here) + " hand-offs");
+    combine(exchange);
+}
+
+// The order of the backward replay at each event: replies (a path handed
+// back for a Late Receiver) are taken before the Enter they are due at; a
+// Late Sender's path arrives at the Send before that Send's own Late
+// Receiver wait may hand it back; at a collective the holder gives the path
+// away before the member it waited for takes it.
+void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
+    const trace::LocalTrace& trace = *trace_;
+    // The path ends where the last rank entered MPI_Finalize.
+    if (path.ends_here()) {
+        const EventView end(trace, start_event_);
+        take_token({start_event_, std::min(end.enter().time, end.time())});
+    }
+    // Both lists are sorted by event; the walk meets them from the back.
+    const std::span<const EventIndex> nodes = path.nodes();
+    const std::span<const PathArrival> arrivals = path.arrivals();
+    std::size_t node = nodes.size(), arrival = arrivals.size();
+    for (EventIndex i = start_event_; i-- > finish_event_;) {
+        while (node > 0 && nodes[node - 1] > i) --node;
+        while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
+        const bool waits = node > 0 && nodes[node - 1] == i;
+        const PathArrival* arriving = arrival > 0 && arrivals[arrival - 1].at == i ? &arrivals[arrival - 1] : nullptr;
+        const EventView view(trace, i);
+        switch (view.kind()) {
+        case EventKind::Enter:
+        case EventKind::Leave:
+            if (arriving) take_token(*arriving);
+            pass_event(view);
+            break;
+        case EventKind::Recv:
+            pass_event(view);
+            if (waits) hand_off(view, path.passes(node - 1));
+            break;
+        case EventKind::Send:
+            pass_event(view);
+            if (arriving) take_token(*arriving);
+            if (waits) hand_off(view, path.passes(node - 1));
+            break;
+        case EventKind::CollectiveEnd:
+            pass_event(view);
+            if (waits) hand_off(view, path.passes(node - 1));
+            if (arriving) take_token(*arriving);
+            break;
+        }
+    }
+    finish(EventView(trace, finish_event_));
+}
+
 void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
     if (to > from && cnode != kNoCallPath) on_path_[cnode] += static_cast<double>(to - from);
 }
 
 // Every event passes here first: the holder accounts for the gap after it.
 void CriticalPathAnalysis::pass_event(const EventView& view) {
-    // A hand-off nobody asked for (the receiver did not know the send had
-    // waited): the token stays, and the wait counts as path time.
-    pending_ = {};
-    if (!started_ || finished_) return;
     before_ = token_.position;
     if (token_.held) {
         accumulate(call_path_after(view.trace(), view.index()), view.time(), token_.position);
@@ -75,135 +145,34 @@ void CriticalPathAnalysis::pass_event(const EventView& view) {
     }
 }
 
-const WaitState* CriticalPathAnalysis::hand_off_wait(const EventView& view) const {
-    if (!token_.held || !started_ || finished_) return nullptr;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    if (!wait || wait->waiting <= 0 || wait->cause < 0) return nullptr;
-    return wait;
-}
-
 // The holder was in this MPI call from `before_` back to its entry; of that
 // it keeps the part after its wait ended and hands the rest of the path to
 // the rank it waited for.
-Ticks CriticalPathAnalysis::give_token(const EventView& view, const WaitState& wait) {
-    // A collective's wait is measured from the operation's begin, which may
-    // come after the call's entry; it ends where the awaited rank arrived.
-    Ticks from = view.enter().time;
-    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != trace::Collective::kNoBegin)
-        from = view.collective().begin;
-    const Ticks until = from + wait.waiting;
-    const CallPathId cnode = view.cnode();
+void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
+    if (!token_.held) return;
+    if (!on_path)
+        throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
+                                             std::to_string(view.index()) + ", which the path does not pass");
+    const Ticks until = hand_off_end(view, *points_->wait_states.find(view.index()));
     // pass_event() counted [event, before_] already; a send's event comes
     // before its wait, so that may include waiting time.
-    on_path_[cnode] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -
-                       static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
+    on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -
+                              static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
     token_ = {};
-    return until;
+    ++hand_offs_;
 }
 
-void CriticalPathAnalysis::take_token(const EventView& view, Ticks until) {
+void CriticalPathAnalysis::take_token(const PathArrival& arrival) {
     token_.held = true;
-    token_.position = std::min(until, view.time());
-}
-
-void CriticalPathAnalysis::on_enter(const EventView& view) { pass_event(view); }
-void CriticalPathAnalysis::on_leave(const EventView& view) { pass_event(view); }
-
-// Backward, a message goes from its receiver to its sender: a Late Sender
-// hands the token on with it.
-void CriticalPathAnalysis::pack(const EventView& view, replay::PayloadWriter& out) {
-    pass_event(view);
-    // Only a hand-off travels; its absence is an empty payload part.
-    const WaitState* wait = hand_off_wait(view);
-    if (wait && wait->pattern == WaitPattern::LateSender) out.put<Ticks>(give_token(view, *wait));
-}
-
-void CriticalPathAnalysis::unpack(const EventView& view, replay::PayloadReader& in) {
-    pass_event(view);
-    if (!in.empty()) take_token(view, in.get<Ticks>());
-    // A Late Receiver: the token goes back to the receiver in the reply.
-    const WaitState* wait = hand_off_wait(view);
-    if (wait && wait->pattern == WaitPattern::LateReceiver) pending_.due = true;
-}
-
-// Before the pass: the receives that may hand the token on (a Late Sender
-// wait) or ask for it back (a Late Receiver they caused).
-bool CriticalPathAnalysis::carries_data(const EventView& view) const {
-    if (view.kind() != EventKind::Recv) return false;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    if (wait && wait->pattern == WaitPattern::LateSender && wait->waiting > 0 && wait->cause >= 0) return true;
-    const auto it = points_->late_receivers_caused.find(view.index());
-    return it != points_->late_receivers_caused.end() && it->second > 0;
-}
-
-replay::ReplyNeed CriticalPathAnalysis::reply_need(const EventView& view) const {
-    if (!started_ || finished_ || view.kind() != EventKind::Recv) return replay::ReplyNeed::None;
-    const auto it = points_->late_receivers_caused.find(view.index());
-    const bool caused = it != points_->late_receivers_caused.end() && it->second > 0;
-    return caused ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
-}
-
-void CriticalPathAnalysis::pack_reply(const EventView& view, replay::PayloadWriter& out) {
-    const WaitState* wait = pending_.due ? hand_off_wait(view) : nullptr;
-    pending_ = {};
-    if (wait) out.put<Ticks>(give_token(view, *wait));
-}
-
-void CriticalPathAnalysis::unpack_reply(const EventView& view, replay::PayloadReader& in) {
-    if (!in.empty()) take_token(view, in.get<Ticks>());
-}
-
-replay::CollectiveTask CriticalPathAnalysis::on_collective(const EventView& view,
-                                                           replay::CollectiveChannel& exchange) {
-    pass_event(view);
-    if (finished_) co_return;
-    if (view.index() == start_event_) {
-        co_await start(view, exchange);
-    } else if (started_ && exchange.active()) {
-        co_await pass_collective(view, exchange);
-    }
-    if (started_ && view.index() == finish_event_) co_await finish(view, exchange);
-}
-
-// Before the pass: the collectives that bound the path, and those where this
-// rank waited and may hand the token on. Where no member waited, the holder
-// keeps the token without a word.
-bool CriticalPathAnalysis::exchanges_at(const EventView& view) const {
-    if (view.index() == start_event_ || view.index() == finish_event_) return true;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    return wait && wait->waiting > 0 && wait->cause >= 0;
-}
-
-// The path ends where the last rank entered MPI_Finalize.
-replay::CollectiveTask CriticalPathAnalysis::start(const EventView& view,
-                                                   replay::CollectiveChannel& exchange) {
-    const Ticks enter = view.enter().time;
-    const replay::RankedValue last = co_await exchange.allreduce_maxloc(static_cast<double>(enter));
-    started_ = true;
-    if (last.rank == exchange.rank()) take_token(view, enter);
-}
-
-// One reduction tells every member whether the holder waited here and for
-// whom: only the holder contributes.
-replay::CollectiveTask CriticalPathAnalysis::pass_collective(const EventView& view,
-                                                             replay::CollectiveChannel& exchange) {
-    std::array<double, 2> hand_off{0.0, 0.0};  // (cause + 1, end of the wait)
-    if (const WaitState* wait = hand_off_wait(view)) {
-        hand_off[1] = static_cast<double>(give_token(view, *wait));
-        hand_off[0] = wait->cause + 1.0;
-    }
-    co_await exchange.allreduce(hand_off, replay::ReduceOp::Max);
-    if (hand_off[0] > 0 && static_cast<int>(hand_off[0]) - 1 == exchange.rank())
-        take_token(view, static_cast<Ticks>(hand_off[1]));
+    token_.position = arrival.position;
 }
 
 // At the first collective on MPI_COMM_WORLD: the holder accounts for the
-// rest of the path locally, then all ranks combine their profiles. The path
-// begins where the rank holding it entered MPI_Init (or the first
-// collective on MPI_COMM_WORLD, in a trace without MPI_Init): what a rank
-// did before is outside the measured program.
-replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
-                                                    replay::CollectiveChannel& exchange) {
+// rest of the path locally. The path begins where the rank holding it
+// entered MPI_Init (or the first collective on MPI_COMM_WORLD, in a trace
+// without MPI_Init): what a rank did before is outside the measured
+// program.
+void CriticalPathAnalysis::finish(const EventView& view) {
     const trace::LocalTrace& trace = view.trace();
     const EventIndex first = view.enter_index() == trace::kNoEvent ? 0 : view.enter_index();
     for (EventIndex k = view.index(); k-- > first;) {
@@ -211,21 +180,23 @@ replay::CollectiveTask CriticalPathAnalysis::finish(const EventView& view,
         accumulate(call_path_after(trace, k), trace.events[k].time, token_.position);
         token_.position = std::min(token_.position, trace.events[k].time);
     }
-    finished_ = true;
+}
 
+// All ranks combine their profiles.
+void CriticalPathAnalysis::combine(replay::Exchange& exchange) {
     // G(c), every rank's time in c on the path, and the ranks' activities.
     const std::size_t paths = on_path_.size();
     std::vector<double> totals(2 * paths);
     std::copy(on_path_.begin(), on_path_.end(), totals.begin());
     std::copy(activity_.begin(), activity_.end(), totals.begin() + static_cast<std::ptrdiff_t>(paths));
-    co_await exchange.allreduce(totals, replay::ReduceOp::Sum);
+    exchange.sum(totals);
     const std::span<const double> path_total(totals.data(), paths);
     const std::span<const double> activity_total(totals.data() + paths, paths);
 
     // Imbalance costs are computed on each rank and summed (Böhme et al.,
     // IPDPS 2012, §II-D3): [all, inter-partition] by call path.
     std::vector<double> costs = imbalance_costs(path_total);
-    co_await exchange.allreduce(costs, replay::ReduceOp::Sum);
+    exchange.sum(costs);
     record(path_total, activity_total, std::span<const double>(costs.data(), paths),
            std::span<const double>(costs.data() + paths, paths), exchange.size());
 }

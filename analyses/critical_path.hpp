@@ -37,6 +37,12 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
+// The token never travels event by event: the backward pass's bulk rounds
+// (ReplayObserver::run_rounds) find all hand-offs of the path at once
+// (critical_path_hand_offs.hpp, by pointer doubling over the ranks' waits),
+// and then each rank walks its own events backward, taking the token where
+// the path arrives and accounting for it as the token-passing replay would.
+//
 // Needs the senders' Late Receiver waits, which the receivers' notes fill in
 // at the end of the forward pass (PointToPointWaitStates).
 #pragma once
@@ -44,6 +50,7 @@
 #include <span>
 #include <vector>
 
+#include "analyses/critical_path_hand_offs.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
@@ -52,28 +59,16 @@ namespace hindsight::analyses {
 
 class CriticalPathAnalysis final : public replay::ReplayObserver {
 public:
-    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points)
-        : cube_(&cube), points_(&points) {}
+    // `slots` are the engine's (ReplayEngine::message_slots()).
+    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots)
+        : cube_(&cube), points_(&points), slots_(&slots) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    replay::Participation participation() const override {
-        return {.enters = true,
-                .leaves = true,
-                .payloads = replay::Payloads::FromPass,
-                .replies = true,
-                .collectives = true};
-    }
-    void on_enter(const trace::EventView& view) override;
-    void on_leave(const trace::EventView& view) override;
-    void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
-    void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
-    bool carries_data(const trace::EventView& view) const override;
-    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
-    void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
-    void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
-    replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveChannel& exchange) override;
-    bool exchanges_at(const trace::EventView& view) const override;
+    replay::Participation participation() const override { return {.rounds = true}; }
+    void run_rounds(replay::Exchange& exchange) override;
+
+    // The hand-off nodes and doubling levels of the last pass.
+    const CriticalPathCounts& counts() const { return counts_; }
 
 private:
     // Where the token stands. Only the holder accumulates.
@@ -81,39 +76,33 @@ private:
         bool held = false;
         Ticks position = 0;  // time down to which the path is accounted for
     };
-    // A hand-off this rank owes the receiver of a Late Receiver message,
-    // made when the reply is asked for.
-    struct PendingHandOff {
-        bool due = false;
-    };
 
+    // The backward walk from the last collective on MPI_COMM_WORLD down to
+    // the first, as the token would move through this rank.
+    void walk(const CriticalPathHandOffs& path);
     void pass_event(const trace::EventView& view);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
-    // The wait state at `view` that makes the holder give the token away, or
-    // nullptr.
-    const WaitState* hand_off_wait(const trace::EventView& view) const;
-    // Gives the token away at the end of the wait at `view`; returns the
-    // moment the path continues on the causing rank.
-    Ticks give_token(const trace::EventView& view, const WaitState& wait);
-    void take_token(const trace::EventView& view, Ticks until);
-    replay::CollectiveTask start(const trace::EventView& view, replay::CollectiveChannel& exchange);
-    replay::CollectiveTask pass_collective(const trace::EventView& view, replay::CollectiveChannel& exchange);
-    replay::CollectiveTask finish(const trace::EventView& view, replay::CollectiveChannel& exchange);
+    // At a wait that hands the path on: gives the token away at the end of
+    // the wait, if the walk holds it (the path must pass the wait then).
+    void hand_off(const trace::EventView& view, bool on_path);
+    void take_token(const PathArrival& arrival);
+    void finish(const trace::EventView& view);
+    void combine(replay::Exchange& exchange);
     std::vector<double> imbalance_costs(std::span<const double> path_total) const;
     void record(std::span<const double> path_total, std::span<const double> activity_total,
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
+    const trace::MessageSlots* slots_;
     const trace::LocalTrace* trace_ = nullptr;
 
     trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD
     trace::EventIndex finish_event_ = trace::kNoEvent;  // first collective on MPI_COMM_WORLD
-    bool started_ = false;
-    bool finished_ = false;
     Token token_;
-    PendingHandOff pending_;
     Ticks before_ = 0;  // the token's position before the current event
+    std::uint64_t hand_offs_ = 0;  // the walk's, to check against the path's
+    CriticalPathCounts counts_;
 
     std::vector<double> on_path_;  // ticks on the critical path, by call path
     std::vector<double> activity_; // ticks without waits, whole trace, by call path

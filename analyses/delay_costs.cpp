@@ -1,8 +1,10 @@
 #include "analyses/delay_costs.hpp"
 
 #include <algorithm>
-#include <array>
+#include <functional>
+#include <limits>
 #include <optional>
+#include <string>
 
 #include "analyses/event_gaps.hpp"
 #include "common/error.hpp"
@@ -11,13 +13,31 @@ namespace hindsight::analyses {
 
 using trace::CollectiveOp;
 using trace::EventIndex;
+using trace::EventKind;
 using trace::EventView;
+
+// What a record says; each is followed by the OperationId of the
+// synchronization point it concerns (on the receiving rank) and its fields.
+enum class DelayCostAnalysis::Record : std::uint8_t {
+    Claim,                // a wait's costs will come: to its delayer
+    LateReceiverProfile,  // the delayer's interval: to the waiting sender
+    CollectiveInterval,   // the delayer's interval: to a waiting member
+    LateSenderCosts,      // the wait's costs and interval: to the sender
+    LateSenderAnswer,     // the part the sender's waiting explains: back to the receiver
+    LateReceiverAnswer,   // the division of the wait's costs: to the receiver
+    CollectiveAnswer,     // the division of a member's costs: to the delayer
+};
 
 namespace {
 
+constexpr std::uint32_t kNoWaiting = std::numeric_limits<std::uint32_t>::max();
+// What one round may carry from this rank: millions of waits ready at once
+// would otherwise all be in memory twice (written and received) at once.
+constexpr std::size_t kRoundBytes = std::size_t{4} << 20;
+
 // The pattern of a collective operation's wait states, by the operation,
-// which all members share, so that they all take part in the same
-// exchanges; none for the operations whose waits have no delay costs.
+// which all members share; none for the operations whose waits have no
+// delay costs.
 std::optional<CostPattern> collective_pattern(CollectiveOp op) {
     const std::optional<DelayMetrics>& delay = pattern_info(collective_wait_pattern(op)).delay;
     return delay ? std::optional<CostPattern>(delay->pattern) : std::nullopt;
@@ -33,61 +53,28 @@ SparseProfile get_profile(replay::PayloadReader& in) {
     profile.paths = in.get_vector<CallPathId>();
     profile.values = in.get_vector<double>();
     if (profile.paths.size() != profile.values.size())
-        throw Error("", "delay-cost payload holds a malformed profile");
+        throw Error("", "delay-cost record holds a malformed profile");
     return profile;
 }
 
+// Costs by pattern are mostly zero: a mask of the non-zero ones, then those.
+void put_costs(replay::PayloadWriter& out, const PatternCosts& costs) {
+    std::uint8_t mask = 0;
+    for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (costs[p] != 0) mask = static_cast<std::uint8_t>(mask | 1u << p);
+    out.put(mask);
+    for (const double c : costs)
+        if (c != 0) out.put<double>(c);
+}
+
 PatternCosts get_costs(replay::PayloadReader& in) {
+    static_assert(kCostPatterns <= 8, "the mask of non-zero costs is one byte");
+    const auto mask = in.get<std::uint8_t>();
     PatternCosts costs{};
-    for (double& c : costs) c = in.get<double>();
+    for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (mask & 1u << p) costs[p] = in.get<double>();
     return costs;
 }
-
-void put_costs(replay::PayloadWriter& out, const PatternCosts& costs) {
-    for (const double c : costs) out.put<double>(c);
-}
-
-// A collective's data travels as doubles (exact for call-path ids and
-// operation ids, which stay below 2^53).
-class DoubleWriter {
-public:
-    void put(double v) { data_.push_back(v); }
-    void put_profile(const SparseProfile& p) {
-        put(static_cast<double>(p.paths.size()));
-        for (const CallPathId c : p.paths) put(static_cast<double>(c));
-        data_.insert(data_.end(), p.values.begin(), p.values.end());
-    }
-    std::vector<double>& data() { return data_; }
-
-private:
-    std::vector<double> data_;
-};
-
-class DoubleReader {
-public:
-    DoubleReader(const std::vector<double>& data, const std::string& origin) : data_(&data), origin_(&origin) {}
-    double get() {
-        if (next_ >= data_->size()) throw Error(*origin_, "delay-cost broadcast is truncated");
-        return (*data_)[next_++];
-    }
-    std::size_t count() {
-        const double n = get();
-        if (!(n >= 0) || n > static_cast<double>(data_->size())) throw Error(*origin_, "delay-cost broadcast is malformed");
-        return static_cast<std::size_t>(n);
-    }
-    SparseProfile get_profile() {
-        SparseProfile p;
-        const std::size_t n = count();
-        for (std::size_t i = 0; i < n; ++i) p.paths.push_back(static_cast<CallPathId>(get()));
-        for (std::size_t i = 0; i < n; ++i) p.values.push_back(get());
-        return p;
-    }
-
-private:
-    const std::vector<double>* data_;
-    const std::string* origin_;
-    std::size_t next_ = 0;
-};
 
 }  // namespace
 
@@ -95,21 +82,42 @@ void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direc
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
     trace_ = &trace;
-    sync_points_ = SyncPointList(trace, *points_);
-    scanner_ = IntervalScanner(trace, sync_points_);
-    long_costs_.clear();
-    held_intervals_.clear();
-    members_.assign(trace.definitions.communicators.size(), {});
-    propagating_.clear();
 }
 
-const WaitState* DelayCostAnalysis::own_wait(const EventView& view, WaitPattern pattern) const {
-    const WaitState* wait = points_->wait_states.find(view.index());
+// What the rounds work with; made when they begin and dropped when they
+// end, so that the analyses of one pass never hold their memory at once.
+void DelayCostAnalysis::prepare() {
+    const trace::LocalTrace& trace = *trace_;
+    sync_points_ = SyncPointList(trace, *points_);
+    scanner_ = IntervalScanner(trace, sync_points_);
+    members_.assign(trace.definitions.communicators.size(), {});
+    point_by_operation_ = OperationIndex(sync_points_);
+    waiting_at_.assign(sync_points_.size(), kNoWaiting);
+    shares_due_.assign(sync_points_.size(), 0);
+    started_ = false;
+    outstanding_ = 0;
+}
+
+void DelayCostAnalysis::release() {
+    sync_points_ = SyncPointList();
+    scanner_ = IntervalScanner();
+    point_by_operation_ = OperationIndex();
+    long_costs_ = {};
+    propagating_ = {};
+    waiting_ = {};
+    waiting_at_ = {};
+    shares_due_ = {};
+    inputs_ = {};
+    ready_ = {};
+}
+
+const WaitState* DelayCostAnalysis::own_wait(EventIndex event, WaitPattern pattern) const {
+    const WaitState* wait = points_->wait_states.find(event);
     return wait && wait->pattern == pattern && has_delay_costs(*wait) ? wait : nullptr;
 }
 
-bool DelayCostAnalysis::caused_late_receiver(const EventView& view) const {
-    const auto it = points_->late_receivers_caused.find(view.index());
+bool DelayCostAnalysis::caused_late_receiver(EventIndex event) const {
+    const auto it = points_->late_receivers_caused.find(event);
     return it != points_->late_receivers_caused.end() && it->second > 0;
 }
 
@@ -119,8 +127,8 @@ const std::vector<int>& DelayCostAnalysis::members(CommId comm) {
     return members_[comm];
 }
 
-int DelayCostAnalysis::peer_world_rank(const EventView& view) {
-    const trace::Message& msg = view.message();
+int DelayCostAnalysis::peer_world_rank(EventIndex event) {
+    const trace::Message& msg = EventView(*trace_, event).message();
     const std::vector<int>& members = this->members(msg.comm);
     return msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < members.size()
                ? members[static_cast<std::size_t>(msg.partner)]
@@ -137,11 +145,299 @@ double DelayCostAnalysis::propagating(EventIndex index) const {
     return it == propagating_.end() ? 0.0 : it->second;
 }
 
-IntervalProfile DelayCostAnalysis::interval_with(const EventView& view, int peer) {
-    const std::size_t at = sync_points_.position(view.index());
-    if (at == SyncPointList::kNone)
-        throw Error(trace_->anchor_path, "a wait state's partner event is no synchronization point");
-    return scanner_.interval(sync_points_.previous(at, peer), at);
+std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what) const {
+    const std::size_t point = point_by_operation_.find(operation);
+    if (point == SyncPointList::kNone)
+        throw Error(trace_->anchor_path, std::string(what) + " names an operation at which rank " +
+                                             std::to_string(trace_->rank) + " has no synchronization point");
+    return point;
+}
+
+IntervalProfile DelayCostAnalysis::interval_with(std::size_t point, int peer) {
+    return scanner_.interval(sync_points_.previous(point, peer), point);
+}
+
+// ---- the rounds --------------------------------------------------------
+
+void DelayCostAnalysis::run_rounds(replay::Exchange& exchange) {
+    prepare();
+    replay::WavefrontRounds rounds(exchange, trace_->anchor_path);
+    collect_items(rounds);
+    rounds.run(
+        [&](int from, replay::PayloadReader& in) {
+            while (!in.empty()) receive(from, in, rounds);
+        },
+        [&] { return advance(rounds); });
+    rounds_ = rounds.rounds();
+    release();
+}
+
+void DelayCostAnalysis::add_waiting(std::size_t point, Waiting::Kind kind, CostPattern pattern, int delayer,
+                                    bool has_input) {
+    waiting_at_[point] = static_cast<std::uint32_t>(waiting_.size());
+    waiting_.push_back({point, kind, pattern, delayer, has_input, false});
+    ++outstanding_;
+}
+
+void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
+    for (std::size_t p = 0; p < sync_points_.size(); ++p) {
+        const SyncPoint& point = sync_points_[p];
+        const trace::Event& event = trace_->events[point.event];
+        if (event.kind == EventKind::Recv) {
+            // As Scalasca: a Late Sender wait of the receive comes first.
+            if (own_wait(point.event, WaitPattern::LateSender)) {
+                const int sender = peer_world_rank(point.event);
+                add_waiting(p, Waiting::Kind::LateSender, CostPattern::LateSender, sender, true);
+                auto& out = rounds.to(sender);
+                out.put(Record::Claim);
+                out.put<OperationId>(point.operation);
+            } else if (caused_late_receiver(point.event)) {
+                // This rank delayed the sender: the sender divides the costs
+                // over this rank's interval and answers.
+                const int sender = peer_world_rank(point.event);
+                expect_costs(p, sender);
+                const IntervalProfile mine = interval_with(p, sender);
+                auto& out = rounds.to(sender);
+                out.put(Record::LateReceiverProfile);
+                out.put<OperationId>(point.operation);
+                out.put<double>(mine.waiting);
+                put_profile(out, mine.processing);
+            }
+        } else if (event.kind == EventKind::CollectiveEnd) {
+            const trace::Collective& collective = trace_->collective(event);
+            const std::optional<CostPattern> pattern = collective_pattern(collective.op);
+            const std::vector<int>& members = this->members(collective.comm);
+            const WaitState* wait = points_->wait_states.find(point.event);
+            if (!pattern || members.size() <= 1 || !wait || !has_delay_costs(*wait)) continue;
+            if (static_cast<std::size_t>(wait->cause) >= members.size())
+                throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
+            const int delayer = members[static_cast<std::size_t>(wait->cause)];
+            add_waiting(p, Waiting::Kind::Collective, *pattern, delayer, false);
+            auto& out = rounds.to(delayer);
+            out.put(Record::Claim);
+            out.put<OperationId>(point.operation);
+        }
+    }
+}
+
+void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds) {
+    const auto record = in.get<Record>();
+    const auto operation = in.get<OperationId>();
+    switch (record) {
+    case Record::Claim: {
+        const std::size_t p = point_of(operation, "a delay-cost claim");
+        expect_costs(p, from);
+        if (trace_->events[sync_points_[p].event].kind != EventKind::CollectiveEnd) return;
+        // A collective's waiting member divides its costs itself, over this
+        // rank's interval with it.
+        const IntervalProfile mine = interval_with(p, from);
+        auto& out = rounds.to(from);
+        out.put(Record::CollectiveInterval);
+        out.put<OperationId>(operation);
+        out.put<double>(mine.waiting);
+        put_profile(out, mine.processing);
+        return;
+    }
+    case Record::LateReceiverProfile: {
+        DelayerInterval delayer;
+        delayer.waiting = in.get<double>();
+        delayer.processing = get_profile(in);
+        const std::size_t point = point_by_operation_.find(operation);
+        const bool waited = point != SyncPointList::kNone &&
+                            own_wait(sync_points_[point].event, WaitPattern::LateReceiver);
+        if (!waited) {
+            // The receiver saw a wait this rank did not record: nothing to divide.
+            auto& out = rounds.to(from);
+            out.put(Record::LateReceiverAnswer);
+            out.put<OperationId>(operation);
+            out.put<std::uint8_t>(0);
+            return;
+        }
+        add_waiting(point, Waiting::Kind::LateReceiver, CostPattern::LateReceiver, from, true);
+        inputs_[point] = std::move(delayer);
+        became_ready(point);
+        return;
+    }
+    case Record::CollectiveInterval: {
+        const std::size_t p = point_of(operation, "a delayer's interval");
+        if (waiting_at_[p] == kNoWaiting) throw Error(trace_->anchor_path, "a delayer's interval nobody asked for");
+        DelayerInterval& delayer = inputs_[p];
+        delayer.waiting = in.get<double>();
+        delayer.processing = get_profile(in);
+        waiting_[waiting_at_[p]].has_input = true;
+        became_ready(p);
+        return;
+    }
+    case Record::LateSenderCosts:
+        late_sender_costs(point_of(operation, "a Late Sender's costs"), from, in, rounds);
+        return;
+    case Record::LateSenderAnswer: {
+        const double indirect = in.get<double>();
+        const std::size_t p = point_of(operation, "a delay-cost answer");
+        if (const WaitState* wait = own_wait(sync_points_[p].event, WaitPattern::LateSender))
+            classify(p, WaitPattern::LateSender, wait->waiting, indirect);
+        --outstanding_;
+        return;
+    }
+    case Record::LateReceiverAnswer:
+        late_receiver_answer(point_of(operation, "a delay-cost answer"), from, in);
+        return;
+    case Record::CollectiveAnswer:
+        collective_answer(point_of(operation, "a collective's delay costs"), from, in);
+        return;
+    }
+    throw Error(trace_->anchor_path, "delay-cost record of an unknown kind");
+}
+
+void DelayCostAnalysis::became_ready(std::size_t point) {
+    Waiting& wait = waiting_[waiting_at_[point]];
+    if (!started_ || wait.queued || !wait.has_input || shares_due_[point] != 0) return;
+    wait.queued = true;
+    ready_.push_back(point);
+}
+
+bool DelayCostAnalysis::advance(replay::WavefrontRounds& rounds) {
+    // The first round brought every claim, so every count is complete now.
+    if (!started_) {
+        started_ = true;
+        for (const Waiting& wait : waiting_) became_ready(wait.point);
+    }
+    // Latest first (from the back of the sorted list), as a walk backward in
+    // time would meet them; a round takes at most kRoundBytes of costs, the
+    // rest waits for the next.
+    std::sort(ready_.begin(), ready_.end());
+    while (!ready_.empty() && rounds.written() < kRoundBytes) {
+        pass_on(waiting_[waiting_at_[ready_.back()]], rounds);
+        ready_.pop_back();
+    }
+    return outstanding_ > 0;
+}
+
+void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& rounds) {
+    --outstanding_;
+    const SyncPoint& point = sync_points_[wait.point];
+    const WaitState& state = *points_->wait_states.find(point.event);
+    const auto short_cost = static_cast<double>(state.waiting);
+    const PatternCosts long_cost = long_costs(point.event);
+    const IntervalProfile mine = interval_with(wait.point, wait.delayer);
+    auto& out = rounds.to(wait.delayer);
+    if (wait.kind == Waiting::Kind::LateSender) {
+        // The sender divides: it knows its own interval.
+        out.put(Record::LateSenderCosts);
+        out.put<OperationId>(point.operation);
+        out.put<double>(short_cost);
+        put_costs(out, long_cost);
+        put_profile(out, mine.processing);
+        ++outstanding_;  // its answer
+        return;
+    }
+    const auto input = inputs_.find(wait.point);
+    const DelayerInterval delayer = std::move(input->second);
+    inputs_.erase(input);
+    const Excess excess = excess_over(delayer.processing, mine.processing);
+    const CostScales scales = cost_scales(excess.total, delayer.waiting, short_cost, long_cost);
+    if (wait.kind == Waiting::Kind::LateReceiver) {
+        classify(wait.point, WaitPattern::LateReceiver, state.waiting, scales.short_term * delayer.waiting);
+        out.put(Record::LateReceiverAnswer);
+        out.put<OperationId>(point.operation);
+        out.put<std::uint8_t>(1);
+    } else {
+        out.put(Record::CollectiveAnswer);
+        out.put<OperationId>(point.operation);
+    }
+    out.put<std::uint8_t>(scales.explained ? 1 : 0);
+    put_costs(out, long_cost);
+    out.put<double>(short_cost);
+    out.put<double>(scales.short_term);
+    put_costs(out, scales.long_term);
+    out.put_span<double>(excess.by_entry);
+}
+
+// ---- the delaying rank's side ------------------------------------------
+
+void DelayCostAnalysis::expect_costs(std::size_t point, int peer) {
+    const std::size_t from = sync_points_.previous(point, peer);
+    for (std::size_t q = from == SyncPointList::kNone ? 0 : from + 1; q < point; ++q)
+        if (sync_points_[q].wait > 0) ++shares_due_[q];
+    ++outstanding_;
+}
+
+void DelayCostAnalysis::settle_costs(std::size_t point, int peer) {
+    const std::size_t from = sync_points_.previous(point, peer);
+    for (std::size_t q = from == SyncPointList::kNone ? 0 : from + 1; q < point; ++q) {
+        if (sync_points_[q].wait <= 0 || shares_due_[q] == 0) continue;
+        if (--shares_due_[q] == 0 && waiting_at_[q] != kNoWaiting) became_ready(q);
+    }
+    --outstanding_;
+}
+
+void DelayCostAnalysis::late_sender_costs(std::size_t point, int from, replay::PayloadReader& in,
+                                          replay::WavefrontRounds& rounds) {
+    const double short_cost = in.get<double>();
+    const PatternCosts long_cost = get_costs(in);
+    const SparseProfile waiter = get_profile(in);
+    const IntervalProfile mine = interval_with(point, from);
+    const Excess excess = excess_over(mine.processing, waiter);
+    const CostScales scales = cost_scales(excess.total, mine.waiting, short_cost, long_cost);
+    if (scales.explained)
+        charge(CostPattern::LateSender, mine, excess.by_entry, scales, true);
+    else
+        charge_unexplained(point, CostPattern::LateSender, short_cost, long_cost);
+    auto& out = rounds.to(from);
+    out.put(Record::LateSenderAnswer);
+    out.put<OperationId>(sync_points_[point].operation);
+    out.put<double>(scales.short_term * mine.waiting);
+    settle_costs(point, from);
+}
+
+// The factors a waiting rank computed over this rank's interval with it.
+struct DelayCostAnalysis::Division {
+    bool explained = false;
+    PatternCosts long_cost{};
+    double short_cost = 0;
+    CostScales scales;
+    std::vector<double> excess;  // by entry of this rank's interval profile
+};
+
+DelayCostAnalysis::Division DelayCostAnalysis::get_division(replay::PayloadReader& in) const {
+    Division d;
+    d.explained = in.get<std::uint8_t>() != 0;
+    d.long_cost = get_costs(in);
+    d.short_cost = in.get<double>();
+    d.scales.explained = d.explained;
+    d.scales.short_term = in.get<double>();
+    d.scales.long_term = get_costs(in);
+    d.excess = in.get_vector<double>();
+    return d;
+}
+
+void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern pattern, const Division& division,
+                                        bool point_to_point) {
+    if (division.explained) {
+        const IntervalProfile mine = interval_with(point, from);
+        if (division.excess.size() != mine.processing.paths.size())
+            throw Error(trace_->anchor_path, "a delay-cost division does not match the delayer's profile");
+        charge(pattern, mine, division.excess, division.scales, point_to_point);
+    } else {
+        charge_unexplained(point, pattern, division.short_cost, division.long_cost);
+    }
+    settle_costs(point, from);
+}
+
+void DelayCostAnalysis::late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in) {
+    if (in.get<std::uint8_t>() == 0) {  // the sender recorded no wait
+        settle_costs(point, from);
+        return;
+    }
+    settle_division(point, from, CostPattern::LateReceiver, get_division(in), true);
+}
+
+void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::PayloadReader& in) {
+    const trace::Event& event = trace_->events[sync_points_[point].event];
+    const std::optional<CostPattern> pattern =
+        event.kind == EventKind::CollectiveEnd ? collective_pattern(trace_->collective(event).op) : std::nullopt;
+    if (!pattern) throw Error(trace_->anchor_path, "collective delay costs for an operation without them");
+    settle_division(point, from, *pattern, get_division(in), false);
 }
 
 void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
@@ -166,317 +462,28 @@ void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delay
     }
 }
 
-void DelayCostAnalysis::charge_unexplained(const EventView& view, CostPattern pattern, double short_cost,
+void DelayCostAnalysis::charge_unexplained(std::size_t point, CostPattern pattern, double short_cost,
                                            const PatternCosts& long_cost) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    if (short_cost > 0) cube_->add(delay_metrics(pattern).short_term, view.cnode(), seconds(short_cost));
+    const CallPathId cnode = EventView(*trace_, sync_points_[point].event).cnode();
+    if (short_cost > 0) cube_->add(delay_metrics(pattern).short_term, cnode, seconds(short_cost));
     for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (long_cost[p] > 0) cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, view.cnode(), seconds(long_cost[p]));
+        if (long_cost[p] > 0) cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(long_cost[p]));
 }
 
-void DelayCostAnalysis::classify(const EventView& view, WaitPattern pattern, Ticks waiting, double indirect) {
+void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect) {
+    const EventIndex event = sync_points_[point].event;
     const bool late_sender = pattern == WaitPattern::LateSender;
     const double total = static_cast<double>(waiting);
-    const double propagated = std::min(propagating(view.index()), total);
+    const double propagated = std::min(propagating(event), total);
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    const CallPathId cnode = view.cnode();
+    const CallPathId cnode = EventView(*trace_, event).cnode();
     cube_->add(late_sender ? Metric::MpiWaitIndirectLatesender : Metric::MpiWaitIndirectLatereceiver, cnode,
                seconds(indirect));
     cube_->add(late_sender ? Metric::MpiWaitDirectLatesender : Metric::MpiWaitDirectLatereceiver, cnode,
                seconds(total - indirect));
     cube_->add(late_sender ? Metric::MpiWaitPropagatingLs : Metric::MpiWaitPropagatingLr, cnode, seconds(propagated));
     cube_->add(late_sender ? Metric::MpiWaitTerminalLs : Metric::MpiWaitTerminalLr, cnode, seconds(total - propagated));
-}
-
-// Backward, the receiver packs. A Late Sender receiver sends its costs and
-// profile to the sender; a receiver that kept its sender waiting (Late
-// Receiver) sends its profile for the sender to compute the shares.
-void DelayCostAnalysis::pack(const EventView& view, replay::PayloadWriter& out) {
-    if (view.kind() != trace::EventKind::Recv) return;
-    reply_kind_ = Kind::None;
-    if (const WaitState* wait = own_wait(view, WaitPattern::LateSender)) {
-        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
-        out.put(Kind::LateSender);
-        out.put<double>(static_cast<double>(wait->waiting));
-        put_costs(out, long_costs(view.index()));
-        put_profile(out, mine.processing);
-    } else if (caused_late_receiver(view)) {
-        const IntervalProfile& mine = held_intervals_[view.index()] = interval_with(view, peer_world_rank(view));
-        out.put(Kind::LateReceiver);
-        out.put<double>(mine.waiting);
-        put_profile(out, mine.processing);
-    }
-    // Otherwise nothing: the sender gets an empty payload part.
-}
-
-void DelayCostAnalysis::unpack(const EventView& view, replay::PayloadReader& in) {
-    if (view.kind() != trace::EventKind::Send) return;
-    reply_kind_ = Kind::None;
-    if (in.empty()) return;
-    switch (in.get<Kind>()) {
-    case Kind::None: break;
-    case Kind::LateSender: {
-        const double short_cost = in.get<double>();
-        const PatternCosts long_cost = get_costs(in);
-        const SparseProfile waiter = get_profile(in);
-        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
-        const Excess excess = excess_over(mine.processing, waiter);
-        const CostScales scales = cost_scales(excess.total, mine.waiting, short_cost, long_cost);
-        if (scales.explained)
-            charge(CostPattern::LateSender, mine, excess.by_entry, scales, true);
-        else
-            charge_unexplained(view, CostPattern::LateSender, short_cost, long_cost);
-        reply_kind_ = Kind::LateSender;
-        reply_indirect_ = scales.short_term * mine.waiting;
-        break;
-    }
-    case Kind::LateReceiver: {
-        const double delayer_waiting = in.get<double>();
-        const SparseProfile delayer = get_profile(in);
-        const WaitState* wait = own_wait(view, WaitPattern::LateReceiver);
-        if (!wait) break;  // the receiver saw a wait this rank did not record
-        const IntervalProfile mine = interval_with(view, peer_world_rank(view));
-        const Excess excess = excess_over(delayer, mine.processing);
-        const auto short_cost = static_cast<double>(wait->waiting);
-        const PatternCosts long_cost = long_costs(view.index());
-        const CostScales scales = cost_scales(excess.total, delayer_waiting, short_cost, long_cost);
-        classify(view, WaitPattern::LateReceiver, wait->waiting, scales.short_term * delayer_waiting);
-        // [explained, γ_short, γ_long by pattern, s·γ_short, s·γ_long by pattern, Δ...]
-        reply_.assign({scales.explained ? 1.0 : 0.0, short_cost});
-        reply_.insert(reply_.end(), long_cost.begin(), long_cost.end());
-        reply_.push_back(scales.short_term);
-        reply_.insert(reply_.end(), scales.long_term.begin(), scales.long_term.end());
-        reply_.insert(reply_.end(), excess.by_entry.begin(), excess.by_entry.end());
-        reply_kind_ = Kind::LateReceiver;
-        break;
-    }
-    default: throw Error(trace_->anchor_path, "delay-cost payload of an unknown kind");
-    }
-}
-
-bool DelayCostAnalysis::carries_data(const EventView& view) const {
-    return reply_need(view) != replay::ReplyNeed::None;
-}
-
-replay::ReplyNeed DelayCostAnalysis::reply_need(const EventView& view) const {
-    if (view.kind() != trace::EventKind::Recv) return replay::ReplyNeed::None;
-    // As in pack(): a Late Sender wait takes precedence. Its classification
-    // reads how much of this wait propagated, final once the pass is here
-    // (only later wait states add to it, and the pass has met them all).
-    if (own_wait(view, WaitPattern::LateSender)) return replay::ReplyNeed::AtPassEnd;
-    return caused_late_receiver(view) ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
-}
-
-void DelayCostAnalysis::pack_reply(const EventView&, replay::PayloadWriter& out) {
-    out.put(reply_kind_);
-    if (reply_kind_ == Kind::LateSender) out.put<double>(reply_indirect_);
-    if (reply_kind_ == Kind::LateReceiver) out.put_span<double>(reply_);
-    reply_kind_ = Kind::None;
-}
-
-void DelayCostAnalysis::unpack_reply(const EventView& view, replay::PayloadReader& in) {
-    const Kind kind = in.get<Kind>();
-    if (kind == Kind::LateReceiver) {
-        const auto held = held_intervals_.find(view.index());
-        if (held == held_intervals_.end()) throw Error(trace_->anchor_path, "a delay-cost reply nobody asked for");
-        const IntervalProfile mine = std::move(held->second);
-        held_intervals_.erase(held);
-        const std::vector<double> reply = in.get_vector<double>();
-        constexpr std::size_t kHead = 3 + 2 * kCostPatterns;
-        if (reply.size() != kHead + mine.processing.paths.size())
-            throw Error(trace_->anchor_path, "delay-cost reply does not match the receiver's profile");
-        PatternCosts long_cost{};
-        CostScales scales;
-        scales.explained = reply[0] != 0;
-        std::copy_n(reply.begin() + 2, kCostPatterns, long_cost.begin());
-        scales.short_term = reply[2 + kCostPatterns];
-        std::copy_n(reply.begin() + 3 + kCostPatterns, kCostPatterns, scales.long_term.begin());
-        const std::vector<double> excess(reply.begin() + kHead, reply.end());
-        if (scales.explained)
-            charge(CostPattern::LateReceiver, mine, excess, scales, true);
-        else
-            charge_unexplained(view, CostPattern::LateReceiver, reply[1], long_cost);
-        return;
-    }
-    const double indirect = kind == Kind::LateSender ? in.get<double>() : 0.0;
-    if (const WaitState* wait = own_wait(view, WaitPattern::LateSender))
-        classify(view, WaitPattern::LateSender, wait->waiting, indirect);
-}
-
-// Before the pass: only a rank that waited here contributes (see
-// collective()); where nobody did, the exchange is spared.
-bool DelayCostAnalysis::exchanges_at(const EventView& view) const {
-    if (!collective_pattern(view.collective().op)) return false;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    return wait && has_delay_costs(*wait);
-}
-
-replay::CollectiveTask DelayCostAnalysis::on_collective(const EventView& view,
-                                                        replay::CollectiveChannel& exchange) {
-    if (exchange.size() <= 1 || !exchange.active()) co_return;
-    const auto pattern = collective_pattern(view.collective().op);
-    if (!pattern) co_return;
-    co_await collective(view, exchange, *pattern);
-}
-
-// The delayer's interval at the collective at synchronization point
-// `here`, in pieces: one begins at each point where its interval with some
-// member begins. Returns them as the broadcast ships them.
-std::vector<double> DelayCostAnalysis::delayer_pieces(std::size_t here, const std::vector<int>& members,
-                                                      std::vector<Piece>& pieces) {
-    if (here == SyncPointList::kNone)
-        throw Error(trace_->anchor_path, "the rank a collective waited for has no synchronization point there");
-    std::vector<std::size_t> starts;
-    for (const int member : members)
-        if (member != trace_->rank) starts.push_back(sync_points_.previous(here, member));
-    // kNone (the start of the trace) sorts last as the largest size_t: put
-    // it first.
-    std::sort(starts.begin(), starts.end(), [](std::size_t a, std::size_t b) {
-        return (a == SyncPointList::kNone ? 0 : a + 1) < (b == SyncPointList::kNone ? 0 : b + 1);
-    });
-    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-    DoubleWriter out;
-    out.put(static_cast<double>(starts.size()));
-    pieces.clear();
-    for (std::size_t k = 0; k < starts.size(); ++k) {
-        const bool last = k + 1 == starts.size();
-        Piece piece;
-        if (starts[k] != SyncPointList::kNone) {
-            piece.begins_at = sync_points_[starts[k]].operation;
-            piece.first_call = sync_points_[starts[k]].cnode;
-            piece.pruned = static_cast<double>(sync_points_[starts[k]].prune);
-        }
-        piece.raw = scanner_.raw(starts[k], last ? here : starts[k + 1], !last);
-        out.put(static_cast<double>(piece.begins_at));
-        out.put(piece.first_call == kNoCallPath ? -1.0 : static_cast<double>(piece.first_call));
-        out.put(piece.pruned);
-        out.put(piece.raw.total_waiting);
-        out.put_profile(piece.raw.time);
-        out.put_profile(piece.raw.waiting);
-        pieces.push_back(std::move(piece));
-    }
-    return std::move(out.data());
-}
-
-// Three steps of logarithmic depth: find the delayer (if anyone waited),
-// broadcast its interval, sum the waiting ranks' shares onto it.
-replay::CollectiveTask DelayCostAnalysis::collective(const EventView& view, replay::CollectiveChannel& exchange,
-                                                     CostPattern pattern) {
-    const WaitState* wait = points_->wait_states.find(view.index());
-    const bool waited = wait && has_delay_costs(*wait);
-    const std::vector<int>& members = this->members(view.collective().comm);
-    const std::size_t here = sync_points_.position(view.index());
-    // The rank everyone waited for knows it from the forward pass (its own
-    // synchronization point names itself as the cause): it cuts its
-    // interval into pieces now and announces their size with the search for
-    // the delayer, so that the broadcast below needs no size of its own.
-    std::vector<Piece> pieces;
-    std::vector<double> shipped;
-    if (wait && wait->cause == exchange.rank()) shipped = delayer_pieces(here, members, pieces);
-    // [delayer, longest wait, size of the delayer's pieces (0: unknown)]
-    std::array<double, 3> who{waited ? wait->cause : -1.0, waited ? static_cast<double>(wait->waiting) : 0.0,
-                              static_cast<double>(shipped.size())};
-    co_await exchange.allreduce(who, replay::ReduceOp::Max);
-    if (who[0] < 0 || who[1] <= 0) co_return;
-    const int delayer_rank = static_cast<int>(who[0]);
-    const bool delaying = exchange.rank() == delayer_rank;
-    if (static_cast<std::size_t>(delayer_rank) >= members.size())
-        throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
-    if (who[2] > 0) {
-        if (delaying && static_cast<double>(shipped.size()) != who[2])
-            throw Error(trace_->anchor_path, "two ranks claim to have delayed the same collective");
-        shipped.resize(static_cast<std::size_t>(who[2]));
-        co_await exchange.broadcast_fixed(shipped, delayer_rank);
-    } else {
-        if (delaying) shipped = delayer_pieces(here, members, pieces);
-        co_await exchange.broadcast(shipped, delayer_rank);
-    }
-    if (!delaying) {
-        DoubleReader in(shipped, trace_->anchor_path);
-        const std::size_t n = in.count();
-        for (std::size_t k = 0; k < n; ++k) {
-            Piece piece;
-            piece.begins_at = static_cast<OperationId>(in.get());
-            const double first = in.get();
-            piece.first_call = first < 0 ? kNoCallPath : static_cast<CallPathId>(first);
-            piece.pruned = in.get();
-            piece.raw.total_waiting = in.get();
-            piece.raw.time = in.get_profile();
-            piece.raw.waiting = in.get_profile();
-            pieces.push_back(std::move(piece));
-        }
-    }
-    if (pieces.empty()) throw Error(trace_->anchor_path, "delay-cost broadcast holds no interval");
-
-    // Every call path of the delayer's interval, in the same order on every
-    // member: the reduction's layout.
-    SparseProfile all_paths;
-    for (const Piece& piece : pieces) add_profile(all_paths, piece.raw.time);
-    const std::size_t n = all_paths.paths.size();
-    const std::size_t pieces_at = (1 + kCostPatterns) * n;
-    const std::size_t unexplained_at = pieces_at + (1 + kCostPatterns) * pieces.size();
-    // [short-term by path, long-term by pattern and path, scales by piece
-    // (short-term, long-term by pattern), unexplained short- and long-term]
-    std::vector<double> sums(unexplained_at + 1 + kCostPatterns, 0.0);
-
-    if (waited && !delaying) {
-        // The delayer's interval with this rank begins at the same operation
-        // as this rank's interval with the delayer.
-        const std::size_t mine_from = sync_points_.previous(here, members[static_cast<std::size_t>(delayer_rank)]);
-        const OperationId begins_at = mine_from == SyncPointList::kNone ? 0 : sync_points_[mine_from].operation;
-        std::size_t first = 0;
-        for (std::size_t k = 0; k < pieces.size(); ++k)
-            if (pieces[k].begins_at == begins_at) first = k;
-        RawInterval theirs = pieces[first].raw;
-        for (std::size_t k = first + 1; k < pieces.size(); ++k) append_interval(theirs, pieces[k].raw);
-        const IntervalProfile delayer = profile_of(theirs, pieces[first].first_call, pieces[first].pruned);
-        const IntervalProfile mine = scanner_.interval(mine_from, here);
-        const Excess excess = excess_over(delayer.processing, mine.processing);
-        const auto short_cost = static_cast<double>(wait->waiting);
-        const PatternCosts long_cost = long_costs(view.index());
-        const CostScales scales = cost_scales(excess.total, delayer.waiting, short_cost, long_cost);
-        if (scales.explained) {
-            for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
-                const auto at = static_cast<std::size_t>(
-                    std::lower_bound(all_paths.paths.begin(), all_paths.paths.end(), delayer.processing.paths[i]) -
-                    all_paths.paths.begin());
-                sums[at] += scales.short_term * excess.by_entry[i];
-                for (std::size_t p = 0; p < kCostPatterns; ++p)
-                    sums[(1 + p) * n + at] += scales.long_term[p] * excess.by_entry[i];
-            }
-            sums[pieces_at + (1 + kCostPatterns) * first] += scales.short_term;
-            for (std::size_t p = 0; p < kCostPatterns; ++p)
-                sums[pieces_at + (1 + kCostPatterns) * first + 1 + p] += scales.long_term[p];
-        } else {
-            sums[unexplained_at] += short_cost;
-            for (std::size_t p = 0; p < kCostPatterns; ++p) sums[unexplained_at + 1 + p] += long_cost[p];
-        }
-    }
-    co_await exchange.reduce_sum(sums, delayer_rank);
-    if (!delaying) co_return;
-
-    const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    for (std::size_t i = 0; i < n; ++i) {
-        const CallPathId cnode = all_paths.paths[i];
-        if (sums[i] != 0) cube_->add(delay_metrics(pattern).short_term, cnode, seconds(sums[i]));
-        for (std::size_t p = 0; p < kCostPatterns; ++p)
-            if (sums[(1 + p) * n + i] != 0)
-                cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(sums[(1 + p) * n + i]));
-    }
-    // A wait state in a piece lies inside the interval of every member whose
-    // interval begins with that piece or before.
-    std::array<double, 1 + kCostPatterns> factor{};
-    for (std::size_t k = 0; k < pieces.size(); ++k) {
-        for (std::size_t f = 0; f < factor.size(); ++f) factor[f] += sums[pieces_at + (1 + kCostPatterns) * k + f];
-        for (const auto& [index, waiting] : pieces[k].raw.waits) {
-            PatternCosts& costs = long_costs_[index];
-            costs[static_cast<std::size_t>(pattern)] += factor[0] * waiting;
-            for (std::size_t p = 0; p < kCostPatterns; ++p) costs[p] += factor[1 + p] * waiting;
-        }
-    }
-    PatternCosts unexplained_long{};
-    std::copy_n(sums.begin() + static_cast<std::ptrdiff_t>(unexplained_at) + 1, kCostPatterns, unexplained_long.begin());
-    charge_unexplained(view, pattern, sums[unexplained_at], unexplained_long);
 }
 
 }  // namespace hindsight::analyses

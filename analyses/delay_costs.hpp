@@ -1,28 +1,37 @@
 // Root causes of wait states: the delay analysis of Böhme et al. (TOPC
-// 2016, §4-5), in a backward replay, with Scalasca's synchronization points
-// (sync_point_list.hpp) and intervals (sync_intervals.hpp).
+// 2016, §4-5), with Scalasca's synchronization points (sync_point_list.hpp)
+// and intervals (sync_intervals.hpp), computed backward in time in rounds of
+// bulk exchanges (replay/wavefront_rounds.hpp).
 //
-// Walking backward, each wait state's costs travel to the rank that caused
-// it: its own length (short-term) and the waiting it caused later on through
-// propagation (long-term, accumulated by pattern while the pass covered the
-// later wait states). There they are divided (cost_shares.hpp) among the
-// call paths where that rank did more than the waiting rank in their
-// synchronization interval (the delays) and among the delaying rank's own
-// wait states in the interval, whose long-term costs grow and move on when
-// the pass reaches them. Every tick of waiting thus ends up as delay cost on
-// some call path of some rank, under the pattern of the wait it explains.
+// Each wait state's costs travel to the rank that caused it: its own length
+// (short-term) and the waiting it caused later on through propagation
+// (long-term, accumulated by pattern from the later wait states it passed
+// on). There they are divided (cost_shares.hpp) among the call paths where
+// that rank did more than the waiting rank in their synchronization interval
+// (the delays) and among the delaying rank's own wait states in the
+// interval, whose long-term costs grow and move on to their own causes.
+// Every tick of waiting thus ends up as delay cost on some call path of some
+// rank, under the pattern of the wait it explains.
 //
-// Where the data goes:
-//  - Late Sender: the receiver's profile and costs travel to the sender with
-//    the backward message; the sender replies with the part of the wait that
-//    its own waiting explains (the wait's indirect part).
-//  - Late Receiver: the receiver (the delayer) sends its profile; the sender
-//    computes the excess and the scales and replies them.
-//  - Collectives: the delayer (the last to enter; the root of 1-to-n
-//    operations) broadcasts its interval in pieces, one from each point at
-//    which its interval with some member begins; each waiting rank takes
-//    the pieces of its own interval, computes its shares, and one reduction
-//    sums them onto the delayer.
+// A wait state can pass its costs on once it has received all the shares it
+// will get: those of the later wait states whose delayer interval holds it.
+// Each rank knows which those are (the intervals are its own), so it counts
+// them and passes a wait on as soon as its count is down to zero. The
+// rounds therefore follow the chains of propagation, not the messages: a
+// wait that propagated nothing further goes out in the first round that it
+// can, together with all such waits of the rank.
+//
+// What travels (records keyed by the synchronization point's OperationId):
+//  1. claims: a Late Sender's receiver and a collective's waiting members
+//     tell the delayer that it has costs coming, so that it can count them;
+//     a Late Receiver's receiver (the delayer) sends its interval profile
+//     to the waiting sender; a collective's delayer answers each claim
+//     with its interval with that member;
+//  2. costs: the Late Sender's receiver sends its costs and profile, the
+//     sender divides them and answers the part of the wait that its own
+//     waiting explains (the wait's indirect part); the Late Receiver's
+//     sender and a collective's waiting members compute the division
+//     themselves from the delayer's profile and send the factors.
 //
 // Metrics: delay_<pattern> (short-term) and delay_<pattern>_longterm on the
 // delaying rank's call paths; on the waiting rank's call path, for
@@ -42,10 +51,12 @@
 
 #include "analyses/cost_shares.hpp"
 #include "analyses/local_cube.hpp"
+#include "analyses/operation_index.hpp"
 #include "analyses/sync_intervals.hpp"
 #include "analyses/sync_point_list.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
+#include "replay/wavefront_rounds.hpp"
 
 namespace hindsight::analyses {
 
@@ -55,60 +66,78 @@ public:
         : cube_(&cube), points_(&points) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    replay::Participation participation() const override {
-        return {.payloads = replay::Payloads::FromPass, .replies = true, .collectives = true};
-    }
-    void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
-    void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
-    // Data travels exactly where a reply is wanted: at wait states.
-    bool carries_data(const trace::EventView& view) const override;
-    // A Late Sender's receiver only classifies its wait with the answer,
-    // which nothing else in the pass reads: it may come at the end.
-    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
-    void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
-    void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
-    replay::CollectiveTask on_collective(const trace::EventView& view,
-                                         replay::CollectiveChannel& exchange) override;
-    // Collectives exchange only where a member waited.
-    bool exchanges_at(const trace::EventView& view) const override;
+    replay::Participation participation() const override { return {.rounds = true}; }
+    void run_rounds(replay::Exchange& exchange) override;
+
+    // The rounds the last pass took (statistics, tests).
+    std::uint64_t rounds() const { return rounds_; }
 
 private:
-    // What a point-to-point payload or reply of this analysis carries.
-    enum class Kind : std::uint8_t { None, LateSender, LateReceiver };
+    enum class Record : std::uint8_t;
+    // A wait state of this rank whose costs go to another rank.
+    struct Waiting {
+        enum class Kind : std::uint8_t { LateSender, LateReceiver, Collective };
+        std::size_t point = 0;  // its synchronization point
+        Kind kind = Kind::LateSender;
+        CostPattern pattern = CostPattern::LateSender;
+        int delayer = -1;       // world rank
+        bool has_input = false; // the delayer's profile, where the division happens here
+        bool queued = false;
+    };
+    // The delayer's profile for a Late Receiver or collective wait.
+    struct DelayerInterval {
+        double waiting = 0;
+        SparseProfile processing;
+    };
 
-    const WaitState* own_wait(const trace::EventView& view, WaitPattern pattern) const;
-    bool caused_late_receiver(const trace::EventView& view) const;
+    const WaitState* own_wait(trace::EventIndex event, WaitPattern pattern) const;
+    bool caused_late_receiver(trace::EventIndex event) const;
     // World ranks of a communicator's members, in communicator rank order.
     const std::vector<int>& members(CommId comm);
-    int peer_world_rank(const trace::EventView& view);
+    int peer_world_rank(trace::EventIndex event);
     PatternCosts long_costs(trace::EventIndex index) const;
     double propagating(trace::EventIndex index) const;
-    // The interval that ends at synchronization point `view` and begins at
+    std::size_t point_of(OperationId operation, const char* what) const;
+    // The interval that ends at synchronization point `point` and begins at
     // the previous one involving world rank `peer`.
-    IntervalProfile interval_with(const trace::EventView& view, int peer);
-    // The delaying rank's side: records the costs of a wait state of
-    // `pattern` that the scales divide over the delayer's interval, and
-    // passes the share of its waits on to them. Point-to-point delays also
-    // mark those waits as propagating.
+    IntervalProfile interval_with(std::size_t point, int peer);
+
+    void prepare();
+    void release();
+    // Before the first round: this rank's waits and the Late Receiver waits
+    // it caused; the claims and profiles of round one.
+    void collect_items(replay::WavefrontRounds& rounds);
+    void add_waiting(std::size_t point, Waiting::Kind kind, CostPattern pattern, int delayer, bool has_input);
+    void receive(int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds);
+    // Passes on every wait whose shares are all in, latest first; whether
+    // anything is still to come.
+    bool advance(replay::WavefrontRounds& rounds);
+    void pass_on(const Waiting& wait, replay::WavefrontRounds& rounds);
+
+    // The delaying rank's side. A delayer interval of this rank with `peer`
+    // ending at `point` holds waits that must not pass on before its
+    // costs are in: counted when it becomes known, released when settled.
+    void expect_costs(std::size_t point, int peer);
+    void settle_costs(std::size_t point, int peer);
+    void late_sender_costs(std::size_t point, int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds);
+    void late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in);
+    void collective_answer(std::size_t point, int from, replay::PayloadReader& in);
+    // How a waiting rank divided its costs over this rank's interval with it.
+    struct Division;
+    Division get_division(replay::PayloadReader& in) const;
+    void settle_division(std::size_t point, int from, CostPattern pattern, const Division& division,
+                         bool point_to_point);
+    // Records the costs of a wait state of `pattern` that the scales divide
+    // over the delayer's interval, and passes the share of its waits on to
+    // them. Point-to-point delays also mark those waits as propagating.
     void charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
                 const CostScales& scales, bool point_to_point);
     // Costs no delay in the interval explains stay with the synchronization
     // point's own call on the delayer.
-    void charge_unexplained(const trace::EventView& view, CostPattern pattern, double short_cost,
-                            const PatternCosts& long_cost);
+    void charge_unexplained(std::size_t point, CostPattern pattern, double short_cost, const PatternCosts& long_cost);
     // The waiting rank's side: classifies its point-to-point wait state.
-    void classify(const trace::EventView& view, WaitPattern pattern, Ticks waiting, double indirect);
-    // One piece of the delayer's interval at a collective, from a point
-    // where its interval with some member begins to the next such point.
-    struct Piece {
-        OperationId begins_at = 0;  // 0: the start of the trace
-        CallPathId first_call = kNoCallPath;
-        double pruned = 0;
-        RawInterval raw;
-    };
-    std::vector<double> delayer_pieces(std::size_t here, const std::vector<int>& members, std::vector<Piece>& pieces);
-    replay::CollectiveTask collective(const trace::EventView& view, replay::CollectiveChannel& exchange,
-                                      CostPattern pattern);
+    void classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect);
+    void became_ready(std::size_t point);
 
     LocalCube* cube_;
     const SynchronizationPoints* points_;
@@ -118,14 +147,16 @@ private:
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
     std::unordered_map<trace::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
     std::unordered_map<trace::EventIndex, double> propagating_;       // the part of a wait that propagated
+    OperationIndex point_by_operation_;  // finds the point a record names
 
-    // Between a payload and its reply on the same event.
-    Kind reply_kind_ = Kind::None;
-    double reply_indirect_ = 0;          // a Late Sender's answer
-    std::vector<double> reply_;          // a Late Receiver's answer
-    // The receiver's intervals at the Late Receiver messages whose answers
-    // are outstanding (several may be: observer.hpp), by Recv event.
-    std::unordered_map<trace::EventIndex, IntervalProfile> held_intervals_;
+    std::vector<Waiting> waiting_;             // this rank's waits with costs to pass on
+    std::vector<std::uint32_t> waiting_at_;    // index into waiting_ by point, or kNoWaiting
+    std::vector<std::uint32_t> shares_due_;    // by point: delayer intervals holding it, not yet settled
+    std::unordered_map<std::size_t, DelayerInterval> inputs_;  // by point of a waiting item
+    std::vector<std::size_t> ready_;           // points of waits that may pass on now
+    bool started_ = false;                     // the claims are in: the counts are complete
+    std::uint64_t outstanding_ = 0;            // records this rank still waits for
+    std::uint64_t rounds_ = 0;
 };
 
 }  // namespace hindsight::analyses

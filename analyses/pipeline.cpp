@@ -61,7 +61,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
     // The backward analyses share one pass: their messages and collective
     // exchanges travel together.
     if (options.critical_path || options.root_cause) {
-        CriticalPathAnalysis critical_path(cube, points);
+        CriticalPathAnalysis critical_path(cube, points, engine.message_slots());
         DelayCostAnalysis delay_costs(cube, points);
         std::vector<replay::ReplayObserver*> backward;
         if (options.critical_path) backward.push_back(&critical_path);
@@ -69,6 +69,8 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         start = std::chrono::steady_clock::now();
         engine.run(replay::Direction::Backward, backward);
         findings.backward_seconds = seconds_since(start);
+        findings.delay_cost_rounds = delay_costs.rounds();
+        findings.critical_path = critical_path.counts();
     }
 
     // The activity graph: a forward pass of its own, since its payloads

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyses/communication_matrix.hpp"
+#include "analyses/critical_path_hand_offs.hpp"
 #include "analyses/communicator_profile.hpp"
 #include "analyses/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
@@ -40,6 +41,12 @@ struct AnalysisFindings {
     double forward_seconds = 0;
     double backward_seconds = 0;
     double graph_seconds = 0;
+    // The rounds of bulk exchanges the delay analysis took (alike on every
+    // rank): they grow with the longest chain of propagating wait states,
+    // not with the number of messages.
+    std::uint64_t delay_cost_rounds = 0;
+    // The critical path's hand-off nodes (all ranks) and doubling levels.
+    CriticalPathCounts critical_path;
 };
 
 // Runs every pass on this rank; all ranks must call it together (the engine

@@ -42,21 +42,27 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 SyncPointList::SyncPointList(const trace::LocalTrace& trace, const SynchronizationPoints& points)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
-    // Numbers of operations so far, per communicator and per message channel
-    // (sender, receiver, communicator, tag).
+    // Every collective's number on its communicator (the collectives are
+    // stored in trace order), and numbers of synchronizing messages so far
+    // per channel (sender, receiver, communicator, tag).
     std::vector<std::uint64_t> collectives_on(trace.definitions.communicators.size() + 1, 0);
-    std::map<std::tuple<int, int, CommId, std::uint32_t>, std::uint64_t> messages_on;
+    std::vector<std::uint64_t> collective_number(trace.collectives.size());
+    for (std::size_t c = 0; c < trace.collectives.size(); ++c)
+        collective_number[c] = ++collectives_on[std::min<std::size_t>(trace.collectives[c].comm, collectives_on.size() - 1)];
+    using Channel = std::tuple<int, int, CommId, std::uint32_t>;
+    std::map<Channel, std::uint64_t> messages_on;
+    // Consecutive messages mostly use the same channel: the last one found
+    // spares most lookups.
+    auto last_channel = messages_on.end();
+    const auto count_on = [&](const Channel& channel) -> std::uint64_t& {
+        if (last_channel == messages_on.end() || last_channel->first != channel)
+            last_channel = messages_on.try_emplace(channel, 0).first;
+        return last_channel->second;
+    };
 
-    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+    // Only the synchronizing states, not every event: far fewer.
+    for (const auto& [i, state] : points.wait_states.synchronizing()) {
         const trace::Event& e = trace.events[i];
-        if (e.kind == EventKind::CollectiveEnd) {
-            const CommId comm = trace.collective(e).comm;
-            ++collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)];
-        }
-        if (e.kind != EventKind::Send && e.kind != EventKind::Recv && e.kind != EventKind::CollectiveEnd) continue;
-        const WaitState* state = points.wait_states.find(i);
-        if (!state || !state->synchronizes) continue;
-
         const EventView view(trace, i);
         SyncPoint point;
         point.event = i;
@@ -77,7 +83,7 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
         if (e.kind == EventKind::CollectiveEnd) {
             const trace::Collective& coll = trace.collective(e);
             const CommId comm = coll.comm;
-            point.operation = OperationHash().add(1).add(comm).add(collectives_on[std::min<std::size_t>(comm, collectives_on.size() - 1)]).value();
+            point.operation = OperationHash().add(1).add(comm).add(collective_number[e.ref]).value();
             const auto listed = points.partial_groups.find(i);
             if (listed != points.partial_groups.end()) {
                 group = {Scope::Listed, static_cast<std::uint32_t>(listed_.size())};
@@ -117,7 +123,7 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
                                   .add(static_cast<std::uint64_t>(receiver))
                                   .add(msg.comm)
                                   .add(msg.tag)
-                                  .add(messages_on[channel]++)
+                                  .add(count_on(channel)++)
                                   .value();
             group = {Scope::Peer, static_cast<std::uint32_t>(peer)};
         }

@@ -1,5 +1,7 @@
 #include "analyses/wait_states.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -13,15 +15,22 @@ WaitStateMap::Table WaitStateMap::table_of(trace::EventKind kind) {
     }
 }
 
+bool WaitStateMap::partner_only(const WaitState& state, int partner) {
+    return state.pattern == WaitPattern::None && !state.synchronizes && state.waiting == 0 &&
+           state.completion == 0 && state.cause == partner && partner >= 0;
+}
+
 void WaitStateMap::bind(const trace::LocalTrace& trace) {
     if (trace_ == &trace) return;
     trace_ = &trace;
     if (!kept_) return;
     const std::array<std::size_t, kTables> sizes{trace.messages.size(), trace.collectives.size()};
     for (std::size_t t = 0; t < kTables; ++t) {
-        states_[t].assign(sizes[t], WaitState{});
-        recorded_[t].assign(sizes[t], false);
+        slots_[t].assign(sizes[t], kUnrecorded);
+        states_[t].clear();
+        events_[t].clear();
     }
+    partner_only_.clear();
 }
 
 void WaitStateMap::record(trace::EventIndex event, WaitState state) {
@@ -31,15 +40,47 @@ void WaitStateMap::record(trace::EventIndex event, WaitState state) {
     const trace::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
     if (t == kNone) throw Error(trace_->anchor_path, "a wait state recorded for an event that does not communicate");
-    recorded_[t][e.ref] = true;
-    states_[t][e.ref] = state;
+    std::uint32_t& slot = slots_[t][e.ref];
+    if (t == kMessages && partner_only(state, trace_->message(e).partner)) {
+        const auto partner = static_cast<std::size_t>(state.cause);
+        while (partner_only_.size() <= partner)
+            partner_only_.push_back({WaitPattern::None, 0, static_cast<int>(partner_only_.size())});
+        slot = kPartnerOnly;
+        return;
+    }
+    if (slot == kUnrecorded || slot == kPartnerOnly) {
+        if (states_[t].size() >= kPartnerOnly) throw Error(trace_->anchor_path, "too many wait states on one rank");
+        slot = static_cast<std::uint32_t>(states_[t].size());
+        states_[t].push_back(state);
+        events_[t].push_back(event);
+    } else {
+        states_[t][slot] = state;
+    }
 }
 
 const WaitState* WaitStateMap::find(trace::EventIndex event) const {
     if (!kept_ || !trace_ || event >= trace_->events.size()) return nullptr;
     const trace::Event& e = trace_->events[event];
     const Table t = table_of(e.kind);
-    return t != kNone && recorded_[t][e.ref] ? &states_[t][e.ref] : nullptr;
+    if (t == kNone) return nullptr;
+    const std::uint32_t slot = slots_[t][e.ref];
+    if (slot == kUnrecorded) return nullptr;
+    if (slot == kPartnerOnly) return &partner_only_[static_cast<std::size_t>(trace_->message(e).partner)];
+    return &states_[t][slot];
+}
+
+std::vector<std::pair<trace::EventIndex, const WaitState*>> WaitStateMap::synchronizing() const {
+    std::vector<std::pair<trace::EventIndex, const WaitState*>> out;
+    if (!kept_ || !trace_) return out;
+    for (std::size_t t = 0; t < kTables; ++t)
+        for (std::size_t k = 0; k < states_[t].size(); ++k) {
+            const trace::EventIndex event = events_[t][k];
+            // A state replaced by one that holds only the partner is gone.
+            const std::uint32_t slot = slots_[t][trace_->events[event].ref];
+            if (slot == k && states_[t][k].synchronizes) out.emplace_back(event, &states_[t][k]);
+        }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
 }
 
 }  // namespace hindsight::analyses

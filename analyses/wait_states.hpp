@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "analyses/patterns.hpp"
@@ -60,6 +61,10 @@ public:
     void record(trace::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(trace::EventIndex event) const;
+    // The recorded states that synchronize their rank with others, by
+    // event, in trace order: far fewer than the events, so that whoever
+    // needs only these need not walk the trace.
+    std::vector<std::pair<trace::EventIndex, const WaitState*>> synchronizing() const;
 
 private:
     // A rank has a synchronization point at every message and collective,
@@ -68,14 +73,23 @@ private:
     // node-based one spent more time allocating than the forward pass spent
     // finding them; an open-addressing one, kept at most half full, took
     // 100 bytes per entry and a cache miss per access).
-    // The table of an event's kind: messages (Send, Recv) or collectives,
-    // each by the event's ref; none for other events.
+    //
+    // Most messages synchronize nobody and nobody waits at them: their
+    // state says only that the cause would be the partner. Those take a
+    // 4-byte mark and share one state per partner rank; the others, and
+    // every collective, a slot in a table of full states.
     enum Table : std::size_t { kMessages, kCollectives, kTables, kNone = kTables };
     static Table table_of(trace::EventKind kind);
+    static constexpr std::uint32_t kUnrecorded = 0xffffffffu;
+    static constexpr std::uint32_t kPartnerOnly = 0xfffffffeu;
+    // Whether `state` is the shared state of a message with partner `partner`.
+    static bool partner_only(const WaitState& state, int partner);
 
     const trace::LocalTrace* trace_ = nullptr;
+    std::array<std::vector<std::uint32_t>, kTables> slots_;  // by ref: index into states_, or a mark
     std::array<std::vector<WaitState>, kTables> states_;
-    std::array<std::vector<bool>, kTables> recorded_;
+    std::array<std::vector<trace::EventIndex>, kTables> events_;  // the event of each of states_
+    std::vector<WaitState> partner_only_;  // by partner rank
     bool kept_ = true;
 };
 

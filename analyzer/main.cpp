@@ -131,6 +131,25 @@ analyses::GraphOptions graph_options(const analyzer::Options& options) {
     return graph;
 }
 
+
+// For --stats: the exchange rounds and single hand-overs of each pass, on
+// rank 0 (every rank runs the same rounds).
+void print_pass_exchanges(std::ostream& out, const std::vector<replay::MpiReplayEngine::PassExchanges>& passes) {
+    out << "exchange rounds:";
+    const char* separator = " ";
+    for (const auto& pass : passes) {
+        out << separator << (pass.direction == replay::Direction::Forward ? "forward " : "backward ") << pass.rounds;
+        separator = ", ";
+    }
+    out << "\nhand-overs one by one on rank 0:";
+    separator = " ";
+    for (const auto& pass : passes) {
+        out << separator << (pass.direction == replay::Direction::Forward ? "forward " : "backward ")
+            << pass.hand_overs;
+        separator = ", ";
+    }
+    out << "\n";
+}
 int analyze_trace(const World& world, const analyzer::Options& options) {
     analyzer::RunStats stats;
     const auto phase = [&](const char* name) {
@@ -207,6 +226,15 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                       << findings.backward_seconds << " s, activity graph " << findings.graph_seconds
                       << " s (walk back " << findings.graph.walk_seconds << " s)\nactivity graph: " << findings.graph.hops << " hop records, " << findings.graph.walk_rounds
                       << " walk rounds, at most " << findings.graph.max_state_bytes << " bytes per rank\n";
+        if (world.rank == 0) {
+            print_pass_exchanges(std::cout, engine.pass_exchanges());
+            const analyses::CriticalPathCounts& path = findings.critical_path;
+            std::cout << "backward rounds: delay costs " << findings.delay_cost_rounds << "; critical path "
+                      << path.nodes << " hand-off nodes, "
+                      << (path.gathered ? std::string("followed on rank 0")
+                                        : std::to_string(path.levels) + " doubling levels")
+                      << "\n";
+        }
     }
     return EXIT_SUCCESS;
 }

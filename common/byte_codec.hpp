@@ -42,7 +42,12 @@ public:
 
     const std::vector<std::byte>& bytes() const { return bytes_; }
     std::vector<std::byte>& bytes() { return bytes_; }
-    std::vector<std::byte> take() { return std::move(bytes_); }
+    // The bytes written so far; the writer is empty afterwards.
+    std::vector<std::byte> take() {
+        std::vector<std::byte> out = std::move(bytes_);
+        bytes_.clear();
+        return out;
+    }
     void clear() { bytes_.clear(); }
 
 private:

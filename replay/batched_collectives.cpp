@@ -159,6 +159,7 @@ std::span<double> data_of(ChannelOperation& op) {
 }  // namespace
 
 void BatchedCollectives::run_round(Batch& b) {
+    ++rounds_;
     const std::vector<Waiting> round = std::move(b.waiting);
     b.waiting.clear();
     std::vector<Group> groups;

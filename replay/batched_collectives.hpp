@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <span>
@@ -49,6 +50,8 @@ public:
              ObserverMask taking_part = ~ObserverMask{0});
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();
+    // How many rounds ran, over all communicators (statistics).
+    std::uint64_t rounds() const { return rounds_; }
 
 private:
     class Channel;     // the channel one collective's tasks await
@@ -62,6 +65,7 @@ private:
     const CommunicatorMirror& mirror_;
     ProgressWatch& watch_;
     std::vector<std::unique_ptr<Batch>> batches_;  // by communicator
+    std::uint64_t rounds_ = 0;
 };
 
 }  // namespace hindsight::replay

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "replay/observer.hpp"
+#include "trace/message_slots.hpp"
 
 namespace hindsight::replay {
 
@@ -19,6 +20,11 @@ public:
     // rank). All ranks must run the same passes with the same observer kinds,
     // which declare the same participation (observer.hpp).
     virtual void run(Direction direction, std::span<ReplayObserver* const> observers) = 0;
+
+    // The slots by which the engine matches the trace's messages
+    // (trace/message_slots.hpp), for observers that name a message to its
+    // peer in their own bulk exchanges.
+    virtual const trace::MessageSlots& message_slots() const = 0;
 };
 
 }  // namespace hindsight::replay

@@ -51,6 +51,7 @@ MpiReplayEngine::MpiReplayEngine(const trace::LocalTrace& trace, const trace::Me
       slots_(slots),
       world_(duplicate(MPI_COMM_WORLD, watch)),
       all_to_all_(world_.get(), watch_),
+      exchange_(world_.get(), watch_),
       notes_(trace, slots_, all_to_all_) {
     int* value = nullptr;
     int found = 0;
@@ -72,21 +73,28 @@ bool MpiReplayEngine::packs(trace::EventKind kind, bool forward) const {
 void MpiReplayEngine::run(Direction direction, std::span<ReplayObserver* const> observers) {
     const PassObservers pass(trace_, direction, observers);
     const bool forward = direction == Direction::Forward;
-    const PayloadFrame frame(trace_, pass);
-    collective_needs_.clear();
+    const std::uint64_t all_to_alls = all_to_all_.runs(), rounds = exchange_.rounds(), hand_overs = hand_overs_;
+    std::uint64_t collective_rounds = 0;
     if (progress_ != nullptr) progress_->pass_begins(direction, trace_.events.size());
-    notes_.begin(frame, forward);
+    pass.run_rounds(exchange_);
     // Every rank runs the same passes with observers that declare the same
     // participation, so all take the same branch (and meet in the same
     // block all-to-alls).
-    if (pass.payloads_from_trace_only())
-        run_batched(forward, frame, pass);
-    else
-        run_one_by_one(forward, frame, pass);
-    sends_.drain(watch_);
-    notes_.deliver();
+    if (pass.walks_events()) {
+        const PayloadFrame frame(trace_, pass);
+        collective_needs_.clear();
+        notes_.begin(frame, forward);
+        collective_rounds = pass.payloads_from_trace_only() ? run_batched(forward, frame, pass)
+                                                            : run_one_by_one(forward, frame, pass);
+        sends_.drain(watch_);
+        notes_.deliver();
+        all_to_all_.release();  // the pass's payloads, possibly millions
+    }
     pass.end_pass();
     if (progress_ != nullptr) progress_->pass_ends();
+    pass_exchanges_.push_back({direction,
+                               all_to_all_.runs() - all_to_alls + exchange_.rounds() - rounds + collective_rounds,
+                               hand_overs_ - hand_overs});
 }
 
 // ---- batched passes ---------------------------------------------------
@@ -106,7 +114,7 @@ void MpiReplayEngine::ship_payloads(bool forward, const PayloadFrame& frame) {
     all_to_all_.run(blocks.blocks());
 }
 
-void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
+std::uint64_t MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
     ship_payloads(forward, frame);
     BatchedCollectives collectives(mirror_, watch_);
     const auto n = static_cast<trace::EventIndex>(trace_.events.size());
@@ -136,6 +144,7 @@ void MpiReplayEngine::run_batched(bool forward, const PayloadFrame& frame, const
         }
     });
     collectives.finish();
+    return collectives.rounds();
 }
 
 // ---- passes message by message ---------------------------------------
@@ -162,7 +171,7 @@ bool MpiReplayEngine::travels(std::uint32_t message) const {
     return block[slot] != std::byte{0};
 }
 
-void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
+std::uint64_t MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass) {
     ship_carry_flags(forward, pass);
     agree_on_collective_needs(pass);
     BatchedCollectives collectives(mirror_, watch_);
@@ -205,11 +214,13 @@ void MpiReplayEngine::run_one_by_one(bool forward, const PayloadFrame& frame, co
             // fused into one call.
             collectives.add(view, pass.collectives(), collective_needs_[e.ref]);
             collectives.finish();
+            ++hand_overs_;
             break;
         }
     });
     complete_replies(frame, trace::kNoEvent);
     deliver_deferred_replies(frame);
+    return 0;  // its collectives are hand-overs, each completed at its event
 }
 
 void MpiReplayEngine::send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame) {
@@ -217,6 +228,7 @@ void MpiReplayEngine::send_payload(const trace::EventView& view, bool forward, c
     const ReplyRequest request = frame.pack(view, writer_);
     sends_.isend(writer_.bytes(), m.partner, tag_of(m), mirror_.data(m.comm));
     ++messages_;
+    ++hand_overs_;
     if (request.asked == 0) return;
     if (request.deferred) {
         deferred_.push_back({view.index(), request.asked});
@@ -231,6 +243,7 @@ void MpiReplayEngine::complete_replies(const PayloadFrame& frame, trace::EventIn
         const trace::EventView view(trace_, event);
         const trace::Message& m = view.message();
         receive(mirror_.reply(m.comm), m.partner, tag_of(m), "a reply from", view);
+        ++hand_overs_;
         frame.unpack_reply(view, asked, buffer_);
     });
 }

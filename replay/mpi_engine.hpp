@@ -44,6 +44,7 @@
 #include "trace/message_slots.hpp"
 #include "replay/note_delivery.hpp"
 #include "replay/mpi_handles.hpp"
+#include "replay/mpi_exchange.hpp"
 #include "replay/pass_observers.hpp"
 #include "replay/pass_progress.hpp"
 #include "replay/payload_frame.hpp"
@@ -63,6 +64,7 @@ public:
                     ProgressWatch& watch);
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override;
+    const trace::MessageSlots& message_slots() const override { return slots_; }
 
     // Tells `progress` (which must outlive the engine, or null: nobody
     // watches) how far each pass has come.
@@ -71,6 +73,18 @@ public:
     // Messages replayed (sent plus received, one by one or in bulk) over all
     // passes, for statistics.
     std::uint64_t messages() const { return messages_; }
+
+    // What each pass exchanged, in the order of the passes (statistics).
+    struct PassExchanges {
+        Direction direction = Direction::Forward;
+        // Bulk steps every rank took together: block all-to-alls, the
+        // observers' rounds (exchange.hpp), rounds of batched collectives.
+        std::uint64_t rounds = 0;
+        // Hand-overs of single messages and single collectives, each
+        // waiting for its peer (passes whose payloads depend on the pass).
+        std::uint64_t hand_overs = 0;
+    };
+    const std::vector<PassExchanges>& pass_exchanges() const { return pass_exchanges_; }
 
 private:
     bool packs(trace::EventKind kind, bool forward) const;
@@ -90,8 +104,9 @@ private:
     // Whether the peer's flag says that this message travels.
     bool travels(std::uint32_t message) const;
 
-    void run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass);
-    void run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass);
+    // Return the rounds of batched collectives they ran.
+    std::uint64_t run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass);
+    std::uint64_t run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass);
     void send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame);
     void receive_payload(const trace::EventView& view, const PayloadFrame& frame);
     // Receives the replies due at `boundary`; all that are left at kNoEvent.
@@ -110,6 +125,7 @@ private:
     const trace::MessageSlots& slots_;
     mpi::Comm world_;           // for the block all-to-alls
     BlockAllToAll all_to_all_;
+    MpiExchange exchange_;      // the observers' bulk rounds
     NoteDelivery notes_;
     SendPool sends_;
     PendingReplies pending_;
@@ -127,6 +143,8 @@ private:
     int tag_ub_ = 32767;
     PassProgress* progress_ = nullptr;
     std::uint64_t messages_ = 0;
+    std::uint64_t hand_overs_ = 0;
+    std::vector<PassExchanges> pass_exchanges_;
 };
 
 }  // namespace hindsight::replay

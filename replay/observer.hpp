@@ -13,6 +13,7 @@
 
 #include "replay/collective_channel.hpp"
 #include "replay/collective_task.hpp"
+#include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
 #include "replay/payload.hpp"
 
@@ -110,6 +111,13 @@ struct Participation {
     // inactive channel (see CollectiveChannel::active()) and the observer
     // must behave as if every member had contributed nothing.
     bool collectives = false;
+    // run_rounds() once, after begin_pass() and before the first event, on
+    // every rank in pass order: bulk exchanges (exchange.hpp) for what the
+    // observer computes from the whole trace at once instead of event by
+    // event, such as a chain through all ranks that per-event hand-overs
+    // would follow one message at a time. An observer that takes part in
+    // nothing else costs the pass no walk over the events.
+    bool rounds = false;
 };
 
 class ReplayObserver {
@@ -155,6 +163,9 @@ public:
     // Whether this rank may contribute anything at this collective event;
     // asked before the first event, under the same rules as carries_data().
     virtual bool exchanges_at(const trace::EventView&) const { return true; }
+
+    // Participation::rounds.
+    virtual void run_rounds(Exchange&) {}
 };
 
 }  // namespace hindsight::replay

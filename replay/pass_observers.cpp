@@ -30,6 +30,9 @@ PassObservers::PassObservers(const trace::LocalTrace& trace, Direction direction
         }
         if (part.notes) notes_.push_back(member);
         if (part.collectives) collectives_.push_back(member);
+        if (part.rounds) rounds_.push_back(o);
+        walks_events_ = walks_events_ || part.enters || part.leaves || part.payloads != Payloads::None ||
+                        part.notes || part.collectives;
     }
 }
 

@@ -42,6 +42,15 @@ public:
         for (ReplayObserver* o : leaves_) o->on_leave(view);
     }
 
+    // Calls run_rounds() of the observers that compute in bulk rounds, in
+    // pass order.
+    void run_rounds(Exchange& exchange) const {
+        for (ReplayObserver* o : rounds_) o->run_rounds(exchange);
+    }
+    // Whether some observer takes part in the events themselves; if none
+    // does, the pass need not walk them.
+    bool walks_events() const { return walks_events_; }
+
     // The members of each part, in pass order.
     std::span<const PassMember> payloads() const { return payloads_; }
     std::span<const PassMember> replies() const { return replies_; }
@@ -64,9 +73,10 @@ private:
     const trace::LocalTrace& trace_;
     Direction direction_;
     std::span<ReplayObserver* const> observers_;
-    std::vector<ReplayObserver*> enters_, leaves_;
+    std::vector<ReplayObserver*> enters_, leaves_, rounds_;
     std::vector<PassMember> payloads_, from_pass_, replies_, notes_, collectives_;
     bool from_trace_ = false;
+    bool walks_events_ = false;
 };
 
 }  // namespace hindsight::replay

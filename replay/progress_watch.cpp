@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -59,7 +60,14 @@ bool ProgressWatch::pause() {
         sched_yield();
         return false;
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(10));
+    // The longer the wait so far, the longer the sleep (an eighth of it,
+    // from 10 us up to 1 ms): a rank that waits for a round of bulk work on
+    // the other ranks wakes a few times instead of every 10 us, each wake-up
+    // a context switch that takes the core from a rank that works, and it
+    // comes back at most an eighth late.
+    const auto nap = std::clamp<std::chrono::steady_clock::duration>(waited / 8, std::chrono::microseconds(10),
+                                                                     std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(nap);
     return waited >= timeout_;
 }
 

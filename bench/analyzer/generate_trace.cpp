@@ -1,15 +1,16 @@
-// Writes a synthetic OTF2 trace for the analyzer benchmark:
-//   generate_trace DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]
-// Each iteration of every rank: a compute region, then a message exchange
-// with its partner (even ranks send first, odd ranks receive first), and
-// every ALLREDUCE_EVERY-th iteration (default 64) an MPI_Allreduce -- 8
-// events per iteration, a mix close to a bulk-synchronous code. In
-// WAIT_PERCENT percent of the iterations (default 10, spread evenly) the
-// sender comes late (a Late Sender); in the others the receive begins after
-// the send ended (no wait state).
+// Writes a synthetic OTF2 trace for the analyzer benchmarks:
+//   generate_trace [--shape SHAPE] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]
+// Every rank repeats an iteration of the SHAPE (shapes.cpp; default pairs:
+// a compute region, then a message exchange with a partner, 8 events, a mix
+// close to a bulk-synchronous code), and after every ALLREDUCE_EVERY-th
+// iteration (default 64) an MPI_Allreduce, until it has written about
+// EVENTS_PER_RANK events (within 10). WAIT_PERCENT (default 10) is the
+// share of Late Senders in the pairs shape; the other shapes wait where
+// their pattern makes them.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -17,7 +18,12 @@
 
 #include <otf2/otf2.h>
 
+#include "bench/analyzer/shapes.hpp"
+#include "bench/analyzer/synthetic_events.hpp"
+
 namespace {
+
+using namespace hindsight::bench;
 
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
@@ -27,62 +33,91 @@ struct CloseArchive {
     void operator()(OTF2_Archive* a) const { OTF2_Archive_Close(a); }
 };
 
-enum Region : OTF2_RegionRef { kMain, kWork, kSend, kRecv, kAllreduce, kInit, kFinalize, kRegions };
-const char* const kRegionNames[kRegions] = {"main", "work", "MPI_Send", "MPI_Recv", "MPI_Allreduce",
-                                            "MPI_Init", "MPI_Finalize"};
-constexpr OTF2_CommRef kWorld = 0;
-
-// Returns the number of events written. Iteration i spans the ticks
-// [base, base + 2000) on every rank, with fixed offsets inside, so that each
-// receive ends after its send began (no clock-condition violations) and the
-// compute skew of ranks 1 and 2 (mod 3) makes their partners wait.
-struct Mix {
+struct Options {
+    const char* dir = nullptr;
+    int ranks = 0;
+    std::uint64_t events = 0;
+    const Shape* shape = find_shape("pairs");
     unsigned wait_percent = 10;
     std::uint64_t allreduce_every = 64;
 };
 
-std::uint64_t write_rank(OTF2_EvtWriter* w, int rank, int ranks, std::uint64_t events, const Mix& mix) {
-    OTF2_EvtWriter_Enter(w, nullptr, 10, kMain);
-    OTF2_EvtWriter_Enter(w, nullptr, 20, kInit);
-    OTF2_EvtWriter_Leave(w, nullptr, 900, kInit);
-    const int partner = (rank % 2 == 0) ? rank + 1 : rank - 1;
-    const bool has_partner = partner < ranks;
-    std::uint64_t written = 5;  // main, init and finalize frames
-    OTF2_TimeStamp base = 1000;
-    for (std::uint64_t i = 0; written + 9 < events; ++i, base += 2000) {
-        OTF2_EvtWriter_Enter(w, nullptr, base + 10, kWork);
-        OTF2_EvtWriter_Leave(w, nullptr, base + 110 + static_cast<OTF2_TimeStamp>(rank % 3) * 20, kWork);
-        written += 2;
-        // Late sender: the send begins 50 ticks after the receive; else the
-        // receive begins after the send has ended.
-        const bool late = (i * 37) % 100 < mix.wait_percent;
-        for (int phase = 0; phase < 2 && has_partner; ++phase) {
-            const OTF2_TimeStamp t = base + 300 + static_cast<OTF2_TimeStamp>(phase) * 400;
-            if ((phase == 0) == (rank % 2 == 0)) {
-                const OTF2_TimeStamp s = late ? t + 50 : t;
-                OTF2_EvtWriter_Enter(w, nullptr, s, kSend);
-                OTF2_EvtWriter_MpiSend(w, nullptr, s + 5, static_cast<std::uint32_t>(partner), kWorld, 1, 1024);
-                OTF2_EvtWriter_Leave(w, nullptr, s + 10, kSend);
-            } else {
-                OTF2_EvtWriter_Enter(w, nullptr, late ? t + 2 : t + 20, kRecv);
-                OTF2_EvtWriter_MpiRecv(w, nullptr, t + 200, static_cast<std::uint32_t>(partner), kWorld, 1, 1024);
-                OTF2_EvtWriter_Leave(w, nullptr, t + 205, kRecv);
-            }
-            written += 3;
-        }
-        if (i % mix.allreduce_every == mix.allreduce_every - 1) {
-            OTF2_EvtWriter_Enter(w, nullptr, base + 1200 + static_cast<OTF2_TimeStamp>(rank) * 10, kAllreduce);
-            OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, base + 1201 + static_cast<OTF2_TimeStamp>(rank) * 10);
-            OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, base + 1500, OTF2_COLLECTIVE_OP_ALLREDUCE, kWorld,
-                                            OTF2_UNDEFINED_UINT32, 8, 8);
-            OTF2_EvtWriter_Leave(w, nullptr, base + 1501, kAllreduce);
-            written += 4;
-        }
+// Every iteration takes its shape's body, then this window for the
+// allreduce (which begins at the body's end) and a gap.
+constexpr OTF2_TimeStamp kCollectiveWindow = 800;
+constexpr OTF2_TimeStamp kFirstIteration = 1000;
+// The ranks stop before an iteration once the fullest one's count, with
+// the closing frames, is within kSlack of the requested events: an
+// iteration writes at most 18 (a halo exchange and an allreduce), so every
+// rank ends within 10 of the request.
+constexpr std::uint64_t kSlack = 8;
+constexpr std::uint64_t kClosingEvents = 3;
+
+OTF2_TimeStamp iteration_base(const Options& o, std::uint64_t i) {
+    return kFirstIteration + i * (o.shape->body(o.ranks) + kCollectiveWindow);
+}
+
+void open_frames(Events& events) {
+    events.enter(10, kMain);
+    events.region(kInit, 20, 900);
+}
+
+void close_frames(Events& events, OTF2_TimeStamp at) {
+    events.region(kFinalize, at + 10, at + 100);
+    events.leave(at + 110, kMain);
+}
+
+// The shape's iteration, then the allreduce if it is due. Ranks enter it
+// 10 ticks apart (up to 150), so that the earlier ones wait.
+void write_iteration(Events& events, const Options& o, const Step& step) {
+    o.shape->write(events, step);
+    if (step.iteration % o.allreduce_every != o.allreduce_every - 1) return;
+    const OTF2_TimeStamp at = step.base + o.shape->body(o.ranks);
+    events.collective(kAllreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, at + static_cast<OTF2_TimeStamp>(step.rank % 16) * 10,
+                      at + 300, 8);
+}
+
+Step step_of(const Options& o, int rank, std::uint64_t i) {
+    return Step{rank, o.ranks, i, iteration_base(o, i), o.wait_percent, 1};
+}
+
+// All ranks write the same number of iterations (their messages and
+// collectives must match): as many as the fullest rank needs. A rank that
+// writes fewer events per iteration fills up with extra compute calls,
+// spread evenly over its iterations.
+struct Plan {
+    std::uint64_t iterations = 0;
+    std::vector<std::uint64_t> extra_work_calls;  // per rank
+};
+
+Plan plan(const Options& o) {
+    std::vector<Events> counts(static_cast<std::size_t>(o.ranks), Events(nullptr));
+    for (Events& events : counts) open_frames(events);
+    const auto most = [&] {
+        return std::max_element(counts.begin(), counts.end(), [](const Events& a, const Events& b) {
+                   return a.written() < b.written();
+               })->written();
+    };
+    Plan p;
+    for (; most() + kClosingEvents + kSlack < o.events; ++p.iterations)
+        for (int r = 0; r < o.ranks; ++r)
+            write_iteration(counts[static_cast<std::size_t>(r)], o, step_of(o, r, p.iterations));
+    for (const Events& events : counts) p.extra_work_calls.push_back((most() - events.written() + 1) / 2);
+    return p;
+}
+
+// Returns the number of events written.
+std::uint64_t write_rank(OTF2_EvtWriter* w, const Options& o, int rank, const Plan& p) {
+    Events events(w);
+    open_frames(events);
+    const std::uint64_t extra = p.extra_work_calls[static_cast<std::size_t>(rank)];
+    for (std::uint64_t i = 0; i < p.iterations; ++i) {
+        Step step = step_of(o, rank, i);
+        step.work_calls += extra * (i + 1) / p.iterations - extra * i / p.iterations;
+        write_iteration(events, o, step);
     }
-    OTF2_EvtWriter_Enter(w, nullptr, base + 10, kFinalize);
-    OTF2_EvtWriter_Leave(w, nullptr, base + 100, kFinalize);
-    OTF2_EvtWriter_Leave(w, nullptr, base + 110, kMain);
-    return written;
+    close_frames(events, iteration_base(o, p.iterations));
+    return events.written();
 }
 
 void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std::uint64_t>& counts) {
@@ -104,10 +139,9 @@ void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std
                                            counts[static_cast<std::size_t>(r)],
                                            static_cast<OTF2_LocationGroupRef>(r));
     for (OTF2_RegionRef r = 0; r < kRegions; ++r) {
-        const bool mpi = r >= kSend;
         OTF2_GlobalDefWriter_WriteRegion(d, r, first_region + r, first_region + r, 0,
                                          OTF2_REGION_ROLE_FUNCTION,
-                                         mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+                                         is_mpi(r) ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
     }
     std::vector<std::uint64_t> members(static_cast<std::size_t>(ranks));
     for (int r = 0; r < ranks; ++r) members[static_cast<std::size_t>(r)] = static_cast<std::uint64_t>(r);
@@ -118,42 +152,62 @@ void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std
     OTF2_GlobalDefWriter_WriteComm(d, kWorld, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 }
 
+// --shape NAME (or --shape=NAME) anywhere, the rest positional.
+bool parse(int argc, char** argv, Options& o) {
+    std::vector<const char*> positional;
+    for (int i = 1; i < argc; ++i) {
+        const char* shape = nullptr;
+        if (std::strcmp(argv[i], "--shape") == 0 && i + 1 < argc)
+            shape = argv[++i];
+        else if (std::strncmp(argv[i], "--shape=", 8) == 0)
+            shape = argv[i] + 8;
+        else
+            positional.push_back(argv[i]);
+        if (shape && !(o.shape = find_shape(shape))) return false;
+    }
+    if (positional.size() < 3 || positional.size() > 5) return false;
+    o.dir = positional[0];
+    o.ranks = std::atoi(positional[1]);
+    o.events = std::strtoull(positional[2], nullptr, 10);
+    if (positional.size() > 3) o.wait_percent = static_cast<unsigned>(std::atoi(positional[3]));
+    if (positional.size() > 4) o.allreduce_every = std::max<std::uint64_t>(1, std::strtoull(positional[4], nullptr, 10));
+    return o.ranks >= 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 4 || argc > 6) {
-        std::cerr << "usage: generate_trace DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]\n";
+    Options o;
+    if (!parse(argc, argv, o)) {
+        std::cerr << "usage: generate_trace [--shape " << shape_names()
+                  << "] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]\n";
         return 2;
     }
-    const int ranks = std::atoi(argv[2]);
-    const auto events = std::strtoull(argv[3], nullptr, 10);
-    Mix mix;
-    if (argc > 4) mix.wait_percent = static_cast<unsigned>(std::atoi(argv[4]));
-    if (argc > 5) mix.allreduce_every = std::max<std::uint64_t>(1, std::strtoull(argv[5], nullptr, 10));
     // 1 MiB chunks for events and definitions, as the collector writes them
     // (Score-P: 1 MiB and 256 KiB). A reader allocates and fills a whole
     // chunk's buffer for even a tiny definitions file.
     constexpr std::uint64_t kChunk = 1024 * 1024;
     std::unique_ptr<OTF2_Archive, CloseArchive> archive(OTF2_Archive_Open(
-        argv[1], "traces", OTF2_FILEMODE_WRITE, kChunk, kChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
-    if (!archive || ranks < 1) {
-        std::cerr << "generate_trace: " << argv[1] << ": cannot create the archive\n";
+        o.dir, "traces", OTF2_FILEMODE_WRITE, kChunk, kChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
+    if (!archive) {
+        std::cerr << "generate_trace: " << o.dir << ": cannot create the archive\n";
         return 1;
     }
     OTF2_Archive_SetFlushCallbacks(archive.get(), &kFlush, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive.get());
     OTF2_Archive_OpenEvtFiles(archive.get());
     OTF2_Archive_OpenDefFiles(archive.get());
+    const Plan p = plan(o);
     std::vector<std::uint64_t> counts;
-    for (int r = 0; r < ranks; ++r) {
+    for (int r = 0; r < o.ranks; ++r) {
         OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive.get(), static_cast<OTF2_LocationRef>(r));
-        counts.push_back(write_rank(w, r, ranks, events, mix));
+        counts.push_back(write_rank(w, o, r, p));
         OTF2_Archive_CloseEvtWriter(archive.get(), w);
         OTF2_Archive_CloseDefWriter(archive.get(),
                                     OTF2_Archive_GetDefWriter(archive.get(), static_cast<OTF2_LocationRef>(r)));
     }
     OTF2_Archive_CloseEvtFiles(archive.get());
     OTF2_Archive_CloseDefFiles(archive.get());
-    write_definitions(OTF2_Archive_GetGlobalDefWriter(archive.get()), ranks, counts);
+    write_definitions(OTF2_Archive_GetGlobalDefWriter(archive.get()), o.ranks, counts);
     return 0;
 }

@@ -20,8 +20,8 @@ sizes=${*:-100000 1000000}
 runs=${RUNS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hindsight-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# The smallest of the numbers given.
-fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+# shellcheck source=SCRIPTDIR/common.sh
+. "$(dirname "$0")/common.sh"
 echo "ranks events mode decode_s load_s replay_s total_s load_ev/s replay_ev/s peak_B/event total/decode" \
   "shared_decode_s total/shared_decode"
 for events in $sizes; do
@@ -48,13 +48,12 @@ for events in $sizes; do
     # shellcheck disable=SC2086
     shared_decode=$(fastest $shared_decode)
     for mode in all forward; do
-      if [ "$mode" = all ]; then flags=""; else flags="--no-critical-path --no-rootcause"; fi
       run=0
       while [ "$run" -lt "$runs" ]; do
-        # shellcheck disable=SC2086
-        mpiexec -n "$ranks" "$build/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats $flags |
-          awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" -v shared="$shared_decode" '
-            /^  [a-z]+ +[0-9.]+ s$/ { t[$1] = $2; total += $2 }
+        # shellcheck disable=SC2046
+        mpiexec -n "$ranks" "$build/analyzer/hindsight-analyze" "$dir/traces.otf2" --quiet --stats \
+            $(mode_flags "$mode") |
+          awk -v ranks="$ranks" -v mode="$mode" -v decode="$decode" -v shared="$shared_decode" "$phase_times"'
             /events per rank/ { ev = $4; sub(",", "", ev); peak = $(NF - 1) }
             END { printf "%s %s %s %.3f %.3f %.3f %.3f %.3g %.3g %.0f %.1f %.3f %.1f\n", ranks, ev, mode, decode,
                   t["load"], t["replay"], total, ev / t["load"], ev / t["replay"],

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <map>
@@ -87,6 +88,30 @@ public:
         return point.result;
     }
 
+    // Every rank's blocks for every rank, for the bulk exchanges: the
+    // caller's incoming blocks, by sender.
+    replay::ByteBlocks all_to_all(int rank, const replay::ByteBlocks& outgoing) {
+        std::unique_lock lock(mutex_);
+        const std::size_t ranks = traces_.size();
+        BulkRendezvous& point = bulk_;
+        if (point.blocks.empty()) point.blocks.assign(ranks, replay::ByteBlocks(ranks));
+        for (std::size_t to = 0; to < outgoing.size() && to < ranks; ++to)
+            point.blocks[static_cast<std::size_t>(rank)][to] = outgoing[to];
+        const std::uint64_t round = point.round;
+        if (++point.arrived == static_cast<int>(ranks)) {
+            point.result = std::move(point.blocks);
+            point.blocks.clear();
+            point.arrived = 0;
+            ++point.round;
+            changed_.notify_all();
+        } else {
+            wait(lock, [&] { return point.round != round; });
+        }
+        replay::ByteBlocks incoming(ranks);
+        for (std::size_t from = 0; from < ranks; ++from) incoming[from] = point.result[from][static_cast<std::size_t>(rank)];
+        return incoming;
+    }
+
     void abort() {
         std::lock_guard lock(mutex_);
         aborted_ = true;
@@ -107,7 +132,14 @@ private:
         if (aborted_ && !ready()) throw Error("", "in-process replay aborted by another rank");
     }
 
+    struct BulkRendezvous {
+        std::vector<replay::ByteBlocks> blocks, result;  // [from][to]
+        int arrived = 0;
+        std::uint64_t round = 0;
+    };
+
     const std::vector<trace::LocalTrace>& traces_;
+    BulkRendezvous bulk_;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::map<MailboxKey, std::deque<std::vector<std::byte>>> mailboxes_;
@@ -205,13 +237,73 @@ private:
     int rank_;
 };
 
+// The bulk exchanges of a rank: all_to_all() meets the other ranks' calls;
+// the reductions are all-to-alls of the values, reduced by every rank alike.
+class RankExchange final : public replay::Exchange {
+public:
+    RankExchange(InProcessReplay::Shared& shared, int rank, int size) : shared_(&shared), rank_(rank), size_(size) {}
+
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+    replay::ByteBlocks all_to_all(const replay::ByteBlocks& outgoing) override {
+        count_round();
+        return shared_->all_to_all(rank_, outgoing);
+    }
+    void sum(std::span<double> values) override {
+        const auto all = everyones(values);
+        std::fill(values.begin(), values.end(), 0.0);
+        for (const auto& theirs : all)
+            for (std::size_t i = 0; i < values.size(); ++i) values[i] += theirs.at(i);
+    }
+    bool any(bool value) override {
+        const double mine = value ? 1.0 : 0.0;
+        for (const auto& theirs : everyones({&mine, 1}))
+            if (theirs.at(0) != 0) return true;
+        return false;
+    }
+    RankedValue max_loc(double value) override {
+        RankedValue best{value, -1};
+        const auto all = everyones({&value, 1});
+        for (std::size_t r = 0; r < all.size(); ++r)
+            if (best.rank < 0 || all[r].at(0) > best.value) best = {all[r].at(0), static_cast<int>(r)};
+        return best;
+    }
+
+private:
+    // Every rank's values, by rank.
+    std::vector<std::vector<double>> everyones(std::span<const double> mine) {
+        std::vector<std::byte> bytes(mine.size_bytes());
+        if (!bytes.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+        const replay::ByteBlocks incoming = all_to_all(replay::ByteBlocks(static_cast<std::size_t>(size_), bytes));
+        std::vector<std::vector<double>> all;
+        for (const auto& block : incoming) {
+            auto& values = all.emplace_back(block.size() / sizeof(double));
+            if (!block.empty()) std::memcpy(values.data(), block.data(), values.size() * sizeof(double));
+        }
+        return all;
+    }
+
+    InProcessReplay::Shared* shared_;
+    int rank_, size_;
+};
+
 class RankEngine final : public replay::ReplayEngine {
 public:
     RankEngine(InProcessReplay::Shared& shared, int rank)
-        : shared_(&shared), trace_(&shared.traces().at(static_cast<std::size_t>(rank))) {}
+        : shared_(&shared),
+          trace_(&shared.traces().at(static_cast<std::size_t>(rank))),
+          slots_(*trace_),
+          exchange_(shared, rank, static_cast<int>(shared.traces().size())) {}
+
+    const trace::MessageSlots& message_slots() const override { return slots_; }
 
     void run(Direction direction, std::span<ReplayObserver* const> observers) override {
         const replay::PassObservers pass(*trace_, direction, observers);
+        pass.run_rounds(exchange_);
+        if (!pass.walks_events()) {
+            pass.end_pass();
+            return;
+        }
         const replay::PayloadFrame frame(*trace_, pass);
         direction_ = direction;
         pending_.clear();
@@ -356,6 +448,8 @@ private:
 
     InProcessReplay::Shared* shared_;
     const trace::LocalTrace* trace_;
+    trace::MessageSlots slots_;
+    RankExchange exchange_;
     Direction direction_ = Direction::Forward;
     replay::PendingReplies pending_;
     std::vector<std::pair<EventIndex, replay::ObserverMask>> deferred_;  // replies taken after the last event

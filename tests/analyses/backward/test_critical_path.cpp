@@ -180,3 +180,77 @@ TEST_CASE("critical path: a collective's operation begins after its call's entry
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Barrier") == Approx(ns(2)));
     CHECK(r.with_children(Metric::CriticalPath, 0, "main/w") == Approx(ns(20)));
 }
+
+namespace {
+
+// One ping-pong step: `sender` works 10 in w, then sends for 1; the
+// receiver, in MPI_Recv from the start of the step, waits 10 (Late Sender).
+// Returns the step's end.
+Ticks ping_pong_step(TraceBuilder& t, int sender, Ticks start) {
+    t.rank(sender).region(start, start + 10, "w").send(start + 10, start + 11, 1 - sender, 0, 8);
+    t.rank(1 - sender).recv(start, start + 11, sender, 0, 8);
+    return start + 11;
+}
+
+}  // namespace
+
+TEST_CASE("critical path: a long ping-pong chain with a Late Receiver and a barrier", "[critical-path]") {
+    // 40 Late Sender messages between two ranks, the path handed over at
+    // each, and in the middle a Late Receiver and a barrier wait:
+    //   A  20 steps from 10 to 230, senders 0, 1, 0, ...
+    //   B  rank 0: w 230-240 | MPI_Send to 1 240-256 (waits 15: Late Receiver)
+    //      rank 1: v 230-255 | MPI_Recv from 0 255-256
+    //      then rank 0 sends again: w 256-266, MPI_Send 266-267; rank 1
+    //      MPI_Recv 256-267 (Late Sender)
+    //   C  rank 0: MPI_Barrier 267-288 (waits 20); rank 1: u 267-287,
+    //      MPI_Barrier 287-288
+    //   D  19 steps from 288 to 497, senders 0, 1, 0, ..., 0
+    //   rank 1 then runs tail 497-502; both finalize until 510, rank 1
+    //   entering last, at 502: the path is 502 long.
+    // Backward from 502 on rank 1: tail 5; in D each step's receive after
+    // the wait (1) and its sender's w (10); on rank 0 the barrier after
+    // rank 1 arrived (287-288: 1), then rank 1's u (20) and the receive of
+    // B's second message (1), rank 0's w (10) and its Late Receiver send
+    // after rank 1 posted the receive (255-256: 1), rank 1's v (25), the
+    // send that ended A (229-230: 1) and from there A's steps back to rank
+    // 0's first w and MPI_Init (10). Of A's receives only the last one
+    // (rank 0's, of step 19) is off the path.
+    TraceBuilder t(2);
+    for (int r = 0; r < 2; ++r) t.rank(r).enter(0, "main").init(0, 10);
+    Ticks now = 10;
+    for (int step = 0; step < 20; ++step) now = ping_pong_step(t, step % 2, now);
+    REQUIRE(now == 230);
+    t.rank(0).region(230, 240, "w").send(240, 256, 1, 0, 8).region(256, 266, "w").send(266, 267, 1, 0, 8);
+    t.rank(1).region(230, 255, "v").recv(255, 256, 0, 0, 8).recv(256, 267, 0, 0, 8);
+    t.rank(0).barrier(267, 288);
+    t.rank(1).region(267, 287, "u").barrier(287, 288);
+    now = 288;
+    for (int step = 0; step < 19; ++step) now = ping_pong_step(t, step % 2, now);
+    REQUIRE(now == 497);
+    t.rank(0).finalize(497, 510).leave(510);
+    t.rank(1).region(497, 502, "tail").finalize(502, 510).leave(510);
+
+    const AnalysisResults r(t, kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiBarrierWait, 0, "main/MPI_Barrier") == Approx(ns(20)));
+    CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(502)));
+    // Rank 0: A's w of steps 0, 2, ..., 18 (10 x 10), B's w, D's w of steps
+    // 0, 2, ..., 18 (10 x 10); receives of A's steps 1, 3, ..., 17 and D's
+    // 1, 3, ..., 17 (9 + 9).
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Init") == Approx(ns(10)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/w") == Approx(ns(210)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Recv") == Approx(ns(18)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Send") == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Barrier") == Approx(ns(1)));
+    CHECK(subtree_total(r, Metric::CriticalPath, 0) == Approx(ns(240)));
+    // Rank 1: A's w of steps 1, 3, ..., 19 (10 x 10), D's of 1, 3, ..., 17
+    // (9 x 10); receives of A's steps 0, 2, ..., 18, B's second and D's 0,
+    // 2, ..., 18 (10 + 1 + 10).
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/w") == Approx(ns(190)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Recv") == Approx(ns(21)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Send") == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/v") == Approx(ns(25)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/u") == Approx(ns(20)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/tail") == Approx(ns(5)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Barrier") == 0.0);
+    CHECK(subtree_total(r, Metric::CriticalPath, 1) == Approx(ns(262)));
+}

@@ -1,0 +1,230 @@
+#include "analyses/critical_path_hand_offs.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "common/error.hpp"
+#include "replay/chain_marking.hpp"
+#include "replay/exchange_records.hpp"
+#include "replay/payload_frame.hpp"
+
+namespace hindsight::analyses {
+
+using trace::EventIndex;
+using trace::EventKind;
+using trace::EventView;
+
+Ticks hand_off_end(const EventView& view, const WaitState& wait) {
+    Ticks from = view.enter().time;
+    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != trace::Collective::kNoBegin)
+        from = view.collective().begin;
+    return from + wait.waiting;
+}
+
+CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                                           const SynchronizationPoints& points, EventIndex finish, EventIndex start)
+    : trace_(trace), points_(points), slots_(slots), finish_(finish), start_(start) {}
+
+void CriticalPathHandOffs::find(replay::Exchange& exchange) {
+    index_trace();
+    find_nodes(asked_back(exchange));
+
+    const auto ranks = static_cast<std::size_t>(exchange.size());
+    replay::RecordLists<Request> requests(ranks);
+    for (std::size_t v = 0; v < nodes_.size(); ++v)
+        requests[static_cast<std::size_t>(causers_[v])].push_back(requests_[v]);
+    const auto answers = replay::ask_ranks<replay::ChainLink>(
+        exchange, requests, [&](int from, const Request& request) { return successor(from, request); },
+        trace_.anchor_path);
+    std::vector<replay::ChainLink> successors(nodes_.size());
+    std::vector<std::size_t> taken(ranks, 0);
+    for (std::size_t v = 0; v < nodes_.size(); ++v) {
+        const auto causer = static_cast<std::size_t>(causers_[v]);
+        successors[v] = answers[causer][taken[causer]++];
+    }
+
+    const replay::ChainLink first = path_end(exchange);
+    replay::ChainMarks marks;
+    try {
+        marks = replay::mark_chain(exchange, successors, first, trace_.anchor_path);
+    } catch (const Error& e) {
+        throw Error(e.file(), "the critical path's hand-offs: " + e.problem());
+    }
+    on_path_ = std::move(marks.marked);
+    counts_ = {marks.nodes, static_cast<std::uint64_t>(std::count(on_path_.begin(), on_path_.end(), true)),
+               marks.levels, marks.gathered};
+    take_arrivals(exchange);
+}
+
+// What the other ranks will ask about: this rank's messages by peer and
+// slot, its collectives by communicator and ordinal.
+void CriticalPathHandOffs::index_trace() {
+    const auto ranks = static_cast<std::size_t>(trace_.definitions.mpi_rank_count());
+    sends_to_.assign(ranks, {});
+    receives_from_.assign(ranks, {});
+    for (std::size_t p = 0; p < ranks && p < slots_.sends().size(); ++p) {
+        sends_to_[p].assign(slots_.sends()[p], trace::kNoEvent);
+        receives_from_[p].assign(slots_.receives()[p], trace::kNoEvent);
+    }
+    for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+        if (slots_.event(k) == trace::kNoEvent) continue;
+        auto& by_slot = (slots_.is_send(k) ? sends_to_ : receives_from_).at(static_cast<std::size_t>(slots_.peer(k)));
+        by_slot.at(slots_.slot(k)) = slots_.event(k);
+    }
+    // The collectives are stored in trace order, and each one's event comes
+    // right after its call's Enter: no walk over all events.
+    collectives_.assign(trace_.definitions.communicators.size(), {});
+    EventIndex at = 0;
+    for (std::uint32_t c = 0; c < trace_.collectives.size(); ++c) {
+        const EventIndex enter = trace_.collectives[c].call_enter;
+        if (enter != trace::kNoEvent) at = std::max(at, enter);
+        while (at < trace_.events.size() &&
+               !(trace_.events[at].kind == EventKind::CollectiveEnd && trace_.events[at].ref == c))
+            ++at;
+        if (at == trace_.events.size()) throw Error(trace_.anchor_path, "a collective without its event");
+        collectives_.at(trace_.collectives[c].comm).push_back(at);
+    }
+}
+
+// The receives whose receiver gives the path back for the Late Receiver
+// wait it caused (it asks for it only within the path's bounds): by sender,
+// the slots of the sender's messages to this rank whose receiver asks.
+std::vector<std::vector<std::uint32_t>> CriticalPathHandOffs::asked_back(replay::Exchange& exchange) const {
+    replay::RecordLists<std::uint32_t> asking(static_cast<std::size_t>(exchange.size()));
+    for (const auto& [recv, caused] : points_.late_receivers_caused) {
+        if (caused <= 0 || recv <= finish_ || recv >= start_) continue;
+        const std::uint32_t message = trace_.events[recv].ref;
+        asking.at(static_cast<std::size_t>(slots_.peer(message))).push_back(slots_.slot(message));
+    }
+    auto asked = replay::exchange_records(exchange, asking, trace_.anchor_path);
+    for (auto& slots : asked) std::sort(slots.begin(), slots.end());
+    return asked;
+}
+
+void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back) {
+    std::vector<std::vector<int>> members(trace_.definitions.communicators.size());
+    std::vector<bool> known(members.size(), false);
+    for (EventIndex i = finish_; i < start_; ++i) {
+        const trace::Event& e = trace_.events[i];
+        if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) continue;
+        const WaitState* wait = points_.wait_states.find(i);
+        if (!wait || wait->waiting <= 0 || wait->cause < 0) continue;
+        Request request;
+        int causer = -1;
+        if (e.kind == EventKind::Recv) {
+            if (wait->pattern != WaitPattern::LateSender) continue;
+            request = {Kind::LateSender, slots_.slot(e.ref), 0, 0, 0};
+            causer = slots_.peer(e.ref);
+        } else if (e.kind == EventKind::Send) {
+            if (wait->pattern != WaitPattern::LateReceiver) continue;
+            causer = slots_.peer(e.ref);
+            const auto& asking = asked_back.at(static_cast<std::size_t>(causer));
+            if (!std::binary_search(asking.begin(), asking.end(), slots_.slot(e.ref))) continue;
+            request = {Kind::LateReceiver, slots_.slot(e.ref), 0, 0, 0};
+        } else {
+            const CommId comm = trace_.collective(e).comm;
+            if (!known.at(comm)) {
+                members[comm] = trace_.definitions.world_ranks(comm);
+                known[comm] = true;
+            }
+            if (members[comm].empty()) {
+                causer = trace_.rank;  // MPI_COMM_SELF-like
+            } else if (static_cast<std::size_t>(wait->cause) < members[comm].size()) {
+                causer = members[comm][static_cast<std::size_t>(wait->cause)];
+            } else {
+                throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + " waited at a collective for rank " +
+                                                    std::to_string(wait->cause) + " of a communicator of " +
+                                                    std::to_string(members[comm].size()));
+            }
+            const auto& own = collectives_[comm];
+            const auto ordinal = static_cast<std::uint32_t>(std::lower_bound(own.begin(), own.end(), i) - own.begin());
+            request = {Kind::Collective, comm, ordinal, 0, 0};
+        }
+        request.until = hand_off_end(EventView(trace_, i), *wait);
+        nodes_.push_back(i);
+        causers_.push_back(causer);
+        requests_.push_back(request);
+    }
+}
+
+// The event of this rank a request from rank `from` names.
+CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Request& request) const {
+    const auto missing = [&](const std::string& what) {
+        return Error(trace_.anchor_path, "rank " + std::to_string(from) + " hands the critical path on to rank " +
+                                             std::to_string(trace_.rank) + " at " + what +
+                                             ", which rank " + std::to_string(trace_.rank) + " does not have");
+    };
+    const auto peer = static_cast<std::size_t>(from);
+    switch (request.kind) {
+    case Kind::LateSender: {
+        if (peer >= sends_to_.size() || request.key >= sends_to_[peer].size())
+            throw missing("the send of its message " + std::to_string(request.key));
+        const EventIndex send = sends_to_[peer][request.key];
+        return {send, send, send + 1};  // a Late Receiver of the same message follows
+    }
+    case Kind::LateReceiver: {
+        if (peer >= receives_from_.size() || request.key >= receives_from_[peer].size())
+            throw missing("the receive of its message " + std::to_string(request.key));
+        const EventIndex recv = receives_from_[peer][request.key];
+        const EventIndex boundary = replay::reply_boundary(trace_, EventView(trace_, recv), false);
+        return {boundary, recv, boundary == trace::kNoEvent ? 0 : boundary};
+    }
+    case Kind::Collective:
+        if (request.key >= collectives_.size() || request.ordinal >= collectives_[request.key].size())
+            throw missing("collective " + std::to_string(request.ordinal) + " of communicator " +
+                          std::to_string(request.key));
+        const EventIndex at = collectives_[request.key][request.ordinal];
+        return {at, at, at};
+    }
+    throw Error(trace_.anchor_path, "rank " + std::to_string(from) + " sent a hand-off of an unknown kind");
+}
+
+// Where the path goes after arriving for `request`: this rank's latest node
+// below the arrival, or the end.
+replay::ChainLink CriticalPathHandOffs::successor(int from, const Request& request) const {
+    const EventIndex below = resolve(from, request).below;
+    const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), below);
+    if (it == nodes_.begin()) return replay::kChainEnd;
+    return replay::chain_link(trace_.rank, static_cast<std::uint32_t>(it - nodes_.begin() - 1));
+}
+
+// The path ends where the last rank entered the last collective on
+// MPI_COMM_WORLD (ties: the lowest rank in its communicator); it begins
+// there with that rank's latest node.
+replay::ChainLink CriticalPathHandOffs::path_end(replay::Exchange& exchange) {
+    const EventView view(trace_, start_);
+    const auto enter = static_cast<double>(view.enter().time);
+    const double latest = exchange.max_loc(enter).value;
+    const std::vector<int> members = trace_.definitions.world_ranks(view.collective().comm);
+    const auto own = static_cast<double>(std::find(members.begin(), members.end(), trace_.rank) - members.begin());
+    const double tied = enter == latest ? -own : -std::numeric_limits<double>::infinity();
+    ends_here_ = exchange.max_loc(tied).rank == exchange.rank();
+    if (!ends_here_ || nodes_.empty()) return replay::kChainEnd;
+    return replay::chain_link(trace_.rank, static_cast<std::uint32_t>(nodes_.size() - 1));
+}
+
+// Each hand-off on the path tells its causing rank where the path arrives.
+void CriticalPathHandOffs::take_arrivals(replay::Exchange& exchange) {
+    replay::RecordLists<Request> told(static_cast<std::size_t>(exchange.size()));
+    for (std::size_t v = 0; v < nodes_.size(); ++v)
+        if (on_path_[v]) told[static_cast<std::size_t>(causers_[v])].push_back(requests_[v]);
+    const auto arriving = replay::exchange_records(exchange, told, trace_.anchor_path);
+    for (std::size_t from = 0; from < arriving.size(); ++from)
+        for (const Request& request : arriving[from]) {
+            const Resolved r = resolve(static_cast<int>(from), request);
+            // A receive posted where the trace does not show it: the replay
+            // would take the path back after its last event, where it counts
+            // for nothing.
+            if (r.at == trace::kNoEvent) continue;
+            arrivals_.push_back({r.at, std::min(request.until, trace_.events[r.timed].time)});
+        }
+    std::sort(arrivals_.begin(), arrivals_.end(),
+              [](const PathArrival& a, const PathArrival& b) { return a.at < b.at; });
+    for (std::size_t k = 1; k < arrivals_.size(); ++k)
+        if (arrivals_[k].at == arrivals_[k - 1].at)
+            throw Error(trace_.anchor_path, "the critical path arrives twice at event " + std::to_string(arrivals_[k].at) +
+                                                " of rank " + std::to_string(trace_.rank));
+}
+
+}  // namespace hindsight::analyses

@@ -1,0 +1,128 @@
+// Where the critical path leaves a rank and where it arrives on one: the
+// hand-offs of the backward token walk (critical_path.hpp), found for the
+// whole trace at once in bulk exchange rounds instead of message by message.
+//
+// A node is a wait at which the rank holding the path gives it away, when
+// the walk reaches it holding the path: between the first collective on
+// MPI_COMM_WORLD (inclusive) and the last (exclusive), a wait with a cause
+//  - Late Sender at a Recv: to the sender, arriving at its Send event;
+//  - Late Receiver at a Send, where the receiver asks for the path back
+//    (it caused the wait): to the receiver, taken where its walk reaches
+//    the Enter of the call that posted the receive (the reply boundary of
+//    the replay, replay/payload_frame.hpp), positioned at the Recv event;
+//  - any wait at a collective: to the member the wait names, at its event
+//    of the same collective (the n-th collective of the communicator on
+//    every member).
+// The path arrives at the waiting call's end of the wait: (the call's Enter,
+// or the collective's begin) + waiting, or the arrival event if earlier.
+// On the causing rank it runs backward from the arrival until that rank's
+// next node, its successor; a rank without one keeps the path down to its
+// first collective on MPI_COMM_WORLD.
+//
+// Rounds: one all-to-all for the receivers' requests for the path back;
+// a request/answer pair for the successors; two max-locations for the
+// rank whose entry into the last collective is latest (the path's end);
+// the chain marking (replay/chain_marking.hpp); one all-to-all telling the
+// causing ranks where the path arrives.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "analyses/synchronization_points.hpp"
+#include "replay/chain_marking.hpp"
+#include "replay/exchange.hpp"
+#include "trace/local_trace.hpp"
+#include "trace/message_slots.hpp"
+
+namespace hindsight::analyses {
+
+// The end of a hand-off wait at `view`, where the path continues on the
+// causing rank: a collective's wait is measured from the operation's begin,
+// which may come after the call's entry.
+Ticks hand_off_end(const trace::EventView& view, const WaitState& wait);
+
+// Where the path arrives on this rank: the walk takes it at event `at`,
+// positioned at `position`.
+struct PathArrival {
+    trace::EventIndex at = trace::kNoEvent;
+    Ticks position = 0;
+};
+
+struct CriticalPathCounts {
+    std::uint64_t nodes = 0;         // hand-off nodes of all ranks
+    std::uint64_t on_path_here = 0;  // this rank's nodes the path passes
+    std::uint32_t levels = 0;        // pointer-doubling levels
+    bool gathered = false;           // rank 0 followed the chain (replay/chain_marking.hpp)
+};
+
+class CriticalPathHandOffs {
+public:
+    // The path runs between `finish` (the first collective on
+    // MPI_COMM_WORLD) and `start` (the last); all must outlive this object.
+    CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                         const SynchronizationPoints& points, trace::EventIndex finish, trace::EventIndex start);
+
+    // Collective over all ranks: finds the path's hand-offs and arrivals.
+    void find(replay::Exchange& exchange);
+
+    // The waits that give the path away when the walk reaches them holding
+    // it, sorted; whether the path passes node v (an index into them).
+    std::span<const trace::EventIndex> nodes() const { return nodes_; }
+    bool passes(std::size_t v) const { return on_path_[v]; }
+    // Where the walk takes the path, sorted by event.
+    std::span<const PathArrival> arrivals() const { return arrivals_; }
+    // Whether the path ends on this rank (it entered the last collective
+    // last), and so starts the backward walk here.
+    bool ends_here() const { return ends_here_; }
+    const CriticalPathCounts& counts() const { return counts_; }
+
+private:
+    enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective };
+    // What a node asks of its causing rank; with `until` where the path
+    // arrives. (comm, ordinal) names a collective, `key` otherwise the
+    // message slot between the two ranks (trace/message_slots.hpp).
+    struct Request {
+        Kind kind = Kind::LateSender;
+        std::uint32_t key = 0;
+        std::uint32_t ordinal = 0;
+        std::uint32_t unused = 0;
+        Ticks until = 0;
+    };
+    // A request resolved on the causing rank: the walk takes the path at
+    // event `at`, positioned at most at the time of event `timed`, and
+    // passes it on at the latest node before event `below`.
+    struct Resolved {
+        trace::EventIndex at = trace::kNoEvent;
+        trace::EventIndex timed = trace::kNoEvent;
+        trace::EventIndex below = 0;
+    };
+
+    void index_trace();
+    std::vector<std::vector<std::uint32_t>> asked_back(replay::Exchange& exchange) const;
+    void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);
+    Resolved resolve(int from, const Request& request) const;
+    replay::ChainLink successor(int from, const Request& request) const;
+    replay::ChainLink path_end(replay::Exchange& exchange);
+    void take_arrivals(replay::Exchange& exchange);
+
+    const trace::LocalTrace& trace_;
+    const SynchronizationPoints& points_;
+    const trace::MessageSlots& slots_;
+    trace::EventIndex finish_, start_;
+
+    // Lookups for the other ranks' requests: events by the peer's world
+    // rank and slot, collective events by communicator and ordinal.
+    std::vector<std::vector<trace::EventIndex>> sends_to_, receives_from_, collectives_;
+
+    std::vector<trace::EventIndex> nodes_;  // sorted
+    std::vector<int> causers_;              // by node: world rank
+    std::vector<Request> requests_;         // by node
+    std::vector<bool> on_path_;             // by node
+    std::vector<PathArrival> arrivals_;     // sorted by `at`
+    bool ends_here_ = false;
+    CriticalPathCounts counts_;
+};
+
+}  // namespace hindsight::analyses
