@@ -11,6 +11,7 @@
 
 #include "support/options.h"
 #include "support/regions.h"
+#include "support/start.h"
 
 struct grid {
     MPI_Comm cart;
@@ -90,11 +91,9 @@ EXAMPLE_NOT_A_REGION static long iterate(const struct grid *g)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     long iterations = 10;
     struct example_option options[] = {
@@ -103,10 +102,7 @@ int main(int argc, char **argv)
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Neighbour exchanges on a Cartesian grid, sums over its rows and columns.", options,
         sizeof options / sizeof options[0], rank == 0);
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
 
     struct grid g = setup_grid(size);
     long wrong = 0;

@@ -9,6 +9,7 @@
 
 #include "support/options.h"
 #include "support/regions.h"
+#include "support/start.h"
 
 /* One rank's block: n x n points plus a one-point halo all around, row-major,
  * so that rows are contiguous and columns are strided. */
@@ -71,11 +72,9 @@ EXAMPLE_NOT_A_REGION static void sweep(const struct block *in, struct block *out
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     long iterations = 200;
     long n = 512;
@@ -90,10 +89,7 @@ int main(int argc, char **argv)
         if (rank == 0) example_error(argv[0], "option --n must be at most 16384");
         parsed = EXAMPLE_BAD_USAGE;
     }
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
 
     int dims[2] = {0, 0};
     const int periodic[2] = {1, 1};

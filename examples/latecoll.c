@@ -8,6 +8,7 @@
 
 #include "support/options.h"
 #include "support/spin.h"
+#include "support/start.h"
 
 /* The late ranks' computation before their collective; a function of its
  * own so the delays have their own call path (main/delayed_work). It
@@ -20,11 +21,9 @@ __attribute__((noinline)) void delayed_work(double seconds)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     double delay = 0.1;
     struct example_option options[] = {
@@ -34,14 +33,10 @@ int main(int argc, char **argv)
         argc, argv, "Collectives with a late root (MPI_Bcast), an early root (MPI_Reduce) and a "
                     "late last rank (MPI_Allreduce, MPI_Barrier).",
         options, sizeof options / sizeof options[0], rank == 0);
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
     if (size < 2) {
         if (rank == 0) example_error(argv[0], "needs at least 2 ranks, got %d", size);
-        MPI_Finalize();
-        return EXAMPLE_USAGE_STATUS;
+        return example_stop(EXAMPLE_BAD_USAGE);
     }
     const int last = size - 1;
     long wrong = 0;

@@ -9,6 +9,7 @@
 #include "support/options.h"
 #include "support/regions.h"
 #include "support/spin.h"
+#include "support/start.h"
 
 enum { PING_TAG = 1, PONG_TAG = 2 };
 
@@ -29,11 +30,9 @@ EXAMPLE_NOT_A_REGION static unsigned char pattern(long round, long position)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     long count = 100;
     long bytes = 1024;
@@ -48,21 +47,16 @@ int main(int argc, char **argv)
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Ranks 0 and 1 exchange messages back and forth; other ranks stay idle.",
         options, sizeof options / sizeof options[0], rank == 0);
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
     if (bytes > INT_MAX || delay_at >= count) {
         if (rank == 0)
             example_error(argv[0], bytes > INT_MAX ? "option --bytes must be at most INT_MAX"
                                                    : "option --delay-at must be below --count");
-        MPI_Finalize();
-        return EXAMPLE_USAGE_STATUS;
+        return example_stop(EXAMPLE_BAD_USAGE);
     }
     if (size < 2) {
         if (rank == 0) example_error(argv[0], "needs at least 2 ranks, got %d", size);
-        MPI_Finalize();
-        return EXAMPLE_USAGE_STATUS;
+        return example_stop(EXAMPLE_BAD_USAGE);
     }
 
     unsigned char *buffer = malloc((size_t)bytes + 1);

@@ -7,6 +7,7 @@
 
 #include "support/options.h"
 #include "support/regions.h"
+#include "support/start.h"
 
 /* Tags say which way a message travels, so that with two ranks (left and
  * right neighbour being the same rank) the two messages still match up. */
@@ -47,11 +48,9 @@ EXAMPLE_NOT_A_REGION static int payload(int sender, long round, long i)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     long iterations = 99;
     long elements = 256;
@@ -66,10 +65,7 @@ int main(int argc, char **argv)
         if (rank == 0) example_error(argv[0], "option --elements must be at most 1048576");
         parsed = EXAMPLE_BAD_USAGE;
     }
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
 
     const int left = (rank + size - 1) % size;
     const int right = (rank + 1) % size;

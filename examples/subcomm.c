@@ -8,6 +8,7 @@
 
 #include "support/options.h"
 #include "support/regions.h"
+#include "support/start.h"
 
 /* Counts one wrong value. */
 EXAMPLE_NOT_A_REGION static void expect(long *wrong, int actual, int expected)
@@ -77,11 +78,9 @@ EXAMPLE_NOT_A_REGION static long exercise(MPI_Comm comm)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
     int rank = 0;
     int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    example_start(&argc, &argv, &rank, &size);
 
     long repeat = 1;
     struct example_option options[] = {
@@ -90,10 +89,7 @@ int main(int argc, char **argv)
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Collectives on MPI_COMM_WORLD and on split, duplicated and created communicators.",
         options, sizeof options / sizeof options[0], rank == 0);
-    if (parsed != EXAMPLE_RUN) {
-        MPI_Finalize();
-        return example_exit_status(parsed);
-    }
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
 
     MPI_Comm parity = MPI_COMM_NULL; /* even or odd world ranks */
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
