@@ -5,8 +5,8 @@
 //
 // Blocks of millions of payloads are large, and memory the process has not
 // used before costs a page fault per page when first written: the blocks
-// live in huge-page memory (huge_page_allocator.hpp) and travel straight
-// from the caller's blocks, without being copied into one buffer first.
+// travel straight from the caller's blocks, without being copied into one
+// buffer first.
 #pragma once
 
 #include <cstddef>
@@ -17,12 +17,11 @@
 
 #include <mpi.h>
 
-#include "trace/huge_page_allocator.hpp"
 #include "replay/progress_watch.hpp"
 
 namespace hindsight::replay {
 
-using ByteBlock = std::vector<std::byte, trace::HugePageAllocator<std::byte>>;
+using ByteBlock = std::vector<std::byte>;
 
 class BlockAllToAll {
 public:

@@ -6,7 +6,6 @@
 #include <numeric>
 #include <vector>
 
-#include "trace/huge_page_allocator.hpp"
 
 namespace hindsight::replay {
 
@@ -23,11 +22,8 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
     std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0);
     const auto total = static_cast<std::size_t>(offsets.back() + counts.back());
     // One element more: a rank without messages still passes two distinct
-    // buffers, which MPICH requires even for empty transfers. Huge pages:
-    // at millions of messages, faulting in 4 KiB pages would cost more
-    // than the check itself.
-    using Block = std::vector<std::uint32_t, trace::HugePageAllocator<std::uint32_t>>;
-    Block outgoing(total + 1), incoming(total + 1);
+    // buffers, which MPICH requires even for empty transfers.
+    std::vector<std::uint32_t> outgoing(total + 1), incoming(total + 1);
     const auto sends_before_receive = [&](std::size_t peer) { return outgoing.data() + offsets[peer]; };
     const auto send_position = [&](std::size_t peer) { return sends_before_receive(peer) + slots.receives()[peer]; };
     std::vector<std::uint32_t> sent(ranks, 0);

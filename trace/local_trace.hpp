@@ -10,14 +10,12 @@
 #include "common/call_tree.hpp"
 #include "common/definitions.hpp"
 #include "trace/event.hpp"
-#include "trace/huge_page_allocator.hpp"
 
 namespace hindsight::trace {
 
-// The events of one rank in stream order, and its messages (huge_page_allocator.hpp
-// says why their own allocator).
-using EventStore = std::vector<Event, HugePageAllocator<Event>>;
-using MessageTable = std::vector<Message, HugePageAllocator<Message>>;
+// The events of one rank in stream order, and its messages.
+using EventStore = std::vector<Event>;
+using MessageTable = std::vector<Message>;
 
 class LocalTrace {
 public:

@@ -56,9 +56,7 @@ private:
         EventIndex event = kNoEvent;
         std::uint32_t stream = 0;  // while building: the message's stream
     };
-    // One record per message, as large as the message table itself: in
-    // huge pages like it (huge_page_allocator.hpp).
-    std::vector<Numbered, HugePageAllocator<Numbered>> messages_;
+    std::vector<Numbered> messages_;  // one per message
     std::vector<std::uint32_t> sends_, receives_;
     std::vector<std::uint64_t> send_checksums_, receive_checksums_;
 };
