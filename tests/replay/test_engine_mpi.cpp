@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "replay/batched_collectives.hpp"
 #include "replay/call_tree_unification.hpp"
 #include "replay/communicator_mirror.hpp"
 #include "replay/consistency.hpp"
@@ -611,7 +612,7 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
     // More collectives on MPI_COMM_WORLD than a batch holds, every third
     // of them followed by one on a communicator of the last and the first
     // rank: the batches of both run in several rounds and several parts.
-    constexpr int kCollectives = 2500;
+    constexpr int kCollectives = 2 * static_cast<int>(BatchedCollectives::kMaxWaiting) + 500;
     const int n = world_size();
     REQUIRE(n >= 2);
     SharedScratch dir;
