@@ -38,19 +38,31 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
 
     // The first and the last collective on MPI_COMM_WORLD bound the path.
     // Every rank takes part in both, so all ranks agree on them.
+    // The collective table is in trace order and far shorter than the
+    // events; their CollectiveEnd events lie near the trace's ends (MPI_Init,
+    // MPI_Finalize), where short searches find them.
     const auto ranks = static_cast<std::size_t>(trace.definitions.mpi_rank_count());
     std::vector<signed char> is_world(trace.definitions.communicators.size(), -1);
-    for (EventIndex i = 0; i < trace.events.size(); ++i) {
-        if (trace.events[i].kind != EventKind::CollectiveEnd) continue;
-        const CommId comm = trace.collective(trace.events[i]).comm;
-        if (comm >= is_world.size()) continue;
-        if (is_world[comm] < 0)
-            is_world[comm] = trace.definitions.world_ranks(comm).size() == ranks ? 1 : 0;
-        if (is_world[comm] == 0) continue;
-        if (finish_event_ == trace::kNoEvent) finish_event_ = i;
-        start_event_ = i;
-    }
-    if (start_event_ == trace::kNoEvent) return;
+    const auto on_world = [&](const trace::Collective& c) {
+        if (c.comm >= is_world.size()) return false;
+        if (is_world[c.comm] < 0) is_world[c.comm] = trace.definitions.world_ranks(c.comm).size() == ranks ? 1 : 0;
+        return is_world[c.comm] == 1;
+    };
+    const auto& collectives = trace.collectives;
+    const auto first = std::find_if(collectives.begin(), collectives.end(), on_world);
+    if (first == collectives.end()) return;
+    const auto last = std::find_if(collectives.rbegin(), collectives.rend(), on_world);
+    const auto first_ref = static_cast<std::uint32_t>(first - collectives.begin());
+    const auto last_ref = static_cast<std::uint32_t>(collectives.rend() - last - 1);
+    const auto is_end_of = [&](EventIndex i, std::uint32_t ref) {
+        return trace.events[i].kind == EventKind::CollectiveEnd && trace.events[i].ref == ref;
+    };
+    for (EventIndex i = 0; i < trace.events.size() && finish_event_ == trace::kNoEvent; ++i)
+        if (is_end_of(i, first_ref)) finish_event_ = i;
+    for (EventIndex i = static_cast<EventIndex>(trace.events.size()); i-- > 0 && start_event_ == trace::kNoEvent;)
+        if (is_end_of(i, last_ref)) start_event_ = i;
+    if (start_event_ == trace::kNoEvent || finish_event_ == trace::kNoEvent)
+        throw Error(trace.anchor_path, "a collective operation of the trace has no event");
 
     // Each call path's time on this rank over the whole trace, without the
     // rank's waiting.

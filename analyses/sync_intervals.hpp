@@ -28,33 +28,14 @@ struct SparseProfile {
     std::vector<double> values;
 };
 
-// Adds `more` to `into`.
-void add_profile(SparseProfile& into, const SparseProfile& more);
-
-// What an interval holds before its profile is taken: time and waiting by
-// call path, kept apart so that intervals can be joined.
-struct RawInterval {
-    SparseProfile time;
-    SparseProfile waiting;  // by the call path of each wait state
-    // The wait states inside (synchronization points with waiting, the
-    // one that ends the interval excluded) and their lengths.
-    std::vector<std::pair<trace::EventIndex, double>> waits;
-    double total_waiting = 0;
-};
-
-// Joins `later`, which must begin where `into` ends, onto `into`.
-void append_interval(RawInterval& into, const RawInterval& later);
-
 // What one interval holds on this rank.
 struct IntervalProfile {
     SparseProfile processing;  // processing time by call path
     double waiting = 0;        // total waiting of the wait states inside
+    // The wait states inside (synchronization points with waiting, the one
+    // that ends the interval excluded) and their lengths.
     std::vector<std::pair<trace::EventIndex, double>> waits;
 };
-
-// The interval's profile: time minus waiting by call path (negative values
-// dropped), with the part of the first call that is no completion left out.
-IntervalProfile profile_of(const RawInterval& raw, CallPathId first_call, double pruned);
 
 // Takes intervals from a table of the time between consecutive
 // synchronization points, made once per pass: an interval is the sum of the
@@ -66,15 +47,15 @@ public:
     IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points);
 
     // From synchronization point `from` (SyncPointList::kNone: the start of
-    // the trace) to the point at position `to`.
+    // the trace) to the point at position `to`: each call path's time less
+    // its waiting at the points inside (negative values dropped), with the
+    // part of the first point's call that is no completion left out.
     IntervalProfile interval(std::size_t from, std::size_t to);
-    // The same before its profile is taken; the wait at `to` counts as inside
-    // when `with_end_wait` (a piece of a longer interval).
-    RawInterval raw(std::size_t from, std::size_t to, bool with_end_wait);
 
 private:
     static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
-    static SparseProfile collect(std::vector<double>& dense, std::vector<CallPathId>& touched);
+    // The touched call paths, sorted and each once.
+    static void settle(std::vector<CallPathId>& touched);
 
     const trace::LocalTrace* trace_ = nullptr;
     const SyncPointList* points_ = nullptr;
@@ -85,6 +66,8 @@ private:
     std::vector<CallPathId> piece_paths_;
     std::vector<double> piece_ticks_;
     std::vector<std::size_t> piece_begin_;
+    // Sums by call path while an interval (or a piece) is taken, all zero
+    // between, and the call paths they touched.
     std::vector<double> time_, waiting_;
     std::vector<CallPathId> time_touched_, waiting_touched_;
 };

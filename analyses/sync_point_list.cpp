@@ -1,6 +1,7 @@
 #include "analyses/sync_point_list.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 
@@ -14,15 +15,17 @@ using trace::EventView;
 
 namespace {
 
-// FNV-1a over the fields of an operation: equal on every rank that took
-// part, and different operations collide with negligible probability.
+// A hash of the fields of an operation: equal on every rank that took part,
+// and different operations collide with negligible probability. Each field
+// goes through splitmix64's finalizer, two multiplications per field rather
+// than one per byte.
 class OperationHash {
 public:
     OperationHash& add(std::uint64_t field) {
-        for (int byte = 0; byte < 8; ++byte) {
-            hash_ ^= (field >> (8 * byte)) & 0xffu;
-            hash_ *= 0x100000001b3ull;
-        }
+        std::uint64_t x = hash_ ^ field;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        hash_ = x ^ (x >> 31);
         return *this;
     }
     // Kept below 2^53 so that the id travels exactly in a double.
@@ -51,17 +54,23 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
         collective_number[c] = ++collectives_on[std::min<std::size_t>(trace.collectives[c].comm, collectives_on.size() - 1)];
     using Channel = std::tuple<int, int, CommId, std::uint32_t>;
     std::map<Channel, std::uint64_t> messages_on;
-    // Consecutive messages mostly use the same channel: the last one found
-    // spares most lookups.
-    auto last_channel = messages_on.end();
+    // Consecutive messages mostly use one channel, or two in turn (a rank's
+    // sends to a peer and its receives from it): the two channels used last
+    // spare most lookups (map entries stay where they are).
+    std::array<std::map<Channel, std::uint64_t>::iterator, 2> recent{messages_on.end(), messages_on.end()};
     const auto count_on = [&](const Channel& channel) -> std::uint64_t& {
-        if (last_channel == messages_on.end() || last_channel->first != channel)
-            last_channel = messages_on.try_emplace(channel, 0).first;
-        return last_channel->second;
+        if (recent[0] != messages_on.end() && recent[0]->first == channel) return recent[0]->second;
+        if (recent[1] == messages_on.end() || recent[1]->first != channel)
+            recent[1] = messages_on.try_emplace(channel, 0).first;
+        std::swap(recent[0], recent[1]);
+        return recent[0]->second;
     };
 
     // Only the synchronizing states, not every event: far fewer.
-    for (const auto& [i, state] : points.wait_states.synchronizing()) {
+    const auto synchronizing = points.wait_states.synchronizing();
+    points_.reserve(synchronizing.size());
+    groups_.reserve(synchronizing.size());
+    for (const auto& [i, state] : synchronizing) {
         const trace::Event& e = trace.events[i];
         const EventView view(trace, i);
         SyncPoint point;
@@ -132,21 +141,28 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
     }
     // In the order the synchronizations happened: a receive posted by an
     // MPI_Irecv synchronized there, before the events up to its completion.
-    std::vector<std::size_t> order(points_.size());
-    for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
-    const auto anchor = [&](std::size_t p) { return std::min(points_[p].event, points_[p].enter); };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return anchor(a) < anchor(b); });
-    std::vector<SyncPoint> ordered_points;
-    std::vector<Group> ordered_groups;
-    for (const std::size_t p : order) {
-        ordered_points.push_back(points_[p]);
-        ordered_groups.push_back(groups_[p]);
+    // Traces without such receives are in that order already.
+    const auto anchor = [](const SyncPoint& p) { return std::min(p.event, p.enter); };
+    if (!std::is_sorted(points_.begin(), points_.end(),
+                        [&](const SyncPoint& a, const SyncPoint& b) { return anchor(a) < anchor(b); })) {
+        std::vector<std::size_t> order(points_.size());
+        for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return anchor(points_[a]) < anchor(points_[b]); });
+        std::vector<SyncPoint> ordered_points;
+        std::vector<Group> ordered_groups;
+        ordered_points.reserve(points_.size());
+        ordered_groups.reserve(points_.size());
+        for (const std::size_t p : order) {
+            ordered_points.push_back(points_[p]);
+            ordered_groups.push_back(groups_[p]);
+        }
+        points_ = std::move(ordered_points);
+        groups_ = std::move(ordered_groups);
     }
-    points_ = std::move(ordered_points);
-    groups_ = std::move(ordered_groups);
     by_event_.reserve(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) by_event_.emplace_back(points_[p].event, p);
-    std::sort(by_event_.begin(), by_event_.end());
+    if (!std::is_sorted(by_event_.begin(), by_event_.end())) std::sort(by_event_.begin(), by_event_.end());
 }
 
 const std::vector<int>& SyncPointList::ordered_members(CommId comm) {
