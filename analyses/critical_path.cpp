@@ -63,17 +63,15 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
         if (is_end_of(i, last_ref)) start_event_ = i;
     if (start_event_ == trace::kNoEvent || finish_event_ == trace::kNoEvent)
         throw Error(trace.anchor_path, "a collective operation of the trace has no event");
+}
 
-    // Each call path's time on this rank over the whole trace, without the
-    // rank's waiting.
-    for (EventIndex k = 0; k + 1 < trace.events.size(); ++k) {
-        const CallPathId cnode = call_path_after(trace, k);
-        if (cnode != kNoCallPath) activity_[cnode] += static_cast<double>(trace.events[k + 1].time - trace.events[k].time);
-        if (!is_communication(trace.events[k].kind)) continue;
-        const WaitState* wait = points_->wait_states.find(k);
-        if (wait && is_synchronization_wait(*wait)) activity_[trace.events[k].cnode] -= static_cast<double>(wait->waiting);
-    }
-    for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
+void CriticalPathAnalysis::add_activity(EventIndex k, CallPathId after) {
+    const trace::LocalTrace& trace = *trace_;
+    if (k + 1 >= trace.events.size()) return;
+    if (after != kNoCallPath) activity_[after] += static_cast<double>(trace.events[k + 1].time - trace.events[k].time);
+    if (!is_communication(trace.events[k].kind)) return;
+    const WaitState* wait = points_->wait_states.find(k);
+    if (wait && is_synchronization_wait(*wait)) activity_[trace.events[k].cnode] -= static_cast<double>(wait->waiting);
 }
 
 void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
@@ -113,34 +111,43 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
     const std::span<const EventIndex> nodes = path.nodes();
     const std::span<const PathArrival> arrivals = path.arrivals();
     std::size_t node = nodes.size(), arrival = arrivals.size();
+    // The activity counts the whole trace; the walk covers the part between
+    // the bounds, and the sums are exact (integral ticks below 2^53) in any
+    // order.
+    const auto n = static_cast<EventIndex>(trace.events.size());
+    for (EventIndex k = start_event_; k < n; ++k) add_activity(k, call_path_after(trace, k));
+    for (EventIndex k = 0; k < finish_event_; ++k) add_activity(k, call_path_after(trace, k));
     for (EventIndex i = start_event_; i-- > finish_event_;) {
         while (node > 0 && nodes[node - 1] > i) --node;
         while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
         const bool waits = node > 0 && nodes[node - 1] == i;
         const PathArrival* arriving = arrival > 0 && arrivals[arrival - 1].at == i ? &arrivals[arrival - 1] : nullptr;
         const EventView view(trace, i);
+        const CallPathId after = call_path_after(trace, i);
+        add_activity(i, after);
         switch (view.kind()) {
         case EventKind::Enter:
         case EventKind::Leave:
             if (arriving) take_token(*arriving);
-            pass_event(view);
+            pass_event(view, after);
             break;
         case EventKind::Recv:
-            pass_event(view);
+            pass_event(view, after);
             if (waits) hand_off(view, path.passes(node - 1));
             break;
         case EventKind::Send:
-            pass_event(view);
+            pass_event(view, after);
             if (arriving) take_token(*arriving);
             if (waits) hand_off(view, path.passes(node - 1));
             break;
         case EventKind::CollectiveEnd:
-            pass_event(view);
+            pass_event(view, after);
             if (waits) hand_off(view, path.passes(node - 1));
             if (arriving) take_token(*arriving);
             break;
         }
     }
+    for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
     finish(EventView(trace, finish_event_));
 }
 
@@ -149,10 +156,10 @@ void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
 }
 
 // Every event passes here first: the holder accounts for the gap after it.
-void CriticalPathAnalysis::pass_event(const EventView& view) {
+void CriticalPathAnalysis::pass_event(const EventView& view, CallPathId after) {
     before_ = token_.position;
     if (token_.held) {
-        accumulate(call_path_after(view.trace(), view.index()), view.time(), token_.position);
+        accumulate(after, view.time(), token_.position);
         token_.position = std::min(token_.position, view.time());
     }
 }

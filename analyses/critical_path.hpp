@@ -80,7 +80,11 @@ private:
     // The backward walk from the last collective on MPI_COMM_WORLD down to
     // the first, as the token would move through this rank.
     void walk(const CriticalPathHandOffs& path);
-    void pass_event(const trace::EventView& view);
+    // `after`: the call path the time after the event belongs to.
+    void pass_event(const trace::EventView& view, CallPathId after);
+    // Adds event `k`'s gap to the next event to the activity, less the
+    // rank's waiting there.
+    void add_activity(trace::EventIndex k, CallPathId after);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // At a wait that hands the path on: gives the token away at the end of
     // the wait, if the walk holds it (the path must pass the wait then).
