@@ -56,7 +56,7 @@ std::vector<int> receivers(const trace::Collective& c, const std::vector<int>& m
 
 }  // namespace
 
-std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace) {
+std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace::MessageSlots& slots) {
     std::map<int, TrafficCell> row;
     Members members(trace.definitions);
     // The last peer answers without a lookup (map entries stay in place).
@@ -69,27 +69,26 @@ std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace) {
         last = &c;
         return c;
     };
-    for (const trace::Event& e : trace.events) {
-        if (e.kind == trace::EventKind::Send) {
-            const trace::Message& m = trace.message(e);
-            const std::vector<int>& ranks = members.of(m.comm);
-            if (m.partner < 0 || static_cast<std::size_t>(m.partner) >= ranks.size()) continue;
-            TrafficCell& c = cell(ranks[static_cast<std::size_t>(m.partner)]);
-            c.messages += 1;
-            c.bytes += m.bytes;
-        } else if (e.kind == trace::EventKind::CollectiveEnd) {
-            const trace::Collective& coll = trace.collective(e);
-            if (coll.bytes_sent == 0) continue;
-            const std::vector<int> to = receivers(coll, members.of(coll.comm), trace.rank);
-            if (to.empty()) continue;
-            // Shares in whole bytes; the remainder goes to the first receivers.
-            const std::uint64_t share = coll.bytes_sent / to.size();
-            std::uint64_t rest = coll.bytes_sent % to.size();
-            for (const int r : to) {
-                const std::uint64_t bytes = share + (rest > 0 ? 1 : 0);
-                if (rest > 0) --rest;
-                if (r != trace.rank && bytes > 0) cell(r).collective_bytes += bytes;
-            }
+    for (std::uint32_t k = 0; k < trace.messages.size(); ++k) {
+        if (!slots.is_send(k)) continue;
+        const trace::Message& m = trace.messages[k];
+        const std::vector<int>& ranks = members.of(m.comm);
+        if (m.partner < 0 || static_cast<std::size_t>(m.partner) >= ranks.size()) continue;
+        TrafficCell& c = cell(ranks[static_cast<std::size_t>(m.partner)]);
+        c.messages += 1;
+        c.bytes += m.bytes;
+    }
+    for (const trace::Collective& coll : trace.collectives) {
+        if (coll.bytes_sent == 0) continue;
+        const std::vector<int> to = receivers(coll, members.of(coll.comm), trace.rank);
+        if (to.empty()) continue;
+        // Shares in whole bytes; the remainder goes to the first receivers.
+        const std::uint64_t share = coll.bytes_sent / to.size();
+        std::uint64_t rest = coll.bytes_sent % to.size();
+        for (const int r : to) {
+            const std::uint64_t bytes = share + (rest > 0 ? 1 : 0);
+            if (rest > 0) --rest;
+            if (r != trace.rank && bytes > 0) cell(r).collective_bytes += bytes;
         }
     }
     std::vector<TrafficCell> out;

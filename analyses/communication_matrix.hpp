@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "trace/local_trace.hpp"
+#include "trace/message_slots.hpp"
 
 namespace hindsight::analyses {
 
@@ -29,6 +30,7 @@ struct TrafficCell {
 // prefix operation (MPI_Scan, MPI_Exscan), and evenly to every member
 // (itself included, whose share stays on the rank and is not counted)
 // otherwise. MPI_Init and MPI_Finalize move no data of the program.
-std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace);
+// `slots` numbers the trace's messages (which are sends).
+std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace::MessageSlots& slots);
 
 }  // namespace hindsight::analyses

@@ -1,13 +1,13 @@
 #include "analyses/communicator_profile.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <utility>
 
 namespace hindsight::analyses {
 namespace {
 
-using trace::EventKind;
 using Key = std::pair<CommId, RegionId>;
 
 // Whether this rank is rank 0 of a communicator, the one that counts its
@@ -39,51 +39,57 @@ bool is_program_operation(const trace::Collective& c) {
 
 }  // namespace
 
-CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const WaitStateMap& waits) {
+CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                                         const WaitStateMap& waits) {
     std::map<Key, CommOperationStats> table;
     FirstMembers first(trace);
-    // Programs call the same operation on the same communicator many times
-    // in a row: the last entry answers without a lookup (map entries stay
-    // where they are).
-    Key last{kNoId, kNoId};
-    CommOperationStats* last_entry = nullptr;
+    // Programs alternate between a few operations on a few communicators:
+    // a small direct-mapped cache answers nearly every lookup (map entries
+    // stay where they are).
+    struct Cached {
+        Key key{kNoId, kNoId};
+        CommOperationStats* stats = nullptr;
+    };
+    std::array<Cached, 16> cache{};
     const auto entry = [&](CommId comm, trace::EventIndex call_enter) -> CommOperationStats& {
         const Key key{comm, trace.call_tree.node(trace.events[call_enter].cnode).region};
-        if (last_entry && key == last) return *last_entry;
+        Cached& cached = cache[(key.first * 31u + key.second) % cache.size()];
+        if (cached.stats && cached.key == key) return *cached.stats;
         CommOperationStats& s = table[key];
         s.comm = key.first;
         s.region = key.second;
-        last = key;
-        last_entry = &s;
+        cached = {key, &s};
         return s;
     };
-
+    // A call counts once, at its first communication event; the events of
+    // one call follow each other in the message and collective tables
+    // alike, and no call holds both messages and a collective.
     trace::EventIndex counted_call = trace::kNoEvent;
-    for (trace::EventIndex i = 0; i < trace.events.size(); ++i) {
-        const trace::Event& e = trace.events[i];
-        if (e.kind != EventKind::Send && e.kind != EventKind::Recv && e.kind != EventKind::CollectiveEnd) continue;
-        const bool collective = e.kind == EventKind::CollectiveEnd;
-        if (collective && !is_program_operation(trace.collective(e))) continue;
-        const CommId comm = collective ? trace.collective(e).comm : trace.message(e).comm;
-        const trace::EventIndex call = collective ? trace.collective(e).call_enter : trace.message(e).call_enter;
-        if (call == trace::kNoEvent) continue;
-        CommOperationStats& s = entry(comm, call);
-        if (call != counted_call) {
-            counted_call = call;
-            const trace::Event& enter = trace.events[call];
-            s.calls += 1;
-            s.time += trace.events[enter.ref].time - enter.time;
-            if (!collective || first.is_first(comm)) s.operations += 1;
-        }
-        if (collective) {
-            s.bytes_sent += trace.collective(e).bytes_sent;
-            s.bytes_received += trace.collective(e).bytes_received;
-        } else if (e.kind == EventKind::Send) {
-            s.bytes_sent += trace.message(e).bytes;
-        } else {
-            s.bytes_received += trace.message(e).bytes;
-        }
-        if (const WaitState* wait = waits.find(i)) s.waiting += wait->waiting;
+    const auto count_call = [&](CommOperationStats& s, trace::EventIndex call, bool is_operation) {
+        if (call == counted_call) return;
+        counted_call = call;
+        const trace::Event& enter = trace.events[call];
+        s.calls += 1;
+        s.time += trace.events[enter.ref].time - enter.time;
+        if (is_operation) s.operations += 1;
+    };
+
+    for (std::uint32_t m = 0; m < trace.messages.size(); ++m) {
+        const trace::Message& message = trace.messages[m];
+        if (message.call_enter == trace::kNoEvent) continue;
+        CommOperationStats& s = entry(message.comm, message.call_enter);
+        count_call(s, message.call_enter, true);
+        (slots.is_send(m) ? s.bytes_sent : s.bytes_received) += message.bytes;
+        if (const WaitState* wait = waits.find_message(m)) s.waiting += wait->waiting;
+    }
+    for (std::uint32_t c = 0; c < trace.collectives.size(); ++c) {
+        const trace::Collective& collective = trace.collectives[c];
+        if (!is_program_operation(collective) || collective.call_enter == trace::kNoEvent) continue;
+        CommOperationStats& s = entry(collective.comm, collective.call_enter);
+        count_call(s, collective.call_enter, first.is_first(collective.comm));
+        s.bytes_sent += collective.bytes_sent;
+        s.bytes_received += collective.bytes_received;
+        if (const WaitState* wait = waits.find_collective(c)) s.waiting += wait->waiting;
     }
     for (const trace::Collective& c : trace.nonblocking_collectives) {
         if (c.call_enter == trace::kNoEvent) continue;

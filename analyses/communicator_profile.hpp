@@ -16,6 +16,7 @@
 #include "analyses/wait_states.hpp"
 #include "common/definitions.hpp"
 #include "trace/local_trace.hpp"
+#include "trace/message_slots.hpp"
 
 namespace hindsight::analyses {
 
@@ -47,7 +48,9 @@ using CommunicatorProfile = std::vector<CommOperationStats>;
 // on its own). MPI_Init and MPI_Finalize are no operations of the program
 // and are left out; non-blocking collectives count their bytes at the call
 // that completed them, and no time (their initiating call returns at once).
-CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const WaitStateMap& waits);
+// `slots` numbers the trace's messages (which are sends).
+CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
+                                         const WaitStateMap& waits);
 
 // Adds `part` to `total`, entry by entry.
 void merge_into(CommunicatorProfile& total, const CommunicatorProfile& part);

@@ -14,14 +14,6 @@ using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
 
-namespace {
-
-bool is_communication(EventKind kind) {
-    return kind == EventKind::Send || kind == EventKind::Recv || kind == EventKind::CollectiveEnd;
-}
-
-}  // namespace
-
 void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Backward)
@@ -65,13 +57,14 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
         throw Error(trace.anchor_path, "a collective operation of the trace has no event");
 }
 
-void CriticalPathAnalysis::add_activity(EventIndex k, CallPathId after) {
-    const trace::LocalTrace& trace = *trace_;
-    if (k + 1 >= trace.events.size()) return;
-    if (after != kNoCallPath) activity_[after] += static_cast<double>(trace.events[k + 1].time - trace.events[k].time);
-    if (!is_communication(trace.events[k].kind)) return;
-    const WaitState* wait = points_->wait_states.find(k);
-    if (wait && is_synchronization_wait(*wait)) activity_[trace.events[k].cnode] -= static_cast<double>(wait->waiting);
+void CriticalPathAnalysis::count_activity() {
+    // The sums are exact: integral ticks below 2^53.
+    for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
+        activity_[c] = static_cast<double>(exclusive_[c]);
+    points_->wait_states.for_each_full_state([&](EventIndex event, const WaitState& wait) {
+        if (is_synchronization_wait(wait)) activity_[trace_->events[event].cnode] -= static_cast<double>(wait.waiting);
+    });
+    for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 
 void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
@@ -87,6 +80,7 @@ void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
     CriticalPathHandOffs path(*trace_, *slots_, *points_, finish_event_, start_event_);
     path.find(exchange);
     counts_ = path.counts();
+    count_activity();
     walk(path);
     if (hand_offs_ != counts_.on_path_here)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " handed the critical path on " +
@@ -111,20 +105,28 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
     const std::span<const EventIndex> nodes = path.nodes();
     const std::span<const PathArrival> arrivals = path.arrivals();
     std::size_t node = nodes.size(), arrival = arrivals.size();
-    // The activity counts the whole trace; the walk covers the part between
-    // the bounds, and the sums are exact (integral ticks below 2^53) in any
-    // order.
-    const auto n = static_cast<EventIndex>(trace.events.size());
-    for (EventIndex k = start_event_; k < n; ++k) add_activity(k, call_path_after(trace, k));
-    for (EventIndex k = 0; k < finish_event_; ++k) add_activity(k, call_path_after(trace, k));
     for (EventIndex i = start_event_; i-- > finish_event_;) {
-        while (node > 0 && nodes[node - 1] > i) --node;
         while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
+        // Without the token an event changes nothing until the path arrives
+        // again: the walk jumps to the next arrival.
+        if (!token_.held) {
+            if (arrival == 0 || arrivals[arrival - 1].at < finish_event_) break;
+            i = arrivals[arrival - 1].at;
+        }
+        while (node > 0 && nodes[node - 1] > i) --node;
+        // Down to the next hand-off or arrival the holder only takes the time
+        // between the events.
+        const EventIndex stop = std::max({finish_event_, node > 0 ? nodes[node - 1] : 0,
+                                          arrival > 0 ? arrivals[arrival - 1].at : 0});
+        if (i > stop) {
+            pass_events(stop, i);
+            i = stop + 1;
+            continue;
+        }
         const bool waits = node > 0 && nodes[node - 1] == i;
         const PathArrival* arriving = arrival > 0 && arrivals[arrival - 1].at == i ? &arrivals[arrival - 1] : nullptr;
         const EventView view(trace, i);
         const CallPathId after = call_path_after(trace, i);
-        add_activity(i, after);
         switch (view.kind()) {
         case EventKind::Enter:
         case EventKind::Leave:
@@ -147,12 +149,22 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
             break;
         }
     }
-    for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
     finish(EventView(trace, finish_event_));
 }
 
 void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
     if (to > from && cnode != kNoCallPath) on_path_[cnode] += static_cast<double>(to - from);
+}
+
+void CriticalPathAnalysis::pass_events(EventIndex stop, EventIndex from) {
+    const trace::LocalTrace& trace = *trace_;
+    Ticks position = token_.position;
+    for (EventIndex k = from; k > stop; --k) {
+        const Ticks time = trace.events[k].time;
+        accumulate(call_path_after(trace, k), time, position);
+        position = std::min(position, time);
+    }
+    token_.position = position;
 }
 
 // Every event passes here first: the holder accounts for the gap after it.

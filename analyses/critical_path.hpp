@@ -59,9 +59,13 @@ namespace hindsight::analyses {
 
 class CriticalPathAnalysis final : public replay::ReplayObserver {
 public:
-    // `slots` are the engine's (ReplayEngine::message_slots()).
-    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots)
-        : cube_(&cube), points_(&points), slots_(&slots) {}
+    // `slots` are the engine's (ReplayEngine::message_slots()); `exclusive`
+    // is the forward pass's profile, exclusive ticks by call path
+    // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
+    // follows without a walk of its own.
+    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots,
+                         std::span<const Ticks> exclusive)
+        : cube_(&cube), points_(&points), slots_(&slots), exclusive_(exclusive) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.rounds = true}; }
@@ -82,9 +86,12 @@ private:
     void walk(const CriticalPathHandOffs& path);
     // `after`: the call path the time after the event belongs to.
     void pass_event(const trace::EventView& view, CallPathId after);
-    // Adds event `k`'s gap to the next event to the activity, less the
-    // rank's waiting there.
-    void add_activity(trace::EventIndex k, CallPathId after);
+    // The events `from` down to `stop` (exclusive), none of which hands the
+    // path on or receives it, passed while the walk holds the token.
+    void pass_events(trace::EventIndex stop, trace::EventIndex from);
+    // The rank's time without waits by call path: the profile's exclusive
+    // time less the synchronization waits.
+    void count_activity();
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // At a wait that hands the path on: gives the token away at the end of
     // the wait, if the walk holds it (the path must pass the wait then).
@@ -99,6 +106,7 @@ private:
     LocalCube* cube_;
     const SynchronizationPoints* points_;
     const trace::MessageSlots* slots_;
+    std::span<const Ticks> exclusive_;
     const trace::LocalTrace* trace_ = nullptr;
 
     trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD

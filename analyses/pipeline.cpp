@@ -42,6 +42,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
     auto start = std::chrono::steady_clock::now();
+    std::vector<Ticks> exclusive;  // the profile's, for the critical path
     {
         ProfileAnalysis profile(cube);
         MessageStatistics statistics(cube);
@@ -51,17 +52,18 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
                                                              &collectives, &collective_calls};
         engine.run(replay::Direction::Forward, forward);
+        exclusive = profile.exclusive_ticks();
     }
     findings.forward_seconds = seconds_since(start);
     if (options.communication) {
-        findings.communicators = communicator_profile(trace, points.wait_states);
-        findings.traffic = traffic_row(trace);
+        findings.communicators = communicator_profile(trace, engine.message_slots(), points.wait_states);
+        findings.traffic = traffic_row(trace, engine.message_slots());
     }
 
     // The backward analyses share one pass: their messages and collective
     // exchanges travel together.
     if (options.critical_path || options.root_cause) {
-        CriticalPathAnalysis critical_path(cube, points, engine.message_slots());
+        CriticalPathAnalysis critical_path(cube, points, engine.message_slots(), exclusive);
         DelayCostAnalysis delay_costs(cube, points);
         std::vector<replay::ReplayObserver*> backward;
         if (options.critical_path) backward.push_back(&critical_path);

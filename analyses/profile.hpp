@@ -20,6 +20,11 @@ public:
     replay::Participation participation() const override { return {.leaves = true}; }
     void on_leave(const trace::EventView& view) override;
 
+    // Exclusive time by call path, in ticks, once the pass has ended: the
+    // time between consecutive events summed by the call path in force
+    // (event_gaps.hpp), which the critical path needs too.
+    const std::vector<Ticks>& exclusive_ticks() const { return exclusive_; }
+
 private:
     LocalCube* cube_;
     // By call path, in ticks until the end of the pass: exact sums, and one

@@ -23,21 +23,32 @@ void IntervalScanner::settle(std::vector<CallPathId>& touched) {
 
 IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points)
     : trace_(&trace), points_(&points), time_(trace.call_tree.size(), 0.0), waiting_(trace.call_tree.size(), 0.0) {
+    // Every event passes here once: sums in ticks by call path, the call
+    // paths a piece touched marked with the piece's number instead of
+    // tested for a zero sum and sorted out twice.
+    const std::size_t paths = trace.call_tree.size();
+    std::vector<Ticks> ticks(paths, 0);
+    std::vector<std::size_t> piece_of(paths, SyncPointList::kNone);
     EventIndex from = 0;
     for (std::size_t p = 0; p <= points.size(); ++p) {
         piece_begin_.push_back(piece_paths_.size());
         if (p == points.size()) break;
         const EventIndex to = std::max(from, points[p].enter);
-        for (EventIndex k = from; k < to; ++k)
-            add(time_, time_touched_, call_path_after(trace, k),
-                static_cast<double>(trace.events[k + 1].time - trace.events[k].time));
-        settle(time_touched_);
-        for (const CallPathId c : time_touched_) {
-            if (time_[c] != 0.0) {
-                piece_paths_.push_back(c);
-                piece_ticks_.push_back(time_[c]);
+        for (EventIndex k = from; k < to; ++k) {
+            const CallPathId c = call_path_after(trace, k);
+            if (c == kNoCallPath) continue;
+            if (piece_of[c] != p) {
+                piece_of[c] = p;
+                ticks[c] = 0;
+                time_touched_.push_back(c);
             }
-            time_[c] = 0.0;
+            ticks[c] += trace.events[k + 1].time - trace.events[k].time;
+        }
+        std::sort(time_touched_.begin(), time_touched_.end());
+        for (const CallPathId c : time_touched_) {
+            if (ticks[c] == 0) continue;
+            piece_paths_.push_back(c);
+            piece_ticks_.push_back(static_cast<double>(ticks[c]));
         }
         time_touched_.clear();
         from = to;

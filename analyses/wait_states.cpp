@@ -61,24 +61,32 @@ void WaitStateMap::record(trace::EventIndex event, WaitState state) {
 const WaitState* WaitStateMap::find(trace::EventIndex event) const {
     if (!kept_ || !trace_ || event >= trace_->events.size()) return nullptr;
     const trace::Event& e = trace_->events[event];
-    const Table t = table_of(e.kind);
-    if (t == kNone) return nullptr;
-    const std::uint32_t slot = slots_[t][e.ref];
+    switch (table_of(e.kind)) {
+    case kMessages: return find_message(e.ref);
+    case kCollectives: return find_collective(e.ref);
+    default: return nullptr;
+    }
+}
+
+const WaitState* WaitStateMap::find_message(std::uint32_t message) const {
+    if (!kept_ || !trace_ || message >= slots_[kMessages].size()) return nullptr;
+    const std::uint32_t slot = slots_[kMessages][message];
     if (slot == kUnrecorded) return nullptr;
-    if (slot == kPartnerOnly) return &partner_only_[static_cast<std::size_t>(trace_->message(e).partner)];
-    return &states_[t][slot];
+    if (slot == kPartnerOnly) return &partner_only_[static_cast<std::size_t>(trace_->messages[message].partner)];
+    return &states_[kMessages][slot];
+}
+
+const WaitState* WaitStateMap::find_collective(std::uint32_t collective) const {
+    if (!kept_ || !trace_ || collective >= slots_[kCollectives].size()) return nullptr;
+    const std::uint32_t slot = slots_[kCollectives][collective];
+    return slot == kUnrecorded ? nullptr : &states_[kCollectives][slot];
 }
 
 std::vector<std::pair<trace::EventIndex, const WaitState*>> WaitStateMap::synchronizing() const {
     std::vector<std::pair<trace::EventIndex, const WaitState*>> out;
-    if (!kept_ || !trace_) return out;
-    for (std::size_t t = 0; t < kTables; ++t)
-        for (std::size_t k = 0; k < states_[t].size(); ++k) {
-            const trace::EventIndex event = events_[t][k];
-            // A state replaced by one that holds only the partner is gone.
-            const std::uint32_t slot = slots_[t][trace_->events[event].ref];
-            if (slot == k && states_[t][k].synchronizes) out.emplace_back(event, &states_[t][k]);
-        }
+    for_each_full_state([&](trace::EventIndex event, const WaitState& state) {
+        if (state.synchronizes) out.emplace_back(event, &state);
+    });
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return out;
 }

@@ -61,10 +61,19 @@ public:
     void record(trace::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(trace::EventIndex event) const;
+    // The same by the event's message (LocalTrace::messages) or collective
+    // (LocalTrace::collectives), for a walk over those tables.
+    const WaitState* find_message(std::uint32_t message) const;
+    const WaitState* find_collective(std::uint32_t collective) const;
     // The recorded states that synchronize their rank with others, by
     // event, in trace order: far fewer than the events, so that whoever
     // needs only these need not walk the trace.
     std::vector<std::pair<trace::EventIndex, const WaitState*>> synchronizing() const;
+    // Calls visit(event, state) for every recorded state that holds more
+    // than its partner, in no particular order; the others record no
+    // waiting, so a sum over the waits need not look at every message.
+    template <typename Visit>
+    void for_each_full_state(Visit&& visit) const;
 
 private:
     // A rank has a synchronization point at every message and collective,
@@ -92,5 +101,16 @@ private:
     std::vector<WaitState> partner_only_;  // by partner rank
     bool kept_ = true;
 };
+
+template <typename Visit>
+void WaitStateMap::for_each_full_state(Visit&& visit) const {
+    if (!kept_ || !trace_) return;
+    for (std::size_t t = 0; t < kTables; ++t)
+        for (std::size_t k = 0; k < states_[t].size(); ++k) {
+            const trace::EventIndex event = events_[t][k];
+            // A state replaced by one that holds only the partner is gone.
+            if (slots_[t][trace_->events[event].ref] == k) visit(event, states_[t][k]);
+        }
+}
 
 }  // namespace hindsight::analyses

@@ -29,7 +29,7 @@ struct Matrix {
     std::vector<TrafficCell> cells;
     explicit Matrix(const TraceBuilder& builder) : traces(local_traces(builder)) {
         for (const trace::LocalTrace& t : traces) {
-            rows.push_back(analyses::traffic_row(t));
+            rows.push_back(analyses::traffic_row(t, trace::MessageSlots(t)));
             cells.insert(cells.end(), rows.back().begin(), rows.back().end());
         }
     }
