@@ -38,70 +38,90 @@ void EventStoreBuilder::fail(const std::string& problem) const {
     throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + ": " + problem);
 }
 
-Ticks EventStoreBuilder::corrected(std::uint64_t time) {
-    if (!clock_.in_range(time))
-        fail("timestamp " + std::to_string(time) + " lies more than 2^61 ticks from the trace's start (" +
-             std::to_string(defs_.definitions.clock.global_offset) + ")");
+void EventStoreBuilder::fail_timestamp(std::uint64_t time) const {
+    fail("timestamp " + std::to_string(time) + " lies more than 2^61 ticks from the trace's start (" +
+         std::to_string(defs_.definitions.clock.global_offset) + ")");
+}
+
+void EventStoreBuilder::fail_region(OTF2_RegionRef region) const {
+    fail("an event refers to undefined region " + std::to_string(region));
+}
+
+void EventStoreBuilder::fail_comm(OTF2_CommRef comm, std::optional<std::uint32_t> index) const {
+    if (!index) fail("an event refers to undefined communicator " + std::to_string(comm));
+    fail("an event uses communicator " + defs_.definitions.comm_display_name(*index) +
+         ", which has no usable MPI group");
+}
+
+void EventStoreBuilder::fail_event_count() const {
+    fail("more than " + std::to_string(kMaxEvents) + " events on one rank, more than the store can index");
+}
+
+inline Ticks EventStoreBuilder::corrected(std::uint64_t time) {
+    if (!clock_.in_range(time)) [[unlikely]]
+        fail_timestamp(time);
     Ticks t = clock_.apply(time);
     // A stream must not go back in time; a clock that did (or a correction
     // that made it) is clamped to the previous event, and the count shows
     // up among the warnings.
-    if (last_time_ && t < *last_time_) {
-        t = *last_time_;
+    if (!any_time_) [[unlikely]] {
+        any_time_ = true;
+        stats.first_time = t;
+    } else if (t < last_time_) [[unlikely]] {
+        t = last_time_;
         ++stats.timestamp_fixups;
     }
-    if (!last_time_) stats.first_time = t;
     last_time_ = t;
-    stats.last_time = t;
     return t;
 }
 
-RegionId EventStoreBuilder::region_index(OTF2_RegionRef region) const {
+inline RegionId EventStoreBuilder::region_index(OTF2_RegionRef region) const {
     const auto index = defs_.region_ids.find(region);
-    if (!index) fail("an event refers to undefined region " + std::to_string(region));
+    if (!index) [[unlikely]]
+        fail_region(region);
     return *index;
 }
 
-CommId EventStoreBuilder::comm_index(OTF2_CommRef comm) const {
+inline CommId EventStoreBuilder::comm_index(OTF2_CommRef comm) const {
     const auto index = defs_.comm_ids.find(comm);
-    if (!index) fail("an event refers to undefined communicator " + std::to_string(comm));
-    if (!layouts_[*index].valid)
-        fail("an event uses communicator " + defs_.definitions.comm_display_name(*index) +
-             ", which has no usable MPI group");
+    if (!index || !layouts_[*index].valid) [[unlikely]]
+        fail_comm(comm, index);
     return *index;
 }
 
-CallPathId EventStoreBuilder::current_path() const {
-    return open_.empty() ? kNoCallPath : trace_.events[open_.back()].cnode;
-}
-
-EventIndex EventStoreBuilder::append(const Event& event) {
-    if (trace_.events.size() >= kMaxEvents)
-        fail("more than " + std::to_string(kMaxEvents) + " events on one rank, more than the store can index");
+inline EventIndex EventStoreBuilder::append(const Event& event) {
+    if (trace_.events.size() >= kMaxEvents) [[unlikely]]
+        fail_event_count();
     trace_.events.push_back(event);
     return static_cast<EventIndex>(trace_.events.size() - 1);
 }
 
-EventIndex EventStoreBuilder::push(Ticks time, EventKind kind, std::uint32_t ref) {
+inline EventIndex EventStoreBuilder::push(Ticks time, EventKind kind, std::uint32_t ref) {
     // Communication events belong to the MPI call around them.
-    if (open_.empty()) fail("a communication event outside any region");
+    if (open_.empty()) [[unlikely]]
+        fail("a communication event outside any region");
     return append(Event{time, current_path(), ref, kind});
 }
 
-void EventStoreBuilder::push_enter(Ticks time, RegionId region) {
+inline void EventStoreBuilder::push_enter(Ticks time, RegionId region) {
     const CallPathId parent = current_path();
     ChildPath& cached = child_paths_[(parent * 0x9e3779b1u + region) % child_paths_.size()];
     if (cached.parent != parent || cached.region != region)
         cached = {parent, region, trace_.call_tree.child(parent, region)};
-    open_.push_back(append(Event{time, cached.child, 0, EventKind::Enter}));  // ref: set at the Leave
+    const EventIndex enter = append(Event{time, cached.child, 0, EventKind::Enter});  // ref: set at the Leave
+    open_.push_back({enter, region, cached.child});
 }
 
-void EventStoreBuilder::push_leave(Ticks time) {
-    const EventIndex enter = open_.back();
+inline void EventStoreBuilder::push_leave(Ticks time) {
+    const EventIndex enter = open_.back().enter;
     const EventIndex leave = push(time, EventKind::Leave, enter);
     trace_.events[enter].ref = leave;
     open_.pop_back();
 }
+
+void EventStoreBuilder::bookkeeping(std::uint64_t time) { (void)corrected(time); }
+
+void EventStoreBuilder::collective_begin(std::uint64_t time) { collective_begin_ = corrected(time); }
 
 void EventStoreBuilder::enter(std::uint64_t time, OTF2_RegionRef region) {
     push_enter(corrected(time), region_index(region));
@@ -110,11 +130,11 @@ void EventStoreBuilder::enter(std::uint64_t time, OTF2_RegionRef region) {
 void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
     const Ticks t = corrected(time);
     const RegionId r = region_index(region);
-    if (open_.empty()) fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' without an ENTER");
-    const RegionId open_region = trace_.call_tree.node(current_path()).region;
-    if (open_region != r)
+    if (open_.empty()) [[unlikely]]
+        fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' without an ENTER");
+    if (open_.back().region != r) [[unlikely]]
         fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' while region '" +
-             defs_.definitions.regions[open_region].name + "' is open");
+             defs_.definitions.regions[open_.back().region].name + "' is open");
     // MPI_Init and MPI_Finalize synchronize all ranks; unless the trace
     // recorded that itself, a collective on MPI_COMM_WORLD marks it.
     const MpiLifecycle kind = lifecycle_[r];
@@ -242,7 +262,7 @@ void EventStoreBuilder::program_end(std::uint64_t time) {
     if (!program_open_) return;
     if (open_.size() != 1)
         fail("PROGRAM_END while region '" +
-             defs_.definitions.regions[trace_.call_tree.node(current_path()).region].name + "' is open");
+             defs_.definitions.regions[open_.back().region].name + "' is open");
     push_leave(t);
     program_open_ = false;
 }
@@ -250,8 +270,8 @@ void EventStoreBuilder::program_end(std::uint64_t time) {
 MessageSlots EventStoreBuilder::finish() {
     if (!open_.empty())
         fail("the event stream ends inside region '" +
-             defs_.definitions.regions[trace_.call_tree.node(current_path()).region].name +
-             "' (truncated trace?)");
+             defs_.definitions.regions[open_.back().region].name + "' (truncated trace?)");
+    stats.last_time = last_time_;
     return std::move(slots_).finish();
 }
 

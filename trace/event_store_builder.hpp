@@ -58,9 +58,9 @@ public:
     void program_end(std::uint64_t time);
     // Records that use no event of the store but are part of it (request
     // bookkeeping of non-blocking calls): only the time is checked.
-    void bookkeeping(std::uint64_t time) { (void)corrected(time); }
+    void bookkeeping(std::uint64_t time);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
-    void collective_begin(std::uint64_t time) { collective_begin_ = corrected(time); }
+    void collective_begin(std::uint64_t time);
 
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
@@ -73,13 +73,19 @@ public:
 private:
     enum class MpiLifecycle : std::uint8_t { None, Init, Finalize };
 
+    // Every record passes the checks below; their failures are kept out of
+    // line, so that the common path is a few compares.
     [[noreturn]] void fail(const std::string& problem) const;
+    [[noreturn]] void fail_timestamp(std::uint64_t time) const;
+    [[noreturn]] void fail_event_count() const;
+    [[noreturn]] void fail_region(OTF2_RegionRef region) const;
+    [[noreturn]] void fail_comm(OTF2_CommRef comm, std::optional<std::uint32_t> index) const;
     Ticks corrected(std::uint64_t time);
     RegionId region_index(OTF2_RegionRef region) const;
     CommId comm_index(OTF2_CommRef comm) const;
     const CommLayout& layout(CommId comm) const { return layouts_[comm]; }
-    EventIndex open_call() const { return open_.empty() ? kNoEvent : open_.back(); }
-    CallPathId current_path() const;
+    EventIndex open_call() const { return open_.empty() ? kNoEvent : open_.back().enter; }
+    CallPathId current_path() const { return open_.empty() ? kNoCallPath : open_.back().path; }
     void push_enter(Ticks time, RegionId region);
     void push_leave(Ticks time);
     EventIndex append(const Event& event);
@@ -97,7 +103,14 @@ private:
     std::vector<CommLayout> layouts_;
     std::vector<MpiLifecycle> lifecycle_;  // by region
     CommId world_;
-    std::vector<EventIndex> open_;         // Enter events of the open regions
+    // The open regions, innermost last: their Enter events, regions and
+    // call paths (what every Leave checks and every event is filed under).
+    struct OpenRegion {
+        EventIndex enter = kNoEvent;
+        RegionId region = kNoId;
+        CallPathId path = kNoCallPath;
+    };
+    std::vector<OpenRegion> open_;
     MessageSlotsBuilder slots_;
     // The call tree finds a child path with a hash lookup; a trace repeats a
     // few (parent, region) pairs millions of times, so a small direct-mapped
@@ -108,7 +121,8 @@ private:
         CallPathId child = kNoCallPath;
     };
     std::array<ChildPath, 64> child_paths_{};
-    std::optional<Ticks> last_time_;
+    Ticks last_time_ = 0;      // of the previous record, once there is one
+    bool any_time_ = false;
     EventIndex last_collective_call_ = kNoEvent;
     Ticks collective_begin_ = Collective::kNoBegin;
     // Receive requests posted and not yet completed: the Enter of the call
