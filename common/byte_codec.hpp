@@ -8,6 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,38 +24,60 @@ namespace hindsight {
 
 class ByteWriter {
 public:
+    ByteWriter() = default;
+    ByteWriter(ByteWriter&&) noexcept = default;
+    ByteWriter& operator=(ByteWriter&&) noexcept = default;
+
     template <typename T>
         requires std::is_trivially_copyable_v<T>
     void put(const T& value) {
-        // Not insert(): for a few bytes its generic range copy costs more
-        // than the copy itself, and replay payloads are written millions of
-        // times.
-        const std::size_t at = bytes_.size();
-        bytes_.resize(at + sizeof(T));
-        std::memcpy(bytes_.data() + at, &value, sizeof(T));
+        std::memcpy(extend(sizeof(T)), &value, sizeof(T));
     }
     // A length-prefixed sequence.
     template <typename T>
         requires std::is_trivially_copyable_v<T>
     void put_span(std::span<const T> values) {
         put<std::uint64_t>(values.size());
-        const auto* p = reinterpret_cast<const std::byte*>(values.data());
-        bytes_.insert(bytes_.end(), p, p + values.size_bytes());
+        if (!values.empty()) std::memcpy(extend(values.size_bytes()), values.data(), values.size_bytes());
     }
     void put_string(std::string_view text) { put_span(std::span<const char>(text.data(), text.size())); }
+    // Room for `count` more bytes at the end, for the caller to fill.
+    // Replay payloads are written millions of times, a few bytes at once:
+    // unlike a vector's resize() this neither clears the bytes first nor
+    // leaves the inlined path unless the buffer must grow.
+    std::byte* extend(std::size_t count) {
+        if (capacity_ - size_ < count) [[unlikely]]
+            grow(count);
+        std::byte* at = data_.get() + size_;
+        size_ += count;
+        return at;
+    }
 
-    const std::vector<std::byte>& bytes() const { return bytes_; }
-    std::vector<std::byte>& bytes() { return bytes_; }
-    // The bytes written so far; the writer is empty afterwards.
+    std::size_t size() const { return size_; }
+    std::span<const std::byte> bytes() const { return {data_.get(), size_}; }
+    std::span<std::byte> bytes() { return {data_.get(), size_}; }
+    // The bytes written so far; the writer is empty afterwards (and keeps
+    // its buffer).
     std::vector<std::byte> take() {
-        std::vector<std::byte> out = std::move(bytes_);
-        bytes_.clear();
+        std::vector<std::byte> out(data_.get(), data_.get() + size_);
+        size_ = 0;
         return out;
     }
-    void clear() { bytes_.clear(); }
+    void clear() { size_ = 0; }
 
 private:
-    std::vector<std::byte> bytes_;
+    void grow(std::size_t count) {
+        if (count > std::numeric_limits<std::size_t>::max() / 2 - size_) throw std::length_error("ByteWriter");
+        const std::size_t capacity = std::max({std::size_t{64}, 2 * capacity_, size_ + count});
+        auto data = std::make_unique_for_overwrite<std::byte[]>(capacity);
+        if (size_ != 0) std::memcpy(data.get(), data_.get(), size_);
+        data_ = std::move(data);
+        capacity_ = capacity;
+    }
+
+    std::unique_ptr<std::byte[]> data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
 };
 
 // Reads what a ByteWriter wrote, in the same order. Reading past the end,

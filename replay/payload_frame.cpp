@@ -7,9 +7,9 @@
 namespace hindsight::replay {
 namespace {
 
-// Writes `mask` little-endian into `bytes` bytes at `at`.
-void store_mask(std::vector<std::byte>& out, std::size_t at, std::size_t bytes, ObserverMask mask) {
-    for (std::size_t b = 0; b < bytes; ++b) out[at + b] = static_cast<std::byte>((mask >> (8 * b)) & 0xff);
+// Writes `mask` little-endian into the `bytes` bytes at `out`.
+void store_mask(std::byte* out, std::size_t bytes, ObserverMask mask) {
+    for (std::size_t b = 0; b < bytes; ++b) out[b] = static_cast<std::byte>((mask >> (8 * b)) & 0xff);
 }
 
 ObserverMask mask_of(std::span<const PassMember> members) {
@@ -33,9 +33,7 @@ void PayloadFrame::fail(const std::string& problem) const {
 }
 
 void PayloadFrame::put_mask(PayloadWriter& out, ObserverMask mask) const {
-    const std::size_t at = out.bytes().size();
-    out.bytes().resize(at + mask_bytes_);
-    store_mask(out.bytes(), at, mask_bytes_, mask);
+    store_mask(out.extend(mask_bytes_), mask_bytes_, mask);
 }
 
 ObserverMask PayloadFrame::get_mask(PayloadReader& in) const {
@@ -51,16 +49,16 @@ ObserverMask PayloadFrame::get_mask(PayloadReader& in) const {
 template <typename Write>
 void PayloadFrame::write_parts(std::span<const PassMember> members, ObserverMask who, PayloadWriter& out,
                                Write write) const {
-    const std::size_t at = out.bytes().size();
+    const std::size_t at = out.size();
     put_mask(out, 0);  // patched below
     ObserverMask written = 0;
     for (const PassMember& m : members) {
         if (!(who & m.bit)) continue;
-        const std::size_t before = out.bytes().size();
+        const std::size_t before = out.size();
         write(*m.observer, out);
-        if (out.bytes().size() != before) written |= m.bit;
+        if (out.size() != before) written |= m.bit;
     }
-    store_mask(out.bytes(), at, mask_bytes_, written);
+    store_mask(out.bytes().data() + at, mask_bytes_, written);
 }
 
 // Hands every member among `who` its part, or an empty reader where it
@@ -128,7 +126,7 @@ void PayloadFrame::pack_nothing(const trace::EventView& view, PayloadWriter& scr
     const bool asks = reply_request(view).asked != 0;
     for (const PassMember& m : pass_.payloads()) {
         m.observer->pack(view, scratch);
-        if (!scratch.bytes().empty() || asks)
+        if (scratch.size() != 0 || asks)
             fail("an analysis packs data or asks for a reply where it declared it carries none");
     }
 }
@@ -155,7 +153,7 @@ bool PayloadFrame::write_note(const trace::EventView& view, PayloadWriter& out) 
     out.clear();
     if (note_writers_ == 0) return false;
     write_parts(pass_.notes(), note_writers_, out, [&](ReplayObserver& o, PayloadWriter& w) { o.write_note(view, w); });
-    if (out.bytes().size() > mask_bytes_) return true;
+    if (out.size() > mask_bytes_) return true;
     out.clear();  // nobody wrote a note
     return false;
 }

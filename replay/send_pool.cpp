@@ -23,7 +23,7 @@ void SendPool::reclaim() {
     for (int i = 0; i < completed; ++i) free_.push_back(done_[static_cast<std::size_t>(i)]);
 }
 
-void SendPool::isend(std::vector<std::byte>& bytes, int dest, int tag, MPI_Comm comm) {
+void SendPool::isend(std::span<const std::byte> bytes, int dest, int tag, MPI_Comm comm) {
     if (free_.empty()) reclaim();
     if (free_.empty()) {
         free_.push_back(static_cast<int>(requests_.size()));
@@ -32,9 +32,8 @@ void SendPool::isend(std::vector<std::byte>& bytes, int dest, int tag, MPI_Comm 
     }
     const auto slot = static_cast<std::size_t>(free_.back());
     free_.pop_back();
-    buffers_[slot].swap(bytes);
-    bytes.clear();
-    const auto& payload = buffers_[slot];
+    auto& payload = buffers_[slot];
+    payload.assign(bytes.begin(), bytes.end());
     MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_BYTE, dest, tag, comm, &requests_[slot]);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include <mpi.h>
@@ -21,9 +22,9 @@ public:
     // Waits for what is still in flight (normally nothing: see drain()).
     ~SendPool();
 
-    // Starts sending `bytes`; the pool takes the contents and hands back an
-    // empty buffer (with capacity to reuse).
-    void isend(std::vector<std::byte>& bytes, int dest, int tag, MPI_Comm comm);
+    // Starts sending a copy of `bytes` (in a buffer of a completed send,
+    // whose capacity is reused).
+    void isend(std::span<const std::byte> bytes, int dest, int tag, MPI_Comm comm);
     // Waits until every send has completed.
     void drain(ProgressWatch& watch);
 

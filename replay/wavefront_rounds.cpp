@@ -17,7 +17,7 @@ PayloadWriter& WavefrontRounds::to(int rank) {
 
 std::size_t WavefrontRounds::written() const {
     std::size_t bytes = 0;
-    for (const PayloadWriter& w : outgoing_) bytes += w.bytes().size();
+    for (const PayloadWriter& w : outgoing_) bytes += w.size();
     return bytes;
 }
 

@@ -360,7 +360,7 @@ private:
             return;
         }
         const replay::ReplyRequest request = frame.pack(view, out);
-        shared_->post(key(view, Mail::Payload), std::move(out.bytes()));
+        shared_->post(key(view, Mail::Payload), out.take());
         if (request.asked == 0) return;
         if (request.deferred)
             deferred_.emplace_back(view.index(), request.asked);
@@ -380,7 +380,7 @@ private:
         if (request.asked == 0) return;
         replay::PayloadWriter out;
         frame.pack_reply(view, request.asked, out);
-        shared_->post(key(view, request.deferred ? Mail::DeferredReply : Mail::Reply), std::move(out.bytes()));
+        shared_->post(key(view, request.deferred ? Mail::DeferredReply : Mail::Reply), out.take());
     }
 
     // Like the MPI engine, this one takes a reply lazily, when the pass
@@ -418,7 +418,7 @@ private:
                 const EventView view(*trace_, unpacking);
                 replay::PayloadWriter out;
                 frame.write_note(view, out);
-                shared_->post(key(view, Mail::Note), std::move(out.bytes()));
+                shared_->post(key(view, Mail::Note), out.take());
             }
             for (const EventIndex packing : packed_) {
                 const EventView view(*trace_, packing);
