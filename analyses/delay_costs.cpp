@@ -153,7 +153,7 @@ std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what)
     return point;
 }
 
-IntervalProfile DelayCostAnalysis::interval_with(std::size_t point, int peer) {
+const IntervalProfile& DelayCostAnalysis::interval_with(std::size_t point, int peer) {
     return scanner_.interval(sync_points_.previous(point, peer), point);
 }
 
@@ -196,7 +196,7 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
                 // over this rank's interval and answers.
                 const int sender = peer_world_rank(point.event);
                 expect_costs(p, sender);
-                const IntervalProfile mine = interval_with(p, sender);
+                const IntervalProfile& mine = interval_with(p, sender);
                 auto& out = rounds.to(sender);
                 out.put(Record::LateReceiverProfile);
                 out.put<OperationId>(point.operation);
@@ -230,7 +230,7 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
         if (trace_->events[sync_points_[p].event].kind != EventKind::CollectiveEnd) return;
         // A collective's waiting member divides its costs itself, over this
         // rank's interval with it.
-        const IntervalProfile mine = interval_with(p, from);
+        const IntervalProfile& mine = interval_with(p, from);
         auto& out = rounds.to(from);
         out.put(Record::CollectiveInterval);
         out.put<OperationId>(operation);
@@ -319,7 +319,7 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     const WaitState& state = *points_->wait_states.find(point.event);
     const auto short_cost = static_cast<double>(state.waiting);
     const PatternCosts long_cost = long_costs(point.event);
-    const IntervalProfile mine = interval_with(wait.point, wait.delayer);
+    const IntervalProfile& mine = interval_with(wait.point, wait.delayer);
     auto& out = rounds.to(wait.delayer);
     if (wait.kind == Waiting::Kind::LateSender) {
         // The sender divides: it knows its own interval.
@@ -376,7 +376,7 @@ void DelayCostAnalysis::late_sender_costs(std::size_t point, int from, replay::P
     const double short_cost = in.get<double>();
     const PatternCosts long_cost = get_costs(in);
     const SparseProfile waiter = get_profile(in);
-    const IntervalProfile mine = interval_with(point, from);
+    const IntervalProfile& mine = interval_with(point, from);
     const Excess excess = excess_over(mine.processing, waiter);
     const CostScales scales = cost_scales(excess.total, mine.waiting, short_cost, long_cost);
     if (scales.explained)
@@ -414,7 +414,7 @@ DelayCostAnalysis::Division DelayCostAnalysis::get_division(replay::PayloadReade
 void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern pattern, const Division& division,
                                         bool point_to_point) {
     if (division.explained) {
-        const IntervalProfile mine = interval_with(point, from);
+        const IntervalProfile& mine = interval_with(point, from);
         if (division.excess.size() != mine.processing.paths.size())
             throw Error(trace_->anchor_path, "a delay-cost division does not match the delayer's profile");
         charge(pattern, mine, division.excess, division.scales, point_to_point);

@@ -99,8 +99,9 @@ private:
     double propagating(trace::EventIndex index) const;
     std::size_t point_of(OperationId operation, const char* what) const;
     // The interval that ends at synchronization point `point` and begins at
-    // the previous one involving world rank `peer`.
-    IntervalProfile interval_with(std::size_t point, int peer);
+    // the previous one involving world rank `peer`; valid until the next
+    // interval is taken (IntervalScanner::interval()).
+    const IntervalProfile& interval_with(std::size_t point, int peer);
 
     void prepare();
     void release();

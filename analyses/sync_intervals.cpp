@@ -55,9 +55,13 @@ IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPoint
     }
 }
 
-IntervalProfile IntervalScanner::interval(std::size_t from, std::size_t to) {
+const IntervalProfile& IntervalScanner::interval(std::size_t from, std::size_t to) {
     const SyncPointList& points = *points_;
-    IntervalProfile out;
+    IntervalProfile& out = profile_;
+    out.processing.paths.clear();
+    out.processing.values.clear();
+    out.waiting = 0;
+    out.waits.clear();
     // Pieces are numbered one up from the point they begin at.
     const std::size_t first = from == SyncPointList::kNone ? 0 : from + 1;
     for (std::size_t piece = first; piece <= to; ++piece)

@@ -49,8 +49,11 @@ public:
     // From synchronization point `from` (SyncPointList::kNone: the start of
     // the trace) to the point at position `to`: each call path's time less
     // its waiting at the points inside (negative values dropped), with the
-    // part of the first point's call that is no completion left out.
-    IntervalProfile interval(std::size_t from, std::size_t to);
+    // part of the first point's call that is no completion left out. The
+    // profile is the scanner's own and valid until the next call: intervals
+    // are taken for every wait state, several times, and a new profile each
+    // time would allocate its vectors anew.
+    const IntervalProfile& interval(std::size_t from, std::size_t to);
 
 private:
     static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
@@ -70,6 +73,7 @@ private:
     // between, and the call paths they touched.
     std::vector<double> time_, waiting_;
     std::vector<CallPathId> time_touched_, waiting_touched_;
+    IntervalProfile profile_;  // the last interval taken
 };
 
 }  // namespace hindsight::analyses
