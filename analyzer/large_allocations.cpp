@@ -18,6 +18,7 @@
 // choice (doc/analyzer.md, Loading, has the measurements).
 #include <sys/mman.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -44,18 +45,55 @@ void advise_huge_pages(void* block, std::size_t bytes) {
     if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-void* allocate(std::size_t bytes) {
-    void* block = std::malloc(bytes == 0 ? 1 : bytes);
-    if (block == nullptr) throw std::bad_alloc();
-    if (bytes >= kLargeBlock && huge_pages_wanted()) advise_huge_pages(block, bytes);
+// Memory for `bytes` bytes aligned to `alignment` (at least malloc's),
+// advised as huge pages when it is large; nullptr when there is none.
+void* allocate(std::size_t bytes, std::size_t alignment) noexcept {
+    if (bytes == 0) bytes = 1;
+    void* block = nullptr;
+    if (alignment <= alignof(std::max_align_t)) {
+        block = std::malloc(bytes);
+    } else {
+        const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+        block = rounded < bytes ? nullptr : std::aligned_alloc(alignment, rounded);
+    }
+    if (block != nullptr && bytes >= kLargeBlock && huge_pages_wanted()) advise_huge_pages(block, bytes);
     return block;
 }
 
+void* allocate_or_throw(std::size_t bytes, std::size_t alignment) {
+    void* block = allocate(bytes, alignment);
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
+}
+
+constexpr std::size_t kPlain = alignof(std::max_align_t);
+std::size_t to_size(std::align_val_t alignment) { return static_cast<std::size_t>(alignment); }
+
 }  // namespace
 
-void* operator new(std::size_t bytes) { return allocate(bytes); }
-void* operator new[](std::size_t bytes) { return allocate(bytes); }
+// Every form, so that whatever allocates (this file, the standard library,
+// a sanitizer's interceptors) the matching delete frees with free().
+void* operator new(std::size_t bytes) { return allocate_or_throw(bytes, kPlain); }
+void* operator new[](std::size_t bytes) { return allocate_or_throw(bytes, kPlain); }
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept { return allocate(bytes, kPlain); }
+void* operator new[](std::size_t bytes, const std::nothrow_t&) noexcept { return allocate(bytes, kPlain); }
+void* operator new(std::size_t bytes, std::align_val_t a) { return allocate_or_throw(bytes, to_size(a)); }
+void* operator new[](std::size_t bytes, std::align_val_t a) { return allocate_or_throw(bytes, to_size(a)); }
+void* operator new(std::size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return allocate(bytes, to_size(a));
+}
+void* operator new[](std::size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return allocate(bytes, to_size(a));
+}
 void operator delete(void* block) noexcept { std::free(block); }
 void operator delete[](void* block) noexcept { std::free(block); }
 void operator delete(void* block, std::size_t) noexcept { std::free(block); }
 void operator delete[](void* block, std::size_t) noexcept { std::free(block); }
+void operator delete(void* block, const std::nothrow_t&) noexcept { std::free(block); }
+void operator delete[](void* block, const std::nothrow_t&) noexcept { std::free(block); }
+void operator delete(void* block, std::align_val_t) noexcept { std::free(block); }
+void operator delete[](void* block, std::align_val_t) noexcept { std::free(block); }
+void operator delete(void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
+void operator delete[](void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
+void operator delete(void* block, std::align_val_t, const std::nothrow_t&) noexcept { std::free(block); }
+void operator delete[](void* block, std::align_val_t, const std::nothrow_t&) noexcept { std::free(block); }
