@@ -5,17 +5,18 @@
 // travel in the host's byte order.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
-#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -25,8 +26,17 @@ namespace hindsight {
 class ByteWriter {
 public:
     ByteWriter() = default;
-    ByteWriter(ByteWriter&&) noexcept = default;
-    ByteWriter& operator=(ByteWriter&&) noexcept = default;
+    // A moved-from writer is empty, without a buffer.
+    ByteWriter(ByteWriter&& other) noexcept
+        : data_(std::move(other.data_)),
+          size_(std::exchange(other.size_, 0)),
+          capacity_(std::exchange(other.capacity_, 0)) {}
+    ByteWriter& operator=(ByteWriter&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        capacity_ = std::exchange(other.capacity_, 0);
+        return *this;
+    }
 
     template <typename T>
         requires std::is_trivially_copyable_v<T>

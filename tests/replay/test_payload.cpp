@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -30,6 +31,30 @@ TEST_CASE("a payload reads back what was written, in order", "[payload]") {
     CHECK(r.get<char>() == 'x');
     CHECK(r.empty());
     CHECK_THROWS_AS(r.get<std::uint8_t>(), hindsight::Error);
+}
+
+TEST_CASE("a writer grows past its buffer and starts afresh after take() and a move", "[payload]") {
+    PayloadWriter w;
+    // 10,000 values: the buffer grows many times, and every value survives.
+    for (std::uint32_t k = 0; k < 10000; ++k) w.put(k);
+    REQUIRE(w.size() == 40000);
+    {
+        PayloadReader r(w.bytes());
+        for (std::uint32_t k = 0; k < 10000; ++k) REQUIRE(r.get<std::uint32_t>() == k);
+    }
+    const std::vector<std::byte> taken = w.take();
+    CHECK(taken.size() == 40000);
+    CHECK(w.size() == 0);
+    w.put<std::uint16_t>(7);
+    CHECK(w.size() == 2);
+
+    PayloadWriter moved(std::move(w));
+    CHECK(moved.size() == 2);
+    CHECK(w.size() == 0);  // NOLINT(bugprone-use-after-move): a moved-from writer is empty and usable
+    w.put<std::uint64_t>(9);
+    PayloadReader again(w.bytes());
+    CHECK(again.get<std::uint64_t>() == 9);
+    CHECK(again.empty());
 }
 
 TEST_CASE("a payload that claims more than it holds is refused", "[payload]") {
