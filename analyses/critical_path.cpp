@@ -89,6 +89,15 @@ void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
     combine(exchange);
 }
 
+inline void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
+    if (to > from && cnode != kNoCallPath) on_path_[cnode] += static_cast<double>(to - from);
+}
+
+inline void CriticalPathAnalysis::hold_through(CallPathId after, Ticks time, Ticks& position) {
+    accumulate(after, time, position);
+    position = std::min(position, time);
+}
+
 // The order of the backward replay at each event: replies (a path handed
 // back for a Late Receiver) are taken before the Enter they are due at; a
 // Late Sender's path arrives at the Send before that Send's own Late
@@ -152,28 +161,16 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
     finish(EventView(trace, finish_event_));
 }
 
-void CriticalPathAnalysis::accumulate(CallPathId cnode, Ticks from, Ticks to) {
-    if (to > from && cnode != kNoCallPath) on_path_[cnode] += static_cast<double>(to - from);
-}
-
 void CriticalPathAnalysis::pass_events(EventIndex stop, EventIndex from) {
-    const trace::LocalTrace& trace = *trace_;
-    Ticks position = token_.position;
-    for (EventIndex k = from; k > stop; --k) {
-        const Ticks time = trace.events[k].time;
-        accumulate(call_path_after(trace, k), time, position);
-        position = std::min(position, time);
-    }
+    Ticks position = token_.position;  // in a register through the loop
+    for (EventIndex k = from; k > stop; --k) hold_through(call_path_after(*trace_, k), trace_->events[k].time, position);
     token_.position = position;
 }
 
 // Every event passes here first: the holder accounts for the gap after it.
 void CriticalPathAnalysis::pass_event(const EventView& view, CallPathId after) {
     before_ = token_.position;
-    if (token_.held) {
-        accumulate(after, view.time(), token_.position);
-        token_.position = std::min(token_.position, view.time());
-    }
+    if (token_.held) hold_through(after, view.time(), token_.position);
 }
 
 // The holder was in this MPI call from `before_` back to its entry; of that

@@ -89,6 +89,9 @@ private:
     // The events `from` down to `stop` (exclusive), none of which hands the
     // path on or receives it, passed while the walk holds the token.
     void pass_events(trace::EventIndex stop, trace::EventIndex from);
+    // The holder, at `position`, passes an event at `time`: the gap after it
+    // goes to `after`, and the position moves back to the event.
+    void hold_through(CallPathId after, Ticks time, Ticks& position);
     // The rank's time without waits by call path: the profile's exclusive
     // time less the synchronization waits.
     void count_activity();
