@@ -38,16 +38,26 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
     // The check is symmetric: the lower rank of each pair makes it, with
     // the higher rank's block. The peer's counts equal ours the other way
     // round (checked before), so the same counts and offsets describe what
-    // comes in.
+    // comes in. Messages a rank sends to itself need nobody's block: its
+    // own says everything (below).
     std::vector<int> send_counts(counts), receive_counts(counts);
+    const auto rank = static_cast<std::size_t>(trace.rank);
     for (std::size_t r = 0; r < ranks; ++r) {
-        const bool lower = static_cast<int>(r) < trace.rank;
-        (lower ? receive_counts : send_counts)[r] = 0;
+        if (r <= rank) receive_counts[r] = 0;
+        if (r >= rank) send_counts[r] = 0;
     }
     watch.complete("the message order of all ranks", [&](auto& r) {
         MPI_Ialltoallv(outgoing.data(), send_counts.data(), offsets.data(), MPI_UINT32_T, incoming.data(),
                        receive_counts.data(), offsets.data(), MPI_UINT32_T, world, &r[0]);
     });
+    // A message to oneself is received after it is sent: a receive that
+    // precedes the send of its message waits for ever.
+    for (std::uint32_t k = 0; k < slots.receives()[rank]; ++k) {
+        if (send_position(rank)[k] >= sends_before_receive(rank)[k])
+            return "rank " + std::to_string(trace.rank) + " receives its message " +
+                   std::to_string(send_position(rank)[k] + 1) +
+                   " to itself before it sends it; this message order cannot have happened";
+    }
 
     std::vector<std::uint32_t> earliest;
     for (std::size_t peer = 0; peer < ranks; ++peer) {

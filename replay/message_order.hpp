@@ -4,6 +4,9 @@
 // before it sends k, each waits for the other: no run records that, and a
 // replay would wait for ever. This check finds such pairs before any
 // replay, from the positions of the messages in each rank's event order.
+// A message a rank sends to itself (a periodic boundary on one rank, a
+// transpose's diagonal block) is a pair of its own: its receive must come
+// after its send.
 //
 // Cycles through three or more ranks, or through collectives, are not
 // looked for: they need the whole graph of the run (the replay's

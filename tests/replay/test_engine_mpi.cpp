@@ -499,6 +499,41 @@ TEST_CASE("consistency: a collective missing on one rank is found", "[consistenc
 
 namespace {
 
+// Every rank sends to itself and receives it afterwards (a periodic
+// boundary on one rank), and rank 0 sends to rank n - 1; with
+// `receive_first`, rank 0 then receives a message from itself that it
+// sends only later.
+TraceBuilder messages_to_oneself(int n, bool receive_first) {
+    TraceBuilder t(n);
+    for (int r = 0; r < n; ++r) t.rank(r).enter(0, "main").sendrecv(10, 20, r, 4, 8, r, 4, 8);
+    t.rank(0).send(30, 40, n - 1, 3, 8);
+    t.rank(n - 1).recv(30, 50, 0, 3, 8);
+    if (receive_first) t.rank(0).recv(60, 70, 0, 9, 8).send(80, 90, 0, 9, 8);
+    for (int r = 0; r < n; ++r) t.rank(r).leave(100);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("consistency: messages to oneself pass, a receive before its own send is found", "[consistency][mpi]") {
+    const int n = world_size();
+    for (const bool receive_first : {false, true}) {
+        SharedScratch dir;
+        const LocalTrace trace = load(messages_to_oneself(n, receive_first), dir);
+        ProgressWatch watch = test_watch();
+        const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
+        if (!receive_first) {
+            CHECK_FALSE(problem);
+            continue;
+        }
+        REQUIRE(problem);
+        CHECK(*problem ==
+              "rank 0 receives its message 2 to itself before it sends it; this message order cannot have happened");
+    }
+}
+
+namespace {
+
 // Asks for replies that may come at the end of the pass, and takes part in
 // the exchange of the broadcast only (declared by its root alone): the
 // other collectives must get an idle channel on every member.
