@@ -12,6 +12,7 @@
 
 #include "common/cube/query.hpp"
 #include "common/cube/reader.hpp"
+#include "tests/analyses/backward/messages_to_oneself.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
@@ -183,21 +184,8 @@ TEST_CASE("analyzer: the backward pass at a collective where a rank waited", "[m
 }
 
 TEST_CASE("analyzer: messages a rank sends to itself", "[mpi][self]") {
-    // Periodic boundaries on a grid dimension of one rank, a transpose's
-    // diagonal block: the partner is the rank itself. Such messages never
-    // wait (the receive follows its own send), but count as messages.
-    //   rank 0: MPI_Sendrecv with itself 20..25 (8 bytes), work 25..80,
-    //           sends 16 bytes to rank 1 at 80..85
-    //   rank 1: MPI_Isend to itself 12..13 (32 bytes), MPI_Recv of it
-    //           14..16, MPI_Wait 17..18, then receives rank 0's message
-    //           30..90: a Late Sender of 80 - 30
-    // Both enter MPI_Finalize at 100.
-    TraceBuilder t(2);
-    t.rank(0).enter(0, "main").init(0, 10).sendrecv(20, 25, 0, 5, 8, 0, 5, 8).enter(25, "work").leave(80)
-        .send(80, 85, 1, 1, 16).finalize(100, 120).leave(120);
-    auto& r1 = t.rank(1).enter(0, "main").init(0, 10);
-    const auto to_itself = r1.isend(12, 13, 1, 6, 32);
-    r1.recv(14, 16, 1, 6, 32).wait(17, 18, to_itself).recv(30, 90, 0, 1, 16).finalize(100, 120).leave(120);
+    // The scenario and its hand-derived values: messages_to_oneself.hpp.
+    const TraceBuilder t = messages_to_oneself_trace();
     for (const std::string options : {"", "--graph"}) {
         const cube::Report r = analyse(t, "self", options);
         using cube::value_at;
@@ -213,15 +201,10 @@ TEST_CASE("analyzer: messages a rank sends to itself", "[mpi][self]") {
         CHECK(cube::sum_over_call_paths(r, "bytes_sent", 0) == 8.0 + 16.0);
         CHECK(cube::sum_over_call_paths(r, "bytes_rcvd", 1) == 32.0 + 16.0);
 
-        // The wait is explained by rank 0's time since MPI_Init (10..80)
-        // beyond rank 1's (10..30): main 10 against 16, MPI_Sendrecv 5,
-        // work 55: 60 of excess for 50 of waiting.
         CHECK(value_at(r, "delay_latesender", {"main", "work"}, 0) == Approx(ns(50) * 55.0 / 60.0));
         CHECK(value_at(r, "delay_latesender", {"main", "MPI_Sendrecv"}, 0) == Approx(ns(50) * 5.0 / 60.0));
         CHECK(cube::sum_over_call_paths(r, "delay_latesender", 1) == 0.0);
 
-        // The path: rank 0 from the start to its send (80), then rank 1
-        // from the message's arrival to MPI_Finalize (80..100).
         CHECK(cube::sum_over_call_paths(r, "critical_path", 0) + cube::sum_over_call_paths(r, "critical_path", 1) ==
               Approx(ns(100)));
         CHECK(value_at(r, "critical_path", {"main", "work"}, 0) == Approx(ns(80 - 25)));

@@ -53,6 +53,17 @@ TraceBuilder ring() {
     return t;
 }
 
+// The ring, where each rank also sends 700 bytes to itself first (the
+// periodic boundary of a grid dimension one rank wide).
+TraceBuilder ring_with_messages_to_oneself() {
+    TraceBuilder t(4);
+    for (int r = 0; r < 4; ++r) t.set_node_of_rank(r, r < 2 ? "a" : "b");
+    for (int r = 0; r < 4; ++r)
+        t.rank(r).enter(0, "main").sendrecv(1, 5, r, 2, 700, r, 2, 700)
+            .sendrecv(10, 20, (r + 1) % 4, 1, 100, (r + 3) % 4, 1, 100).allreduce(30, 40, 8).leave(50);
+    return t;
+}
+
 // A non-periodic 4 x 4 grid, rank = 4 * row + column (MPI's row-major
 // order): every rank sends 1000 bytes to each neighbour it has (2 to 4),
 // posted as MPI_Isend, received with MPI_Recv. Nodes of 4 ranks in rank
@@ -159,6 +170,23 @@ TEST_CASE("placement: a ring on 2 nodes of 2 cores", "[placement]") {
     CHECK(p.mappings[2].inter_node_bytes == 2 * 100 + collective_cut);
     const auto advised = groups(p.mappings[2].node_of_rank);
     CHECK((advised == std::set<std::set<int>>{{0, 1}, {2, 3}} || advised == std::set<std::set<int>>{{1, 2}, {0, 3}}));
+}
+
+TEST_CASE("placement: messages to oneself are on the diagonal and cross no node", "[placement]") {
+    const Matrix m(ring_with_messages_to_oneself());
+    for (int r = 0; r < 4; ++r) {
+        const TrafficCell* own = m.cell(r, r);
+        REQUIRE(own);
+        CHECK(own->messages == 1);
+        CHECK(own->bytes == 700);
+        CHECK(own->collective_bytes == 0);
+    }
+    const PlacementAdvice p = advise_placement(4, m.cells, 2);
+    // As for the ring alone: only traffic between different ranks counts.
+    CHECK(p.total_bytes == 4 * 100 + 12 * 8);
+    constexpr std::uint64_t collective_cut = 4 * 2 * 8;
+    CHECK(p.mappings[0].inter_node_bytes == 2 * 100 + collective_cut);
+    CHECK(p.mappings[2].inter_node_bytes == 2 * 100 + collective_cut);
 }
 
 TEST_CASE("placement: a 4 x 4 halo on 4 nodes of 4 cores goes to 2 x 2 blocks", "[placement]") {
