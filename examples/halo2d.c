@@ -78,9 +78,12 @@ int main(int argc, char **argv)
 
     long iterations = 200;
     long n = 512;
+    long rows_of_ranks = 0;
     struct example_option options[] = {
         {"iterations", EXAMPLE_INTEGER, &iterations, 1, "number of halo exchanges and sweeps"},
         {"n", EXAMPLE_INTEGER, &n, 1, "points per side of each rank's square block (at most 16384)"},
+        {"rows", EXAMPLE_INTEGER, &rows_of_ranks, 0,
+         "rows of the grid of ranks, a divisor of the number of ranks (0: MPI_Dims_create chooses)"},
     };
     enum example_parse_result parsed = example_parse_options(
         argc, argv, "Jacobi sweeps with halo exchange on a periodic 2-D Cartesian grid.", options,
@@ -89,9 +92,16 @@ int main(int argc, char **argv)
         if (rank == 0) example_error(argv[0], "option --n must be at most 16384");
         parsed = EXAMPLE_BAD_USAGE;
     }
+    if (parsed == EXAMPLE_RUN && rows_of_ranks > 0 && size % rows_of_ranks != 0) {
+        if (rank == 0) example_error(argv[0], "option --rows must divide the number of ranks (%d)", size);
+        parsed = EXAMPLE_BAD_USAGE;
+    }
     if (parsed != EXAMPLE_RUN) return example_stop(parsed);
 
-    int dims[2] = {0, 0};
+    /* With one row (or one column) of ranks, both neighbours along that
+     * dimension are the rank itself: it sends its halo to itself, as
+     * stencil codes do at small rank counts. */
+    int dims[2] = {(int)rows_of_ranks, 0};
     const int periodic[2] = {1, 1};
     MPI_Dims_create(size, 2, dims);
     MPI_Comm cart = MPI_COMM_NULL;

@@ -16,6 +16,7 @@ prints what it observed, before the test fails.
 
 import argparse
 import collections
+import csv
 import json
 import os
 import signal
@@ -249,6 +250,19 @@ def check_messages(checks, report, messages, zero_byte_messages=0):
     checks.equal(round(report.total("syncs_recv")), zero_byte_messages, "syncs_recv summed over ranks")
 
 
+def check_messages_to_oneself(checks, report, messages, size):
+    """The communication matrix's diagonal: every rank sent `messages`
+    messages of `size` bytes to itself (the matrix file beside the report)."""
+    matrix = os.path.splitext(report.path)[0] + ".matrix.csv"
+    diagonal = {}
+    with open(matrix) as rows:
+        for row in list(csv.DictReader(rows)):
+            if row["from"] == row["to"]:
+                diagonal[int(row["from"])] = (int(row["messages"]), int(row["bytes"]))
+    checks.equal(diagonal, {rank: (messages, messages * size) for rank in range(report.ranks)},
+                 "messages and bytes of each rank to itself (the matrix's diagonal)")
+
+
 def check_collective_counts(checks, report, dataless_by_rank, with_data_by_rank):
     for rank in range(report.ranks):
         checks.equal(round(report.over_paths("syncs_coll", rank)), dataless_by_rank[rank],
@@ -376,6 +390,49 @@ def halo2d():
     return ranks, ["--iterations", str(iterations), "--n", str(n)], check
 
 
+def halo2d_one_row():
+    """halo2d on a 1 x 3 grid: along the rows' dimension (one rank wide) both
+    neighbours are the rank itself, so half of its messages go to itself."""
+    ranks, iterations, n = 3, 6, 16
+
+    def check(c, r):
+        calls = with_lifecycle({"MPI_Cart_create": 1, "MPI_Sendrecv": 4 * iterations,
+                                "MPI_Allreduce": iterations, "MPI_Comm_free": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+        check_bytes(c, r, [4 * iterations * 8 * n] * ranks)
+        check_messages(c, r, ranks * 4 * iterations)
+        check_messages_to_oneself(c, r, 2 * iterations, 8 * n)
+
+    return ranks, ["--iterations", str(iterations), "--n", str(n), "--rows", "1"], check
+
+
+def transpose():
+    """Every rank sends a block to every rank, itself included; rank 1 is
+    late by `delay` before each transpose, so the others wait for its block."""
+    ranks, iterations, block, delay, late = 3, 4, 16, 0.05, 1
+    size = block * block * 8
+
+    def check(c, r):
+        waiting = sum(r.at("mpi_latesender", "main/MPI_Waitall", k) for k in range(ranks) if k != late)
+        c.at_least(waiting, 0.75 * (ranks - 1) * iterations * delay,
+                   "Late Sender at main/MPI_Waitall of the ranks that wait for the late one")
+        c.at_least(r.at("delay_latesender", "main/delayed_work", late), 0.75 * (ranks - 1) * iterations * delay,
+                   f"rank {late}: short-term Late Sender delay cost at main/delayed_work")
+        c.at_least(r.over_ranks("critical_path", "main/delayed_work"), 0.75 * iterations * delay,
+                   "critical path at main/delayed_work")
+        calls = with_lifecycle({"MPI_Irecv": ranks * iterations, "MPI_Isend": ranks * iterations,
+                                "MPI_Waitall": iterations})
+        check_visits(c, r, "main/", [calls] * ranks)
+        c.equal([round(r.at("visits", "main/delayed_work", k)) for k in range(ranks)],
+                [iterations if k == late else 0 for k in range(ranks)], "visits of main/delayed_work per rank")
+        check_bytes(c, r, [ranks * iterations * size] * ranks)
+        check_messages(c, r, ranks * ranks * iterations)
+        check_messages_to_oneself(c, r, iterations, size)
+
+    return ranks, ["--iterations", str(iterations), "--block", str(block), "--delay", str(delay),
+                   "--delay-rank", str(late)], check
+
+
 def subcomm():
     ranks, repeat = 4, 2
     collectives = ["MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Scatter",
@@ -496,6 +553,8 @@ SCENARIOS = {
     "imbalance-mixed": lambda: imbalance("mixed"),
     "ring": ring,
     "halo2d": halo2d,
+    "halo2d-one-row": halo2d_one_row,
+    "transpose": transpose,
     "subcomm": subcomm,
     "cartgrid": cartgrid,
     "fpingpong": fpingpong,
