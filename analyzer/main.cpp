@@ -8,7 +8,8 @@
 // as one line. The replay itself cannot be left by all ranks together once
 // one of them fails (the others may wait on it): there the failing rank
 // prints its problem and aborts the MPI job. So does a rank that waits in
-// vain for the others in any phase (ProgressWatch's timeout).
+// vain for the others in any phase: when every rank has waited for the
+// timeout (ProgressWatch, StallCheck).
 //
 // Every wait for other ranks goes through one ProgressWatch, which yields
 // the core instead of spinning in MPI (analysis ranks may outnumber cores).
@@ -260,6 +261,7 @@ int main(int argc, char** argv) {
 
     replay::ProgressWatch watch(std::chrono::duration<double>(options->timeout_seconds),
                                 replay::spin_budget(MPI_COMM_WORLD));
+    watch.detect_stalls(MPI_COMM_WORLD);
     analyzer::ProgressDisplay progress(
         std::cerr, rank == 0 ? analyzer::ProgressDisplay::mode_for(options->quiet) : analyzer::ProgressDisplay::Mode::Silent);
     const World world{MPI_COMM_WORLD, rank, size, watch, progress};

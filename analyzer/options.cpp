@@ -38,7 +38,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("suggestions", po::value<unsigned>(&options.suggestions)->default_value(3),
          "how many changes the activity graph suggests (0: none)")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
-         "seconds the replay may wait without progress before it gives up")
+         "seconds every rank may wait for another before the analysis gives up")
         ("cores-per-node", po::value<int>(&options.cores_per_node),
          "ranks per node for the placement advice (default: the most ranks any node of the trace ran)")
         ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")

@@ -42,9 +42,15 @@ ProgressWatch::ProgressWatch(std::chrono::duration<double> timeout, std::chrono:
     prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 
+void ProgressWatch::detect_stalls(MPI_Comm comm) {
+    stalls_ = std::make_unique<StallCheck>(comm);
+}
+
 void ProgressWatch::begin_wait() {
     since_ = std::chrono::steady_clock::now();
+    check_at_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout_);
     yields_ = 0;
+    if (stalls_) stalls_->close_question();
 }
 
 bool ProgressWatch::pause() {
@@ -68,12 +74,30 @@ bool ProgressWatch::pause() {
     const auto nap = std::clamp<std::chrono::steady_clock::duration>(waited / 8, std::chrono::microseconds(10),
                                                                      std::chrono::milliseconds(1));
     std::this_thread::sleep_for(nap);
-    return waited >= timeout_;
+    // Only a rank that sleeps in its wait answers the others' questions: one
+    // that waits briefly between steps of its own is making progress.
+    if (stalls_) stalls_->serve(waited >= timeout_);
+    if (stalls_ && stalls_->stuck()) return true;
+    if (waited < check_at_) return false;
+    if (!stalls_) return true;
+    switch (stalls_->ask(timeout_)) {
+    case StallCheck::Verdict::EveryoneWaits:
+        return true;
+    case StallCheck::Verdict::OthersWork:
+        check_at_ = waited + std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout_);
+        return false;
+    case StallCheck::Verdict::Undecided:
+        return false;
+    }
+    return false;
 }
 
 void ProgressWatch::stalled(const std::string& what) const {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", std::chrono::duration<double>(timeout_).count());
+    if (stalls_)
+        throw Error("", std::string("the analysis made no progress for ") + seconds + " s: " + what +
+                            " (every rank waits for another: the trace may be inconsistent)");
     throw Error("", std::string("the analysis made no progress for ") + seconds + " s: " + what +
                     " (the trace may be inconsistent, or a rank has stopped)");
 }

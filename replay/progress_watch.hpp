@@ -3,16 +3,21 @@
 // outnumber cores), sleeps between them once a wait lasts, and gives up
 // when nothing has completed for `timeout`, naming what it waited for. An
 // inconsistent trace or a rank that stopped then ends in a clear error
-// rather than a hang.
+// rather than a hang. With detect_stalls(), a wait gives up only when every
+// rank has waited that long (stall_check.hpp): a rank busy for longer than
+// the timeout keeps the others waiting, not failing.
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 
 #include <mpi.h>
+
+#include "replay/stall_check.hpp"
 
 namespace hindsight::replay {
 
@@ -25,6 +30,11 @@ std::chrono::microseconds spin_budget(MPI_Comm comm);
 class ProgressWatch {
 public:
     ProgressWatch(std::chrono::duration<double> timeout, std::chrono::microseconds spin_budget);
+
+    // From now on, a wait that lasts the timeout asks the other ranks of
+    // `comm` whether they wait too, and goes on while one of them works.
+    // Collective over `comm`; every rank of it must call it.
+    void detect_stalls(MPI_Comm comm);
 
     // Calls `done` until it returns true. Throws hindsight::Error with
     // "the analysis made no progress for N s: " + what() after the timeout.
@@ -81,7 +91,11 @@ private:
     std::chrono::duration<double> timeout_;
     std::chrono::microseconds spin_budget_;
     std::chrono::steady_clock::time_point since_{};
+    // When the current wait asks the others next (a timeout after its
+    // beginning, or after the last answer that some rank works).
+    std::chrono::steady_clock::duration check_at_{};
     unsigned yields_ = 0;
+    std::unique_ptr<StallCheck> stalls_;  // null: give up after the timeout alone
 };
 
 }  // namespace hindsight::replay

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "common/cube/query.hpp"
@@ -31,14 +33,14 @@ std::string env(const char* name) {
 
 // Writes the scenario, analyses it on as many ranks (with the extra
 // analyzer options `options`) and reads the report.
-cube::Report analyse(const TraceBuilder& t, const std::string& name, const std::string& options = "") {
+cube::Report analyse(const TraceBuilder& t, const std::string& name, const std::string& options = "--timeout 60") {
     const fs::path dir = fs::temp_directory_path() / ("hindsight-analyses-" + name + "-" +
                                                       std::to_string(::getpid()));
     fs::remove_all(dir);
     t.write(dir / "trace");
     const fs::path report = dir / "report.cubex";
     const std::string command = env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) +
-                                " " + env("HINDSIGHT_ANALYZE") + " --quiet --timeout 60 " + options + " -o " +
+                                " " + env("HINDSIGHT_ANALYZE") + " --quiet " + options + " -o " +
                                 report.string() + " " + (dir / "trace" / "traces.otf2").string();
     REQUIRE(std::system(command.c_str()) == 0);
     cube::Report result = cube::read_cubex(report);
@@ -186,7 +188,7 @@ TEST_CASE("analyzer: the backward pass at a collective where a rank waited", "[m
 TEST_CASE("analyzer: messages a rank sends to itself", "[mpi][self]") {
     // The scenario and its hand-derived values: messages_to_oneself.hpp.
     const TraceBuilder t = messages_to_oneself_trace();
-    for (const std::string options : {"", "--graph"}) {
+    for (const std::string options : {"--timeout 60", "--timeout 60 --graph"}) {
         const cube::Report r = analyse(t, "self", options);
         using cube::value_at;
         INFO("options: " << options);
@@ -210,4 +212,40 @@ TEST_CASE("analyzer: messages a rank sends to itself", "[mpi][self]") {
         CHECK(value_at(r, "critical_path", {"main", "work"}, 0) == Approx(ns(80 - 25)));
         CHECK(value_at(r, "critical_path", {"main", "MPI_Sendrecv"}, 0) == Approx(ns(25 - 20)));
     }
+}
+
+TEST_CASE("analyzer: a rank busy for longer than the timeout is waited for", "[mpi][progress]") {
+    // Rank 0 has 20,000 regions of its own and 80,000 events to load,
+    // unify and report; rank 1 almost nothing. Rank 1 waits for rank 0 far
+    // longer than a timeout of 10 ms in every phase, and must go on waiting.
+    TraceBuilder t(2);
+    auto& busy = t.rank(0).enter(0, "main").init(1, 2);
+    for (Ticks i = 0; i < 20'000; ++i) busy.region(10 + 4 * i, 12 + 4 * i, "work" + std::to_string(i)).region(13 + 4 * i, 14 + 4 * i, "work" + std::to_string(i));
+    busy.finalize(100'000, 100'010).leave(100'010);
+    t.rank(1).enter(0, "main").init(1, 2).finalize(100'000, 100'010).leave(100'010);
+    const cube::Report r = analyse(t, "busy", "--timeout 0.01");
+    CHECK(cube::sum_over_call_paths(r, "visits", 0) == 3.0 + 2 * 20'000);
+}
+
+TEST_CASE("analyzer: a cycle of messages through three ranks ends in a clear error", "[mpi][progress]") {
+    // Each rank receives from the one before it before it sends to the one
+    // after it: no run records this. The check before the replay looks for
+    // such pairs of ranks only; the replay finds the cycle, or its timeout
+    // ends it.
+    TraceBuilder t(3);
+    for (int r = 0; r < 3; ++r)
+        t.rank(r).enter(0, "main").init(1, 2).recv(10, 20, (r + 2) % 3, 1, 8).send(30, 40, (r + 1) % 3, 1, 8)
+            .finalize(50, 60).leave(60);
+    const fs::path dir = fs::temp_directory_path() / ("hindsight-analyses-cycle-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    t.write(dir / "trace");
+    const std::string output = (dir / "output").string();
+    const std::string command = env("HINDSIGHT_MPIEXEC") + " -n 3 " + env("HINDSIGHT_ANALYZE") +
+                                " --quiet --timeout 5 -o " + (dir / "report.cubex").string() + " " +
+                                (dir / "trace" / "traces.otf2").string() + " 2> " + output;
+    CHECK(std::system(command.c_str()) != 0);
+    std::ifstream in(output);
+    const std::string errors((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(errors, Catch::Contains("cycle") || Catch::Contains("every rank waits for another"));
+    fs::remove_all(dir);
 }

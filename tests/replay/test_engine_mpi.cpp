@@ -453,6 +453,40 @@ TEST_CASE("waits for other ranks complete together, or end in a clear error afte
     MPI_Wait(&never, MPI_STATUS_IGNORE);
 }
 
+TEST_CASE("stall detection: a rank working longer than the timeout keeps the others waiting", "[progress][mpi]") {
+    using namespace std::chrono_literals;
+    ProgressWatch watch(200ms, spin_budget(MPI_COMM_WORLD));
+    watch.detect_stalls(MPI_COMM_WORLD);
+    // Rank 0 computes for five timeouts without a call to MPI, as rank 0
+    // writing a large report does; the others wait for it meanwhile.
+    if (world_rank() == 0) {
+        const auto until = std::chrono::steady_clock::now() + 1s;
+        while (std::chrono::steady_clock::now() < until) {
+        }
+    }
+    CHECK_NOTHROW(watch.complete("rank 0 to finish", [&](auto& r) { MPI_Ibarrier(MPI_COMM_WORLD, &r[0]); }));
+}
+
+TEST_CASE("stall detection: every rank waiting for what nobody sends ends in a clear error", "[progress][mpi]") {
+    using namespace std::chrono_literals;
+    ProgressWatch watch(200ms, spin_budget(MPI_COMM_WORLD));
+    watch.detect_stalls(MPI_COMM_WORLD);
+    int value = 0;
+    MPI_Request never = MPI_REQUEST_NULL;
+    MPI_Irecv(&value, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &never);
+    std::string message;
+    try {
+        watch.wait(never, [] { return std::string("a message nobody sends"); });
+    } catch (const Error& e) {
+        message = e.what();
+    }
+    CHECK(message == "the analysis made no progress for 0.2 s: a message nobody sends "
+                     "(every rank waits for another: the trace may be inconsistent)");
+    MPI_Cancel(&never);
+    MPI_Wait(&never, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {
     const int n = world_size();
     SharedScratch dir;
