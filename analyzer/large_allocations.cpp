@@ -24,16 +24,23 @@
 #include <new>
 #include <string_view>
 
+#include "analyzer/options.hpp"
+#include "common/yes_no.hpp"
+
 namespace {
+
+using hindsight::analyzer::kHugePagesVariable;
+using hindsight::parse_yes_no;
 
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 constexpr std::size_t kLargeBlock = 2 * kHugePage;
 
 bool huge_pages_wanted() {
     static const bool wanted = [] {
-        const char* setting = std::getenv("HINDSIGHT_HUGE_PAGES");
-        const std::string_view value = setting == nullptr ? "" : setting;
-        return value != "no" && value != "0" && value != "off";
+        // Unset or empty: the default. An unknown word is refused with the
+        // options (options.cpp); until then it counts as the default too.
+        const char* setting = std::getenv(kHugePagesVariable);
+        return setting == nullptr || parse_yes_no(setting).value_or(true);
     }();
     return wanted;
 }

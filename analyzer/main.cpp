@@ -16,6 +16,7 @@
 //
 // Rank 0 shows the phases and the replay's progress on standard error
 // (progress_display.hpp).
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +29,7 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "common/failure.hpp"
 #include "analyzer/communication_files.hpp"
 #include "analyzer/communication_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
@@ -240,15 +242,11 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     return EXIT_SUCCESS;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    analyzer::reuse_freed_memory();
-    replay::mpi::Session session(argc, argv);
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
+// Everything after MPI_Init. A hindsight::Error from the command line (or
+// the environment) is the same on every rank, which all exit alike; any
+// other failure is this rank's own and ends the job (MPI_Abort), since the
+// other ranks may be waiting for this one.
+int run(int argc, char** argv, int rank, int size) {
     std::optional<analyzer::Options> options;
     std::ostringstream unused_help;  // the help is printed once, by rank 0
     try {
@@ -270,11 +268,29 @@ int main(int argc, char** argv) {
         // MPI_Finalize would spin while rank 0 writes the report.
         watch.complete("the other ranks to finish", [&](auto& r) { MPI_Ibarrier(world.comm, &r[0]); });
         return status;
-    } catch (const std::exception& e) {
+    } catch (...) {
         // Left the phase that failed alone: nobody else can be waited for.
         progress.interrupt();
-        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << e.what() << std::endl;
+        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << current_failure()
+                  << std::endl;
         MPI_Abort(world.comm, EXIT_FAILURE);
+        return EXIT_FAILURE;  // not reached
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    analyzer::reuse_freed_memory();
+    replay::mpi::Session session(argc, argv);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    try {
+        return run(argc, argv, rank, size);
+    } catch (...) {
+        std::fprintf(stderr, "%s: rank %d: %s\n", kProgram, rank, current_failure());
+        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
         return EXIT_FAILURE;  // not reached
     }
 }

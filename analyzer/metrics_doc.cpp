@@ -13,6 +13,7 @@
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
 #include "analyzer/summary.hpp"
+#include "common/failure.hpp"
 
 namespace {
 
@@ -123,7 +124,9 @@ void print_patterns(std::ostream& out) {
 }  // namespace
 
 int main() {
-    print_metrics(std::cout);
-    print_patterns(std::cout);
-    return std::cout.good() ? 0 : 1;
+    return hindsight::run_tool("hindsight-metrics-doc", [] {
+        print_metrics(std::cout);
+        print_patterns(std::cout);
+        return std::cout.good() ? 0 : 1;
+    });
 }

@@ -25,8 +25,18 @@ struct Options {
     int cores_per_node = 0;        // for the placement advice; 0: the most ranks any node of the trace ran
 };
 
-// Parses the command line. Returns nullopt after printing the help or the
-// version to `out` (--help, --version). Throws hindsight::Error (without a file) on bad usage.
+// The analyzer's one environment variable, yes/no (common/yes_no.hpp):
+// whether large blocks are advised as transparent huge pages (default yes).
+inline constexpr const char* kHugePagesVariable = "HINDSIGHT_HUGE_PAGES";
+
+// Parses the command line, and checks kHugePagesVariable. Returns nullopt
+// after printing the help or the version to `out` (--help, --version).
+// Throws hindsight::Error on bad usage (without a file) or a bad variable.
 std::optional<Options> parse_options(int argc, char** argv, std::ostream& out);
+
+// The options --help shows, one line each: "--LONG switch|value [-S]"
+// (whether it takes a value, and its short form). The `hindsight` driver,
+// which passes them on, is generated from this table (driver/meson.build).
+void print_option_table(std::ostream& out);
 
 }  // namespace hindsight::analyzer

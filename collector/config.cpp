@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "common/shortened.hpp"
+#include "common/yes_no.hpp"
 
 namespace hindsight::collect {
 
@@ -27,7 +29,7 @@ std::uint64_t physical_memory_bytes() {
 }  // namespace
 
 std::uint64_t parse_size(std::string_view text, const std::string& what) {
-    const std::string bad = "'" + std::string(text) + "' is not a size (e.g. 64M, 512K, 1G)";
+    const std::string bad = "'" + shortened(text) + "' is not a size (e.g. 64M, 512K, 1G)";
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end == text.data()) throw Error(what, bad);
@@ -44,41 +46,40 @@ std::uint64_t parse_size(std::string_view text, const std::string& what) {
     return value << shift;
 }
 
-bool parse_flag(std::string_view text, const std::string& what) {
-    const std::string v = lower(text);
-    if (v.empty() || v == "1" || v == "true" || v == "yes" || v == "on") return true;
-    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    throw Error(what, "'" + std::string(text) + "' is not a yes/no value");
-}
-
 bool parse_timer(std::string_view text, const std::string& what) {
     const std::string v = lower(text);
-    if (v.empty() || v == "auto") return false;
+    if (v == "auto") return false;
     if (v == "monotonic") return true;
-    throw Error(what, "'" + std::string(text) + "' is not a timer (auto or monotonic)");
+    throw Error(what, "'" + shortened(text) + "' is not a timer (auto or monotonic)");
 }
 
-Config read_config(const std::function<const char*(const char*)>& lookup) {
+Config read_config(const std::function<const char*(const char*)>& lookup_variable) {
+    // A variable set to the empty string (a shell's `NAME=`) is no setting:
+    // the default holds, for the yes/no variables off.
+    const auto lookup = [&](const char* name) -> const char* {
+        const char* value = lookup_variable(name);
+        return value && *value ? value : nullptr;
+    };
     Config config;
-    if (const char* v = lookup(kEnvTraceDir); v && *v) config.trace_dir = v;
-    if (const char* v = lookup(kEnvForce)) config.force = parse_flag(v, kEnvForce);
-    if (const char* v = lookup(kEnvBufferSize); v && *v) {
+    if (const char* v = lookup(kEnvTraceDir)) config.trace_dir = v;
+    config.force = yes_no_variable(kEnvForce, lookup(kEnvForce), false);
+    if (const char* v = lookup(kEnvBufferSize)) {
         config.buffer_bytes = parse_size(v, kEnvBufferSize);
         if (config.buffer_bytes < kMinBufferBytes) {
-            throw Error(kEnvBufferSize, "'" + std::string(v) + "' is too small (at least 1M)");
+            throw Error(kEnvBufferSize, "'" + shortened(v) + "' is too small (at least 1M)");
         }
         // Each rank's buffer is memory of its own: a size beyond the whole
         // machine's is a typo, which would otherwise surface as the program
         // running out of memory in the middle of the run.
         const std::uint64_t memory = physical_memory_bytes();
         if (memory > 0 && config.buffer_bytes > memory) {
-            throw Error(kEnvBufferSize, "'" + std::string(v) + "' is more than this machine's memory (" +
+            throw Error(kEnvBufferSize, "'" + shortened(v) + "' is more than this machine's memory (" +
                                             std::to_string(memory >> 20) + "M)");
         }
     }
-    if (const char* v = lookup(kEnvFilter); v && *v) config.filter_file = v;
-    if (const char* v = lookup(kEnvVerbose)) config.verbose = parse_flag(v, kEnvVerbose);
-    if (const char* v = lookup(kEnvQuiet)) config.quiet = parse_flag(v, kEnvQuiet);
+    if (const char* v = lookup(kEnvFilter)) config.filter_file = v;
+    config.verbose = yes_no_variable(kEnvVerbose, lookup(kEnvVerbose), false);
+    config.quiet = yes_no_variable(kEnvQuiet, lookup(kEnvQuiet), false);
     if (const char* v = lookup(kEnvTimer)) config.monotonic_timer = parse_timer(v, kEnvTimer);
     return config;
 }

@@ -36,14 +36,14 @@ struct Config {
 // trailing "B" or "iB" is accepted). Throws hindsight::Error naming `what`.
 std::uint64_t parse_size(std::string_view text, const std::string& what);
 
-// "1", "true", "yes", "on" / "0", "false", "no", "off", "" (case-insensitive).
-bool parse_flag(std::string_view text, const std::string& what);
-
-// "auto" (or "") / "monotonic" (case-insensitive): true for "monotonic".
+// "auto" / "monotonic" (case-insensitive): true for "monotonic". Anything
+// else, the empty text included, throws hindsight::Error naming `what`.
 bool parse_timer(std::string_view text, const std::string& what);
 
 // Reads the HINDSIGHT_* variables through `lookup` (getenv in production);
-// a malformed value throws hindsight::Error naming the variable.
+// a malformed value throws hindsight::Error naming the variable. A variable
+// set to the empty string counts as not set; the yes/no ones are read by
+// hindsight::yes_no_variable (common/yes_no.hpp).
 Config read_config(const std::function<const char*(const char*)>& lookup);
 
 // The default trace directory: hindsight-<basename of exe>-<nranks>.

@@ -57,8 +57,14 @@ void check_before_launch(const std::string& program) {
     const auto dir = trace_directory(config, program);
     // A default directory of unknown name will be in the working directory:
     // whether that can be written is all there is to check.
-    const std::string problem = dir ? check_output_directory(*dir, config.force)
-                                    : check_output_directory(fs::current_path().string(), true);
+    std::string problem;
+    if (dir) {
+        problem = check_output_directory(*dir, config.force);
+    } else {
+        std::error_code ec;
+        const fs::path here = fs::current_path(ec);
+        problem = ec ? "cannot find the working directory: " + ec.message() : check_output_directory(here.string(), true);
+    }
     if (!problem.empty()) throw Error("", problem);
 }
 

@@ -8,17 +8,21 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/config.hpp"
 #include "collector/launch_check.hpp"
 #include "collector/launch_environment.hpp"
 #include "common/error.hpp"
+#include "common/failure.hpp"
+#include "common/shortened.hpp"
 #include "common/version.hpp"
 
 #ifndef HINDSIGHT_LIBDIR_FROM_BINDIR
@@ -33,6 +37,7 @@
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 using namespace hindsight::collect;
+using hindsight::shortened;
 
 namespace {
 
@@ -40,8 +45,11 @@ constexpr const char* kLibrary = "libhindsight-collect.so";
 
 // Under mpirun every rank's launcher fails alike; one line per node says
 // why (nodes may differ in what files they see), the rest only exit.
-[[noreturn]] void die(const std::string& message, int status = 2) {
-    if (first_process_on_node()) std::cerr << "hindsight-collect: " << message << '\n';
+// Writes without allocating, so that it can say "out of memory" too.
+[[noreturn]] void die(std::string_view message, int status = 2) {
+    if (first_process_on_node()) {
+        std::fprintf(stderr, "hindsight-collect: %.*s\n", static_cast<int>(message.size()), message.data());
+    }
     std::exit(status);
 }
 
@@ -85,15 +93,34 @@ void set(const char* name, const std::string& value) {
     if (setenv(name, value.c_str(), 1) != 0) die(std::string("cannot set ") + name + ": " + std::strerror(errno));
 }
 
-}  // namespace
+// The value of the option `name`. An empty one is refused: it would mean
+// nothing, and a variable expanded to nothing in a job script is a mistake
+// to point out, not a setting to ignore.
+std::string value_of(const po::variables_map& vm, const std::string& name) {
+    std::string value = vm[name].as<std::string>();
+    if (value.empty()) die("--" + name + ": the value is empty (see --help)");
+    return value;
+}
 
-int main(int argc, char** argv) {
+// The option `name`'s path made absolute (the program may change its
+// working directory before MPI_Init).
+std::string absolute_path_of(const po::variables_map& vm, const std::string& name) {
+    const std::string value = value_of(vm, name);
+    std::error_code ec;
+    const fs::path path = fs::absolute(value, ec);
+    if (ec) die("--" + name + ": " + shortened(value) + ": " + ec.message());
+    return path.string();
+}
+
+int launch(int argc, char** argv) {
     po::options_description options("Usage: hindsight-collect [options] [--] APP [ARGS...]\nOptions");
     options.add_options()
         ("help,h", "show this help")
         ("version", "show the version")
         ("output,o", po::value<std::string>(), "trace directory (default hindsight-<app>-<ranks>)")
         ("force", "replace an existing trace in the directory")
+        ("check", "only check the options, the filter file and the trace directory as before a start, then exit "
+                  "(status 0: the program would start; 2 and one line why not)")
         ("buffer", po::value<std::string>(), "trace buffer per process, e.g. 64M (default 64M, at least 1M)")
         ("filter", po::value<std::string>(), "region filter file (Score-P syntax)")
         ("timer", po::value<std::string>(), "auto (the CPU's time-stamp counter where usable) or monotonic")
@@ -105,7 +132,7 @@ int main(int argc, char** argv) {
         po::store(po::command_line_parser(own).options(options).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        die(std::string(e.what()) + " (see --help)");
+        die(shortened(e.what()) + " (see --help)");
     }
     if (vm.count("help")) {
         std::cout << options << "\nEach option has an environment variable (HINDSIGHT_TRACE_DIR, HINDSIGHT_FORCE,\n"
@@ -120,19 +147,19 @@ int main(int argc, char** argv) {
     if (command.size() < 2) die("no program to run (see --help)");
 
     try {
-        if (vm.count("output")) set(kEnvTraceDir, fs::absolute(vm["output"].as<std::string>()).string());
+        if (vm.count("output")) set(kEnvTraceDir, absolute_path_of(vm, "output"));
         if (vm.count("force")) set(kEnvForce, "1");
         if (vm.count("buffer")) {
-            const std::string size = vm["buffer"].as<std::string>();
-            if (parse_size(size, "--buffer") < kMinBufferBytes) die("--buffer: '" + size + "' is too small (at least 1M)");
+            const std::string size = value_of(vm, "buffer");
+            if (parse_size(size, "--buffer") < kMinBufferBytes) {
+                die("--buffer: '" + shortened(size) + "' is too small (at least 1M)");
+            }
             set(kEnvBufferSize, size);
         }
-        if (vm.count("filter")) {
-            set(kEnvFilter, fs::absolute(vm["filter"].as<std::string>()).string());
-        }
+        if (vm.count("filter")) set(kEnvFilter, absolute_path_of(vm, "filter"));
         if (vm.count("timer")) {
             const std::string timer = vm["timer"].as<std::string>();
-            static_cast<void>(parse_timer(timer, "--timer"));  // refuses a bad value up front
+            static_cast<void>(parse_timer(timer, "--timer"));  // refuses a bad value, an empty one too, up front
             set(kEnvTimer, timer);
         }
         if (vm.count("verbose")) set(kEnvVerbose, "1");
@@ -144,9 +171,20 @@ int main(int argc, char** argv) {
     }
 
     std::string preload = find_library();
+    if (vm.count("check")) return 0;
     if (const std::string first = HINDSIGHT_PRELOAD_FIRST; !first.empty()) preload = first + ":" + preload;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
     set("LD_PRELOAD", preload);
     execvp(command[0], command.data());
-    die(std::string("cannot run ") + command[0] + ": " + std::strerror(errno), 127);
+    die("cannot run " + shortened(command[0]) + ": " + std::strerror(errno), 127);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return launch(argc, argv);
+    } catch (...) {  // whatever escaped the checks: a refusal like theirs
+        die(hindsight::current_failure());
+    }
 }

@@ -21,7 +21,7 @@ TimerSample g_load_sample;
 bool monotonic_timer_wanted() noexcept {
     try {
         const char* value = std::getenv(kEnvTimer);
-        return value && parse_timer(value, kEnvTimer);
+        return value && *value && parse_timer(value, kEnvTimer);
     } catch (...) {
         return false;
     }

@@ -1,11 +1,16 @@
 #include "collector/region_filter.hpp"
 
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/shortened.hpp"
 
 namespace hindsight::collect {
 
@@ -20,6 +25,53 @@ constexpr Block kFileBlock{"SCOREP_FILE_NAMES_BEGIN", "SCOREP_FILE_NAMES_END"};
 
 bool matches(const std::string& pattern, std::string_view text) {
     return fnmatch(pattern.c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+// A filter file is a short list of rules; anything larger is the wrong file.
+constexpr off_t kLargestFilterFile = off_t{1} << 20;
+
+// What keeps `status` from being read as a filter file; empty when nothing.
+std::string not_a_filter_file(const struct stat& status) {
+    if (S_ISDIR(status.st_mode)) return "is a directory";
+    if (!S_ISREG(status.st_mode)) return "is not a regular file";
+    if (status.st_size > kLargestFilterFile) {
+        return "has " + std::to_string(status.st_size) + " bytes, more than a filter file can have (1 MiB)";
+    }
+    return {};
+}
+
+// The text of the filter file `path` (named `shown` in errors). A FIFO, a
+// device or a directory is refused before it is read: the launcher must
+// never wait for a writer that does not come. The type is looked at before
+// opening (opening some devices acts on them) and again on the open file
+// (the name may have changed in between), which is opened without waiting.
+std::string read_filter_file(const std::string& path, const std::string& shown) {
+    const auto fail = [&](const std::string& problem) { throw Error(shown, problem); };
+    const auto unreadable = [&] { fail(std::string("cannot read: ") + std::strerror(errno)); };
+    struct stat status {};
+    if (stat(path.c_str(), &status) != 0) unreadable();
+    if (std::string why = not_a_filter_file(status); !why.empty()) fail(why);
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) unreadable();
+    struct Closer {
+        int fd;
+        ~Closer() { close(fd); }
+    } closer{fd};
+    if (fstat(fd, &status) != 0) unreadable();
+    if (std::string why = not_a_filter_file(status); !why.empty()) fail(why);
+    std::string text;
+    char block[4096];
+    for (;;) {
+        const ssize_t got = read(fd, block, sizeof block);
+        if (got == 0) break;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            unreadable();
+        }
+        text.append(block, static_cast<std::size_t>(got));
+        if (text.size() > static_cast<std::size_t>(kLargestFilterFile)) fail("grew beyond 1 MiB while being read");
+    }
+    return text;
 }
 
 }  // namespace
@@ -91,11 +143,8 @@ RegionFilter RegionFilter::parse(std::string_view text, const std::string& file)
 }
 
 RegionFilter RegionFilter::load(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(path, "cannot read the filter file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str(), path);
+    const std::string shown = shortened(path);
+    return parse(read_filter_file(path, shown), shown);
 }
 
 bool RegionFilter::last_match_includes(const std::vector<Rule>& rules, std::string_view name,

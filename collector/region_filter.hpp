@@ -36,7 +36,8 @@ public:
     // Parses filter text; `file` names it in errors (hindsight::Error
     // "FILE: line N: problem").
     static RegionFilter parse(std::string_view text, const std::string& file);
-    // Reads and parses a filter file.
+    // Reads and parses a filter file: a regular file of at most 1 MiB,
+    // read without ever waiting (a FIFO or device is refused unopened).
     static RegionFilter load(const std::string& path);
 
     // `mangled` is what MANGLED rules match (empty: the name itself);

@@ -8,6 +8,7 @@
 
 #include "common/cube/reader.hpp"
 #include "common/error.hpp"
+#include "common/failure.hpp"
 #include "report/communication_data.hpp"
 #include "report/diff.hpp"
 #include "report/options.hpp"
@@ -62,14 +63,8 @@ int run(const report::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
+    return run_tool(kProgram, [&] {
         const auto options = report::parse_options(argc, argv, std::cout);
-        if (!options) return EXIT_SUCCESS;
-        return run(*options);
-    } catch (const std::bad_alloc&) {
-        std::cerr << kProgram << ": out of memory" << std::endl;
-    } catch (const std::exception& e) {
-        std::cerr << kProgram << ": " << e.what() << std::endl;
-    }
-    return EXIT_FAILURE;
+        return options ? run(*options) : EXIT_SUCCESS;  // nothing more after --help, --version
+    });
 }

@@ -4,9 +4,11 @@
 Usage: check_refusals.py --collect LAUNCHER --mpiexec MPIEXEC
 
 Each case runs `mpiexec -n 2 hindsight-collect ... -- touch MARKER` with one
-thing wrong: an existing trace, a directory that cannot be made, a bad
-filter file, an unknown option, a bad value of an option or of a HINDSIGHT_*
-variable. The launcher must exit non-zero with one line saying why (both
+thing wrong: an existing trace, a directory that cannot be made (a name too
+long, a link leading nowhere or in a loop), a bad filter file (or one that
+is no file), an unknown option, a bad or empty value of an option or a bad
+value of a HINDSIGHT_* variable. The launcher must exit with status 2 and
+one short line saying why (both
 ranks run on this node, whose first launcher alone speaks), and the program
 must never have started: MARKER does not exist. The cases that must be
 accepted (a Score-P filter file, --force over an old trace) start it.
@@ -37,12 +39,17 @@ def launch(args, workdir, options, env=None):
 
 
 def refused(args, workdir, what, options, expected_words, env=None):
-    result, started = launch(args, workdir, options, env)
+    try:
+        result, started = launch(args, workdir, options, env)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what}: no exit within {TIMEOUT} s")
     lines = [l for l in result.stderr.splitlines() if l.strip()]
     if started:
         raise Failure(f"{what}: the program was started")
-    if result.returncode == 0:
-        raise Failure(f"{what}: exit status 0")
+    if result.returncode != 2:  # a refusal's status (doc/collector.md)
+        raise Failure(f"{what}: exit status {result.returncode}, 2 due:\n{result.stderr}")
+    if lines and len(lines[0]) > 400:  # long paths are shown shortened
+        raise Failure(f"{what}: a line of {len(lines[0])} characters")
     if len(lines) != 1 or not lines[0].startswith("hindsight-collect: "):
         raise Failure(f"{what}: expected one line 'hindsight-collect: ...', got:\n{result.stderr}")
     for word in expected_words:
@@ -96,6 +103,44 @@ def check(args, workdir):
                           "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE MANGLED main _Z4mainv\n"
                           "SCOREP_REGION_NAMES_END\n")
     accepted(args, workdir, "Score-P filter file", ["-o", os.path.join(workdir, "t1"), "--filter", scorep_filter])
+
+    # Names the file system cannot take, and links that lead nowhere: the
+    # library could not create the directory, so the program must not start.
+    long_name = os.path.join(workdir, "n" * 300)
+    refused(args, workdir, "a name of 300 bytes", ["-o", long_name], ["has 300 bytes, more than the 255"])
+    refused(args, workdir, "a name of 300 bytes below a new directory", ["-o", os.path.join(long_name, "x")],
+            ["has 300 bytes"])
+    dangling = os.path.join(workdir, "dangling")
+    os.symlink("nowhere/x", dangling)
+    refused(args, workdir, "a link that leads nowhere", ["-o", dangling], [dangling, "leads nowhere"])
+    refused(args, workdir, "below a link that leads nowhere", ["-o", os.path.join(dangling, "t")],
+            ["leads nowhere"])
+    loop = os.path.join(workdir, "loop")
+    os.symlink("loop", loop)
+    refused(args, workdir, "a loop of links", ["-o", loop], [loop, "Too many levels of symbolic links"])
+    huge = workdir
+    while len(huge) + 201 < 4096:
+        huge = os.path.join(huge, "d" * 200)
+    huge = os.path.join(huge, "e" * (4096 - len(huge) - 1))  # 4096 bytes, beyond PATH_MAX with the zero
+    refused(args, workdir, "HINDSIGHT_TRACE_DIR of 4096 bytes", [], ["the path is too long", "\u2026"],
+            env={"HINDSIGHT_TRACE_DIR": huge})
+
+    # Filter files that are not files: never read, never waited for.
+    fifo = os.path.join(workdir, "fifo.filter")
+    os.mkfifo(fifo)
+    refused(args, workdir, "a FIFO as filter file", ["--filter", fifo], [fifo, "is not a regular file"])
+    refused(args, workdir, "a directory as filter file", ["--filter", workdir], [workdir, "is a directory"])
+
+    # Empty values: of an option refused, of a variable no setting (so an
+    # empty HINDSIGHT_FORCE does not replace a trace).
+    for option in ("-o", "--output", "--filter", "--buffer", "--timer"):
+        refused(args, workdir, f"empty {option}", [option, ""], ["--"])
+    refused(args, workdir, "empty HINDSIGHT_FORCE over an existing trace", ["-o", old],
+            [old, "holds a trace already"], env={"HINDSIGHT_FORCE": ""})
+    accepted(args, workdir, "empty HINDSIGHT_VERBOSE, _QUIET, _TIMER, _BUFFER_SIZE, _FILTER",
+             ["-o", os.path.join(workdir, "t3")],
+             env={name: "" for name in ("HINDSIGHT_VERBOSE", "HINDSIGHT_QUIET", "HINDSIGHT_TIMER",
+                                        "HINDSIGHT_BUFFER_SIZE", "HINDSIGHT_FILTER")})
 
     refused(args, workdir, "unknown option", ["--bogus"], ["--bogus"])
     refused(args, workdir, "bad --buffer", ["--buffer", "12X"], ["--buffer", "12X"])

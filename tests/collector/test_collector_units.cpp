@@ -3,6 +3,9 @@
 // unification of local definitions. Expected values are worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -13,6 +16,7 @@
 #include "collector/region_filter.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"
+#include "scratch_directory.hpp"
 
 using namespace hindsight::collect;
 using hindsight::Error;
@@ -50,6 +54,23 @@ TEST_CASE("the configuration comes from HINDSIGHT_* variables", "[collector][con
     CHECK(c.filter_file == "f.txt");
     CHECK_FALSE(c.verbose);
     CHECK(c.quiet);
+
+    // Set to the empty string (a shell's `NAME=`): no setting, the default;
+    // for the yes/no variables off.
+    env = {{"HINDSIGHT_TRACE_DIR", ""}, {"HINDSIGHT_FORCE", ""}, {"HINDSIGHT_BUFFER_SIZE", ""},
+           {"HINDSIGHT_FILTER", ""}, {"HINDSIGHT_VERBOSE", ""}, {"HINDSIGHT_QUIET", ""}, {"HINDSIGHT_TIMER", ""}};
+    Config empty = read_config(lookup);
+    CHECK(empty.trace_dir.empty());
+    CHECK_FALSE(empty.force);
+    CHECK(empty.buffer_bytes == 64ull << 20);
+    CHECK(empty.filter_file.empty());
+    CHECK_FALSE(empty.verbose);
+    CHECK_FALSE(empty.quiet);
+    CHECK_FALSE(empty.monotonic_timer);
+    env = {{"HINDSIGHT_VERBOSE", "loud"}};
+    CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("HINDSIGHT_VERBOSE: 'loud' is not a yes/no value"));
+    // The launcher's --timer has no "no setting": an empty value is refused.
+    CHECK_THROWS_WITH(parse_timer("", "--timer"), "--timer: '' is not a timer (auto or monotonic)");
 
     env = {{"HINDSIGHT_BUFFER_SIZE", "100K"}};
     CHECK_THROWS_WITH(read_config(lookup), Catch::Contains("too small"));
@@ -151,6 +172,27 @@ TEST_CASE("malformed filter files name the file and line", "[collector][filter]"
                                           "g.filter"),
                       Catch::Contains("g.filter: line 2"));
     CHECK_THROWS_AS(RegionFilter::load("/nonexistent/filter"), Error);
+}
+
+TEST_CASE("a filter file is a regular file, read without waiting", "[collector][filter]") {
+    ScratchDirectory scratch;
+    const std::string dir = scratch.path().string();
+    CHECK_THROWS_WITH(RegionFilter::load(dir), dir + ": is a directory");
+    // Opened for reading as a FIFO is, it would wait for a writer forever.
+    const std::string fifo = dir + "/fifo";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(RegionFilter::load(fifo), fifo + ": is not a regular file");
+    CHECK_THROWS_WITH(RegionFilter::load("/dev/null"), "/dev/null: is not a regular file");
+    CHECK_THROWS_WITH(RegionFilter::load(dir + "/missing"), dir + "/missing: cannot read: No such file or directory");
+    // A file beyond 1 MiB is not a list of rules.
+    const std::string large = dir + "/large.filter";
+    std::ofstream(large) << "SCOREP_REGION_NAMES_BEGIN\n" << std::string(1 << 20, '#') << "\nSCOREP_REGION_NAMES_END\n";
+    CHECK_THROWS_WITH(RegionFilter::load(large), Catch::Contains("more than a filter file can have (1 MiB)"));
+    const std::string good = dir + "/good.filter";
+    std::ofstream(good) << "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE tiny*\nSCOREP_REGION_NAMES_END\n";
+    const RegionFilter filter = RegionFilter::load(good);
+    CHECK_FALSE(filter.included("tiny_helper"));
+    CHECK(filter.included("solve"));
 }
 
 TEST_CASE("collective bytes follow Score-P's rules", "[collector][bytes]") {

@@ -51,6 +51,10 @@ class Case:
     command: Optional[Callable[[str, str], list]] = None
     # A pattern the summary must match (the analyzer then prints one).
     summary: Optional[str] = None
+    # Environment variables for the run.
+    env: Optional[dict] = None
+    # The exit status due (collector cases; None: any).
+    status: Optional[int] = None
 
 
 class Corpus:
@@ -91,7 +95,7 @@ class Corpus:
             report = extra[extra.index("-o") + 1] if "-o" in extra else report
         try:
             done = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                                  timeout=LIMIT_SECONDS)
+                                  timeout=LIMIT_SECONDS, env=dict(os.environ, **(case.env or {})))
         except subprocess.TimeoutExpired:
             return "hang", f"no exit within {LIMIT_SECONDS} s"
         return self.classify(case, done, report)
@@ -103,7 +107,10 @@ class Corpus:
         lines = [line for line in done.stderr.splitlines() if line.startswith(program + ":")]
         if case.command:
             # Collector cases: the program's own fate (a crash) is the
-            # scenario; what counts is the collector's one line.
+            # scenario; what counts is the collector's one line, and for a
+            # refusal before the start (case.status) its status.
+            if case.status is not None and done.returncode != case.status:
+                return "unclear error", f"exit {done.returncode}, {case.status} due: {done.stderr.strip()[-300:]}"
             if len(lines) == 1 and case.error and re.search(case.error, lines[0]):
                 return "clear error", lines[0]
             return "unclear error", f"exit {done.returncode}: {done.stderr.strip()[-300:]}"
@@ -255,10 +262,19 @@ def wrong_invocations(corpus: Corpus):
     yield Case("directory without anchor", lambda work: os.path.join(os.path.dirname(corpus.good(work)), "traces"),
                error=r"traces: is a directory without an OTF2 archive")
     yield Case("no such trace", lambda work: os.path.join(work, "none", "traces.otf2"), error=r"no such file")
+    yield Case("HINDSIGHT_HUGE_PAGES not a yes/no word", corpus.good, env={"HINDSIGHT_HUGE_PAGES": "maybe"},
+               error=r"^hindsight-analyze: HINDSIGHT_HUGE_PAGES: 'maybe' is not a yes/no value")
+    yield Case("HINDSIGHT_HUGE_PAGES=false", corpus.good, env={"HINDSIGHT_HUGE_PAGES": "false"}, values=GOOD_VALUES)
     # The placement advice needs at least one core per node; a given number
     # is used whatever the trace's nodes say.
     yield Case("zero cores per node", corpus.good, args=("--cores-per-node", "0"),
                error=r"--cores-per-node must be at least 1, not 0")
+    # Numbers an option must not take for another: -1 read as the largest
+    # unsigned, an infinite timeout.
+    yield Case("negative suggestions", corpus.good, args=("--suggestions", "-1"),
+               error=r"--suggestions must be a number from 0 to 4294967295, not -1")
+    yield Case("infinite timeout", corpus.good, args=("--timeout", "inf"),
+               error=r"--timeout must be a positive number of seconds")
     yield Case("cores per node given", corpus.good, args=("--cores-per-node", "1"), values=GOOD_VALUES,
                summary=r"Placement on 2 nodes of 1 cores \(--cores-per-node\)")
 
@@ -339,10 +355,12 @@ def collector_faults(corpus: Corpus):
     if not corpus.args.collector:
         return
 
-    def collect(env=None, program=None, program_args=()):
+    def collect(env=None, program=None, program_args=(), options=None):
         def command(work, trace):
-            return ["env", *[f"{k}={v}" for k, v in (env or {}).items()],
-                    corpus.args.mpiexec, "-n", "2", corpus.args.collector, "-o", os.path.join(work, "run"),
+            given = [o.replace("{work}", work) for o in options] if options is not None else \
+                ["-o", os.path.join(work, "run")]
+            return ["env", *[f"{k}={v.replace('{work}', work)}" for k, v in (env or {}).items()],
+                    corpus.args.mpiexec, "-n", "2", corpus.args.collector, *given,
                     "--", program or corpus.args.crasher, *program_args]
         return command
 
@@ -357,6 +375,23 @@ def collector_faults(corpus: Corpus):
     yield Case("collector: buffer size not a number", nothing,
                command=collect(env={"HINDSIGHT_BUFFER_SIZE": "lots"}, program_args=("ok",)),
                error=r"is not a size")
+    # Refused before the start (status 2), never a crash or a run unmeasured.
+    refusals = [
+        ("empty -o", ["-o", ""], r"--output: the value is empty"),
+        ("empty --filter", ["-o", "{work}/run", "--filter", ""], r"--filter: the value is empty"),
+        ("empty --timer", ["-o", "{work}/run", "--timer", ""], r"--timer: '' is not a timer"),
+        ("--buffer of 2^64 M", ["-o", "{work}/run", "--buffer", "18446744073709551616M"],
+         r"--buffer: .* is not a size"),
+        ("trace directory name of 300 bytes", ["-o", "{work}/" + "n" * 300], r"has 300 bytes, more than the 255"),
+        ("filter file a directory", ["-o", "{work}/run", "--filter", "{work}"], r": is a directory$"),
+    ]
+    for name, options, error in refusals:
+        yield Case(f"collector: {name}", nothing, command=collect(options=options, program_args=("ok",)),
+                   error=error, status=2)
+    yield Case("collector: HINDSIGHT_TRACE_DIR of more than 4096 bytes", nothing,
+               command=collect(env={"HINDSIGHT_TRACE_DIR": "{work}/" + "/".join(["d" * 200] * 21)}, options=[],
+                               program_args=("ok",)),
+               error=r"^hindsight-collect: /\S{69}…d{70}: the path is too long \(\d{4} bytes", status=2)
 
 
 def main():

@@ -67,19 +67,98 @@ def default_directory(args, work):
 
 
 def existing_trace(args, work):
-    """An existing trace stops the run before the program starts; --force
-    replaces it."""
-    os.makedirs(os.path.join(work, "trace"))
-    open(os.path.join(work, "trace", "traces.otf2"), "w").close()
+    """An earlier complete trace stops the run before the program starts,
+    with the collector's line and status, and is left as it is (not
+    analyzed again as if new); --force replaces it."""
+    done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--", *pingpong(args)], cwd=work)
+    expect(done.returncode == 0, f"first run: exit status {done.returncode}", done)
+    report = os.path.join(work, "trace", "analysis.cubex")
+    with open(report, "rb") as f:
+        first_report = f.read()
     marker = os.path.join(work, "started")
     program = ["sh", "-c", f"touch {marker}"]
     done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--", *program], cwd=work)
-    expect(done.returncode != 0, "exit status 0 over an existing trace", done)
-    expect("holds a trace already" in done.stderr, "no reason given", done)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    expect(done.returncode == 2, f"exit status {done.returncode} over an existing trace, 2 due", done)
+    expect(len(lines) == 1 and lines[0].startswith("hindsight-collect: ") and "holds a trace already" in lines[0],
+           "not the collector's one line", done)
     expect(not os.path.exists(marker), "the program started", done)
+    expect(done.stdout == "", "a summary of the old trace", done)
+    with open(report, "rb") as f:
+        expect(f.read() == first_report, "the old trace's report was rewritten", done)
     done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--force", "--",
                       *pingpong(args)], cwd=work)
     expect(done.returncode == 0, f"--force: exit status {done.returncode}", done)
+
+
+def old_trace_kept(args, work):
+    """A run that writes no new trace (here the program fails before
+    MPI_Init, so nothing replaces the old trace, --force or not) does not
+    pass the old one off as its own."""
+    done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--", *pingpong(args)], cwd=work)
+    expect(done.returncode == 0, f"first run: exit status {done.returncode}", done)
+    done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "-o", "trace", "--force", "--",
+                      "sh", "-c", "exit 3"], cwd=work)
+    expect(done.returncode == 3, f"exit status {done.returncode}, the program's 3 due", done)
+    expect("no new trace" in done.stderr and "analyzing" not in done.stderr, "the old trace was analyzed", done)
+    expect(done.stdout == "", "a summary of the old trace", done)
+
+
+def analyzer_options(args, work):
+    """Every option of hindsight-analyze (as its --help lists them) goes to
+    the analyzer, none to the launcher; each one takes effect."""
+    help_text = subprocess.run([args.mpiexec, "-n", "1", args.analyze, "--help"], capture_output=True, text=True,
+                               timeout=LIMIT_SECONDS).stdout
+    names = []  # long names, with "=" when they take a value
+    for line in help_text.splitlines():
+        words = line.split()
+        if words and words[0].startswith("-"):
+            long = next(w for w in words if w.startswith("--"))
+            names.append(long + ("=" if "arg" in words else ""))
+    expect(len(names) >= 10, f"no option list in hindsight-analyze --help:\n{help_text}")
+    # Values for the options that take one; the driver's own -o/--output
+    # (the trace directory), --help and --version stay the driver's.
+    values = {"--what-if": "callpath=pingpong/main/MPI_Recv,scale=0.5", "--suggestions": "1", "--timeout": "60",
+              "--cores-per-node": "1"}
+    own = {"--help", "--version", "--output="}
+    arguments = []
+    for name in names:
+        if name in own:
+            continue
+        if name.endswith("="):
+            expect(name[:-1] in values, f"the test knows no value for the analyzer's new option {name[:-1]}")
+            arguments += [name[:-1], values[name[:-1]]]
+        elif name != "--quiet":  # the summary shows the other options' effects
+            arguments.append(name)
+    bin_dir = os.path.join(work, "bin")
+    os.makedirs(bin_dir)
+    log = os.path.join(work, "launcher.log")
+    launcher = os.path.join(bin_dir, "launcher")
+    with open(launcher, "w") as f:
+        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {args.mpiexec} "$@"\n')
+    os.chmod(launcher, os.stat(launcher).st_mode | stat.S_IXUSR)
+    done = run(args, ["run", "-n", "2", "--launcher", launcher, "-o", "trace", *arguments, "--", *pingpong(args)],
+               cwd=work)
+    expect(done.returncode == 0, f"exit status {done.returncode} with {arguments}", done)
+    with open(log) as f:
+        measuring, analyzing = f.read().splitlines()
+    for argument in arguments:
+        expect(argument not in measuring.split(), f"{argument} went to the measurement: {measuring}", done)
+        expect(argument in analyzing.split(), f"{argument} did not go to the analyzer: {analyzing}", done)
+    # The effects: no page (--no-page), the placement for 1 core per node,
+    # the activity graph's prediction (--graph, --what-if).
+    expect(not os.path.exists(os.path.join(work, "trace", "analysis.html")), "a page despite --no-page", done)
+    expect("Placement on 2 nodes of 1 cores (--cores-per-node)" in done.stdout, "no placement for 1 core", done)
+    expect("callpath=pingpong/main/MPI_Recv,scale=0.5" in done.stdout, "no what-if prediction", done)
+    # The "--name=value" form too, and a missing value is refused at once.
+    done = run(args, ["run", "-n", "2", "--launcher", launcher, "-o", "trace2", "--timeout=60", "--quiet", "--",
+                      *pingpong(args)], cwd=work)
+    expect(done.returncode == 0 and "Largest wait states" not in done.stdout,
+           f"--timeout=60 --quiet: exit status {done.returncode}", done)
+    for argument in (["--timeout"], ["--timeout", ""], ["--what-if="]):
+        done = run(args, ["run", "-n", "2", "--launcher", launcher, "-o", "trace3", *argument, "--", "true"],
+                   cwd=work)
+        expect(done.returncode == 2 and "needs a value" in done.stderr, f"{argument}: {done.stderr!r}", done)
 
 
 def slurm_launcher(args, work):
@@ -106,6 +185,10 @@ def bad_usage(args, work):
     """Wrong invocations end at once with one reason."""
     for arguments, reason in ((["run", "--", "true"], "number of ranks"),
                               (["run", "-n", "2"], "no program"),
+                              (["run", "-n", "2", "-o", "", "--", "true"], "-o needs a directory"),
+                              (["run", "-n", "2", "-o", "--", "true"], "-o needs a directory"),
+                              (["run", "-n", "2", "--filter", "", "--", "true"], "--filter needs a file"),
+                              (["run", "-n", "2", "--launcher", "", "--", "true"], "--launcher needs a command"),
                               (["analyse"], "unknown command")):
         done = run(args, arguments, cwd=work)
         expect(done.returncode != 0 and reason in done.stderr, f"{arguments}: {done.stderr!r}", done)
@@ -113,8 +196,8 @@ def bad_usage(args, work):
     expect(done.returncode == 0 and done.stdout.startswith("hindsight "), "--version", done)
 
 
-CASES = {f.__name__.replace("_", "-"): f for f in (end_to_end, default_directory, existing_trace, slurm_launcher,
-                                                  bad_usage)}
+CASES = {f.__name__.replace("_", "-"): f for f in (end_to_end, default_directory, existing_trace, old_trace_kept,
+                                                  analyzer_options, slurm_launcher, bad_usage)}
 
 
 def main():
