@@ -142,6 +142,9 @@ public:
     Document run() {
         Document doc;
         skip_misc();
+        // A document type declaration could declare entities that expand
+        // exponentially or name files; CUBE files have none, so none is read.
+        if (starts_with("<!")) fail("declarations are not supported (a DOCTYPE, entities)");
         if (at_end() || peek() != '<') fail("the document has no root element");
         std::vector<std::size_t> open;
         parse_start_tag(doc, open);
@@ -158,7 +161,7 @@ public:
             } else if (starts_with("</")) {
                 parse_end_tag(doc, open);
             } else if (starts_with("<!")) {
-                fail("declarations are not supported");
+                fail("declarations are not supported (a DOCTYPE, entities)");
             } else {
                 parse_start_tag(doc, open);
             }
