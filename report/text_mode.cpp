@@ -1,6 +1,7 @@
 #include "report/text_mode.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -63,7 +64,10 @@ std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_
     std::vector<std::uint32_t> order(values.size());
     std::iota(order.begin(), order.end(), 0u);
     std::erase_if(order, [&](std::uint32_t i) { return values[i] == 0.0; });
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return values[a] > values[b]; });
+    // NaN (a damaged file, which the reader warns about) sorts last, so that
+    // the order stays a strict weak one.
+    const auto key = [&](std::uint32_t i) { return std::isnan(values[i]) ? -HUGE_VAL : values[i]; };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) > key(b); });
     if (top > 0 && order.size() > top) order.resize(top);
     return order;
 }
