@@ -80,13 +80,9 @@ void Report::add_topology(CartesianTopology topology) {
 }
 
 void Report::set_attribute(std::string key, std::string value) {
-    for (auto& [k, v] : attributes_) {
-        if (k == key) {
-            v = std::move(value);
-            return;
-        }
-    }
-    attributes_.emplace_back(std::move(key), std::move(value));
+    const auto [at, added] = attribute_index_.emplace(key, attributes_.size());
+    if (added) attributes_.emplace_back(std::move(key), std::move(value));
+    else attributes_[at->second].second = std::move(value);
 }
 
 void Report::ChildLists::add(std::uint32_t node, std::uint32_t parent) {

@@ -229,6 +229,7 @@ private:
     };
 
     std::vector<std::pair<std::string, std::string>> attributes_;
+    std::unordered_map<std::string, std::size_t> attribute_index_;  // key -> position in attributes_
     std::vector<std::string> mirrors_;
     std::vector<Metric> metrics_;
     std::vector<Region> regions_;

@@ -106,6 +106,9 @@ const std::string* Element::attribute(std::string_view key) const {
 
 namespace {
 
+// More than any CUBE element has (at most five).
+constexpr std::size_t kMaxAttributes = 64;
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 bool is_name_char(char c) {
@@ -296,6 +299,10 @@ private:
             ++pos_;
             skip_space();
             std::string value = read_attribute_value();
+            // Repeats are found by a scan of the attributes before; a bound
+            // on their number keeps that from growing with their square.
+            if (element.attributes.size() == kMaxAttributes)
+                fail("<" + element.name + "> has more than " + std::to_string(kMaxAttributes) + " attributes");
             if (element.attribute(key) != nullptr) fail("attribute " + key + " repeated in <" + element.name + ">");
             element.attributes.emplace_back(std::move(key), std::move(value));
         }

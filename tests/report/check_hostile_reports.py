@@ -53,6 +53,7 @@ ERRORS = {
     "duplicate-metric-name": r"anchor\.xml: line \d+: metric time is defined twice",
     "negative-id": r"anchor\.xml: line \d+: id of <cnode> is not a valid number: '-1'",
     "huge-id": r"anchor\.xml: line \d+: id 4294967295 of <cnode> is out of range",
+    "many-attributes": r"anchor\.xml: line \d+: <cube> has more than 64 attributes",
     "huge-index-count": r"0\.index/\.data: index size does not match its entry count",
     "dense-index-short-data": r"0\.index/\.data: data holds 0 bytes where 32 were expected",
     "compression-bomb": r"0\.index/\.data: compressed block inflates beyond the data's size",
@@ -66,6 +67,7 @@ WARNINGS = {
     "traversal-members": [],
     "control-names": [],
     "compression-bomb-opaque": [],
+    "many-report-attributes": [],
     # time stored call-tree inclusive: main 1, 2 and its callee solve 3, 4.
     "callee-exceeds-caller": [
         r"metric time \(call-tree inclusive\): the callees of call path main exceed it on rank 0, "

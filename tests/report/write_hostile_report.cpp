@@ -264,6 +264,20 @@ const std::map<std::string, Maker>& cases() {
         {"huge-id", [](const fs::path& s, std::size_t) {
              return with_anchor(s, [](std::string a) { return replaced(a, "<cnode id=\"1\"", "<cnode id=\"4294967295\""); });
          }},
+        {"many-attributes", [](const fs::path& s, std::size_t) {
+             // One element with 200,000 attributes.
+             return with_anchor(s, [](std::string a) {
+                 std::string many;
+                 for (int i = 0; i < 200000; ++i) many += " a" + std::to_string(i) + "=\"\"";
+                 return replaced(a, "<cube version=\"4.4\"", "<cube version=\"4.4\"" + many);
+             });
+         }},
+        {"many-report-attributes", [](const fs::path& s, std::size_t) {
+             // 200,000 report attributes (<attr>), each its own key.
+             Report r = base_report();
+             for (int i = 0; i < 200000; ++i) r.set_attribute("key" + std::to_string(i), "value");
+             return cubex_bytes(r, s);
+         }},
         {"control-names", [](const fs::path& s, std::size_t) {
              // Region names with a line break, a carriage return, a tab, a
              // terminal escape sequence and a C1 control (CSI, U+009B).
