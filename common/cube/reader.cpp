@@ -1,17 +1,15 @@
 #include "common/cube/reader.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <new>
-#include <optional>
 
 #include <unistd.h>
 
 #include "common/cube/anchor.hpp"
-#include "common/cube/call_paths.hpp"
 #include "common/cube/metric_files.hpp"
 #include "common/cube/numbering.hpp"
 #include "common/cube/tar.hpp"
+#include "common/cube/value_checks.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::cube {
@@ -27,117 +25,6 @@ auto in_member(const std::string& path, const std::string& member, Step step) {
     } catch (const Error& e) {
         throw Error(path, member + ": " + e.problem());
     }
-}
-
-// Warnings of the file, at most kMaxWarnings lines and one more saying how
-// many were left out: a damaged report could otherwise bury the terminal
-// under one line per metric.
-class Warnings {
-public:
-    static constexpr std::size_t kMaxWarnings = 10;
-    explicit Warnings(std::string where) : where_(std::move(where)) {}
-    void add(std::string problem) {
-        if (lines_.size() < kMaxWarnings) lines_.push_back(where_ + ": " + std::move(problem));
-        else ++left_out_;
-    }
-    void hand_to(Report& report) {
-        for (std::string& line : lines_) report.add_warning(std::move(line));
-        if (left_out_ > 0)
-            report.add_warning(where_ + ": " + std::to_string(left_out_) + " more warnings like these left out");
-    }
-
-private:
-    std::string where_;
-    std::vector<std::string> lines_;
-    std::size_t left_out_ = 0;
-};
-
-std::string number_text(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
-
-std::string rank_text(const Report& report, LocationIndex l) {
-    const Location& location = report.locations()[l];
-    const LocationGroup& group = report.location_groups()[location.group];
-    return "rank " + std::to_string(group.rank) + (location.rank != 0 ? " thread " + std::to_string(location.rank) : "");
-}
-
-// Turns the values of `metric`, stored call-tree inclusive, exclusive: each
-// call path keeps its value less its children's.
-//
-// A caller's inclusive value can never be smaller than its callees' together
-// in a sound report; where it is (a damaged or inconsistent file), the
-// exclusive value comes out negative. It is kept as it is, so that the
-// numbers still add up to what the file says, and a warning names the
-// metric, the call path and the rank where it is largest. A difference
-// within the rounding of the subtraction (a billionth of the values
-// involved) is rounding, not inconsistency, and becomes 0.
-void make_call_tree_exclusive(Report& report, MetricIndex metric, Warnings& warnings,
-                              std::optional<CallPathNames>& names) {
-    if (!report.has_values(metric)) return;
-    const std::size_t width = report.locations().size();
-    const auto& cnodes = report.cnodes();
-    std::vector<double> exclusive(cnodes.size() * width), magnitude(cnodes.size() * width);
-    for (CnodeIndex c = 0; c < cnodes.size(); ++c)
-        for (LocationIndex l = 0; l < width; ++l) {
-            exclusive[c * width + l] = report.value(metric, c, l);
-            magnitude[c * width + l] = std::abs(exclusive[c * width + l]);
-        }
-    for (CnodeIndex c = 0; c < cnodes.size(); ++c) {
-        if (cnodes[c].parent == kNone) continue;
-        for (LocationIndex l = 0; l < width; ++l) {
-            const double callee = report.value(metric, c, l);
-            exclusive[cnodes[c].parent * width + l] -= callee;
-            magnitude[cnodes[c].parent * width + l] += std::abs(callee);
-        }
-    }
-    std::size_t negative = 0;
-    std::size_t worst = 0;
-    for (std::size_t i = 0; i < exclusive.size(); ++i) {
-        if (exclusive[i] >= 0.0) continue;
-        if (-exclusive[i] <= 1e-9 * magnitude[i]) {
-            exclusive[i] = 0.0;
-            continue;
-        }
-        if (negative++ == 0 || exclusive[i] < exclusive[worst]) worst = i;
-    }
-    for (CnodeIndex c = 0; c < cnodes.size(); ++c)
-        for (LocationIndex l = 0; l < width; ++l)
-            if (exclusive[c * width + l] != report.value(metric, c, l))
-                report.set_value(metric, c, l, exclusive[c * width + l]);
-    if (negative == 0) return;
-    if (!names) names.emplace(report);
-    const Metric& m = report.metrics()[metric];
-    const auto c = static_cast<CnodeIndex>(worst / width);
-    const auto l = static_cast<LocationIndex>(worst % width);
-    warnings.add("metric " + m.unique_name + " (call-tree inclusive): the callees of call path " +
-                 names->abbreviated(c) + " exceed it on " + rank_text(report, l) + ", so its exclusive value is " +
-                 number_text(exclusive[worst]) + (m.unit.empty() ? "" : " " + m.unit) +
-                 (negative > 1 ? " (" + std::to_string(negative - 1) + " more negative values)" : ""));
-}
-
-// Values that are not finite numbers (NaN, infinities) measure nothing; they
-// are kept, as the file has them, but named.
-void check_finite(const Report& report, MetricIndex metric, Warnings& warnings, std::optional<CallPathNames>& names) {
-    if (!report.has_values(metric)) return;
-    const std::size_t width = report.locations().size();
-    std::size_t count = 0;
-    CnodeIndex first_cnode = kNone;
-    LocationIndex first_location = 0;
-    for (CnodeIndex c = 0; c < report.cnodes().size(); ++c)
-        for (LocationIndex l = 0; l < width; ++l)
-            if (!std::isfinite(report.value(metric, c, l)) && count++ == 0) {
-                first_cnode = c;
-                first_location = l;
-            }
-    if (count == 0) return;
-    if (!names) names.emplace(report);
-    warnings.add("metric " + report.metrics()[metric].unique_name + " holds " + std::to_string(count) +
-                 " value(s) that are not finite numbers, e.g. " +
-                 number_text(report.value(metric, first_cnode, first_location)) + " at call path " +
-                 names->abbreviated(first_cnode) + " on " + rank_text(report, first_location));
 }
 
 std::string gigabytes(long double bytes) {
@@ -181,7 +68,7 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
     const std::vector<CnodeIndex> inclusive_rows = siblings_first_order(parents);
     const std::size_t width = report.locations().size();
     Warnings warnings(where);
-    std::optional<CallPathNames> names;  // made when a warning needs one
+    NamesOnDemand names;
     std::size_t metrics_with_data = 0;
     for (MetricIndex m = 0; m < report.metrics().size(); ++m)
         if (!anchor.derived[m] && archive.file(std::to_string(anchor.metric_file_ids[m]) + ".data")) ++metrics_with_data;
