@@ -1,7 +1,9 @@
 #include "report/diff.hpp"
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,14 +40,23 @@ Mapping merge_structure(cube::Report& out, const cube::Report& in) {
     }
     std::map<std::string, cube::RegionIndex> regions;
     for (cube::RegionIndex r = 0; r < out.regions().size(); ++r) regions.emplace(out.regions()[r].name, r);
+    // Call paths of `out` by (parent, region), the first of each: a hash
+    // lookup per call path, where walking the siblings would be quadratic in
+    // a wide call tree.
+    std::unordered_map<std::uint64_t, cube::CnodeIndex> cnode_at;
+    const auto key = [](cube::CnodeIndex parent, cube::RegionIndex region) {
+        return std::uint64_t{parent} << 32 | region;
+    };
+    for (cube::CnodeIndex c = 0; c < out.cnodes().size(); ++c)
+        cnode_at.emplace(key(out.cnodes()[c].parent, out.cnodes()[c].region), c);
     for (const cube::Cnode& c : in.cnodes()) {
         const cube::Region& region = in.regions()[c.region];
         auto [found, fresh] = regions.emplace(region.name, 0);
         if (fresh) found->second = out.add_region(region);
         const cube::CnodeIndex parent = c.parent == kNone ? kNone : map.cnode[c.parent];
-        cube::CnodeIndex at = out.find_cnode(parent, found->second);
-        if (at == kNone) at = out.add_cnode(found->second, parent);
-        map.cnode.push_back(at);
+        auto [at, added] = cnode_at.emplace(key(parent, found->second), 0);
+        if (added) at->second = out.add_cnode(found->second, parent);
+        map.cnode.push_back(at->second);
     }
     std::map<std::pair<std::int64_t, std::int64_t>, cube::LocationIndex> locations;
     for (cube::LocationIndex l = 0; l < out.locations().size(); ++l)
@@ -101,6 +112,9 @@ cube::Report difference(const cube::Report& before, const cube::Report& after) {
     add_values(out, b, from_b, 1.0);
     add_values(out, a, from_a, -1.0);
     out.set_value_kind(cube::ValueKind::MetricInclusive);
+    // What was suspicious in either input is so in their difference.
+    for (const cube::Report* input : {&a, &b})
+        for (const std::string& warning : input->warnings()) out.add_warning(warning);
     return out;
 }
 

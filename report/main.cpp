@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 #include "common/cube/reader.hpp"
 #include "common/error.hpp"
@@ -13,6 +15,7 @@
 #include "report/diff.hpp"
 #include "report/options.hpp"
 #include "report/page.hpp"
+#include "report/table.hpp"
 #include "report/text_mode.hpp"
 
 namespace {
@@ -21,10 +24,12 @@ using namespace hindsight;
 constexpr const char* kProgram = "hindsight-report";
 
 report::Table text_table(const cube::Report& cube, const report::Options& options) {
-    if (options.metric.empty()) return report::metric_overview(cube, options.top > 0 ? options.top : 5);
+    // Scripts get whole call paths; a terminal the abbreviated ones.
+    const auto names = options.format == report::Format::Text ? report::PathNames::Abbreviated : report::PathNames::Whole;
+    if (options.metric.empty()) return report::metric_overview(cube, options.top > 0 ? options.top : 5, names);
     const cube::MetricIndex metric = cube.find_metric(options.metric);
     if (metric == cube::kNone) throw Error(options.report, "no metric '" + options.metric + "' in the report");
-    if (options.call_path.empty()) return report::call_tree_table(cube, metric, options.top);
+    if (options.call_path.empty()) return report::call_tree_table(cube, metric, options.top, names);
     const cube::CnodeIndex cnode = report::find_call_path(cube, options.call_path);
     if (cnode == cube::kNone) throw Error(options.report, "no call path '" + options.call_path + "' in the report");
     return report::rank_table(cube, metric, cnode, options.top);
@@ -38,7 +43,8 @@ std::string communication_json(const report::Options& options) {
     try {
         return report::find_communication_json(options.report).value_or(std::string());
     } catch (const Error& e) {
-        std::cerr << kProgram << ": warning: " << e.what() << "; the page has no communication view" << std::endl;
+        std::cerr << kProgram << ": warning: " << report::printable(e.what()) << "; the page has no communication view"
+                  << std::endl;
         return {};
     }
 }
@@ -51,11 +57,24 @@ int run(const report::Options& options) {
         title = std::filesystem::path(options.report).filename().string() + " − " +
                 std::filesystem::path(options.before).filename().string();
     }
+    // What the reader found suspicious goes to the error stream, and beside
+    // the values: above the text table (not into CSV or JSON, which scripts
+    // parse) and on the page. Said once the output is made, so that a later
+    // error stays the only line.
+    const auto warn = [&] {
+        for (const std::string& warning : cube.warnings())
+            std::cerr << kProgram << ": warning: " << report::printable(warning) << '\n';
+    };
     if (options.text) {
-        report::print_table(std::cout, text_table(cube, options), options.format);
+        const report::Table table = text_table(cube, options);
+        warn();
+        if (options.format == report::Format::Text)
+            for (const std::string& warning : cube.warnings()) std::cout << "warning: " << report::printable(warning) << '\n';
+        report::print_table(std::cout, table, options.format);
         return EXIT_SUCCESS;
     }
     report::write_page(cube, title, options.page, communication_json(options));
+    warn();
     std::cout << options.page << '\n';
     return EXIT_SUCCESS;
 }
@@ -64,7 +83,14 @@ int run(const report::Options& options) {
 
 int main(int argc, char** argv) {
     return run_tool(kProgram, [&] {
-        const auto options = report::parse_options(argc, argv, std::cout);
-        return options ? run(*options) : EXIT_SUCCESS;  // nothing more after --help, --version
+        try {
+            const auto options = report::parse_options(argc, argv, std::cout);
+            return options ? run(*options) : EXIT_SUCCESS;  // nothing more after --help, --version
+        } catch (const std::bad_alloc&) {
+            throw;
+        } catch (const std::exception& e) {
+            // One line, whatever names from the file the message quotes.
+            throw std::runtime_error(report::printable(e.what()));
+        }
     });
 }

@@ -93,6 +93,12 @@ std::string structure_json(const cube::Report& report, const std::string& title)
         j += sep + ("[" + json_string(l.name) + "," + std::to_string(l.rank) + "," + index_json(l.group) + "]");
         sep = ",";
     }
+    j += "],\"warnings\":[";
+    sep = "";
+    for (const std::string& warning : report.warnings()) {
+        j += sep + json_string(warning);
+        sep = ",";
+    }
     return j + "]}";
 }
 

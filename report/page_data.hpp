@@ -5,7 +5,8 @@
 //   n bytes                    the structure, JSON (UTF-8, padded with
 //                              spaces): title, the names the findings look
 //                              for (findings.hpp), attributes, metric tree,
-//                              regions, call tree, system tree
+//                              regions, call tree, system tree, the
+//                              reader's warnings
 //   per metric, in order:
 //     u32 rows                 call paths with a non-zero value on some location
 //     rows x u32               those call paths, ascending

@@ -23,6 +23,12 @@ std::string plain(const Table::Cell& cell, int digits) {
     return std::to_string(std::get<long long>(cell));
 }
 
+// A cell for the terminal: one line, no control characters.
+std::string shown(const Table::Cell& cell, int digits) {
+    if (const auto* s = std::get_if<std::string>(&cell)) return printable(*s);
+    return plain(cell, digits);
+}
+
 // Terminal columns a UTF-8 string takes (one per code point: good enough
 // for names, which are rarely wide characters).
 std::size_t width_of(const std::string& s) {
@@ -37,8 +43,9 @@ void print_text(std::ostream& out, const Table& table) {
     for (const Table::Row& row : table.rows) {
         std::vector<std::string> line;
         for (std::size_t i = 0; i < row.cells.size(); ++i)
-            line.push_back((i == 0 ? std::string(2 * static_cast<std::size_t>(row.depth), ' ') : "") +
-                           plain(row.cells[i], 6));
+            line.push_back((i == 0 ? std::string(2 * static_cast<std::size_t>(std::min(row.depth, kMaxIndent)), ' ')
+                                   : "") +
+                           shown(row.cells[i], 6));
         lines.push_back(std::move(line));
     }
     std::vector<std::size_t> widths(table.columns.size(), 0);
@@ -83,6 +90,33 @@ void print_json(std::ostream& out, const Table& table) {
 }
 
 }  // namespace
+
+std::string printable(std::string_view raw) {
+    const std::string text = valid_utf8(raw);
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        // U+0080..U+009F (C1 controls) are 0xC2 0x80..0x9F in UTF-8.
+        const bool c1 = byte == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+        if (byte >= 0x20 && byte != 0x7F && !c1) {
+            out += text[i];
+            continue;
+        }
+        switch (text[i]) {
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default: {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, c1 ? "\\u%04x" : "\\x%02x",
+                              c1 ? static_cast<unsigned char>(text[++i]) : byte);
+                out += escaped;
+            }
+        }
+    }
+    return out;
+}
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -22,9 +23,16 @@ struct Table {
 };
 
 // Text: aligned columns under a header line, the first column indented by
-// depth, numbers with 6 significant digits. CSV (RFC 4180) and JSON (an
+// depth (at most kMaxIndent levels, so that a deep tree's table stays linear
+// in its size), numbers with 6 significant digits, names made printable. CSV (RFC 4180) and JSON (an
 // array of objects keyed by column) carry numbers in full precision.
 void print_table(std::ostream& out, const Table& table, Format format);
+inline constexpr int kMaxIndent = 32;
+
+// `text` as valid UTF-8 on one line: control characters (line breaks, tabs,
+// escape sequences a terminal would obey, DEL and the C1 controls) become
+// visible escapes such as \n, \t and \x1b.
+std::string printable(std::string_view text);
 
 // One CSV field (RFC 4180): quoted when it holds a separator, a quote or a
 // line break.

@@ -1,9 +1,11 @@
 #include "report/text_mode.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
+#include "common/cube/call_paths.hpp"
 #include "report/stored_values.hpp"
 
 namespace hindsight::report {
@@ -44,10 +46,16 @@ double overall(cube::Aggregation how, const std::vector<double>& values) {
     return result;
 }
 
-int metric_depth(const cube::Report& report, MetricIndex m) {
-    int depth = 0;
-    for (; report.metrics()[m].parent != cube::kNone; m = report.metrics()[m].parent) ++depth;
+// Each metric's depth in the metric tree, in one pass (parents come first).
+std::vector<int> metric_depths(const cube::Report& report) {
+    std::vector<int> depth(report.metrics().size(), 0);
+    for (MetricIndex m = 0; m < depth.size(); ++m)
+        if (report.metrics()[m].parent != cube::kNone) depth[m] = depth[report.metrics()[m].parent] + 1;
     return depth;
+}
+
+std::string path_name(const cube::CallPathNames& names, CnodeIndex c, PathNames how) {
+    return how == PathNames::Abbreviated ? names.abbreviated(c) : names.full(c);
 }
 
 // The `top` indices of largest value (non-zero only), largest first; ties
@@ -56,7 +64,10 @@ std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_
     std::vector<std::uint32_t> order(values.size());
     std::iota(order.begin(), order.end(), 0u);
     std::erase_if(order, [&](std::uint32_t i) { return values[i] == 0.0; });
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return values[a] > values[b]; });
+    // NaN (a damaged file, which the reader warns about) sorts last, so that
+    // the order stays a strict weak one.
+    const auto key = [&](std::uint32_t i) { return std::isnan(values[i]) ? -HUGE_VAL : values[i]; };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) > key(b); });
     if (top > 0 && order.size() > top) order.resize(top);
     return order;
 }
@@ -64,25 +75,22 @@ std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_
 }  // namespace
 
 std::string call_path_text(const cube::Report& report, CnodeIndex cnode) {
-    std::string text;
-    for (; cnode != cube::kNone; cnode = report.cnodes()[cnode].parent)
-        text = report.regions()[report.cnodes()[cnode].region].name + (text.empty() ? "" : "/" + text);
-    return text;
+    return cube::CallPathNames(report).full(cnode);
 }
 
 CnodeIndex find_call_path(const cube::Report& report, const std::string& text) {
-    for (CnodeIndex c = 0; c < report.cnodes().size(); ++c)
-        if (call_path_text(report, c) == text) return c;
-    return cube::kNone;
+    return cube::CallPathNames(report).find(text);
 }
 
-Table metric_overview(const cube::Report& any, std::size_t top) {
+Table metric_overview(const cube::Report& any, std::size_t top, PathNames how) {
     cube::Report copy;
     const cube::Report& report = stored_values(any, copy);
+    const cube::CallPathNames names(report);
+    const std::vector<int> depths = metric_depths(report);
     Table table{{"metric", "call path", "value", "unit"}, {}};
     for (MetricIndex m = 0; m < report.metrics().size(); ++m) {
         const cube::Metric& metric = report.metrics()[m];
-        const int depth = metric_depth(report, m);
+        const int depth = depths[m];
         if (!report.computed(m)) {
             // Its values are not in the report: say so rather than print zeros.
             table.rows.push_back({{metric.unique_name, std::string("(all)"), std::string("not computed"), metric.unit}, depth});
@@ -93,20 +101,21 @@ Table metric_overview(const cube::Report& any, std::size_t top) {
         if (total == 0.0) continue;
         table.rows.push_back({{metric.unique_name, std::string("(all)"), total, metric.unit}, depth});
         for (const CnodeIndex c : largest(sums, top))
-            table.rows.push_back({{metric.unique_name, call_path_text(report, c), sums[c], metric.unit}, depth});
+            table.rows.push_back({{metric.unique_name, path_name(names, c, how), sums[c], metric.unit}, depth});
     }
     return table;
 }
 
-Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t top) {
+Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t top, PathNames how) {
     cube::Report copy;
     const cube::Report& report = stored_values(any, copy);
+    const cube::CallPathNames names(report);
     Table table{{"call path", "inclusive", "exclusive"}, {}};
     const std::vector<double> exclusive = row_sums(report, metric);
     const std::vector<double> inclusive = subtree_sums(report, aggregation(report, metric), exclusive);
     if (top > 0) {
         for (const CnodeIndex c : largest(exclusive, top))
-            table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, 0});
+            table.rows.push_back({{path_name(names, c, how), inclusive[c], exclusive[c]}, 0});
         return table;
     }
     // Depth-first, children in their order; every row names its whole path
@@ -118,7 +127,7 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
         const auto [c, depth] = stack.back();
         stack.pop_back();
         if (inclusive[c] == 0.0) continue;
-        table.rows.push_back({{call_path_text(report, c), inclusive[c], exclusive[c]}, depth});
+        table.rows.push_back({{path_name(names, c, how), inclusive[c], exclusive[c]}, depth});
         const std::vector<CnodeIndex> children = report.cnode_children(c);
         for (auto k = children.rbegin(); k != children.rend(); ++k) stack.emplace_back(*k, depth + 1);
     }

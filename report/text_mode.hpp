@@ -15,15 +15,22 @@
 
 namespace hindsight::report {
 
+// How the tables name call paths: whole (scripts split them at '/'), or, for
+// a terminal, with the middle of a path deeper than a dozen regions left out
+// (cube::CallPathNames::abbreviated), which keeps a table of a deep call
+// tree linear in its depth rather than quadratic.
+enum class PathNames { Whole, Abbreviated };
+
 // Every metric with a non-zero total (indented along the metric tree), each
 // followed by its `top` largest call paths (call-tree exclusive).
-Table metric_overview(const cube::Report& report, std::size_t top);
+Table metric_overview(const cube::Report& report, std::size_t top, PathNames names = PathNames::Whole);
 
 // The call tree of `metric`: each call path with its inclusive value (with
 // its callees) and exclusive value; call paths whose subtree is zero are
 // left out. With `top` > 0, only the `top` call paths of largest exclusive
 // value, largest first, without indentation.
-Table call_tree_table(const cube::Report& report, cube::MetricIndex metric, std::size_t top);
+Table call_tree_table(const cube::Report& report, cube::MetricIndex metric, std::size_t top,
+                      PathNames names = PathNames::Whole);
 
 // `metric` at `cnode` on each rank, exclusive and inclusive; with `top` > 0
 // only the `top` ranks of largest exclusive value, largest first.
@@ -33,7 +40,7 @@ Table rank_table(const cube::Report& report, cube::MetricIndex metric, cube::Cno
 std::string call_path_text(const cube::Report& report, cube::CnodeIndex cnode);
 
 // The call path `text` names (region names from the root, joined by '/');
-// kNone when there is none.
+// kNone when there is none. Linear in the number of call paths.
 cube::CnodeIndex find_call_path(const cube::Report& report, const std::string& text);
 
 }  // namespace hindsight::report

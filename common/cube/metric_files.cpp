@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "common/cube/inflate.hpp"
 #include "common/error.hpp"
@@ -16,8 +17,6 @@ constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kCompressedDataMarker = "ZCUBEX.DATA";
 constexpr std::uint8_t kSparse = 1;
 constexpr std::uint8_t kDense = 3;
-// The most an opaque (uninterpreted) type's rows may inflate to.
-constexpr std::size_t kOpaqueLimit = std::size_t{1} << 30;
 
 template <typename T>
 void put_le(std::string& out, T value) {
@@ -68,8 +67,10 @@ std::string inflate_rows(std::string_view data, bool big_endian, std::size_t exp
         in.get<std::uint64_t>();  // their sizes alone place them
         sizes.push_back(in.get<std::uint64_t>());
     }
+    // No reservation of `expected`: it is what the index and the anchor
+    // claim, and a small hostile file may claim terabytes; the string grows
+    // with what the streams really inflate to.
     std::string rows;
-    rows.reserve(expected);
     std::size_t at = data.size() - in.remaining();
     for (const std::uint64_t size : sizes) {
         if (size > data.size() - at) throw Error("", "compressed data is truncated");
@@ -151,27 +152,29 @@ MetricRows decode_metric(std::string_view index, std::string_view data, const Va
         throw Error("", "unknown index format " + std::to_string(format));
     }
 
-    const std::size_t cells = result.rows.size() * location_count;
-    std::string inflated;
-    if (data.starts_with(kCompressedDataMarker)) {
-        // An opaque type's width is only known from the inflated size.
-        const std::size_t limit = type.width != 0 ? cells * type.width : kOpaqueLimit;
-        inflated = inflate_rows(data.substr(kCompressedDataMarker.size()), big_endian, limit);
-        data = inflated;
-    } else if (data.starts_with(kDataMarker)) {
-        data.remove_prefix(kDataMarker.size());
-    } else {
+    const bool compressed = data.starts_with(kCompressedDataMarker);
+    if (!compressed && !data.starts_with(kDataMarker))
         throw Error("", "data does not start with CUBEX.DATA or ZCUBEX.DATA");
-    }
-    result.values.assign(cells, 0.0);
     if (type.layout == ValueType::Layout::Opaque) {
-        // Not interpreted; the rows must still divide the data evenly.
-        if (cells != 0 && data.size() % cells != 0) throw Error("", "data size is not a multiple of its rows");
+        // Not interpreted, so not inflated either (its width is unknown: no
+        // bound on what it could inflate to). It comes back without rows.
+        result.rows.clear();
         return result;
     }
+    // Every size below is checked before anything of that size is allocated.
+    const std::size_t cells = result.rows.size() * location_count;
+    if (type.width != 0 && cells > SIZE_MAX / type.width) throw Error("", "index declares more values than memory can hold");
     const std::size_t expected = cells * type.width;
+    std::string inflated;
+    if (compressed) {
+        inflated = inflate_rows(data.substr(kCompressedDataMarker.size()), big_endian, expected);
+        data = inflated;
+    } else {
+        data.remove_prefix(kDataMarker.size());
+    }
     if (data.size() != expected)
         throw Error("", "data holds " + std::to_string(data.size()) + " bytes where " + std::to_string(expected) + " were expected");
+    result.values.assign(cells, 0.0);
     for (std::size_t i = 0; i < cells; ++i) result.values[i] = decode_value(type, data.data() + i * type.width, big_endian);
     return result;
 }

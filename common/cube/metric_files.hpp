@@ -39,7 +39,8 @@ std::string encode_data(DataType type, const std::vector<double>& values);
 
 // Decoding checks every size and bound and throws hindsight::Error without a
 // file name; the caller adds which member it was.
-// Values of an Opaque type are not read (they come back as zeros).
+// Values of an Opaque type are not read, nor inflated: they come back
+// without rows (all zeros).
 MetricRows decode_metric(std::string_view index, std::string_view data, const ValueType& type, std::size_t row_count,
                          std::size_t location_count);
 

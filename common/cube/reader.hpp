@@ -16,8 +16,11 @@ namespace hindsight::cube {
 // The values come back as stored, i.e. value_kind() is MetricInclusive; call
 // Report::to_own_shares() to recover what the analyses wrote. Indices follow
 // the file's order (depth-first), which need not be the order the written
-// report was built in: look things up by name (query.hpp). Malformed or
-// truncated input throws hindsight::Error naming `path` and the problem.
+// report was built in: look things up by name (query.hpp). Malformed,
+// truncated or hostile input throws hindsight::Error naming `path` and the
+// problem. What is readable but suspect -- callees exceeding their caller in
+// a call-tree-inclusive metric, NaN or infinite values -- is kept as the file
+// has it and described in Report::warnings().
 Report read_cubex(const std::filesystem::path& path);
 
 // The same for a report already in memory; `origin` names it in errors.

@@ -16,11 +16,13 @@ MetricIndex Report::add_metric(Metric metric) {
     require(metric.parent == kNone || metric.parent < metrics_.size(),
             "cube metric: parent must be added before its children");
     require(!metric.unique_name.empty(), "cube metric: the unique name must not be empty");
-    require(find_metric(metric.unique_name) == kNone, "cube metric: unique name used twice");
+    const auto index = static_cast<MetricIndex>(metrics_.size());
+    require(metric_by_name_.emplace(metric.unique_name, index).second, "cube metric: unique name used twice");
+    metric_children_.add(index, metric.parent);
     metrics_.push_back(std::move(metric));
     values_.emplace_back();
     not_computed_.emplace_back();
-    return static_cast<MetricIndex>(metrics_.size() - 1);
+    return index;
 }
 
 void Report::set_not_computed(MetricIndex metric, std::string expression) {
@@ -35,11 +37,13 @@ RegionIndex Report::add_region(Region region) {
 CnodeIndex Report::add_cnode(RegionIndex region, CnodeIndex parent) {
     require(region < regions_.size(), "cube cnode: unknown region");
     require(parent == kNone || parent < cnodes_.size(), "cube cnode: parent must be added before its children");
+    const auto index = static_cast<CnodeIndex>(cnodes_.size());
+    cnode_children_.add(index, parent);
     cnodes_.push_back(Cnode{region, parent});
-    // A new call path appends one row to every metric already holding values.
-    for (Plane& p : values_)
-        if (!p.empty()) p.resize(p.size() + locations_.size(), 0.0);
-    return static_cast<CnodeIndex>(cnodes_.size() - 1);
+    // A new call path appends one row to every metric already holding values
+    // (only those: visiting every metric per call path would be quadratic).
+    for (const MetricIndex m : with_values_) values_[m].resize(values_[m].size() + locations_.size(), 0.0);
+    return index;
 }
 
 SystemNodeIndex Report::add_system_node(SystemNode node) {
@@ -59,8 +63,7 @@ LocationGroupIndex Report::add_location_group(LocationGroup group) {
 LocationIndex Report::add_location(Location location) {
     require(location.group < location_groups_.size(), "cube location: unknown location group");
     require(location.rank >= 0, "cube location: negative rank");
-    for (const Plane& p : values_)
-        require(p.empty(), "cube location: locations must all be added before the first value");
+    require(with_values_.empty(), "cube location: locations must all be added before the first value");
     locations_.push_back(std::move(location));
     return static_cast<LocationIndex>(locations_.size() - 1);
 }
@@ -77,38 +80,42 @@ void Report::add_topology(CartesianTopology topology) {
 }
 
 void Report::set_attribute(std::string key, std::string value) {
-    for (auto& [k, v] : attributes_) {
-        if (k == key) {
-            v = std::move(value);
-            return;
-        }
-    }
-    attributes_.emplace_back(std::move(key), std::move(value));
+    const auto [at, added] = attribute_index_.emplace(key, attributes_.size());
+    if (added) attributes_.emplace_back(std::move(key), std::move(value));
+    else attributes_[at->second].second = std::move(value);
 }
 
-std::vector<MetricIndex> Report::metric_children(MetricIndex metric) const {
-    std::vector<MetricIndex> children;
-    for (MetricIndex m = 0; m < metrics_.size(); ++m)
-        if (metrics_[m].parent == metric) children.push_back(m);
+void Report::ChildLists::add(std::uint32_t node, std::uint32_t parent) {
+    // Slot 0 holds the roots, slot n + 1 the children of node n.
+    first.push_back(kNone);
+    last.push_back(kNone);
+    next.push_back(kNone);
+    const std::size_t s = slot(parent);
+    if (first[s] == kNone) first[s] = node;
+    else next[last[s]] = node;
+    last[s] = node;
+}
+
+std::vector<std::uint32_t> Report::ChildLists::of(std::uint32_t parent) const {
+    std::vector<std::uint32_t> children;
+    if (parent != kNone && slot(parent) >= first.size()) return children;
+    for (std::uint32_t c = head(parent); c != kNone; c = next[c]) children.push_back(c);
     return children;
 }
 
-std::vector<CnodeIndex> Report::cnode_children(CnodeIndex cnode) const {
-    std::vector<CnodeIndex> children;
-    for (CnodeIndex c = 0; c < cnodes_.size(); ++c)
-        if (cnodes_[c].parent == cnode) children.push_back(c);
-    return children;
-}
+std::vector<MetricIndex> Report::metric_children(MetricIndex metric) const { return metric_children_.of(metric); }
+
+std::vector<CnodeIndex> Report::cnode_children(CnodeIndex cnode) const { return cnode_children_.of(cnode); }
 
 MetricIndex Report::find_metric(std::string_view unique_name) const {
-    for (MetricIndex m = 0; m < metrics_.size(); ++m)
-        if (metrics_[m].unique_name == unique_name) return m;
-    return kNone;
+    const auto found = metric_by_name_.find(unique_name);
+    return found == metric_by_name_.end() ? kNone : found->second;
 }
 
 CnodeIndex Report::find_cnode(CnodeIndex parent, RegionIndex region) const {
-    for (CnodeIndex c = 0; c < cnodes_.size(); ++c)
-        if (cnodes_[c].parent == parent && cnodes_[c].region == region) return c;
+    if (parent != kNone && parent >= cnodes_.size()) return kNone;
+    for (CnodeIndex c = cnode_children_.head(parent); c != kNone; c = cnode_children_.next[c])
+        if (cnodes_[c].region == region) return c;
     return kNone;
 }
 
@@ -116,8 +123,8 @@ CnodeIndex Report::find_cnode(const std::vector<std::string>& region_names) cons
     CnodeIndex current = kNone;
     for (const std::string& name : region_names) {
         CnodeIndex next = kNone;
-        for (CnodeIndex c = 0; c < cnodes_.size() && next == kNone; ++c)
-            if (cnodes_[c].parent == current && regions_[cnodes_[c].region].name == name) next = c;
+        for (CnodeIndex c = cnode_children_.head(current); c != kNone && next == kNone; c = cnode_children_.next[c])
+            if (regions_[cnodes_[c].region].name == name) next = c;
         if (next == kNone) return kNone;
         current = next;
     }
@@ -132,7 +139,10 @@ std::size_t Report::offset(MetricIndex metric, CnodeIndex cnode, LocationIndex l
 
 Report::Plane& Report::plane(MetricIndex metric) {
     Plane& p = values_.at(metric);
-    if (p.empty()) p.assign(cnodes_.size() * locations_.size(), 0.0);
+    if (p.empty()) {
+        p.assign(cnodes_.size() * locations_.size(), 0.0);
+        with_values_.push_back(metric);
+    }
     return p;
 }
 

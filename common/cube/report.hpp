@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -169,16 +170,26 @@ public:
     const std::vector<Location>& locations() const { return locations_; }
     const std::vector<CartesianTopology>& topologies() const { return topologies_; }
 
-    // Children in the order they were added.
+    // Children in the order they were added (kNone: the roots). Each takes
+    // time in the number of children only: reports may have a million call
+    // paths, and a scan of all of them per node would be quadratic.
     std::vector<MetricIndex> metric_children(MetricIndex metric) const;
     std::vector<CnodeIndex> cnode_children(CnodeIndex cnode) const;
 
-    // Lookups by name; kNone when absent.
+    // Lookups by name; kNone when absent. find_metric is a hash lookup.
     MetricIndex find_metric(std::string_view unique_name) const;
     // The call path whose regions, from the root down, have these names.
     CnodeIndex find_cnode(const std::vector<std::string>& region_names) const;
-    // The child of `parent` (kNone: a root) that enters `region`; kNone if absent.
+    // The first child of `parent` (kNone: a root) that enters `region`;
+    // kNone if absent. Walks the children of `parent`.
     CnodeIndex find_cnode(CnodeIndex parent, RegionIndex region) const;
+
+    // --- warnings --------------------------------------------------------
+    // What the reader found suspicious but not fatal (e.g. a callee larger
+    // than its caller in a call-tree-inclusive metric), one line each
+    // ("FILE: PROBLEM"), for the tools to show beside the values.
+    void add_warning(std::string line) { warnings_.push_back(std::move(line)); }
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
     // --- values ----------------------------------------------------------
     // Unset values are 0. Out-of-range indices throw std::out_of_range.
@@ -206,7 +217,19 @@ private:
     Plane& plane(MetricIndex metric);
     std::size_t offset(MetricIndex metric, CnodeIndex cnode, LocationIndex location) const;
 
+    // Children of every node as linked lists (first child, next sibling,
+    // last child for appending in order); index kNone + 1 slot holds the
+    // roots. Three words per node instead of a vector each.
+    struct ChildLists {
+        std::vector<std::uint32_t> first{kNone}, last{kNone}, next;
+        void add(std::uint32_t node, std::uint32_t parent);
+        std::vector<std::uint32_t> of(std::uint32_t parent) const;
+        std::uint32_t head(std::uint32_t parent) const { return first[slot(parent)]; }
+        static std::size_t slot(std::uint32_t parent) { return parent == kNone ? 0 : std::size_t{parent} + 1; }
+    };
+
     std::vector<std::pair<std::string, std::string>> attributes_;
+    std::unordered_map<std::string, std::size_t> attribute_index_;  // key -> position in attributes_
     std::vector<std::string> mirrors_;
     std::vector<Metric> metrics_;
     std::vector<Region> regions_;
@@ -216,6 +239,15 @@ private:
     std::vector<Location> locations_;
     std::vector<CartesianTopology> topologies_;
     std::vector<Plane> values_;  // one per metric; empty until first written
+    std::vector<MetricIndex> with_values_;  // metrics whose plane is allocated
+    // Metrics by unique name, looked up with a string_view (no copy).
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, MetricIndex, NameHash, std::equal_to<>> metric_by_name_;
+    ChildLists metric_children_, cnode_children_;
+    std::vector<std::string> warnings_;
     std::vector<std::optional<std::string>> not_computed_;  // per metric: its expression when not computed
     ValueKind value_kind_ = ValueKind::OwnShares;
 };

@@ -178,7 +178,11 @@ Archive Archive::parse(std::string bytes, const std::string& origin) {
             if (!prefix.empty()) name = std::string(prefix) + "/" + name;
         }
         const char type = header[kTypeflag.offset];
-        if (type == '0' || type == '\0') archive.members_.push_back(Member{std::move(name), data_begin, *size});
+        if (type == '0' || type == '\0') {
+            if (!archive.by_name_.emplace(name, archive.members_.size()).second)
+                throw Error(origin, "the archive holds two members named " + name);
+            archive.members_.push_back(Member{name, data_begin, *size});
+        }
 
         const std::size_t padded = (*size + kBlock - 1) / kBlock * kBlock;
         if (padded > b.size() - data_begin) throw Error(origin, "the archive is truncated in member " + name);
@@ -189,9 +193,10 @@ Archive Archive::parse(std::string bytes, const std::string& origin) {
 }
 
 std::optional<std::string_view> Archive::file(std::string_view name) const {
-    for (const Member& m : members_)
-        if (m.name == name) return std::string_view(bytes_).substr(m.offset, m.size);
-    return std::nullopt;
+    const auto found = by_name_.find(std::string(name));
+    if (found == by_name_.end()) return std::nullopt;
+    const Member& m = members_[found->second];
+    return std::string_view(bytes_).substr(m.offset, m.size);
 }
 
 }  // namespace hindsight::cube::tar

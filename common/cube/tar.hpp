@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace hindsight::cube::tar {
@@ -42,16 +43,21 @@ public:
     };
 
     // Throws hindsight::Error naming `path` when the file cannot be read or
-    // is not a well-formed ustar archive.
+    // is not a well-formed ustar archive. Only regular files are members:
+    // links, directories and extension headers are skipped, never followed,
+    // and nothing is ever written to disk. A name used by two regular
+    // members is an error (which one would a CUBE reader take?).
     static Archive load(const std::filesystem::path& path);
     static Archive parse(std::string bytes, const std::string& origin);
 
     const std::vector<Member>& members() const { return members_; }
+    // A hash lookup: reports hold two members per metric.
     std::optional<std::string_view> file(std::string_view name) const;
 
 private:
     std::string bytes_;
     std::vector<Member> members_;
+    std::unordered_map<std::string, std::size_t> by_name_;  // member name -> index in members_
 };
 
 }  // namespace hindsight::cube::tar

@@ -1,5 +1,7 @@
 #include "common/cube/writer.hpp"
 
+#include <optional>
+
 #include "common/cube/anchor.hpp"
 #include "common/cube/metric_files.hpp"
 #include "common/cube/numbering.hpp"
@@ -23,28 +25,20 @@ void check_expressible(const Report& report, const std::string& path) {
         if (!has_location[g]) throw Error(path, "process '" + report.location_groups()[g].name + "' has no thread");
 }
 
-// The stored (metric-inclusive) values of one metric in file order: rows by
-// file cnode id, columns by file location id; only non-zero rows are kept.
-MetricRows stored_rows(const Report& report, const FileNumbering& numbering,
-                       const std::vector<std::vector<MetricIndex>>& children, MetricIndex metric) {
-    // Own shares are summed over the metric's subtree; stored values are
-    // taken as they are.
-    std::vector<MetricIndex> subtree{metric};
-    if (report.value_kind() == ValueKind::OwnShares)
-        for (std::size_t i = 0; i < subtree.size(); ++i)
-            subtree.insert(subtree.end(), children[subtree[i]].begin(), children[subtree[i]].end());
-
+// The stored values of one metric in file order: rows by file cnode id,
+// columns by file location id; only non-zero rows are kept. `report` holds
+// stored (metric-inclusive) values.
+MetricRows stored_rows(const Report& report, const FileNumbering& numbering, MetricIndex metric) {
     MetricRows rows;
+    if (!report.has_values(metric)) return rows;
     const std::size_t width = numbering.locations.size();
     std::vector<double> row(width);
     for (std::uint32_t r = 0; r < numbering.cnodes.size(); ++r) {
         const CnodeIndex c = numbering.cnodes[r];
         bool nonzero = false;
         for (std::size_t col = 0; col < width; ++col) {
-            double v = 0.0;
-            for (const MetricIndex m : subtree) v += report.value(m, c, numbering.locations[col]);
-            row[col] = v;
-            nonzero = nonzero || v != 0.0;
+            row[col] = report.value(metric, c, numbering.locations[col]);
+            nonzero = nonzero || row[col] != 0.0;
         }
         if (!nonzero) continue;
         rows.rows.push_back(r);
@@ -55,9 +49,6 @@ MetricRows stored_rows(const Report& report, const FileNumbering& numbering,
 
 void write_archive(const Report& report, const std::filesystem::path& path) {
     const FileNumbering numbering = number_for_file(report);
-    std::vector<std::vector<MetricIndex>> children(report.metrics().size());
-    for (MetricIndex m = 0; m < report.metrics().size(); ++m)
-        if (report.adds_to_parent(m)) children[report.metrics()[m].parent].push_back(m);
 
     tar::Writer archive(path);
     std::string anchor = write_anchor(report, numbering);
@@ -67,7 +58,7 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
     archive.add("anchor.xml", anchor);
     for (std::uint32_t id = 0; id < numbering.metrics.size(); ++id) {
         const MetricIndex m = numbering.metrics[id];
-        const MetricRows rows = stored_rows(report, numbering, children, m);
+        const MetricRows rows = stored_rows(report, numbering, m);
         // A metric that is zero everywhere gets no members at all, as CubeW
         // writes a metric it received no row for. An empty sparse index is
         // legal for CubeLib, but other CUBE readers (e.g. pycubexr) reject it,
@@ -84,7 +75,16 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
 
 void write_cubex(const Report& report, const std::filesystem::path& path) {
     check_expressible(report, path.string());
-    write_output_file(path, [&](const std::filesystem::path& partial) { write_archive(report, partial); });
+    // Own shares are summed over each metric's subtree once, children before
+    // parents (Report::to_metric_inclusive), in a copy: summing each metric's
+    // subtree on its own would take time in the metric tree's depth squared.
+    std::optional<Report> inclusive;
+    if (report.value_kind() == ValueKind::OwnShares) {
+        inclusive.emplace(report);
+        inclusive->to_metric_inclusive();
+    }
+    const Report& stored = inclusive ? *inclusive : report;
+    write_output_file(path, [&](const std::filesystem::path& partial) { write_archive(stored, partial); });
 }
 
 }  // namespace hindsight::cube

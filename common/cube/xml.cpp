@@ -106,6 +106,9 @@ const std::string* Element::attribute(std::string_view key) const {
 
 namespace {
 
+// More than any CUBE element has (at most five).
+constexpr std::size_t kMaxAttributes = 64;
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 bool is_name_char(char c) {
@@ -142,6 +145,9 @@ public:
     Document run() {
         Document doc;
         skip_misc();
+        // A document type declaration could declare entities that expand
+        // exponentially or name files; CUBE files have none, so none is read.
+        if (starts_with("<!")) fail("declarations are not supported (a DOCTYPE, entities)");
         if (at_end() || peek() != '<') fail("the document has no root element");
         std::vector<std::size_t> open;
         parse_start_tag(doc, open);
@@ -158,7 +164,7 @@ public:
             } else if (starts_with("</")) {
                 parse_end_tag(doc, open);
             } else if (starts_with("<!")) {
-                fail("declarations are not supported");
+                fail("declarations are not supported (a DOCTYPE, entities)");
             } else {
                 parse_start_tag(doc, open);
             }
@@ -293,6 +299,10 @@ private:
             ++pos_;
             skip_space();
             std::string value = read_attribute_value();
+            // Repeats are found by a scan of the attributes before; a bound
+            // on their number keeps that from growing with their square.
+            if (element.attributes.size() == kMaxAttributes)
+                fail("<" + element.name + "> has more than " + std::to_string(kMaxAttributes) + " attributes");
             if (element.attribute(key) != nullptr) fail("attribute " + key + " repeated in <" + element.name + ">");
             element.attributes.emplace_back(std::move(key), std::move(value));
         }

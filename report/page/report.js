@@ -656,6 +656,9 @@ async function main() {
     const data = await decodeData();
     document.title = data.title;
     document.getElementById("title").textContent = data.title;
+    // What the reader found suspicious in the file, above everything else.
+    document.getElementById("warnings").replaceChildren(
+      ...data.warnings.map((w) => el("p", "", `Warning: ${w}`)));
     if (!data.metrics.length || !data.cnodes.length) {
       status.textContent = "The report holds no metrics or no call paths: there is nothing to show.";
       document.body.dataset.ready = document.body.dataset.findings = String(performance.now());

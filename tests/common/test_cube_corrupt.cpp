@@ -2,7 +2,10 @@
 
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/cube/reader.hpp"
 #include "common/cube/tar.hpp"
@@ -175,4 +178,87 @@ TEST_CASE("cube reader: flipped bytes anywhere never crash the reader") {
     // such checksums); flips in names, sizes, markers and XML are caught.
     INFO(rejected << " of " << tried << " flips rejected");
     CHECK(rejected > tried / 6);
+}
+
+namespace {
+
+// The members of `w` in order, with `extra` appended, as an archive.
+std::string archive_with(const ScratchDir& dir, const Written& w, const std::vector<std::pair<std::string, std::string>>& extra,
+                         const std::string& skip = "") {
+    tar::Writer out(dir / "rebuilt.tar");
+    for (const auto& m : w.archive.members())
+        if (m.name != skip) out.add(m.name, *w.archive.file(m.name));
+    for (const auto& [name, contents] : extra) out.add(name, contents);
+    out.finish();
+    return slurp(dir / "rebuilt.tar");
+}
+
+// One metric "time" at main and its callee solve, on one rank, stored as the
+// writer stores it (call-tree exclusive), then declared INCLUSIVE.
+Report inclusive_time(const ScratchDir& dir, double at_main, double at_solve) {
+    Report r;
+    const MetricIndex time = r.add_metric({"time", "Time", "sec", "", "", DataType::Double, kNone});
+    const CnodeIndex main_cnode = r.add_cnode(r.add_region({"main", "", "", "", "", -1, -1, {}, {}}), kNone);
+    const CnodeIndex solve = r.add_cnode(r.add_region({"solve", "", "", "", "", -1, -1, {}, {}}), main_cnode);
+    const SystemNodeIndex machine = r.add_system_node({"m", "machine", "", kNone});
+    r.add_location({"t", 0, r.add_location_group({"p", 0, machine})});
+    r.set_value(time, main_cnode, 0, at_main);
+    r.set_value(time, solve, 0, at_solve);
+    write_cubex(r, dir / "inclusive.cubex");
+    std::string bytes = slurp(dir / "inclusive.cubex");
+    const std::size_t at = bytes.find("type=\"EXCLUSIVE\"");
+    REQUIRE(at != std::string::npos);
+    bytes.replace(at, 16, "type=\"INCLUSIVE\"");  // as long: the tar header stays right
+    spit(dir / "inclusive.cubex", bytes);
+    return read_cubex(dir / "inclusive.cubex");
+}
+
+}  // namespace
+
+TEST_CASE("cube reader: an empty or second anchor.xml is named, not read past") {
+    ScratchDir dir;
+    const Written w = good_report(dir);
+    // `tar -rf report.cubex anchor.xml` appends a member of the same name.
+    check_rejected(dir, archive_with(dir, w, {{"anchor.xml", ""}}), "the archive holds two members named anchor.xml");
+    check_rejected(dir, archive_with(dir, w, {{"anchor.xml", ""}}, "anchor.xml"), "anchor.xml is empty");
+}
+
+TEST_CASE("cube reader: a DOCTYPE is refused before any entity in it is read") {
+    ScratchDir dir;
+    const Written w = good_report(dir);
+    std::string anchor(*w.archive.file("anchor.xml"));
+    anchor.insert(anchor.find("<cube"), "<!DOCTYPE cube [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n");
+    if (anchor.size() % 512 == 0) anchor += '\n';
+    check_rejected(dir, archive_with(dir, w, {{"anchor.xml", anchor}}, "anchor.xml"),
+                   "anchor.xml: line 2: declarations are not supported");
+}
+
+TEST_CASE("cube reader: callees exceeding their caller in an inclusive metric are named in a warning") {
+    ScratchDir dir;
+    // Inclusive main 2, solve 10: main's own time would be -8 s.
+    const Report bad = inclusive_time(dir, 2, 10);
+    CHECK(bad.value(0, 0, 0) == -8.0);
+    CHECK(bad.value(0, 1, 0) == 10.0);
+    REQUIRE(bad.warnings().size() == 1);
+    CHECK(bad.warnings()[0] == (dir / "inclusive.cubex").string() +
+                                   ": metric time (call-tree inclusive): the callees of call path main exceed it on "
+                                   "rank 0, so its exclusive value is -8 sec");
+    // 0.1 + 0.2 stored as the caller's 0.3: a difference of rounding only
+    // (0.3 - 0.30000000000000004), which is 0 and no warning.
+    const Report rounded = inclusive_time(dir, 0.3, 0.1 + 0.2);
+    CHECK(rounded.value(0, 0, 0) == 0.0);
+    CHECK(rounded.warnings().empty());
+}
+
+TEST_CASE("cube reader: values that are not finite numbers are named in a warning") {
+    ScratchDir dir;
+    cube_test::Fixture f = make_fixture();
+    // Written as stored, so that only this metric holds the infinity.
+    f.report.set_value_kind(ValueKind::MetricInclusive);
+    f.report.set_value(f.latesender, f.main_recv, f.r1t0, std::numeric_limits<double>::infinity());
+    write_cubex(f.report, dir / "inf.cubex");
+    const Report r = read_cubex(dir / "inf.cubex");
+    REQUIRE(r.warnings().size() == 1);
+    CHECK_THAT(r.warnings()[0], Catch::StartsWith((dir / "inf.cubex").string() + ": metric mpi_latesender holds 1 value(s) "
+                                                  "that are not finite numbers, e.g. inf at call path main/MPI_Recv on rank 1"));
 }

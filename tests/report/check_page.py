@@ -14,7 +14,10 @@
    its Late Sender at main/MPI_Recv on rank 2 is 1.1 s (read by hand from
    the report: metric 6, row 5, column 2 of 6.data).
 4. A report whose names are markup (write_hostile_report): each shows as
-   text, no element is created from it, no dialog opens.
+   text, no element is created from it, no dialog opens. A report whose
+   inclusive metric has a callee larger than its caller: the warning in the
+   page's band, main's own time -4 s as the file implies; names with control
+   characters each one row.
 5. A report shaped like Score-P's profiles (write_scorep_report, values in
    scorep_shaped_report.hpp): its minimum time aggregates by the minimum
    (main with its callees 0.25 s, main alone 6 s; per rank 0.25 s and
@@ -468,6 +471,30 @@ def check_hostile_names(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_suspect_values(driver, args, work):
+    """The reader's warnings in the page's band, the values they warn about
+    shown as the file has them, and names with control characters."""
+    cubex = os.path.join(work, "callee-exceeds-caller.cubex")
+    run([args.hostile_writer, "callee-exceeds-caller", cubex])
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "callee-exceeds-caller.html"))
+    band = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "#warnings p")]
+    check(band == [f"Warning: {cubex}: metric time (call-tree inclusive): the callees of call path main exceed it on "
+                   "rank 0, so its exclusive value is -2 sec (1 more negative values)"], f"the warnings band: {band}")
+    # Inclusive main 1, 2 and solve 3, 4 (write_hostile_report): main alone -2 - 2.
+    check(close(page.value("call-tree", "main"), -4), f"main alone is {page.value('call-tree', 'main')}")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+    cubex = os.path.join(work, "control-names.cubex")
+    run([args.hostile_writer, "control-names", cubex])
+    run([args.report_tool, cubex])
+    page = Page(driver, os.path.join(work, "control-names.html"))
+    check(not driver.find_elements(By.CSS_SELECTOR, "#warnings p"), "warnings for a sound report")
+    check(close(page.value("call-tree", "ma\nin\rx"), 3), "the name with a line break is not one row")
+    check(len(page.rows("call-tree")) == 2, f"{len(page.rows('call-tree'))} rows for main and its callee")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+
 def check_scorep_profile(driver, args, work):
     cubex = os.path.join(work, "profile.cubex")
     run([args.scorep_writer, cubex])
@@ -503,8 +530,8 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_scorep_profile,
-                             check_communication):
+            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
+                             check_scorep_profile, check_communication):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:

@@ -28,9 +28,9 @@ std::string octal(std::uint64_t v, std::size_t digits) {
     return s;
 }
 
-// One ustar member. `cube48_checksum` writes the checksum as CubeLib 4.8
-// does: 32 less than the right one (as if its field held 7 blanks, not 8).
-void add_member(std::string& tar, const std::string& name, const std::string& contents, bool cube48_checksum = false) {
+}  // namespace
+
+void add_member(std::string& tar, const std::string& name, const std::string& contents, bool cube48_checksum) {
     char header[kBlock] = {};
     std::memcpy(header, name.data(), name.size());
     std::memcpy(header + 100, "0000600", 7);
@@ -53,6 +53,8 @@ void add_member(std::string& tar, const std::string& name, const std::string& co
     tar.append((kBlock - contents.size() % kBlock) % kBlock, '\0');
 }
 
+namespace {
+
 std::string index_of(const std::vector<std::uint32_t>& rows) {
     std::string out = "CUBEX.INDEX";
     put<std::uint32_t>(out, 1);
@@ -69,6 +71,8 @@ std::string doubles(const std::vector<double>& values) {
     return out;
 }
 
+}  // namespace
+
 std::string compressed(const std::string& raw) {
     uLongf size = compressBound(static_cast<uLong>(raw.size()));
     std::string out(size, '\0');
@@ -78,6 +82,8 @@ std::string compressed(const std::string& raw) {
     out.resize(size);
     return out;
 }
+
+namespace {
 
 // ZCUBEX.DATA with one zlib block per row.
 std::string compressed_doubles(const std::vector<std::vector<double>>& rows) {

@@ -33,4 +33,12 @@ inline constexpr const char* kDerivedExpression = "metric::time(i)/metric::visit
 // The whole .cubex file.
 std::string scorep_shaped_report();
 
+// Byte-level pieces of such files, for other hand-built reports.
+// One ustar member appended to `tar`. `cube48_checksum` writes the checksum
+// as CubeLib 4.8 does: 32 less than the right one (as if its field held 7
+// blanks, not 8).
+void add_member(std::string& tar, const std::string& name, const std::string& contents, bool cube48_checksum = false);
+// One zlib stream of `raw`.
+std::string compressed(const std::string& raw);
+
 }  // namespace hindsight::testing

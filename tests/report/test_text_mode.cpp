@@ -114,3 +114,46 @@ TEST_CASE("difference: after minus before, matched by names, the union of both",
     CHECK(csv(rank_table(back, back.find_metric("time"), 0, 0)) ==
           "rank,exclusive,inclusive\n0,0,0\n1,0,0\n2,-4,-4\n");
 }
+
+TEST_CASE("text tables: control characters in names are escaped, one row a line", "[report]") {
+    CHECK(printable("a\nb\rc\td") == "a\\nb\\rc\\td");
+    CHECK(printable("\x1b[31mred\x7f") == "\\x1b[31mred\\x7f");
+    CHECK(printable("csi \xc2\x9b and \xc3\xbc") == "csi \\u009b and \xc3\xbc");  // U+009B escaped, ü kept
+    Table t{{"name", "value"}, {{{std::string("two\nlines"), 1.0}, 0}, {{std::string("esc\x1b"), 2.0}, 0}}};
+    std::ostringstream text;
+    print_table(text, t, Format::Text);
+    CHECK(text.str() == "name        value\ntwo\\nlines      1\nesc\\x1b         2\n");
+    // CSV keeps the name as it is, quoted (RFC 4180).
+    CHECK(csv(t) == "name,value\n\"two\nlines\",1\nesc\x1b,2\n");
+}
+
+TEST_CASE("text tables: deep call paths are abbreviated, indentation bounded, --callpath found in one pass", "[report]") {
+    // A chain main/f1/.../f39, 1 s at each call path on one rank.
+    cube::Report r;
+    const cube::MetricIndex time = testing::add_seconds_metric(r, "time", "Time", cube::kNone);
+    testing::add_ranks(r, 1);
+    cube::CnodeIndex c = r.add_cnode(r.add_region(testing::region_named("main")), cube::kNone);
+    r.set_value(time, c, 0, 1);
+    for (int depth = 1; depth < 40; ++depth) {
+        c = r.add_cnode(r.add_region(testing::region_named("f" + std::to_string(depth))), c);
+        r.set_value(time, c, 0, 1);
+    }
+    const Table tree = call_tree_table(r, time, 0, PathNames::Abbreviated);
+    REQUIRE(tree.rows.size() == 40);
+    // Depth 10 (main/f1/.../f9) is whole; depth 11 and below keep 3 + 6 regions.
+    CHECK(std::get<std::string>(tree.rows[9].cells[0]) == "main/f1/f2/f3/f4/f5/f6/f7/f8/f9");
+    CHECK(std::get<std::string>(tree.rows[10].cells[0]) == "main/f1/f2/…(2 more)…/f5/f6/f7/f8/f9/f10");
+    CHECK(std::get<std::string>(tree.rows[39].cells[0]) == "main/f1/f2/…(31 more)…/f34/f35/f36/f37/f38/f39");
+    CHECK(std::get<std::string>(call_tree_table(r, time, 0).rows[39].cells[0]).size() > 150);  // whole for scripts
+    std::ostringstream text;
+    print_table(text, tree, Format::Text);
+    const std::string out = text.str();
+    const std::string last = out.substr(out.rfind('\n', out.size() - 2) + 1);
+    CHECK(last.starts_with(std::string(2 * kMaxIndent, ' ') + "main/f1/f2/"));
+    CHECK_FALSE(last.starts_with(std::string(2 * kMaxIndent + 1, ' ')));
+    CHECK(find_call_path(r, call_path_text(r, c)) == c);
+    // A region name holding '/' is still found by its whole path.
+    const cube::CnodeIndex slash = r.add_cnode(r.add_region(testing::region_named("a/b")), 0);
+    CHECK(find_call_path(r, "main/a/b") == slash);
+    CHECK(find_call_path(r, "main/a") == cube::kNone);
+}
