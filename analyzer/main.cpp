@@ -21,6 +21,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <mpi.h>
 
@@ -37,6 +39,7 @@
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
+#include "analyzer/row_gathering.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
@@ -116,6 +119,17 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
     facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
+    // What each rank's loader found damaged, one line each, in rank order.
+    std::string damage;
+    for (const std::string& line : s.damage) damage += line + '\n';
+    for (const auto& text : analyzer::gather_records(std::vector<char>(damage.begin(), damage.end()), world.comm,
+                                                     world.watch, "the damage found by all ranks")) {
+        std::string line;
+        for (const char c : text) {
+            if (c != '\n') line += c;
+            else facts.damage.push_back(std::exchange(line, {}));
+        }
+    }
     facts.graph = findings.graph;
     return facts;
 }
@@ -203,6 +217,9 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     auto problem = agreed(world, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        // The report itself tells what it could not be trusted with.
+        if (const std::string warnings = analyzer::warnings_line(facts); !warnings.empty())
+            report->set_attribute("Hindsight warnings", warnings);
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
