@@ -66,16 +66,19 @@ struct World {
 };
 
 // Runs `step` on every rank; a hindsight::Error (or any exception) on any
-// rank becomes the agreed problem of all.
+// rank becomes the agreed problem of all. A failure that names no file of
+// its own (running out of memory) is told of `file`, the one the step works on.
 template <typename Step>
-std::optional<std::string> agreed(const World& world, Step&& step) {
+std::optional<std::string> agreed(const World& world, const std::string& file, Step&& step) {
     std::optional<std::string> problem;
     try {
         step();
     } catch (const std::bad_alloc&) {
-        problem = "out of memory";
+        problem = file + ": out of memory";
+    } catch (const Error& e) {
+        problem = e.file().empty() ? file + ": " + e.what() : e.what();
     } catch (const std::exception& e) {
-        problem = e.what();
+        problem = file + ": " + e.what();
     }
     return replay::agree_on_problem(world.comm, problem, world.watch);
 }
@@ -176,7 +179,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     // says so.
     phase("load");
     trace::LoadedTrace loaded;
-    if (auto problem = agreed(world, [&] {
+    if (auto problem = agreed(world, options.trace, [&] {
             if (world.rank == 0 && std::filesystem::exists(options.trace))
                 analyzer::check_report_path(options.report, options.trace);
             if (world.rank == 0 && std::filesystem::exists(options.trace) && !options.page.empty())
@@ -214,7 +217,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     std::optional<cube::Report> report;
     analyzer::CommunicationStructure communication;
-    auto problem = agreed(world, [&] {
+    auto problem = agreed(world, options.report, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
         // The report itself tells what it could not be trusted with.
@@ -285,10 +288,19 @@ int main(int argc, char** argv) {
         // MPI_Finalize would spin while rank 0 writes the report.
         watch.complete("the other ranks to finish", [&](auto& r) { MPI_Ibarrier(world.comm, &r[0]); });
         return status;
-    } catch (const std::exception& e) {
+    } catch (...) {
         // Left the phase that failed alone: nobody else can be waited for.
         progress.interrupt();
-        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << e.what() << std::endl;
+        std::string problem = "an unexpected failure";
+        try {
+            throw;
+        } catch (const std::bad_alloc&) {
+            problem = "out of memory";
+        } catch (const std::exception& e) {
+            problem = e.what();
+        } catch (...) {
+        }
+        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << problem << std::endl;
         MPI_Abort(world.comm, EXIT_FAILURE);
         return EXIT_FAILURE;  // not reached
     }

@@ -196,7 +196,7 @@ ClockCorrection read_local_definitions(const otf2::Reader& reader, OTF2_Location
                                        outside_time_span(properties, clock.window(),
                                                          clock.instant(offsets.refused->first,
                                                                        offsets.refused->second)));
-    reader.check(code, "cannot read the local definitions of location " + std::to_string(location));
+    reader.check(code, "cannot read the local definitions of location " + std::to_string(location), file);
     return clock;
 }
 
@@ -253,7 +253,9 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
         std::uint64_t read = 0;
         const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalEvents(reader.get(), events.get(), &read);
         sink.rethrow_if_interrupted();
-        reader.check(code, "cannot read the events of rank " + std::to_string(rank));
+        reader.check(code, "cannot read the events of rank " + std::to_string(rank),
+                     (std::filesystem::path(anchor_path).replace_extension() / (std::to_string(*location) + ".evt"))
+                         .string());
         builder.stats.records = read;
     }
     // Even a rank that only called MPI_Init and MPI_Finalize has events.

@@ -202,3 +202,15 @@ TEST_CASE("mapping tables that merge two ids or name undefined ones are refused"
                             Catch::StartsWith(definitions.string() + ": the string mapping table maps local"));
     }
 }
+
+TEST_CASE("a local definition file OTF2 cannot decode is named", "[loader][damage][scorep]") {
+    ScratchDir dir;
+    const std::string anchor = pingpong_copy(dir);
+    const auto definitions = file_of(anchor, "traces/1.def");
+    auto bytes = read_bytes(definitions);
+    // Bytes 15-18 zeroed: OTF2 fails to read the records ("Load of next chunk failed").
+    std::memset(bytes.data() + 15, 0, 4);
+    write_bytes(definitions, bytes);
+    REQUIRE_THROWS_WITH(load_local_trace(anchor, 1, 2),
+                        Catch::StartsWith(definitions.string() + ": cannot read the local definitions of location 1"));
+}
