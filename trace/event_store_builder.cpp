@@ -149,16 +149,17 @@ void EventStoreBuilder::bookkeeping(std::uint64_t time, const char* record) { (v
 void EventStoreBuilder::drop_collective_begin() {
     unended_collectives_.add(where(collective_begin_));
     collective_begin_ = Collective::kNoBegin;
-    collective_begin_call_ = kNoEvent;
+    collective_begun_ = false;
 }
 
 void EventStoreBuilder::collective_begin(std::uint64_t time) {
     const Ticks t = corrected(time, "MPI_COLLECTIVE_BEGIN");
     // Begin and end pair within one call; a begin still waiting for its end
     // lost it.
-    if (collective_begin_ != Collective::kNoBegin) drop_collective_begin();
+    if (collective_begun_) drop_collective_begin();
     collective_begin_ = t;
     collective_begin_call_ = open_call();
+    collective_begun_ = true;
 }
 
 void EventStoreBuilder::enter(std::uint64_t time, OTF2_RegionRef region) {
@@ -175,7 +176,7 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
              defs_.definitions.regions[open_.back().region].name + "' is open");
     // A call that ends with its collective begun but not ended: the
     // operation's record is lost, and the call is no collective.
-    if (collective_begin_ != Collective::kNoBegin && collective_begin_call_ == open_call()) [[unlikely]]
+    if (collective_begun_ && collective_begin_call_ == open_call()) [[unlikely]]
         drop_collective_begin();
     // MPI_Init and MPI_Finalize synchronize all ranks; unless the trace
     // recorded that itself, a collective on MPI_COMM_WORLD marks it.
@@ -289,6 +290,7 @@ Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2
 void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
     trace_.collectives.push_back(collective);
     trace_.collectives.back().begin = std::exchange(collective_begin_, Collective::kNoBegin);
+    collective_begun_ = false;
     push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
     last_collective_call_ = open_call();
 }
@@ -297,7 +299,7 @@ void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op,
                                        std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
     const Ticks t = corrected(time, "MPI_COLLECTIVE_END");
     // A begin in another call than this end's lost its own end.
-    if (collective_begin_ != Collective::kNoBegin && collective_begin_call_ != open_call()) [[unlikely]]
+    if (collective_begun_ && collective_begin_call_ != open_call()) [[unlikely]]
         drop_collective_begin();
     push_collective(t, collective(op, comm, root, sent, received));
 }

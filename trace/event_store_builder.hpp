@@ -142,7 +142,10 @@ private:
     Ticks jitter_tolerance_;   // see ClockCorrection::jitter_tolerance
     EventIndex last_collective_call_ = kNoEvent;
     Ticks collective_begin_ = Collective::kNoBegin;
-    EventIndex collective_begin_call_ = kNoEvent;  // the call holding that begin
+    // Whether a begin waits for its end (collective_begin_ may be any time),
+    // and the call holding it.
+    bool collective_begun_ = false;
+    EventIndex collective_begin_call_ = kNoEvent;
     // Receive requests posted and not yet completed: the Enter of the call
     // that posted each (request ids are unique among a rank's open requests).
     std::unordered_map<std::uint64_t, EventIndex> posted_requests_;
