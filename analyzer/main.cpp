@@ -23,6 +23,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <mpi.h>
 
@@ -40,6 +42,7 @@
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
+#include "analyzer/row_gathering.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
@@ -66,16 +69,19 @@ struct World {
 };
 
 // Runs `step` on every rank; a hindsight::Error (or any exception) on any
-// rank becomes the agreed problem of all.
+// rank becomes the agreed problem of all. A failure that names no file of
+// its own (running out of memory) is told of `file`, the one the step works on.
 template <typename Step>
-std::optional<std::string> agreed(const World& world, Step&& step) {
+std::optional<std::string> agreed(const World& world, const std::string& file, Step&& step) {
     std::optional<std::string> problem;
     try {
         step();
     } catch (const std::bad_alloc&) {
-        problem = "out of memory";
+        problem = file + ": out of memory";
+    } catch (const Error& e) {
+        problem = e.file().empty() ? file + ": " + e.what() : e.what();
     } catch (const std::exception& e) {
-        problem = e.what();
+        problem = file + ": " + e.what();
     }
     return replay::agree_on_problem(world.comm, problem, world.watch);
 }
@@ -119,6 +125,17 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
     facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
+    // What each rank's loader found damaged, one line each, in rank order.
+    std::string damage;
+    for (const std::string& line : s.damage) damage += line + '\n';
+    for (const auto& text : analyzer::gather_records(std::vector<char>(damage.begin(), damage.end()), world.comm,
+                                                     world.watch, "the damage found by all ranks")) {
+        std::string line;
+        for (const char c : text) {
+            if (c != '\n') line += c;
+            else facts.damage.push_back(std::exchange(line, {}));
+        }
+    }
     facts.graph = findings.graph;
     return facts;
 }
@@ -165,7 +182,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     // says so.
     phase("load");
     trace::LoadedTrace loaded;
-    if (auto problem = agreed(world, [&] {
+    if (auto problem = agreed(world, options.trace, [&] {
             if (world.rank == 0 && std::filesystem::exists(options.trace))
                 analyzer::check_report_path(options.report, options.trace);
             if (world.rank == 0 && std::filesystem::exists(options.trace) && !options.page.empty())
@@ -203,9 +220,12 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     std::optional<cube::Report> report;
     analyzer::CommunicationStructure communication;
-    auto problem = agreed(world, [&] {
+    auto problem = agreed(world, options.report, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        // The report itself tells what it could not be trusted with.
+        if (const std::string warnings = analyzer::warnings_line(facts); !warnings.empty())
+            report->set_attribute("Hindsight warnings", warnings);
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);

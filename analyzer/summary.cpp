@@ -145,7 +145,7 @@ std::vector<SummarySection> summary_sections() {
 }
 
 std::string warnings_line(const RunFacts& f) {
-    std::vector<std::string> parts;
+    std::vector<std::string> parts(f.damage);
     const auto violations = f.clock_violations_p2p + f.clock_violations_collective;
     if (violations)
         parts.push_back(std::to_string(violations) + " clock-condition violations (" +

@@ -62,6 +62,9 @@ struct RunFacts {
     std::uint64_t timestamp_fixups = 0;
     std::uint64_t clock_violations_p2p = 0;
     std::uint64_t clock_violations_collective = 0;
+    // Damage in the trace the analysis went around, one sentence per rank
+    // and kind, naming the rank (trace::LoadStats::damage).
+    std::vector<std::string> damage;
     // Each rank's longest waits of each pattern, in any order.
     std::vector<RankedWait> longest_waits;
     // Sections of other analyses, printed before the warnings; given the

@@ -106,6 +106,29 @@ std::optional<std::string> check_collectives(const trace::LocalTrace& trace, con
     return std::nullopt;
 }
 
+// A rank whose PROGRAM_BEGIN names no region while another's names its
+// program's region: the name (a string id, or the string mapping table of
+// its local definitions) is damaged, and the rank's call tree would lack
+// the root the others have. Ranks of different programs (MPMD) each name
+// their own region and pass.
+std::optional<std::string> check_program_start(const trace::LocalTrace& trace, MPI_Comm world,
+                                               ProgressWatch& watch) {
+    struct Ranked {
+        int value;
+        int rank;
+    };
+    Ranked low{static_cast<int>(trace.program_start), trace.rank}, high = low;
+    watch.complete<2>("how all ranks began", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, &low, 1, MPI_2INT, MPI_MINLOC, world, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, &high, 1, MPI_2INT, MPI_MAXLOC, world, &r[1]);
+    });
+    using Start = trace::LocalTrace::ProgramStart;
+    if (low.value != static_cast<int>(Start::NoRegion) || high.value != static_cast<int>(Start::Region))
+        return std::nullopt;
+    return "the PROGRAM_BEGIN of " + rank_name(low.rank) + " names no region, that of " + rank_name(high.rank) +
+           " its program's region (a damaged string id or string mapping table)";
+}
+
 }  // namespace
 
 std::optional<std::string> check_consistency(const trace::LocalTrace& trace, const trace::MessageSlots& slots, MPI_Comm world,
@@ -113,6 +136,7 @@ std::optional<std::string> check_consistency(const trace::LocalTrace& trace, con
     std::vector<trace::CommLayout> layouts;
     for (CommId c = 0; c < trace.definitions.communicators.size(); ++c)
         layouts.push_back(trace::comm_layout(trace.definitions, c));
+    if (auto problem = check_program_start(trace, world, watch)) return problem;
     if (auto problem = check_messages(trace, slots, world, watch)) return problem;
     if (auto problem = agree_on_problem(world, find_message_order_cycle(trace, slots, world, watch), watch))
         return problem;

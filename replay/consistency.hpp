@@ -4,7 +4,9 @@
 //    communicators, tags and sizes (an order-independent checksum), in an
 //    order that could have happened (message_order.hpp);
 //  - per communicator, every member records the same number and sequence of
-//    collective operations (kind and root).
+//    collective operations (kind and root);
+//  - no rank's PROGRAM_BEGIN names no region where another's names its
+//    program's region (a damaged name).
 #pragma once
 
 #include <optional>

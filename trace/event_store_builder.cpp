@@ -1,8 +1,8 @@
 #include "trace/event_store_builder.hpp"
 
-#include <utility>
-
 #include <filesystem>
+#include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
 #include "trace/otf2_enums.hpp"
@@ -21,10 +21,14 @@ EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrecti
       clock_(clock),
       trace_(trace),
       world_(defs.world_comm()),
-      slots_(static_cast<std::size_t>(defs.definitions.mpi_rank_count())) {
+      slots_(static_cast<std::size_t>(defs.definitions.mpi_rank_count())),
+      jitter_tolerance_(ClockCorrection::jitter_tolerance(defs.definitions.clock)) {
     const Definitions& d = defs.definitions;
     layouts_.reserve(d.communicators.size());
-    for (CommId c = 0; c < d.communicators.size(); ++c) layouts_.push_back(comm_layout(d, c));
+    for (CommId c = 0; c < d.communicators.size(); ++c) {
+        layouts_.push_back(comm_layout(d, c));
+        member_of_.push_back(layouts_.back().valid && layouts_.back().rank_of(trace.rank) >= 0);
+    }
     lifecycle_.reserve(d.regions.size());
     for (const Region& r : d.regions) {
         lifecycle_.push_back(is_mpi_call(r, "MPI_Init") || is_mpi_call(r, "MPI_Init_thread")
@@ -38,9 +42,27 @@ void EventStoreBuilder::fail(const std::string& problem) const {
     throw Error(trace_.anchor_path, "rank " + std::to_string(trace_.rank) + ": " + problem);
 }
 
-void EventStoreBuilder::fail_timestamp(std::uint64_t time) const {
-    fail("timestamp " + std::to_string(time) + " lies more than 2^61 ticks from the trace's start (" +
-         std::to_string(defs_.definitions.clock.global_offset) + ")");
+void EventStoreBuilder::fail_timestamp(std::uint64_t time, const char* record, std::optional<Ticks> corrected) const {
+    fail("the timestamp " + std::to_string(time) + " of record " + record + " (" + where(last_time_) +
+         " or later), corrected, " +
+         outside_time_span(defs_.definitions.clock, clock_.window(), corrected));
+}
+
+void EventStoreBuilder::fail_step_back(std::uint64_t time, const char* record, Ticks corrected) const {
+    const Ticks back = last_time_ - corrected;
+    std::ostringstream seconds;
+    seconds << trace_.seconds(back);
+    fail("record " + std::string(record) + " (timestamp " +
+         std::to_string(time) + ", " + where(corrected) + ") lies " + seconds.str() + " s (" +
+         std::to_string(back) + " ticks) before the record preceding it: the rank's clock went back further than " +
+         "clock jitter (" + std::to_string(jitter_tolerance_) + " ticks); the trace is broken");
+}
+
+std::string EventStoreBuilder::where(Ticks time) const {
+    std::ostringstream text;
+    if (!open_.empty()) text << "in '" << defs_.definitions.regions[open_.back().region].name << "' ";
+    text << "at " << trace_.seconds(time) << " s";
+    return text.str();
 }
 
 void EventStoreBuilder::fail_region(OTF2_RegionRef region) const {
@@ -57,17 +79,20 @@ void EventStoreBuilder::fail_event_count() const {
     fail("more than " + std::to_string(kMaxEvents) + " events on one rank, more than the store can index");
 }
 
-inline Ticks EventStoreBuilder::corrected(std::uint64_t time) {
-    if (!clock_.in_range(time)) [[unlikely]]
-        fail_timestamp(time);
-    Ticks t = clock_.apply(time);
-    // A stream must not go back in time; a clock that did (or a correction
-    // that made it) is clamped to the previous event, and the count shows
-    // up among the warnings.
+inline Ticks EventStoreBuilder::corrected(std::uint64_t time, const char* record) {
+    const std::optional<Ticks> checked = clock_.correct(time);
+    if (!checked || !clock_.window().holds(*checked)) [[unlikely]]
+        fail_timestamp(time, record, checked);
+    Ticks t = *checked;
+    // A stream must not go back in time. Jitter (a step back within the
+    // tolerance) is clamped to the previous event and counted among the
+    // warnings; a larger step is a broken clock or timestamp, and every
+    // wait measured across it would be wrong.
     if (!any_time_) [[unlikely]] {
         any_time_ = true;
         stats.first_time = t;
     } else if (t < last_time_) [[unlikely]] {
+        if (last_time_ - t > jitter_tolerance_) fail_step_back(time, record, t);
         t = last_time_;
         ++stats.timestamp_fixups;
     }
@@ -119,22 +144,40 @@ inline void EventStoreBuilder::push_leave(Ticks time) {
     open_.pop_back();
 }
 
-void EventStoreBuilder::bookkeeping(std::uint64_t time) { (void)corrected(time); }
+void EventStoreBuilder::bookkeeping(std::uint64_t time, const char* record) { (void)corrected(time, record); }
 
-void EventStoreBuilder::collective_begin(std::uint64_t time) { collective_begin_ = corrected(time); }
+void EventStoreBuilder::drop_collective_begin() {
+    unended_collectives_.add(where(collective_begin_));
+    collective_begin_ = Collective::kNoBegin;
+    collective_begun_ = false;
+}
+
+void EventStoreBuilder::collective_begin(std::uint64_t time) {
+    const Ticks t = corrected(time, "MPI_COLLECTIVE_BEGIN");
+    // Begin and end pair within one call; a begin still waiting for its end
+    // lost it.
+    if (collective_begun_) drop_collective_begin();
+    collective_begin_ = t;
+    collective_begin_call_ = open_call();
+    collective_begun_ = true;
+}
 
 void EventStoreBuilder::enter(std::uint64_t time, OTF2_RegionRef region) {
-    push_enter(corrected(time), region_index(region));
+    push_enter(corrected(time, "ENTER"), region_index(region));
 }
 
 void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
-    const Ticks t = corrected(time);
+    const Ticks t = corrected(time, "LEAVE");
     const RegionId r = region_index(region);
     if (open_.empty()) [[unlikely]]
         fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' without an ENTER");
     if (open_.back().region != r) [[unlikely]]
         fail("LEAVE of region '" + defs_.definitions.regions[r].name + "' while region '" +
              defs_.definitions.regions[open_.back().region].name + "' is open");
+    // A call that ends with its collective begun but not ended: the
+    // operation's record is lost, and the call is no collective.
+    if (collective_begun_ && collective_begin_call_ == open_call()) [[unlikely]]
+        drop_collective_begin();
     // MPI_Init and MPI_Finalize synchronize all ranks; unless the trace
     // recorded that itself, a collective on MPI_COMM_WORLD marks it.
     const MpiLifecycle kind = lifecycle_[r];
@@ -152,6 +195,11 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
              std::to_string(partner) + " of " + defs_.definitions.comm_display_name(c) + ", which has only " +
              std::to_string(layout(c).size()) + " ranks");
     if (tag > kMaxTag) fail("a message with tag " + std::to_string(tag) + ", beyond the range of MPI tags");
+    // A rank communicates only on communicators it belongs to; an event on
+    // another one has a damaged communicator id (or mapping table).
+    if (!member_of_[c]) [[unlikely]]
+        fail(std::string(kind == EventKind::Send ? "a send" : "a receive") + " on " +
+             defs_.definitions.comm_display_name(c) + ", of which the rank is no member");
     Message& m = trace_.messages.emplace_back();
     m.comm = c;
     m.partner = static_cast<std::int32_t>(partner);
@@ -169,17 +217,32 @@ void EventStoreBuilder::reserve_messages(std::size_t messages) {
 }
 
 void EventStoreBuilder::send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
-                             std::uint64_t bytes, bool nonblocking) {
-    push_message(corrected(time), EventKind::Send, receiver, comm, tag, bytes, nonblocking);
+                             std::uint64_t bytes) {
+    push_message(corrected(time, "MPI_SEND"), EventKind::Send, receiver, comm, tag, bytes, false);
+}
+
+void EventStoreBuilder::isend(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+                              std::uint64_t bytes, std::uint64_t request) {
+    push_message(corrected(time, "MPI_ISEND"), EventKind::Send, receiver, comm, tag, bytes, true);
+    open_send_requests_.insert(request);
+}
+
+void EventStoreBuilder::isend_complete(std::uint64_t time, std::uint64_t request) {
+    const Ticks t = corrected(time, "MPI_ISEND_COMPLETE");
+    // Every MPI_ISEND names its request, so a completion of another one
+    // belongs to no send of this rank: a damaged id (or a lost send).
+    if (open_send_requests_.erase(request) == 0) [[unlikely]]
+        unstarted_sends_.add("request " + std::to_string(request) + " " + where(t));
 }
 
 void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
                              std::uint64_t bytes) {
-    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, false);
+    push_message(corrected(time, "MPI_RECV"), EventKind::Recv, sender, comm, tag, bytes, false);
 }
 
 void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request) {
-    (void)corrected(time);
+    (void)corrected(time, "MPI_IRECV_REQUEST");
+    any_receive_posted_ = true;
     // Outside any call the request has no posting call to remember.
     if (open_.empty()) return;
     posted_requests_[request] = open_call();
@@ -187,18 +250,26 @@ void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request)
 
 void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
                               std::uint64_t bytes, std::uint64_t request) {
-    push_message(corrected(time), EventKind::Recv, sender, comm, tag, bytes, true);
-    // A receive whose request was posted before the trace began (or by a
-    // writer that records no requests) keeps no posting call.
+    const Ticks t = corrected(time, "MPI_IRECV");
+    push_message(t, EventKind::Recv, sender, comm, tag, bytes, true);
+    // A receive whose request the trace never showed posted keeps no
+    // posting call. From a writer that records no requests at all that is
+    // expected; from one that does, the id is damaged or the post lost, and
+    // finish() says so.
     const auto posted = posted_requests_.find(request);
-    if (posted == posted_requests_.end()) return;
+    if (posted == posted_requests_.end()) [[unlikely]] {
+        unposted_receives_.add("request " + std::to_string(request) + " " + where(t));
+        return;
+    }
     trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
     posted_requests_.erase(posted);
 }
 
 void EventStoreBuilder::request_cancelled(std::uint64_t time, std::uint64_t request) {
-    (void)corrected(time);
-    posted_requests_.erase(request);  // no-op for send requests
+    (void)corrected(time, "MPI_REQUEST_CANCELLED");
+    // Either kind of request may be cancelled.
+    posted_requests_.erase(request);
+    open_send_requests_.erase(request);
 }
 
 Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
@@ -219,26 +290,30 @@ Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2
 void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
     trace_.collectives.push_back(collective);
     trace_.collectives.back().begin = std::exchange(collective_begin_, Collective::kNoBegin);
+    collective_begun_ = false;
     push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
     last_collective_call_ = open_call();
 }
 
 void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                        std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
-    const Ticks t = corrected(time);
+    const Ticks t = corrected(time, "MPI_COLLECTIVE_END");
+    // A begin in another call than this end's lost its own end.
+    if (collective_begun_ && collective_begin_call_ != open_call()) [[unlikely]]
+        drop_collective_begin();
     push_collective(t, collective(op, comm, root, sent, received));
 }
 
 void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op,
                                                         OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
                                                         std::uint64_t received) {
-    (void)corrected(time);
+    (void)corrected(time, "NON_BLOCKING_COLLECTIVE_COMPLETE");
     if (open_.empty()) fail("a communication event outside any region");
     trace_.nonblocking_collectives.push_back(collective(op, comm, root, sent, received));
 }
 
 void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name) {
-    const Ticks t = corrected(time);
+    const Ticks t = corrected(time, "PROGRAM_BEGIN");
     // Score-P names an artificial region after the program and shows it as
     // the root of the call tree; so does Hindsight.
     const std::string& name = defs_.string(program_name);
@@ -251,6 +326,7 @@ void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program
             break;
         }
     }
+    trace_.program_start = program_region_ ? LocalTrace::ProgramStart::Region : LocalTrace::ProgramStart::NoRegion;
     if (!program_region_) return;
     if (!open_.empty()) fail("PROGRAM_BEGIN inside an open region");
     push_enter(t, *program_region_);
@@ -258,7 +334,7 @@ void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program
 }
 
 void EventStoreBuilder::program_end(std::uint64_t time) {
-    const Ticks t = corrected(time);
+    const Ticks t = corrected(time, "PROGRAM_END");
     if (!program_open_) return;
     if (open_.size() != 1)
         fail("PROGRAM_END while region '" +
@@ -272,6 +348,19 @@ MessageSlots EventStoreBuilder::finish() {
         fail("the event stream ends inside region '" +
              defs_.definitions.regions[open_.back().region].name + "' (truncated trace?)");
     stats.last_time = last_time_;
+    const std::string rank = "rank " + std::to_string(trace_.rank) + ": ";
+    const auto note = [&](const DamageTally& tally, const std::string& what, const std::string& treatment) {
+        if (tally.count == 0) return;
+        stats.damage.push_back(rank + std::to_string(tally.count) + " " + what + " (the first: " + tally.first +
+                               "); " + treatment);
+    };
+    if (any_receive_posted_)
+        note(unposted_receives_, "MPI_IRECV completions of requests never posted (no MPI_IRECV_REQUEST)",
+             "analyzed as receives whose posting call is unknown, without Late Receiver waits");
+    note(unstarted_sends_, "MPI_ISEND_COMPLETE records of requests no MPI_ISEND started",
+         "ignored, the sends are analyzed at their MPI_ISEND");
+    note(unended_collectives_, "MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END",
+         "those calls are analyzed as no collective operation, without wait states");
     return std::move(slots_).finish();
 }
 

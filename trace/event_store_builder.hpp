@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <otf2/otf2.h>
@@ -27,7 +28,10 @@ struct LoadStats {
     std::uint64_t metric_records = 0;    // METRIC (hardware counters), skipped
     std::uint64_t parameter_records = 0; // PARAMETER_*, skipped
     std::uint64_t other_skipped = 0;     // any other record the analysis does not use
-    std::uint64_t timestamp_fixups = 0;  // timestamps raised to keep the stream monotonic
+    std::uint64_t timestamp_fixups = 0;  // timestamps raised to keep the stream monotonic (jitter)
+    // What the stream showed damaged and how the analysis treats it, one
+    // sentence each, naming the rank: the summary's warnings.
+    std::vector<std::string> damage;
     Ticks first_time = 0;                // first and last corrected timestamp
     Ticks last_time = 0;
 };
@@ -40,7 +44,12 @@ public:
     void enter(std::uint64_t time, OTF2_RegionRef region);
     void leave(std::uint64_t time, OTF2_RegionRef region);
     void send(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
-              std::uint64_t bytes, bool nonblocking);
+              std::uint64_t bytes);
+    // MPI_ISEND: the message, and its request for the MPI_ISEND_COMPLETE
+    // that will complete it.
+    void isend(std::uint64_t time, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+               std::uint64_t bytes, std::uint64_t request);
+    void isend_complete(std::uint64_t time, std::uint64_t request);
     void recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
               std::uint64_t bytes);
     // A non-blocking receive: posted by MPI_IRECV_REQUEST in one call
@@ -58,14 +67,14 @@ public:
     void program_end(std::uint64_t time);
     // Records that use no event of the store but are part of it (request
     // bookkeeping of non-blocking calls): only the time is checked.
-    void bookkeeping(std::uint64_t time);
+    void bookkeeping(std::uint64_t time, const char* record);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
     void collective_begin(std::uint64_t time);
 
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
     // Checks that the stream ended cleanly and hands over the numbering of
-    // its messages; the stats are final afterwards.
+    // its messages; the stats (with their damage notes) are final afterwards.
     MessageSlots finish();
 
     LoadStats stats;
@@ -76,11 +85,17 @@ private:
     // Every record passes the checks below; their failures are kept out of
     // line, so that the common path is a few compares.
     [[noreturn]] void fail(const std::string& problem) const;
-    [[noreturn]] void fail_timestamp(std::uint64_t time) const;
+    [[noreturn]] void fail_timestamp(std::uint64_t time, const char* record, std::optional<Ticks> corrected) const;
+    [[noreturn]] void fail_step_back(std::uint64_t time, const char* record, Ticks corrected) const;
     [[noreturn]] void fail_event_count() const;
     [[noreturn]] void fail_region(OTF2_RegionRef region) const;
     [[noreturn]] void fail_comm(OTF2_CommRef comm, std::optional<std::uint32_t> index) const;
-    Ticks corrected(std::uint64_t time);
+    // `record` names the OTF2 record for messages ("ENTER").
+    Ticks corrected(std::uint64_t time, const char* record);
+    // "'MPI_Wait' at 0.25 s": where a record of the innermost open call lies.
+    std::string where(Ticks time) const;
+    // A collective begin that its call left without an end.
+    void drop_collective_begin();
     RegionId region_index(OTF2_RegionRef region) const;
     CommId comm_index(OTF2_CommRef comm) const;
     const CommLayout& layout(CommId comm) const { return layouts_[comm]; }
@@ -101,6 +116,7 @@ private:
     ClockCorrection clock_;
     LocalTrace& trace_;
     std::vector<CommLayout> layouts_;
+    std::vector<bool> member_of_;  // by communicator: whether this rank belongs to it
     std::vector<MpiLifecycle> lifecycle_;  // by region
     CommId world_;
     // The open regions, innermost last: their Enter events, regions and
@@ -123,11 +139,31 @@ private:
     std::array<ChildPath, 64> child_paths_{};
     Ticks last_time_ = 0;      // of the previous record, once there is one
     bool any_time_ = false;
+    Ticks jitter_tolerance_;   // see ClockCorrection::jitter_tolerance
     EventIndex last_collective_call_ = kNoEvent;
     Ticks collective_begin_ = Collective::kNoBegin;
+    // Whether a begin waits for its end (collective_begin_ may be any time),
+    // and the call holding it.
+    bool collective_begun_ = false;
+    EventIndex collective_begin_call_ = kNoEvent;
     // Receive requests posted and not yet completed: the Enter of the call
     // that posted each (request ids are unique among a rank's open requests).
     std::unordered_map<std::uint64_t, EventIndex> posted_requests_;
+    bool any_receive_posted_ = false;  // the writer records MPI_IRECV_REQUEST
+    // Send requests started (MPI_ISEND) and not yet completed.
+    std::unordered_set<std::uint64_t> open_send_requests_;
+    // Damage that the analysis can go around, counted with the first case
+    // described; finish() turns them into stats.damage.
+    struct DamageTally {
+        std::uint64_t count = 0;
+        std::string first;
+        void add(std::string description) {
+            if (count++ == 0) first = std::move(description);
+        }
+    };
+    DamageTally unposted_receives_;     // MPI_IRECV of a request never posted
+    DamageTally unstarted_sends_;       // MPI_ISEND_COMPLETE of a request never started
+    DamageTally unended_collectives_;   // MPI_COLLECTIVE_BEGIN without its end
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

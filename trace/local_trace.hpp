@@ -39,6 +39,11 @@ public:
     // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
     // message index. Read it through posting_call().
     std::vector<PostedReceive> posted_receives;
+    // How the stream began: without PROGRAM_BEGIN, or with one whose name
+    // found no region, or with one naming the program's region (the call
+    // tree's root then). Ranks of one run agree on it unless a name is damaged.
+    enum class ProgramStart : std::uint8_t { None, NoRegion, Region };
+    ProgramStart program_start = ProgramStart::None;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
     // Enter of the MPI call that posted the receive of Recv event `e`: the

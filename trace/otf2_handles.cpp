@@ -47,8 +47,8 @@ Reader::Reader(const std::string& anchor_path) : path_(anchor_path) {
     check(OTF2_Reader_SetSerialCollectiveCallbacks(reader_.get()), "cannot set up reading");
 }
 
-void Reader::check(OTF2_ErrorCode code, const std::string& what) const {
-    if (code != OTF2_SUCCESS) throw Error(path_, what + " (" + errors_.message(code) + ")");
+void Reader::check(OTF2_ErrorCode code, const std::string& what, const std::string& file) const {
+    if (code != OTF2_SUCCESS) throw Error(file, what + " (" + errors_.message(code) + ")");
 }
 
 }  // namespace hindsight::trace::otf2

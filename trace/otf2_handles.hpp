@@ -60,7 +60,9 @@ public:
     const std::string& path() const { return path_; }
 
     // Throws Error(path, what + ": " + OTF2's message) unless `code` is success.
-    void check(OTF2_ErrorCode code, const std::string& what) const;
+    void check(OTF2_ErrorCode code, const std::string& what) const { check(code, what, path_); }
+    // The same naming `file`, the archive's file that OTF2 failed to read.
+    void check(OTF2_ErrorCode code, const std::string& what, const std::string& file) const;
 
 private:
     std::string path_;

@@ -1,10 +1,13 @@
 #include "trace/trace_loader.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 #include <system_error>
 
 #include "trace/callback_guard.hpp"
 #include "trace/definitions_reader.hpp"
+#include "trace/mapping_check.hpp"
 #include "trace/otf2_handles.hpp"
 
 namespace hindsight::trace {
@@ -51,12 +54,12 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiSendCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
               OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
-            return handle(ud, [&] { sink(ud).builder.send(t, peer, comm, tag, bytes, false); });
+            return handle(ud, [&] { sink(ud).builder.send(t, peer, comm, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
-              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
-            return handle(ud, [&] { sink(ud).builder.send(t, peer, comm, tag, bytes, true); });
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+            return handle(ud, [&] { sink(ud).builder.isend(t, peer, comm, tag, bytes, request); });
         });
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t peer,
@@ -98,13 +101,19 @@ otf2::EvtCallbacks make_event_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::int64_t) {
             return handle(ud, [&] { sink(ud).builder.program_end(t); });
         });
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.isend_complete(t, request); }); });
     // Other request bookkeeping of non-blocking calls: the store keeps the
     // messages themselves (MPI_ISEND, MPI_IRECV), not the requests.
-    auto request_record = [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
-                             std::uint64_t) { return handle(ud, [&] { sink(ud).builder.bookkeeping(t); }); };
-    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, request_record);
-    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, request_record);
-    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, request_record);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t) {
+            return handle(ud, [&] { sink(ud).builder.bookkeeping(t, "MPI_REQUEST_TEST"); });
+        });
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t) {
+            return handle(ud, [&] { sink(ud).builder.bookkeeping(t, "NON_BLOCKING_COLLECTIVE_REQUEST"); });
+        });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
             return handle(ud, [&] { sink(ud).builder.collective_begin(t); });
@@ -125,8 +134,9 @@ otf2::EvtCallbacks make_event_callbacks() {
 // per location (holding at least its clock offsets) or none at all, so a
 // location's file is required whenever another location's exists. Neither
 // it nor the event file may be a FIFO, at which OTF2 would block.
-void check_location_files(const std::string& anchor_path, OTF2_LocationRef location,
-                               OTF2_LocationRef other_location) {
+// Returns the location's .def file.
+std::string check_location_files(const std::string& anchor_path, OTF2_LocationRef location,
+                                 OTF2_LocationRef other_location) {
     namespace fs = std::filesystem;
     const fs::path files = fs::path(anchor_path).replace_extension();
     const auto file_of = [&](OTF2_LocationRef l) { return files / (std::to_string(l) + ".def"); };
@@ -138,11 +148,15 @@ void check_location_files(const std::string& anchor_path, OTF2_LocationRef locat
     if (!ec && size == 0) throw Error(mine.string(), "the local definition file is empty");
     if (ec && location != other_location && fs::exists(file_of(other_location), ec))
         throw Error(mine.string(), "the local definition file is missing (other locations have theirs)");
+    return mine.string();
 }
 
-ClockCorrection read_clock_offsets(const otf2::Reader& reader, OTF2_LocationRef location,
-                                   std::uint64_t global_offset) {
-    ClockCorrection clock(global_offset);
+// The clock offsets of the location, with its mapping tables checked
+// (mapping_check.hpp). `file` is the location's .def file, for messages.
+ClockCorrection read_local_definitions(const otf2::Reader& reader, OTF2_LocationRef location,
+                                       const TraceDefinitions& global, const std::string& file) {
+    const ClockProperties& properties = global.definitions.clock;
+    ClockCorrection clock(properties.global_offset, ClockCorrection::window_of(properties));
     // Reading the local definitions also hands OTF2 the location's mapping
     // tables, which it then applies to the events' references.
     otf2::DefFiles files(reader, "cannot open the local definition files");
@@ -151,24 +165,38 @@ ClockCorrection read_clock_offsets(const otf2::Reader& reader, OTF2_LocationRef 
     otf2::DefCallbacks cb(OTF2_DefReaderCallbacks_New());
     struct Offsets {
         ClockCorrection& clock;
-        bool out_of_range = false;
-    } offsets{clock};
+        const TraceDefinitions& global;
+        std::optional<std::pair<OTF2_TimeStamp, std::int64_t>> refused;
+        std::optional<std::string> mapping_problem;
+    } offsets{clock, global, std::nullopt, std::nullopt};
+    OTF2_DefReaderCallbacks_SetMappingTableCallback(
+        cb.get(), [](void* ud, OTF2_MappingType type, const OTF2_IdMap* map) {
+            auto& o = *static_cast<Offsets*>(ud);
+            o.mapping_problem = mapping_table_problem(o.global, type, map);
+            return o.mapping_problem ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+        });
+    // Checked against the trace's own span (clock_correction.hpp): a damaged
+    // offset would shift every time of the location.
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(
         cb.get(), [](void* ud, OTF2_TimeStamp time, std::int64_t offset, double) {
             auto& o = *static_cast<Offsets*>(ud);
-            o.out_of_range = !ClockCorrection::offset_in_range(offset) || !o.clock.in_range(time);
-            if (o.out_of_range) return OTF2_CALLBACK_INTERRUPT;
-            o.clock.add_offset(time, offset);
-            return OTF2_CALLBACK_SUCCESS;
+            if (o.clock.add_offset(time, offset)) return OTF2_CALLBACK_SUCCESS;
+            o.refused.emplace(time, offset);
+            return OTF2_CALLBACK_INTERRUPT;
         });
     reader.check(OTF2_Reader_RegisterDefCallbacks(reader.get(), defs.get(), cb.get(), &offsets),
                  "cannot read the local definitions");
     std::uint64_t count = 0;
     const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader.get(), defs.get(), &count);
-    if (offsets.out_of_range)
-        throw Error(reader.path(), "a clock offset of location " + std::to_string(location) +
-                                       " lies more than 2^61 ticks from zero or from the trace's start");
-    reader.check(code, "cannot read the local definitions of location " + std::to_string(location));
+    if (offsets.mapping_problem) throw Error(file, *offsets.mapping_problem);
+    if (offsets.refused)
+        throw Error(file, "a clock offset of location " + std::to_string(location) + " (" +
+                                       std::to_string(offsets.refused->second) + " ticks at local time " +
+                                       std::to_string(offsets.refused->first) + ") " +
+                                       outside_time_span(properties, clock.window(),
+                                                         clock.instant(offsets.refused->first,
+                                                                       offsets.refused->second)));
+    reader.check(code, "cannot read the local definitions of location " + std::to_string(location), file);
     return clock;
 }
 
@@ -193,8 +221,8 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     reader.check(OTF2_Reader_SelectLocation(reader.get(), *location), "cannot select the location of rank " +
                                                                           std::to_string(rank));
     const auto neighbour = defs.definitions.location_of_rank(rank == 0 ? ranks - 1 : 0);
-    check_location_files(anchor_path, *location, neighbour.value_or(*location));
-    const ClockCorrection clock = read_clock_offsets(reader, *location, defs.definitions.clock.global_offset);
+    const std::string local_file = check_location_files(anchor_path, *location, neighbour.value_or(*location));
+    const ClockCorrection clock = read_local_definitions(reader, *location, defs, local_file);
 
     std::uint64_t expected = 0;
     for (const Location& l : defs.definitions.locations)
@@ -225,7 +253,9 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
         std::uint64_t read = 0;
         const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalEvents(reader.get(), events.get(), &read);
         sink.rethrow_if_interrupted();
-        reader.check(code, "cannot read the events of rank " + std::to_string(rank));
+        reader.check(code, "cannot read the events of rank " + std::to_string(rank),
+                     (std::filesystem::path(anchor_path).replace_extension() / (std::to_string(*location) + ".evt"))
+                         .string());
         builder.stats.records = read;
     }
     // Even a rank that only called MPI_Init and MPI_Finalize has events.

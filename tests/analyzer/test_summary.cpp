@@ -220,3 +220,14 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
           "      on the path: main > solve 183 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
           "Warnings: none\n");
 }
+
+TEST_CASE("summary: damage found in the trace leads the warnings line", "[summary][damage]") {
+    analyzer::RunFacts facts;
+    facts.damage = {"rank 1: 1 MPI_IRECV completions of requests never posted (the first: request 9); analyzed so",
+                    "rank 3: 2 MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END (the first: x); so"};
+    facts.timestamp_fixups = 4;
+    CHECK(analyzer::warnings_line(facts) ==
+          "rank 1: 1 MPI_IRECV completions of requests never posted (the first: request 9); analyzed so; "
+          "rank 3: 2 MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END (the first: x); so; "
+          "4 timestamps raised to keep event streams in order");
+}

@@ -209,6 +209,32 @@ def damaged_good_trace(corpus: Corpus):
     yield Case("local definitions swapped", swap("traces/0.def", "traces/1.def"),
                error=r"^hindsight-analyze: \S*traces", values=GOOD_VALUES)
 
+    def scorep_bytes(relative, at, size, change):
+        """The Score-P ping-pong trace with `size` bytes from `at` of one file changed."""
+        def prepare(work):
+            trace = corpus.copied("scorep-pingpong", work)
+            with open(os.path.join(os.path.dirname(trace), relative), "r+b") as f:
+                f.seek(at)
+                old = f.read(size)
+                f.seek(at)
+                f.write(change(old))
+            return trace
+        return prepare
+
+    # Bit 4 of the top byte of location 1's second clock offset: -19 - 2^60.
+    yield Case("Score-P trace, clock offset bit flipped",
+               scorep_bytes("traces/1.def", 136, 1, lambda b: bytes([b[0] ^ 0x10])),
+               error=r"traces/1\.def: a clock offset of location 1 .*outside its time span")
+    # Location 1's first MPI_RECV timestamp one second (2095197216 ticks) back.
+    yield Case("Score-P trace, timestamp a second back",
+               scorep_bytes("traces/1.evt", 139, 8,
+                            lambda b: (int.from_bytes(b, "little") - 2095197216).to_bytes(8, "little")),
+               error=r"rank 1: record MPI_RECV .*the trace is broken")
+    # Bytes 68-71 of location 1's string mapping zeroed: its PROGRAM_BEGIN
+    # names the empty string instead of the program.
+    yield Case("Score-P trace, program name mapped away", scorep_bytes("traces/1.def", 68, 4, lambda b: bytes(4)),
+               error=r"PROGRAM_BEGIN of rank 1 names no region")
+
 
 def builder_scenarios(corpus: Corpus):
     """Well-formed traces whose content is wrong, or unusual but fine."""
@@ -236,6 +262,13 @@ def builder_scenarios(corpus: Corpus):
     yield Case("tag mismatch", scenario("tag-mismatch"), error=r"differ between sender and receiver")
     yield Case("collective count mismatch", scenario("collective-count-mismatch"),
                error=r"records 2 collective operations, rank 1 only 1")
+    yield Case("receive of a request never posted", scenario("unposted-irecv"),
+               values={("mpi_latesender", "main/MPI_Wait", 1): 30e-9},
+               summary=r"rank 1: 1 MPI_IRECV completions of requests never posted .*request 99")
+    yield Case("send completion of a request never started", scenario("unstarted-isend-complete"),
+               values=GOOD_VALUES, summary=r"rank 0: 1 MPI_ISEND_COMPLETE records of requests no MPI_ISEND started")
+    yield Case("collective begun, never ended", scenario("collective-begin-without-end"), values=GOOD_VALUES,
+               summary=r"rank 0: 1 MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END .*'MPI_Barrier'")
 
 
 def wrong_invocations(corpus: Corpus):

@@ -105,6 +105,47 @@ const std::map<std::string, Scenario>& scenarios() {
              t.rank(1).enter(0, "main").recv(30, 45, 0, 8, 64).leave(90);
              t.write(dir);
          }},
+        // The Late Sender of "good" received with MPI_Irecv and MPI_Wait
+        // (waiting from 20 to the send at 50), the completion naming request
+        // 99, which was never posted: damaged.
+        {"unposted-irecv",
+         [](const std::string& dir) {
+             TraceBuilder t(2);
+             t.rank(0).enter(0, "main").init(1, 5).send(50, 60, 1, 7, 1024).finalize(90, 95).leave(100);
+             auto& r1 = t.rank(1);
+             r1.enter(0, "main").init(1, 5).enter(10, "MPI_Irecv");
+             (void)r1.irecv_request_event(10);
+             r1.leave(12).enter(20, "MPI_Wait").irecv_event_raw_request(70, 99, 0, 7, 1024).leave(70);
+             r1.finalize(90, 95).leave(100);
+             t.write(dir);
+         }},
+        // "good" with the send made by MPI_Isend, whose MPI_Wait completes
+        // request 7, which no MPI_ISEND started.
+        {"unstarted-isend-complete",
+         [](const std::string& dir) {
+             TraceBuilder t(2);
+             auto& r0 = t.rank(0);
+             r0.enter(0, "main").init(1, 5).enter(50, "MPI_Isend");
+             (void)r0.isend_event(50, 1, 7, 1024);
+             r0.leave(52).enter(55, "MPI_Wait").isend_complete_event_raw_request(60, 7).leave(60);
+             r0.finalize(90, 95).leave(100);
+             t.rank(1).enter(0, "main").init(1, 5).recv(20, 70, 0, 7, 1024).finalize(90, 95).leave(100);
+             t.write(dir);
+         }},
+        // "good" followed by a barrier (entered at 72 and 76, left at 80)
+        // whose MPI_COLLECTIVE_END records are lost on both ranks.
+        {"collective-begin-without-end",
+         [](const std::string& dir) {
+             TraceBuilder t(2);
+             t.rank(0).enter(0, "main").init(1, 5).send(50, 60, 1, 7, 1024);
+             t.rank(1).enter(0, "main").init(1, 5).recv(20, 70, 0, 7, 1024);
+             for (int r = 0; r < 2; ++r) {
+                 const std::int64_t enter = 72 + 4 * r;
+                 t.rank(r).enter(enter, "MPI_Barrier").collective_begin_event(enter).leave(80);
+                 t.rank(r).finalize(90, 95).leave(100);
+             }
+             t.write(dir);
+         }},
         {"collective-count-mismatch",
          [](const std::string& dir) {
              TraceBuilder t(2);

@@ -21,7 +21,7 @@ With --memory-limit-gb each run gets that much address space at most, so
 that a report declaring terabytes of values cannot take the machine's
 memory (the AddressSanitizer build reserves far more, so it runs without).
 
-Usage: check_hostile_reports.py --report-tool R --writer W [--memory-limit-gb N]
+Usage: check_hostile_reports.py --report-tool R --writer W [--memory-limit-gb N] [--time-limit SECONDS]
 """
 
 import argparse
@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT = 60
+TIMEOUT = 60  # seconds per run; --time-limit sets another (sanitized builds are slower)
 
 # case -> the pattern its one error line must match after "FILE: "
 ERRORS = {
@@ -120,10 +120,10 @@ def snapshot(directory):
 
 def run(args, command, cwd):
     try:
-        return subprocess.run([args.report_tool, *command], capture_output=True, cwd=cwd, timeout=TIMEOUT,
+        return subprocess.run([args.report_tool, *command], capture_output=True, cwd=cwd, timeout=args.time_limit,
                               preexec_fn=limit_memory(args.memory_limit_gb))
     except subprocess.TimeoutExpired:
-        raise Failure(f"hindsight-report {' '.join(command)}: no end within {TIMEOUT} s")
+        raise Failure(f"hindsight-report {' '.join(command)}: no end within {args.time_limit} s")
 
 
 def check_run(args, case, mode, command, cwd, named, page):
@@ -169,7 +169,7 @@ def check_run(args, case, mode, command, cwd, named, page):
 def check_case(args, work, case, base):
     run_dir = os.path.join(work, "run")
     report = os.path.join(run_dir, f"{case}.cubex")
-    written = subprocess.run([args.writer, case, report], capture_output=True, text=True, timeout=TIMEOUT)
+    written = subprocess.run([args.writer, case, report], capture_output=True, text=True, timeout=args.time_limit)
     check(written.returncode == 0, f"{case}: the writer failed: {written.stderr}")
     page = os.path.join(run_dir, "page.html")
     if os.path.exists(page):  # left by a failed case before
@@ -196,6 +196,7 @@ def main():
     parser.add_argument("--report-tool", required=True)
     parser.add_argument("--writer", required=True)
     parser.add_argument("--memory-limit-gb", type=int, default=0)
+    parser.add_argument("--time-limit", type=float, default=TIMEOUT)
     args = parser.parse_args()
     args.report_tool, args.writer = os.path.abspath(args.report_tool), os.path.abspath(args.writer)
     listed = subprocess.run([args.writer, "--list"], capture_output=True, text=True, check=True).stdout.split()
@@ -207,7 +208,7 @@ def main():
         work = os.path.join(parent, "work")
         os.makedirs(os.path.join(work, "run"))
         base = os.path.join(work, "base.cubex")
-        subprocess.run([args.writer, "base", base], check=True, timeout=TIMEOUT)
+        subprocess.run([args.writer, "base", base], check=True, timeout=args.time_limit)
         for case in cases:
             try:
                 check_case(args, work, case, base)

@@ -415,6 +415,17 @@ RankBuilder& RankBuilder::irecv_event(Ticks t, RequestId request, int source, st
     return push({t, event::MpiIrecv{envelope, request}});
 }
 
+RankBuilder& RankBuilder::isend_complete_event_raw_request(Ticks t, RequestId request) {
+    require_open_region("MPI_ISEND_COMPLETE");
+    return push({t, event::MpiIsendComplete{request}});
+}
+
+RankBuilder& RankBuilder::irecv_event_raw_request(Ticks t, RequestId request, int source, std::uint32_t tag,
+                                                  std::uint64_t bytes, Comm c) {
+    require_open_region("MPI_IRECV");
+    return push({t, event::MpiIrecv{event::Envelope{peer_rank(c, source), c.id, tag, bytes}, request}});
+}
+
 RankBuilder& RankBuilder::request_test_event(Ticks t, RequestId request) {
     require_open_region("MPI_REQUEST_TEST");
     if (std::ranges::find(pending_, request, &PendingRequest::id) == pending_.end())

@@ -188,6 +188,12 @@ public:
     RankBuilder& isend_complete_event(Ticks t, RequestId request);
     RankBuilder& irecv_event(Ticks t, RequestId request, int source, std::uint32_t tag,
                              std::uint64_t bytes, Comm c = kWorld);
+    // The same two completions with the request written as given,
+    // unchecked and left pending: for tests of how the analyzer treats a
+    // completion of a request the trace never showed started.
+    RankBuilder& isend_complete_event_raw_request(Ticks t, RequestId request);
+    RankBuilder& irecv_event_raw_request(Ticks t, RequestId request, int source, std::uint32_t tag,
+                                         std::uint64_t bytes, Comm c = kWorld);
     RankBuilder& request_test_event(Ticks t, RequestId request);
     RankBuilder& request_cancelled_event(Ticks t, RequestId request);
     RankBuilder& collective_begin_event(Ticks t);

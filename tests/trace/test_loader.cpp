@@ -283,7 +283,7 @@ TEST_CASE("the loader refuses what it cannot analyze, naming the file", "[loader
     SECTION("a truncated event file") {
         const auto evt = dir.path() / "traces" / "1.evt";
         std::filesystem::resize_file(evt, std::filesystem::file_size(evt) / 2);
-        REQUIRE_THROWS_WITH(load_local_trace(dir.anchor(), 1, 2), Catch::StartsWith(dir.anchor() + ": "));
+        REQUIRE_THROWS_WITH(load_local_trace(dir.anchor(), 1, 2), Catch::StartsWith(evt.string() + ": "));
     }
     SECTION("a tag no MPI program can use") {
         // OTF2 stores tags as unsigned 32-bit numbers; MPI's are non-negative ints.
