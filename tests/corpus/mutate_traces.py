@@ -51,6 +51,7 @@ import hashlib
 import os
 import random
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -69,8 +70,19 @@ WRONG = ("silent wrong result", "unclear error", "hang", "crash")
 # the reports' writing included; sanitized builds are slower).
 ANALYZER_TIMEOUT = 10
 OUTER_TIMEOUT = 60
+# glibc fills each allocation with this byte (and freed memory with its
+# complement): a read of uninitialized memory shows, and the same in every
+# run (meson test would choose another byte each time).
+ANALYZER_ENVIRONMENT = {**os.environ, "MALLOC_PERTURB_": "165"}
+# Each process may reserve this much address space (not under a sanitizer,
+# which reserves terabytes): the traces are a few hundred kilobytes, and a
+# damaged size field that makes a rank ask for gigabytes must fail its
+# allocation, not get the process killed by the system (or others' jobs on
+# the machine).
+ADDRESS_SPACE_LIMIT = 2 << 30
 # The analyzer's line at the end of each phase (analyzer/progress_display.*).
 PHASE_LINE = re.compile(rf"^{PROGRAM}: (load|unify|check|replay|report) [0-9.]+ [µmn]?s( \(.*\))?$")
+VALUE_LINE = re.compile(r"(?P<metric>[^\t\n]*)\t(?P<path>.*?)\t(?P<rank>\d+)\t(?P<value>[^\t\n]+)\n", re.S)
 NAME = re.compile(r"^(?P<trace>[\w.-]+)/(?P<file>traces\.otf2|traces\.def|traces/\d+\.(def|evt)):"
                   r"(?P<kind>flip|cut|zero|swap)@(?P<offset>\d+)(\^(?P<mask>0x[0-9a-f]+)|\+(?P<length>\d+)|,(?P<other>\d+))?$")
 
@@ -227,7 +239,7 @@ class Fuzzer:
                    "--timeout", str(ANALYZER_TIMEOUT)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=OUTER_TIMEOUT,
-                                  start_new_session=True)
+                                  start_new_session=True, env=ANALYZER_ENVIRONMENT)
         except subprocess.TimeoutExpired as e:
             out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
             err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
@@ -242,10 +254,16 @@ class Fuzzer:
                               timeout=OUTER_TIMEOUT)
         if done.returncode != 0:
             return None
-        values = {}
-        for line in done.stdout.splitlines():
-            metric, path, rank, value = line.split("\t")
-            values[(metric, path, int(rank))] = float(value)
+        # A damaged name may hold a tab or a line break: the rank and the
+        # value end each line, the metric's name has no tab.
+        values, end = {}, 0
+        for m in VALUE_LINE.finditer(done.stdout):
+            if m.start() != end:
+                break
+            values[(m["metric"], m["path"], int(m["rank"]))] = float(m["value"])
+            end = m.end()
+        if end != len(done.stdout):
+            return {("unreadable", done.stdout, 0): 0.0}
         return values
 
     def baseline(self, trace: Trace) -> Run:
@@ -267,7 +285,7 @@ class Fuzzer:
             outcome, detail = classify(run, good, os.path.dirname(anchor))
             if outcome == "silent wrong result":
                 with tempfile.TemporaryDirectory(prefix="hindsight-fuzz-good-") as good_work:
-                    reason = undetectable(self.args.otf2_print, self.copy(trace, good_work), anchor)
+                    reason = undetectable(self.args.otf2_print, self.copy(trace, good_work), anchor, mutation.file)
                 if reason:
                     outcome, detail = "undetectable", reason
         return outcome, detail
@@ -285,8 +303,11 @@ def classify(run: Run, good: Run, directory: str) -> tuple:
         return "hang", f"no exit within {OUTER_TIMEOUT} s"
     if any("made no progress for" in line for line in lines):
         return "hang", tail
-    if (run.returncode < 0 or run.returncode >= 128 or "Sanitizer" in run.stderr or "runtime error:" in run.stderr
-            or "BAD TERMINATION" in run.stderr or "terminate called" in run.stderr):
+    # mpiexec reports a rank that died of a signal (on standard output) and
+    # exits with the signal's number.
+    output = run.stdout + run.stderr
+    if (run.returncode < 0 or run.returncode >= 128 or "Sanitizer" in output or "runtime error:" in output
+            or "BAD TERMINATION" in output or "terminate called" in output):
         return "crash", f"exit {run.returncode}: {tail}"
     if run.returncode != 0:
         prefix = f"{PROGRAM}: {directory}/"
@@ -325,25 +346,31 @@ def close(a: Optional[float], b: Optional[float]) -> bool:
 # --- what OTF2 cannot notice ----------------------------------------------------
 #
 # OTF2 stores no checksum: any byte may change into another value that is
-# still well-formed. Accepted as undetectable, on otf2-print's evidence:
-#  - event times: the damaged trace prints the same definitions and the same
-#    events, in the same order with the same attributes, and only timestamps
-#    of events differ, each staying in its location's order and within the
-#    undamaged trace's first and last time. Such a time is plausible; only
-#    the program that measured it could know better.
+# still well-formed. Accepted as undetectable, on otf2-print's evidence (it
+# reads the damaged trace with OTF2's own reader, independently of the
+# analyzer), nothing else:
+#  - event times (damage in an event file) and clock offsets (in a local
+#    definition file): the damaged trace prints the same definitions and
+#    the same events, in the same order with the same attributes; only the
+#    times of events differ (otf2-print applies the clock offsets), each
+#    staying in its location's order and within the undamaged trace's
+#    first and last time. Such a time is plausible; only the run that
+#    measured it could know better. A time that leaves the trace's span, or
+#    its location's order, is no such case: the clock properties or the
+#    order give it away.
 #  - names: the damaged trace prints the same as the undamaged one once
 #    every quoted string is blanked out: only the text of a STRING
 #    definition differs (a region, a file or a communicator called
-#    otherwise).
+#    otherwise; MPI_Finalize, say, then is no longer recognized as such).
 
 EVENT_LINE = re.compile(r"^(?P<record>[A-Z_0-9]+)\s+(?P<location>\d+)\s+(?P<time>\d+)(?P<rest>.*)$")
 QUOTED = re.compile(r'"[^"]*"')
 
 
 def otf2_print(tool: str, anchor: str) -> Optional[tuple]:
-    """The anchor's information with the definitions, and each location's
-    events in its order (otf2-print merges the locations by time), or None
-    if otf2-print does not read the trace without complaint."""
+    """What otf2-print shows of the trace: the anchor's information with the
+    definitions, and the events (merged by time), as two texts; None if
+    otf2-print does not read the trace without complaint."""
     try:
         done = subprocess.run([tool, "-A", anchor], capture_output=True, text=True, errors="replace",
                               timeout=OUTER_TIMEOUT)
@@ -351,39 +378,39 @@ def otf2_print(tool: str, anchor: str) -> Optional[tuple]:
         return None
     if done.returncode != 0 or done.stderr.strip():
         return None
-    lines = done.stdout.replace(os.path.dirname(anchor), "TRACE").splitlines()
-    marker = next((i for i, line in enumerate(lines) if line.startswith("=== Events")), None)
-    if marker is None:
-        return None
+    text = done.stdout.replace(os.path.dirname(anchor), "TRACE")
+    definitions, marker, events = text.partition("\n=== Events")
+    return (definitions, events) if marker else None
+
+
+def location_events(text: str) -> dict:
+    """Each location's events in its own order: (time, record, attributes)."""
     events = {}
-    for line in lines[marker + 1:]:
+    for line in text.splitlines():
         m = EVENT_LINE.match(line)
         if m:
             events.setdefault(m["location"], []).append((int(m["time"]), m["record"], m["rest"]))
-    return lines[:marker], events
+    return events
 
 
-def undetectable(tool: str, good_anchor: str, bad_anchor: str) -> str:
+def undetectable(tool: str, good_anchor: str, bad_anchor: str, damaged: str) -> str:
     """Why OTF2 cannot tell the damaged trace from a good one ("" if it could)."""
     good, bad = otf2_print(tool, good_anchor), otf2_print(tool, bad_anchor)
     if good is None or bad is None:
         return ""
-    (good_defs, good_events), (bad_defs, bad_events) = good, bad
+    if good[0] != bad[0]:
+        # Names: the same trace once every quoted string is blanked out (a
+        # string may hold a line break).
+        if QUOTED.sub('""', "".join(good)) != QUOTED.sub('""', "".join(bad)):
+            return ""
+        names = [b for g, b in zip(QUOTED.findall(good[0]), QUOTED.findall(bad[0])) if g != b]
+        return f"names: {len(names)} quoted strings differ in the definitions ({names[0][:60]!r})"
+    # Event times: the same records with the same attributes; only times
+    # differ, each in its location's order and within the trace's span.
+    good_events, bad_events = location_events(good[1]), location_events(bad[1])
     if good_events.keys() != bad_events.keys() or any(
             len(good_events[k]) != len(bad_events[k]) for k in good_events):
         return ""
-    if good_defs != bad_defs:
-        # Names: the same trace once every quoted string is blanked out.
-        def masked(lines):
-            return [QUOTED.sub('""', line) for line in lines]
-        def masked_events(events):
-            return {k: [(t, r, QUOTED.sub('""', rest)) for t, r, rest in v] for k, v in events.items()}
-        if masked(good_defs) == masked(bad_defs) and masked_events(good_events) == masked_events(bad_events):
-            changed = [(g, b) for g, b in zip(good_defs, bad_defs) if g != b]
-            return f"names: {len(changed)} definition lines differ in a string ({changed[0][1].strip()[:80]!r})"
-        return ""
-    # Event times: the same records with the same attributes; only times
-    # differ, each in its location's order and within the trace's span.
     first = min(e[0][0] for e in good_events.values() if e)
     last = max(e[-1][0] for e in good_events.values() if e)
     changed, shift = 0, 0
@@ -398,7 +425,10 @@ def undetectable(tool: str, good_anchor: str, bad_anchor: str) -> str:
                 shift = max(shift, abs(time - good_time))
     if not changed:
         return ""
-    return f"event times: {changed} timestamps differ, by at most {shift} ticks, in order and within the trace"
+    # Times move through the event file's timestamps or through a local
+    # definition file's clock offsets.
+    what = "event times" if damaged.endswith(".evt") else "clock offsets"
+    return f"{what}: {changed} timestamps differ, by at most {shift} ticks, in order and within the trace"
 
 
 # --- the run ----------------------------------------------------------------------
@@ -460,6 +490,8 @@ def main():
     args = parser.parse_args()
     args.analyzer, args.values = os.path.abspath(args.analyzer), os.path.abspath(args.values)
 
+    if "libasan" not in subprocess.run(["ldd", args.analyzer], capture_output=True, text=True).stdout:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
     traces = find_traces(args.testdata)
     if args.case:
         cases = [Mutation.parse(name) for name in args.case]
@@ -480,7 +512,7 @@ def main():
         for mutation, (outcome, detail) in zip(cases, pool.map(fuzzer.run, cases)):
             results.append((mutation, outcome, detail))
             if not args.table_only or outcome in WRONG:
-                print(f"{outcome:20} {mutation.name}: {detail}", flush=True)
+                print(f"{outcome:20} {mutation.name}: {detail[:400]}", flush=True)
 
     unexpected, fixed = [], []
     for mutation, outcome, detail in results:
