@@ -358,6 +358,8 @@ def close(a: Optional[float], b: Optional[float]) -> bool:
 #    measured it could know better. A time that leaves the trace's span, or
 #    its location's order, is no such case: the clock properties or the
 #    order give it away.
+#  - timer resolution: only the clock properties' ticks per second differ
+#    (the events print in ticks, so they stay the same).
 #  - names: the damaged trace prints the same as the undamaged one once
 #    every quoted string is blanked out: only the text of a STRING
 #    definition differs (a region, a file or a communicator called
@@ -365,6 +367,7 @@ def close(a: Optional[float], b: Optional[float]) -> bool:
 
 EVENT_LINE = re.compile(r"^(?P<record>[A-Z_0-9]+)\s+(?P<location>\d+)\s+(?P<time>\d+)(?P<rest>.*)$")
 QUOTED = re.compile(r'"[^"]*"')
+RESOLUTION = re.compile(r"(?<=CLOCK_PROPERTIES)\s+Ticks per Seconds: \d+")
 
 
 def otf2_print(tool: str, anchor: str) -> Optional[tuple]:
@@ -399,6 +402,10 @@ def undetectable(tool: str, good_anchor: str, bad_anchor: str, damaged: str) -> 
     if good is None or bad is None:
         return ""
     if good[0] != bad[0]:
+        # The timer's resolution: any number of ticks per second is a
+        # plausible timer.
+        if RESOLUTION.sub("", good[0]) == RESOLUTION.sub("", bad[0]) and good[1] == bad[1]:
+            return "timer resolution: " + " ".join(RESOLUTION.search(bad[0])[0].split())
         # Names: the same trace once every quoted string is blanked out (a
         # string may hold a line break).
         if QUOTED.sub('""', "".join(good)) != QUOTED.sub('""', "".join(bad)):
