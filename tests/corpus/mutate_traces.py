@@ -73,16 +73,33 @@ OUTER_TIMEOUT = 60
 # glibc fills each allocation with this byte (and freed memory with its
 # complement): a read of uninitialized memory shows, and the same in every
 # run (meson test would choose another byte each time).
-ANALYZER_ENVIRONMENT = {**os.environ, "MALLOC_PERTURB_": "165"}
-# Each process may reserve this much address space (not under a sanitizer,
-# which reserves terabytes): the traces are a few hundred kilobytes, and a
-# damaged size field that makes a rank ask for gigabytes must fail its
-# allocation, not get the process killed by the system (or others' jobs on
-# the machine).
+# A sanitized build reports the leaks of the libraries as the tests do
+# (tests/lsan.supp).
+#
+# Each process may reserve 2 GiB of address space; a sanitized build, which
+# reserves terabytes for itself, may not allocate more than 2 GiB at once.
+# The traces are a few hundred kilobytes. A damaged count in an anchor file
+# makes OTF2's loader allocate gigabytes (and, on its error path, free each
+# of the array's entries in turn): such an allocation must fail, and OTF2
+# then reports the file, rather than the system kill the process (or
+# others' jobs on the machine) or the sanitized build spend minutes.
 ADDRESS_SPACE_LIMIT = 2 << 30
+ANALYZER_ENVIRONMENT = {
+    **os.environ,
+    "MALLOC_PERTURB_": "165",
+    "LSAN_OPTIONS": os.environ.get("LSAN_OPTIONS", "fast_unwind_on_malloc=0:suppressions="
+                                   + os.path.join(ROOT, "tests", "lsan.supp")),
+    "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "verify_asan_link_order=0")
+                    + f":allocator_may_return_null=1:max_allocation_size_mb={ADDRESS_SPACE_LIMIT >> 20}",
+}
 # The analyzer's line at the end of each phase (analyzer/progress_display.*).
 PHASE_LINE = re.compile(rf"^{PROGRAM}: (load|unify|check|replay|report) [0-9.]+ [µmn]?s( \(.*\))?$")
 VALUE_LINE = re.compile(r"(?P<metric>[^\t\n]*)\t(?P<path>.*?)\t(?P<rank>\d+)\t(?P<value>[^\t\n]+)\n", re.S)
+# What a sanitized build adds without a problem: the table of the leak
+# suppressions it used (the libraries' known leaks), and the note on an
+# allocation beyond the limit, which fails as asked.
+SANITIZER_NOTE = re.compile(r"^(-+|Suppressions used:|\s+count\s+bytes\s+template|\s+\d+\s+\d+\s+\S+"
+                            r"|==\d+==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]+ bytes)$")
 NAME = re.compile(r"^(?P<trace>[\w.-]+)/(?P<file>traces\.otf2|traces\.def|traces/\d+\.(def|evt)):"
                   r"(?P<kind>flip|cut|zero|swap)@(?P<offset>\d+)(\^(?P<mask>0x[0-9a-f]+)|\+(?P<length>\d+)|,(?P<other>\d+))?$")
 
@@ -297,7 +314,8 @@ def warnings_line(stdout: str) -> str:
 
 
 def classify(run: Run, good: Run, directory: str) -> tuple:
-    lines = [line for line in run.stderr.splitlines() if line.strip() and not PHASE_LINE.match(line)]
+    lines = [line for line in run.stderr.splitlines() if line.strip() and not PHASE_LINE.match(line)
+             and not SANITIZER_NOTE.match(line)]
     tail = " | ".join(lines)[-400:]
     if run.returncode is None:
         return "hang", f"no exit within {OUTER_TIMEOUT} s"
@@ -305,7 +323,7 @@ def classify(run: Run, good: Run, directory: str) -> tuple:
         return "hang", tail
     # mpiexec reports a rank that died of a signal (on standard output) and
     # exits with the signal's number.
-    output = run.stdout + run.stderr
+    output = run.stdout + "\n".join(lines)
     if (run.returncode < 0 or run.returncode >= 128 or "Sanitizer" in output or "runtime error:" in output
             or "BAD TERMINATION" in output or "terminate called" in output):
         return "crash", f"exit {run.returncode}: {tail}"
