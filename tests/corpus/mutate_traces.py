@@ -536,7 +536,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for mutation, (outcome, detail) in zip(cases, pool.map(fuzzer.run, cases)):
             results.append((mutation, outcome, detail))
-            if not args.table_only or outcome in WRONG:
+            if not args.table_only or outcome in WRONG or args.case:
                 print(f"{outcome:20} {mutation.name}: {detail[:400]}", flush=True)
 
     unexpected, fixed = [], []
