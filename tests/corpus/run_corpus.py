@@ -209,6 +209,22 @@ def damaged_good_trace(corpus: Corpus):
     yield Case("local definitions swapped", swap("traces/0.def", "traces/1.def"),
                error=r"^hindsight-analyze: \S*traces", values=GOOD_VALUES)
 
+    def reversed_bytes(relative, at):
+        def prepare(work):
+            trace = corpus.good(work)
+            with open(os.path.join(os.path.dirname(trace), relative), "r+b") as f:
+                f.seek(at)
+                old = f.read(4)
+                f.seek(at)
+                f.write(old[::-1])
+            return trace
+        return prepare
+
+    # OTF2 rejects the Group record half read (its flags cannot be decoded)
+    # and leaks what it allocated for it (tests/lsan.supp).
+    yield Case("traces.def bytes 431-434 reversed", reversed_bytes("traces.def", 431),
+               error=r"^hindsight-analyze: \S*traces\.otf2: cannot read the global definitions", values=GOOD_VALUES)
+
     def scorep_bytes(relative, at, size, change):
         """The Score-P ping-pong trace with `size` bytes from `at` of one file changed."""
         def prepare(work):

@@ -5,6 +5,7 @@
 // damaged and what the analysis does with it; never in a silent result.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -210,6 +211,20 @@ TEST_CASE("a local definition file OTF2 cannot decode is named", "[loader][damag
     auto bytes = read_bytes(definitions);
     // Bytes 15-18 zeroed: OTF2 fails to read the records ("Load of next chunk failed").
     std::memset(bytes.data() + 15, 0, 4);
+    write_bytes(definitions, bytes);
+    REQUIRE_THROWS_WITH(load_local_trace(anchor, 1, 2),
+                        Catch::StartsWith(definitions.string() + ": cannot read the local definitions of location 1"));
+}
+
+TEST_CASE("a mapping table whose length asks for terabytes is refused, naming the file", "[loader][damage][scorep]") {
+    ScratchDir dir;
+    const std::string anchor = pingpong_copy(dir);
+    const auto definitions = file_of(anchor, "traces/1.def");
+    auto bytes = read_bytes(definitions);
+    // Bytes 81-84 reversed: the length of a mapping table of location 1
+    // reads as 2^44 entries, which OTF2 cannot allocate (in the sanitized
+    // build only with allocator_may_return_null, as meson's test setup sets).
+    std::reverse(bytes.begin() + 81, bytes.begin() + 85);
     write_bytes(definitions, bytes);
     REQUIRE_THROWS_WITH(load_local_trace(anchor, 1, 2),
                         Catch::StartsWith(definitions.string() + ": cannot read the local definitions of location 1"));
