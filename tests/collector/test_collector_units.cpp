@@ -16,7 +16,7 @@
 #include "collector/region_filter.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"
-#include "scratch_directory.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace hindsight::collect;
 using hindsight::Error;
@@ -175,7 +175,7 @@ TEST_CASE("malformed filter files name the file and line", "[collector][filter]"
 }
 
 TEST_CASE("a filter file is a regular file, read without waiting", "[collector][filter]") {
-    ScratchDirectory scratch;
+    hindsight::testing::ScratchDir scratch;
     const std::string dir = scratch.path().string();
     CHECK_THROWS_WITH(RegionFilter::load(dir), dir + ": is a directory");
     // Opened for reading as a FIFO is, it would wait for a writer forever.

@@ -12,14 +12,14 @@
 
 #include "collector/output_directory_check.hpp"
 #include "collector/written_trace_line.hpp"
-#include "scratch_directory.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace hindsight::collect;
 namespace fs = std::filesystem;
 
 
 TEST_CASE("a trace directory is checked without being changed", "[collector][output]") {
-    ScratchDirectory scratch;
+    hindsight::testing::ScratchDir scratch;
     const std::string missing = (scratch.path() / "a" / "b").string();
     CHECK(check_output_directory(missing, false).empty());
     CHECK_FALSE(fs::exists(scratch.path() / "a"));  // only looked at
@@ -59,7 +59,7 @@ TEST_CASE("the written trace's amounts are short and readable", "[collector][out
 }
 
 TEST_CASE("a trace directory the file system cannot take is refused, not just missing", "[collector][output]") {
-    ScratchDirectory scratch;
+    hindsight::testing::ScratchDir scratch;
     const fs::path base = scratch.path();
 
     // A name longer than any file system allows (NAME_MAX is 255 on Linux),
