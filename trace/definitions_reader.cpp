@@ -54,6 +54,13 @@ public:
         r.end_line = end_line;
         r.role = role_from_otf2(role);
         r.paradigm = paradigm_from_otf2(paradigm);
+        // MPI keeps the names beginning with MPI_ for its own functions, and
+        // writers define those as of paradigm MPI: one of another paradigm
+        // has a damaged paradigm or name reference, and would silently lose
+        // the call's MPI semantics.
+        if (r.paradigm != Paradigm::Mpi && r.canonical_name.starts_with("MPI_"))
+            fail("region " + std::to_string(self) + " '" + r.canonical_name +
+                 "' bears a name of MPI's but is not of paradigm MPI (paradigm " + std::to_string(paradigm) + ")");
         result.definitions.regions.push_back(std::move(r));
     }
     void group(OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type, OTF2_Paradigm paradigm,
