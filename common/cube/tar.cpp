@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <filesystem>
 #include <iterator>
 #include <stdexcept>
 
@@ -136,6 +137,15 @@ void Writer::finish() {
 }
 
 Archive Archive::load(const std::filesystem::path& path) {
+    // Only a regular file is read: a directory gives no bytes to a stream,
+    // and a FIFO or a device would block the read (or never end it).
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (status.type() == std::filesystem::file_type::not_found) throw Error(path.string(), "cannot open the file: no such file");
+    if (error) throw Error(path.string(), "cannot open the file: " + error.message());
+    if (status.type() == std::filesystem::file_type::directory) throw Error(path.string(), "is a directory");
+    if (status.type() != std::filesystem::file_type::regular)
+        throw Error(path.string(), "is not a regular file (a FIFO, socket or device)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string(), "cannot open the file");
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

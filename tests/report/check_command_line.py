@@ -83,7 +83,14 @@ def check_bad_input(args, work, chain):
     missing = os.path.join(work, "missing.cubex")
     copy = os.path.join(work, "chain.cubex")
     shutil.copy(chain, copy)
+    # Neither may be read: a directory, and a FIFO nobody writes (a read
+    # would wait for ever).
+    directory = os.path.join(work, "directory.cubex")
+    os.mkdir(directory)
+    fifo = os.path.join(work, "fifo.cubex")
+    os.mkfifo(fifo)
     cases = [([not_cube], not_cube), ([truncated], truncated), ([missing], missing),
+             (["--text", directory], directory), (["--text", fifo], fifo), (["--diff", copy, fifo], fifo),
              (["--text", truncated], truncated), (["--diff", copy, truncated], truncated),
              (["--text", copy, "--metric", "no_such_metric"], copy),
              (["--text", copy, "--metric", "mpi_latesender", "--callpath", "main/nowhere"], copy),
