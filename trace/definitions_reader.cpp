@@ -58,9 +58,10 @@ public:
         // writers define those as of paradigm MPI: one of another paradigm
         // has a damaged paradigm or name reference, and would silently lose
         // the call's MPI semantics.
-        if (r.paradigm != Paradigm::Mpi && r.canonical_name.starts_with("MPI_"))
-            fail("region " + std::to_string(self) + " '" + r.canonical_name +
-                 "' bears a name of MPI's but is not of paradigm MPI (paradigm " + std::to_string(paradigm) + ")");
+        for (const std::string& n : {r.name, r.canonical_name})
+            if (r.paradigm != Paradigm::Mpi && n.starts_with("MPI_"))
+                fail("region " + std::to_string(self) + " '" + n + "' bears a name of MPI's but is not of paradigm MPI (paradigm " +
+                     std::to_string(paradigm) + ")");
         result.definitions.regions.push_back(std::move(r));
     }
     void group(OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type, OTF2_Paradigm paradigm,
