@@ -4,13 +4,13 @@
 #include <chrono>
 #include <vector>
 
-#include "analyses/collective_statistics.hpp"
-#include "analyses/collective_wait_states.hpp"
-#include "analyses/critical_path.hpp"
-#include "analyses/delay_costs.hpp"
-#include "analyses/message_statistics.hpp"
-#include "analyses/point_to_point_wait_states.hpp"
-#include "analyses/profile.hpp"
+#include "analyses/profile/collective_statistics.hpp"
+#include "analyses/wait_states/collective_wait_states.hpp"
+#include "analyses/critical_path/critical_path.hpp"
+#include "analyses/delay/delay_costs.hpp"
+#include "analyses/profile/message_statistics.hpp"
+#include "analyses/wait_states/point_to_point_wait_states.hpp"
+#include "analyses/profile/profile.hpp"
 
 namespace hindsight::analyses {
 namespace {

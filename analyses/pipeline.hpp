@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "analyses/communication_matrix.hpp"
-#include "analyses/critical_path_hand_offs.hpp"
-#include "analyses/communicator_profile.hpp"
-#include "analyses/activity_graph.hpp"
+#include "analyses/communication/communication_matrix.hpp"
+#include "analyses/critical_path/critical_path_hand_offs.hpp"
+#include "analyses/communication/communicator_profile.hpp"
+#include "analyses/graph/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/engine.hpp"

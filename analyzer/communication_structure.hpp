@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analyses/communication_matrix.hpp"
-#include "analyses/communicator_profile.hpp"
+#include "analyses/communication/communication_matrix.hpp"
+#include "analyses/communication/communicator_profile.hpp"
 #include "analyzer/communicator_table.hpp"
 #include "analyzer/node_layout.hpp"
 #include "analyzer/placement.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/communicator_profile.hpp"
+#include "analyses/communication/communicator_profile.hpp"
 #include "common/communicator_origin.hpp"
 #include "common/definitions.hpp"
 

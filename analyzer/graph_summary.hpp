@@ -1,12 +1,12 @@
 // The summary's blocks about the program activity graph: how imbalanced the
 // collective calls were (wait before + wait after over execution, per call
 // path, per rank and for the program), the longest path, the user's what-if
-// predictions and the automatic suggestions (analyses/activity_graph.hpp).
+// predictions and the automatic suggestions (analyses/graph/activity_graph.hpp).
 #pragma once
 
 #include <iosfwd>
 
-#include "analyses/activity_graph.hpp"
+#include "analyses/graph/activity_graph.hpp"
 #include "common/cube/report.hpp"
 
 namespace hindsight::analyzer {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/communication_matrix.hpp"
+#include "analyses/communication/communication_matrix.hpp"
 #include "common/definitions.hpp"
 
 namespace hindsight::analyzer {

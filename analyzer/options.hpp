@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 
 namespace hindsight::analyzer {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/communication_matrix.hpp"
+#include "analyses/communication/communication_matrix.hpp"
 
 namespace hindsight::analyzer {
 

@@ -1,6 +1,6 @@
 // Every rank's records of a trivially copyable kind, gathered on rank 0 as
 // bytes: the profile per communicator, the rows of the communication matrix
-// (analyses/communicator_profile.hpp, communication_matrix.hpp) and the
+// (analyses/communication/communicator_profile.hpp, communication_matrix.hpp) and the
 // longest waits (longest_waits_gathering.hpp).
 #pragma once
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/activity_graph.hpp"
+#include "analyses/graph/activity_graph.hpp"
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
 #include "common/cube/report.hpp"

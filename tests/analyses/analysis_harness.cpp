@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 #include "common/error.hpp"
 #include "tests/analyses/builder_traces.hpp"
 #include "tests/analyses/in_process_replay.hpp"

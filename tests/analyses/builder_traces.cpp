@@ -1,9 +1,13 @@
 #include "tests/analyses/builder_traces.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include <unistd.h>
 
 #include "common/error.hpp"
 #include "trace/otf2_enums.hpp"
@@ -167,9 +171,21 @@ private:
     std::map<std::uint64_t, trace::EventIndex> posted_requests_;  // receive requests not yet completed
 };
 
+// With HINDSIGHT_SCENARIO_DUMP=DIR, every scenario a test analyzes is also
+// written as an archive DIR/ranksN-PID-K, so that scripts/compare-analyses
+// can run two builds of the analyzer on all of them.
+void dump_scenario(const TraceBuilder& builder) {
+    const char* dir = std::getenv("HINDSIGHT_SCENARIO_DUMP");
+    if (!dir || !*dir) return;
+    static int written = 0;  // test support only: names the archives of one test process
+    builder.write(std::filesystem::path(dir) / ("ranks" + std::to_string(builder.size()) + "-" +
+                                                std::to_string(getpid()) + "-" + std::to_string(written++)));
+}
+
 }  // namespace
 
 std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
+    dump_scenario(builder);
     std::map<std::string, RegionId> regions;
     const Definitions defs = definitions_of(builder, regions);
     // One tree for all ranks: its ids are then global, as after the merge.

@@ -3,7 +3,7 @@
 // the timestamps in the comments (1 tick = 1 ns).
 #include <catch2/catch.hpp>
 
-#include "analyses/collective_statistics.hpp"
+#include "analyses/profile/collective_statistics.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 
 using namespace hindsight;

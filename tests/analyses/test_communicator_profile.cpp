@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "analyses/communicator_profile.hpp"
+#include "analyses/communication/communicator_profile.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 #include "tests/analyses/split_communicators.hpp"
 

@@ -5,8 +5,8 @@
 #include <array>
 #include <vector>
 
-#include "analyses/collective_wait_states.hpp"
-#include "analyses/point_to_point_wait_states.hpp"
+#include "analyses/wait_states/collective_wait_states.hpp"
+#include "analyses/wait_states/point_to_point_wait_states.hpp"
 #include "common/error.hpp"
 #include "tests/analyses/builder_traces.hpp"
 #include "tests/analyses/in_process_replay.hpp"

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "analyses/communication_matrix.hpp"
+#include "analyses/communication/communication_matrix.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/placement.hpp"
 #include "common/error.hpp"

@@ -8,7 +8,7 @@
 
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/report_assembly.hpp"
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 #include "analyzer/summary.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 #include "tests/analyses/backward/figure3.hpp"

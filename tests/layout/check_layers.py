@@ -29,8 +29,31 @@ FORBIDDEN_SYSTEM = {
     "trace": ["mpi.h"],
     "analyses": ["mpi.h", "otf2/"],
 }
+# Inside analyses/, each kind of analysis has a folder of its own
+# (analyses/README.md): it may include the shared files at the top of
+# analyses/ and its own folder, never another kind's, so that analyses meet
+# only through the facts and the cube they share. The shared files include
+# no kind at all; only the pipeline, which runs them, sees every folder.
+ANALYSES_RUNNERS = {"pipeline.hpp", "pipeline.cpp"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".c"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def analyses_violation(inside: pathlib.Path, header: str):
+    """Why a file at `inside` (relative to analyses/) may not include
+    `header`, or None if it may."""
+    parts = header.split("/")
+    if parts[0] != "analyses" or len(parts) < 3:
+        return None  # another layer, or a shared file of analyses/
+    kind = parts[1]
+    own = inside.parts[0] if len(inside.parts) > 1 else None
+    if own is None:
+        if inside.name in ANALYSES_RUNNERS:
+            return None
+        return f"analyses/{inside} is shared by every analysis and must not include {header}"
+    if kind != own:
+        return f"analyses/{own}/ includes {header} from analyses/{kind}/, another kind of analysis"
+    return None
 
 
 def violations(root: pathlib.Path):
@@ -51,6 +74,10 @@ def violations(root: pathlib.Path):
                 if quote == '"' and "/" in header and top in ALLOWED:
                     if top != folder and top not in allowed:
                         yield f"{where}: {folder}/ includes {header} from {top}/, which is not below it"
+                if folder == "analyses" and quote == '"':
+                    problem = analyses_violation(path.relative_to(base), header)
+                    if problem:
+                        yield f"{where}: {problem}"
                 for banned in FORBIDDEN_SYSTEM.get(folder, []):
                     if header == banned or (banned.endswith("/") and header.startswith(banned)):
                         yield f"{where}: {folder}/ must not include {header}"

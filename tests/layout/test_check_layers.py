@@ -14,10 +14,17 @@ CASES = [
     ("trace/loader.cpp", '#include "common/error.hpp"\n#include "trace/event.hpp"\n', None),
     ("trace/loader.cpp", '#include "replay/engine.hpp"\n', "trace/ includes replay/engine.hpp"),
     ("replay/engine.cpp", '  #  include "analyses/metrics.hpp"\n', "replay/ includes analyses/metrics.hpp"),
-    ("analyses/profile.cpp", "#include <mpi.h>\n", "analyses/ must not include mpi.h"),
+    ("analyses/profile/profile.cpp", "#include <mpi.h>\n", "analyses/ must not include mpi.h"),
     ("common/cube/writer.cpp", "#include <otf2/otf2.h>\n", "common/ must not include otf2/otf2.h"),
     ("collector/wrappers.cpp", '#include "trace/event.hpp"\n', "collector/ includes trace/event.hpp"),
     ("analyzer/main.cpp", '#include "analyses/pipeline.hpp"\n#include <mpi.h>\n', None),
+    ("analyses/delay/delay_costs.cpp", '#include "analyses/metrics.hpp"\n#include "analyses/delay/cost_shares.hpp"\n',
+     None),
+    ("analyses/delay/delay_costs.cpp", '#include "analyses/graph/what_if.hpp"\n',
+     "analyses/delay/ includes analyses/graph/what_if.hpp from analyses/graph/, another kind"),
+    ("analyses/metrics.cpp", '#include "analyses/delay/cost_shares.hpp"\n',
+     "analyses/metrics.cpp is shared by every analysis and must not include"),
+    ("analyses/pipeline.cpp", '#include "analyses/delay/delay_costs.hpp"\n', None),
 ]
 
 

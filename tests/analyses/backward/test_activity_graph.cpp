@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 #include "common/error.hpp"
 #include "tests/analyses/backward/backward_helpers.hpp"
 #include "tests/analyses/backward/figure3.hpp"

@@ -2,7 +2,7 @@
 // example in Böhme et al. (TOPC 2016), Figure 3.
 #include <catch2/catch.hpp>
 
-#include "analyses/cost_shares.hpp"
+#include "analyses/delay/cost_shares.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;

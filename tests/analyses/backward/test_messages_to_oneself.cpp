@@ -3,7 +3,7 @@
 // were computation in MPI calls.
 #include <catch2/catch.hpp>
 
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 #include "tests/analyses/backward/backward_helpers.hpp"
 #include "tests/analyses/backward/messages_to_oneself.hpp"
 

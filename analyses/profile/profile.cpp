@@ -1,4 +1,4 @@
-#include "analyses/profile.hpp"
+#include "analyses/profile/profile.hpp"
 
 #include "analyses/time_category.hpp"
 #include "common/error.hpp"

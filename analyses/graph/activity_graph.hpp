@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "analyses/synchronization_points.hpp"
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {

@@ -1,4 +1,4 @@
-#include "analyses/point_to_point_wait_states.hpp"
+#include "analyses/wait_states/point_to_point_wait_states.hpp"
 
 #include <algorithm>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "analyses/communication_matrix.hpp"
+#include "analyses/communication/communication_matrix.hpp"
 
 #include <map>
 

@@ -1,11 +1,11 @@
-#include "analyses/critical_path.hpp"
+#include "analyses/critical_path/critical_path.hpp"
 
 #include <algorithm>
 #include <array>
 #include <string>
 
 #include "analyses/event_gaps.hpp"
-#include "analyses/inclusive_values.hpp"
+#include "analyses/critical_path/inclusive_values.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {

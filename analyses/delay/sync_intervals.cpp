@@ -1,4 +1,4 @@
-#include "analyses/sync_intervals.hpp"
+#include "analyses/delay/sync_intervals.hpp"
 
 #include <algorithm>
 

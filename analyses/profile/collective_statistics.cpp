@@ -1,4 +1,4 @@
-#include "analyses/collective_statistics.hpp"
+#include "analyses/profile/collective_statistics.hpp"
 
 #include <algorithm>
 #include <array>

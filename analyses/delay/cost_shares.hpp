@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "analyses/patterns.hpp"
-#include "analyses/sync_intervals.hpp"
+#include "analyses/delay/sync_intervals.hpp"
 
 namespace hindsight::analyses {
 

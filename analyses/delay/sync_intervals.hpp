@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyses/sync_point_list.hpp"
+#include "analyses/delay/sync_point_list.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 

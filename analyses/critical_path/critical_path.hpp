@@ -50,7 +50,7 @@
 #include <span>
 #include <vector>
 
-#include "analyses/critical_path_hand_offs.hpp"
+#include "analyses/critical_path/critical_path_hand_offs.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"

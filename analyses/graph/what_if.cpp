@@ -1,4 +1,4 @@
-#include "analyses/what_if.hpp"
+#include "analyses/graph/what_if.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "analyses/collective_wait_states.hpp"
+#include "analyses/wait_states/collective_wait_states.hpp"
 
 #include <algorithm>
 #include <array>

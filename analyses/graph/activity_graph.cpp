@@ -1,4 +1,4 @@
-#include "analyses/activity_graph.hpp"
+#include "analyses/graph/activity_graph.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "analyses/message_statistics.hpp"
+#include "analyses/profile/message_statistics.hpp"
 
 namespace hindsight::analyses {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyses/sync_point_list.hpp"
+#include "analyses/delay/sync_point_list.hpp"
 
 #include <algorithm>
 #include <array>

@@ -49,11 +49,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analyses/cost_shares.hpp"
+#include "analyses/delay/cost_shares.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/operation_index.hpp"
-#include "analyses/sync_intervals.hpp"
-#include "analyses/sync_point_list.hpp"
+#include "analyses/delay/operation_index.hpp"
+#include "analyses/delay/sync_intervals.hpp"
+#include "analyses/delay/sync_point_list.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/observer.hpp"
 #include "replay/wavefront_rounds.hpp"

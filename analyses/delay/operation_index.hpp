@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analyses/sync_point_list.hpp"
+#include "analyses/delay/sync_point_list.hpp"
 
 namespace hindsight::analyses {
 

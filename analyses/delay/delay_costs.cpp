@@ -1,4 +1,4 @@
-#include "analyses/delay_costs.hpp"
+#include "analyses/delay/delay_costs.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "analyses/cost_shares.hpp"
+#include "analyses/delay/cost_shares.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "analyses/communicator_profile.hpp"
+#include "analyses/communication/communicator_profile.hpp"
 
 #include <algorithm>
 #include <array>

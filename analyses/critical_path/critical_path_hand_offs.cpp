@@ -1,4 +1,4 @@
-#include "analyses/critical_path_hand_offs.hpp"
+#include "analyses/critical_path/critical_path_hand_offs.hpp"
 
 #include <algorithm>
 #include <limits>
