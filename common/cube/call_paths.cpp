@@ -42,6 +42,35 @@ std::string CallPathNames::abbreviated(CnodeIndex cnode) const {
 }
 
 CnodeIndex CallPathNames::find(std::string_view text) const {
+    const CnodeIndex from_root = find_from_root(text);
+    return from_root != kNone ? from_root : find_ending(text);
+}
+
+CnodeIndex CallPathNames::find_ending(std::string_view text) const {
+    std::vector<std::string_view> names;  // the regions of `text`, last first
+    for (std::size_t begin = 0;;) {
+        const std::size_t slash = text.find('/', begin);
+        names.push_back(text.substr(begin, slash == std::string_view::npos ? slash : slash - begin));
+        if (slash == std::string_view::npos) break;
+        begin = slash + 1;
+    }
+    std::reverse(names.begin(), names.end());
+    const auto& cnodes = report_.cnodes();
+    for (CnodeIndex c = 0; c < cnodes.size(); ++c) {
+        // Only a path with regions above the ones `text` names ends with it.
+        if (depth_[c] <= names.size()) continue;
+        CnodeIndex at = c;
+        std::size_t k = 0;
+        while (k < names.size() && report_.regions()[cnodes[at].region].name == names[k]) {
+            at = cnodes[at].parent;
+            ++k;
+        }
+        if (k == names.size()) return c;
+    }
+    return kNone;
+}
+
+CnodeIndex CallPathNames::find_from_root(std::string_view text) const {
     // matched[c]: how much of `text` the path of c spells, with its '/';
     // npos when it is no prefix. Each call path compares only its own name.
     constexpr std::size_t kNo = std::string_view::npos;

@@ -31,11 +31,17 @@ public:
     // The whole path when it has at most kHead + kTail + 1 regions; else its
     // first kHead and last kTail regions around "…(N more)…".
     std::string abbreviated(CnodeIndex cnode) const;
-    // The call path whose full name is `text`, kNone if none; the first in
-    // index order when several share it. Linear in the number of call paths.
+    // The call path whose full name is `text`; else the first, in index
+    // order, whose name ends with "/" + `text`, so that the program's own
+    // region (the root, often the executable's name) need not be written,
+    // as --what-if accepts it; kNone if none. Linear in the number of call
+    // paths times the regions `text` names.
     CnodeIndex find(std::string_view text) const;
 
 private:
+    CnodeIndex find_from_root(std::string_view text) const;
+    CnodeIndex find_ending(std::string_view text) const;
+
     const Report& report_;
     std::vector<std::uint32_t> depth_;
     std::vector<CnodeIndex> head_end_;  // the ancestor of depth kHead (or the call path itself)

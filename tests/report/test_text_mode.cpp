@@ -66,6 +66,14 @@ TEST_CASE("per rank: one call path's exclusive and inclusive values", "[report]"
     const cube::CnodeIndex solve = find_call_path(r, "main/solve");
     REQUIRE(solve != cube::kNone);
     CHECK(find_call_path(r, "main/nothing") == cube::kNone);
+    // Without the program's region, as --what-if accepts call paths.
+    CHECK(find_call_path(r, "solve") == solve);
+    const cube::CnodeIndex recv = find_call_path(r, "main/solve/MPI_Recv");
+    REQUIRE(recv != cube::kNone);
+    CHECK(find_call_path(r, "solve/MPI_Recv") == recv);
+    CHECK(find_call_path(r, "MPI_Recv") == recv);
+    CHECK(find_call_path(r, "other/solve") == cube::kNone);
+    CHECK(find_call_path(r, "main/solve/MPI_Recv/deeper") == cube::kNone);
     CHECK(csv(rank_table(r, r.find_metric("time"), solve, 0)) == "rank,exclusive,inclusive\n0,4,4\n1,2,7\n");
     CHECK(csv(rank_table(r, r.find_metric("time"), solve, 1)) == "rank,exclusive,inclusive\n0,4,4\n");
 }
