@@ -11,9 +11,30 @@ namespace hindsight::analyzer {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The files users give instead of a trace's anchor: a name for the error.
+void refuse_other_files(const std::string& given) {
+    const fs::path path(given);
+    const std::string extension = path.extension().string();
+    if (extension == ".def")
+        throw Error(given, "the definitions of an OTF2 trace, not its anchor file: give " +
+                               (path.parent_path() / path.stem()).string() + ".otf2");
+    if (extension == ".evt")
+        throw Error(given, "the events of one location of an OTF2 trace, not its anchor file: give " +
+                               path.parent_path().string() + ".otf2");
+    if (extension == ".cubex")
+        throw Error(given, "a CUBE report, not a trace: open it with hindsight-report (or Cube)");
+}
+
+}  // namespace
+
 std::string anchor_file(const std::string& given) {
     std::error_code ec;
-    if (!fs::is_directory(given, ec)) return given;  // the loader reports what else is wrong with it
+    if (!fs::is_directory(given, ec)) {
+        refuse_other_files(given);
+        return given;  // the loader reports what else is wrong with it
+    }
     const fs::path directory(given);
     if (fs::exists(directory / "traces.otf2", ec)) return (directory / "traces.otf2").string();
     std::vector<std::string> anchors;

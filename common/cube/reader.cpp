@@ -112,6 +112,12 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
 // Memory the checks above let through can still run out (other programs
 // use it too); that is said about the file like any other problem.
 Report read_cubex(const std::filesystem::path& path) {
+    // The files of an OTF2 trace are what users most often give instead of
+    // its report: say what to do rather than that the bytes are no archive.
+    const std::string extension = path.extension().string();
+    if (extension == ".otf2" || extension == ".def" || extension == ".evt")
+        throw Error(path.string(), "part of an OTF2 trace, not a CUBE report: analyze the trace with "
+                                   "hindsight-analyze and open the analysis.cubex it writes");
     try {
         return read_archive(tar::Archive::load(path), path.string());
     } catch (const std::bad_alloc&) {

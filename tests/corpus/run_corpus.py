@@ -311,6 +311,14 @@ def wrong_invocations(corpus: Corpus):
     yield Case("directory without anchor", lambda work: os.path.join(os.path.dirname(corpus.good(work)), "traces"),
                error=r"traces: is a directory without an OTF2 archive")
     yield Case("no such trace", lambda work: os.path.join(work, "none", "traces.otf2"), error=r"no such file")
+    # The other files users give instead of the anchor: the line names the
+    # anchor, or the tool that opens a report.
+    yield Case("definitions given", lambda work: corpus.good(work)[:-len(".otf2")] + ".def",
+               error=r"traces.def: the definitions of an OTF2 trace, not its anchor file: give .*/traces.otf2$")
+    yield Case("events given", lambda work: os.path.join(corpus.good(work)[:-len(".otf2")], "0.evt"),
+               error=r"0.evt: the events of one location of an OTF2 trace, not its anchor file: give .*/traces.otf2$")
+    yield Case("report given", lambda work: os.path.join(work, "analysis.cubex"),
+               error=r"analysis.cubex: a CUBE report, not a trace: open it with hindsight-report")
     yield Case("HINDSIGHT_HUGE_PAGES not a yes/no word", corpus.good, env={"HINDSIGHT_HUGE_PAGES": "maybe"},
                error=r"^hindsight-analyze: HINDSIGHT_HUGE_PAGES: 'maybe' is not a yes/no value")
     yield Case("HINDSIGHT_HUGE_PAGES=false", corpus.good, env={"HINDSIGHT_HUGE_PAGES": "false"}, values=GOOD_VALUES)

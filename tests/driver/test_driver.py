@@ -162,7 +162,8 @@ def analyzer_options(args, work):
 
 
 def slurm_launcher(args, work):
-    """Inside a Slurm job, srun launches both runs; its options pass through."""
+    """Inside a Slurm job, srun launches both runs; its options pass through.
+    The ranks are given as mpirun's -np, which the driver accepts for -n."""
     bin_dir = os.path.join(work, "bin")
     os.makedirs(bin_dir)
     log = os.path.join(work, "srun.log")
@@ -171,7 +172,7 @@ def slurm_launcher(args, work):
         f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {args.mpiexec} "$@"\n')
     os.chmod(srun, os.stat(srun).st_mode | stat.S_IXUSR)
     env = {"SLURM_JOB_ID": "42", "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
-    done = run(args, ["run", "-n", "2", "-o", "trace", "--no-rootcause", "--", *pingpong(args)], env=env, cwd=work)
+    done = run(args, ["run", "-np", "2", "-o", "trace", "--no-rootcause", "--", *pingpong(args)], env=env, cwd=work)
     expect(done.returncode == 0, f"exit status {done.returncode}", done)
     with open(log) as f:
         calls = f.read().splitlines()
@@ -183,7 +184,8 @@ def slurm_launcher(args, work):
 
 def bad_usage(args, work):
     """Wrong invocations end at once with one reason."""
-    for arguments, reason in ((["run", "--", "true"], "number of ranks"),
+    for arguments, reason in ((["run", "--", "true"], "number of ranks with -n N"),
+                              (["run", "-np", "two", "--", "true"], "a positive number, not 'two'"),
                               (["run", "-n", "2"], "no program"),
                               (["run", "-n", "2", "-o", "", "--", "true"], "-o needs a directory"),
                               (["run", "-n", "2", "-o", "--", "true"], "-o needs a directory"),

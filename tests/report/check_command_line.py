@@ -105,6 +105,15 @@ def check_bad_input(args, work, chain):
               f"{command}: not one line naming {named}:\n{result.stderr}")
         check(result.stdout == "", f"{command}: printed {result.stdout!r}")
         check(set(os.listdir(work)) == before, f"{command}: left {sorted(set(os.listdir(work)) - before)}")
+    # A trace given instead of its report: the line says what to do with it.
+    for name in ("traces.otf2", "traces.def"):
+        part = os.path.join(work, name)
+        with open(part, "wb") as out:
+            out.write(b"\x03BOTF2" + bytes(58))
+        result = run(args, ["--text", part], status=1)
+        check(result.stderr.count("\n") == 1 and result.stderr.startswith(f"hindsight-report: {part}: ")
+              and "hindsight-analyze" in result.stderr, f"a trace's {name}: no advice:\n{result.stderr}")
+        os.remove(part)
     for usage in (["--text", copy, "--csv", "--json"], ["--metric", "time", copy], ["--diff", copy], [],
                   ["--text", copy, "--top", "0"]):
         result = run(args, usage, status=1)
