@@ -118,4 +118,11 @@ cube::Report difference(const cube::Report& before, const cube::Report& after) {
     return out;
 }
 
+std::vector<std::string> metrics_missing_in(const cube::Report& other, const cube::Report& of) {
+    std::vector<std::string> missing;
+    for (const cube::Metric& m : of.metrics())
+        if (other.find_metric(m.unique_name) == kNone) missing.push_back(m.unique_name);
+    return missing;
+}
+
 }  // namespace hindsight::report

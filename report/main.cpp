@@ -23,10 +23,14 @@ namespace {
 using namespace hindsight;
 constexpr const char* kProgram = "hindsight-report";
 
-report::Table text_table(const cube::Report& cube, const report::Options& options) {
+report::Table text_table(const cube::Report& cube, const report::Options& options, report::Overview overview) {
     // Scripts get whole call paths; a terminal the abbreviated ones.
     const auto names = options.format == report::Format::Text ? report::PathNames::Abbreviated : report::PathNames::Whole;
-    if (options.metric.empty()) return report::metric_overview(cube, options.top > 0 ? options.top : 5, names);
+    if (options.metric.empty()) {
+        if (options.top > 0) overview.top = options.top;
+        overview.names = names;
+        return report::metric_overview(cube, overview);
+    }
     const cube::MetricIndex metric = cube.find_metric(options.metric);
     if (metric == cube::kNone) throw Error(options.report, "no metric '" + options.metric + "' in the report");
     if (options.call_path.empty()) return report::call_tree_table(cube, metric, options.top, names);
@@ -52,8 +56,16 @@ std::string communication_json(const report::Options& options) {
 int run(const report::Options& options) {
     cube::Report cube = cube::read_cubex(options.report);
     std::string title = std::filesystem::path(options.report).filename().string();
+    report::Overview overview;
     if (!options.before.empty()) {
-        cube = report::difference(cube::read_cubex(options.before), cube);
+        const cube::Report before = cube::read_cubex(options.before);
+        // What one report has alone is no change: the overview says so.
+        overview.changes = true;
+        for (const std::string& m : report::metrics_missing_in(cube, before))
+            overview.notes.emplace(m, "only in " + options.before);
+        for (const std::string& m : report::metrics_missing_in(before, cube))
+            overview.notes.emplace(m, "only in " + options.report);
+        cube = report::difference(before, cube);
         title = std::filesystem::path(options.report).filename().string() + " − " +
                 std::filesystem::path(options.before).filename().string();
     }
@@ -66,7 +78,7 @@ int run(const report::Options& options) {
             std::cerr << kProgram << ": warning: " << report::printable(warning) << '\n';
     };
     if (options.text) {
-        const report::Table table = text_table(cube, options);
+        const report::Table table = text_table(cube, options, overview);
         warn();
         if (options.format == report::Format::Text)
             for (const std::string& warning : cube.warnings()) std::cout << "warning: " << report::printable(warning) << '\n';

@@ -58,17 +58,40 @@ std::string path_name(const cube::CallPathNames& names, CnodeIndex c, PathNames 
     return how == PathNames::Abbreviated ? names.abbreviated(c) : names.full(c);
 }
 
-// The `top` indices of largest value (non-zero only), largest first; ties
-// in index order.
-std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_t top) {
-    std::vector<std::uint32_t> order(values.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::erase_if(order, [&](std::uint32_t i) { return values[i] == 0.0; });
-    // NaN (a damaged file, which the reader warns about) sorts last, so that
-    // the order stays a strict weak one.
-    const auto key = [&](std::uint32_t i) { return std::isnan(values[i]) ? -HUGE_VAL : values[i]; };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) > key(b); });
+// Sort key that puts NaN (a damaged file, which the reader warns about)
+// last, so that the order stays a strict weak one.
+double nan_last(double v) { return std::isnan(v) ? -HUGE_VAL : v; }
+
+// The `top` (0: all) indices whose value `keep` accepts, by descending
+// `key`; ties in index order.
+template <typename Keep, typename Key>
+std::vector<std::uint32_t> ranked(const std::vector<double>& values, std::size_t top, Keep keep, Key key) {
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t i = 0; i < values.size(); ++i)
+        if (keep(values[i])) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return key(values[a]) > key(values[b]); });
     if (top > 0 && order.size() > top) order.resize(top);
+    return order;
+}
+
+// The `top` indices of largest value (non-zero only), largest first.
+std::vector<std::uint32_t> largest(const std::vector<double>& values, std::size_t top) {
+    return ranked(values, top, [](double v) { return v != 0.0; }, nan_last);
+}
+
+// The `top` largest increases and the `top` largest decreases, the larger
+// change first: ranked by signed value alone, a difference would list only
+// what grew, however much else shrank.
+std::vector<std::uint32_t> largest_changes(const std::vector<double>& values, std::size_t top) {
+    std::vector<std::uint32_t> order = ranked(values, top, [](double v) { return !(v <= 0.0); }, nan_last);
+    const std::vector<std::uint32_t> decreases = ranked(values, top, [](double v) { return v < 0.0; },
+                                                        [](double v) { return -v; });
+    order.insert(order.end(), decreases.begin(), decreases.end());
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const double change_a = nan_last(std::fabs(values[a])), change_b = nan_last(std::fabs(values[b]));
+        return change_a != change_b ? change_a > change_b : a < b;  // ties in index order
+    });
     return order;
 }
 
@@ -82,7 +105,7 @@ CnodeIndex find_call_path(const cube::Report& report, const std::string& text) {
     return cube::CallPathNames(report).find(text);
 }
 
-Table metric_overview(const cube::Report& any, std::size_t top, PathNames how) {
+Table metric_overview(const cube::Report& any, const Overview& how) {
     cube::Report copy;
     const cube::Report& report = stored_values(any, copy);
     const cube::CallPathNames names(report);
@@ -91,19 +114,28 @@ Table metric_overview(const cube::Report& any, std::size_t top, PathNames how) {
     for (MetricIndex m = 0; m < report.metrics().size(); ++m) {
         const cube::Metric& metric = report.metrics()[m];
         const int depth = depths[m];
+        const auto note = how.notes.find(metric.unique_name);
+        const std::string all = note == how.notes.end() ? "(all)" : "(all; " + note->second + ")";
         if (!report.computed(m)) {
             // Its values are not in the report: say so rather than print zeros.
-            table.rows.push_back({{metric.unique_name, std::string("(all)"), std::string("not computed"), metric.unit}, depth});
+            table.rows.push_back({{metric.unique_name, all, std::string("not computed"), metric.unit}, depth});
             continue;
         }
         const std::vector<double> sums = row_sums(report, m);
         const double total = overall(aggregation(report, m), sums);
-        if (total == 0.0) continue;
-        table.rows.push_back({{metric.unique_name, std::string("(all)"), total, metric.unit}, depth});
-        for (const CnodeIndex c : largest(sums, top))
-            table.rows.push_back({{metric.unique_name, path_name(names, c, how), sums[c], metric.unit}, depth});
+        const std::vector<std::uint32_t> shown = how.changes ? largest_changes(sums, how.top) : largest(sums, how.top);
+        // A change can move time between call paths and leave the total
+        // as it was.
+        if (total == 0.0 && (!how.changes || shown.empty())) continue;
+        table.rows.push_back({{metric.unique_name, all, total, metric.unit}, depth});
+        for (const CnodeIndex c : shown)
+            table.rows.push_back({{metric.unique_name, path_name(names, c, how.names), sums[c], metric.unit}, depth});
     }
     return table;
+}
+
+Table metric_overview(const cube::Report& report, std::size_t top, PathNames names) {
+    return metric_overview(report, Overview{top, names, false, {}});
 }
 
 Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t top, PathNames how) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "common/cube/report.hpp"
@@ -21,8 +22,23 @@ namespace hindsight::report {
 // tree linear in its depth rather than quadratic.
 enum class PathNames { Whole, Abbreviated };
 
+// How metric_overview() chooses and labels the call paths of each metric.
+struct Overview {
+    std::size_t top = 5;
+    PathNames names = PathNames::Whole;
+    // The report is a difference of two (diff.hpp): each metric shows its
+    // `top` largest increases and its `top` largest decreases, the larger
+    // change first, and is listed when any call path changed, even if its
+    // total did not.
+    bool changes = false;
+    // Said beside a metric's total, by unique name (e.g. that only one of
+    // two compared reports has it).
+    std::map<std::string, std::string> notes;
+};
+
 // Every metric with a non-zero total (indented along the metric tree), each
 // followed by its `top` largest call paths (call-tree exclusive).
+Table metric_overview(const cube::Report& report, const Overview& how);
 Table metric_overview(const cube::Report& report, std::size_t top, PathNames names = PathNames::Whole);
 
 // The call tree of `metric`: each call path with its inclusive value (with

@@ -2,6 +2,7 @@
 // built by hand.
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -121,6 +122,41 @@ TEST_CASE("difference: after minus before, matched by names, the union of both",
     CHECK(back.locations().size() == 3);
     CHECK(csv(rank_table(back, back.find_metric("time"), 0, 0)) ==
           "rank,exclusive,inclusive\n0,0,0\n1,0,0\n2,-4,-4\n");
+}
+
+TEST_CASE("difference overview: the largest increases and decreases, metrics of one report marked", "[report]") {
+    const cube::Report before = program();
+    cube::Report after = program();
+    after.set_value(0, 1, 0, 1);    // time at main/solve on rank 0: 4 -> 1
+    after.set_value(0, 3, 1, 3.5);  // time at main/output on rank 1: 3 -> 3.5
+    const cube::MetricIndex io = testing::add_seconds_metric(after, "io", "I/O", cube::kNone);
+    after.set_value(io, 0, 0, 2);
+    const cube::Report d = difference(before, after);
+    REQUIRE(metrics_missing_in(before, after) == std::vector<std::string>{"io"});
+    REQUIRE(metrics_missing_in(after, before).empty());
+    Overview how;
+    how.top = 1;
+    how.changes = true;
+    how.notes = {{"io", "only in after.cubex"}};
+    // Ranked by signed value, the top 1 of time would be output's +0.5
+    // alone; the 3 s that solve lost come first. wait did not change.
+    CHECK(csv(metric_overview(d, how)) ==
+          "metric,call path,value,unit\n"
+          "time,(all),-2.5,sec\n"
+          "time,main/solve,-3,sec\n"
+          "time,main/output,0.5,sec\n"
+          "io,(all; only in after.cubex),2,sec\n"
+          "io,main,2,sec\n");
+    // Time moved from solve to output: the total is unchanged, the metric
+    // is still listed.
+    cube::Report moved = program();
+    moved.set_value(0, 1, 0, 3);
+    moved.set_value(0, 3, 1, 4);
+    CHECK(csv(metric_overview(difference(before, moved), how)) ==
+          "metric,call path,value,unit\n"
+          "time,(all),0,sec\n"
+          "time,main/solve,-1,sec\n"
+          "time,main/output,1,sec\n");
 }
 
 TEST_CASE("text tables: control characters in names are escaped, one row a line", "[report]") {
