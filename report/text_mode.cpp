@@ -19,31 +19,55 @@ cube::Aggregation aggregation(const cube::Report& report, MetricIndex metric) {
     return cube::aggregation_of(report.metrics()[metric].data_type);
 }
 
+// Rounding noise of a sum whose terms have both signs (in a difference,
+// changes that cancel leave 6.6e-16 s): below a billionth of the terms'
+// magnitudes the sum is 0, as the CUBE reader treats the rounding of its own
+// subtractions (common/cube/value_checks.cpp). Minima and maxima add
+// nothing up, so they keep their value.
+double settled(cube::Aggregation how, double total, double magnitude) {
+    return how == cube::Aggregation::Sum && std::fabs(total) <= 1e-9 * magnitude ? 0.0 : total;
+}
+
 // Per call path, the stored values of `metric` over all locations (summed,
 // or their minimum or maximum: cube::aggregate).
 std::vector<double> row_sums(const cube::Report& report, MetricIndex metric) {
     std::vector<double> sums(report.cnodes().size(), 0.0);
     if (!report.has_values(metric)) return sums;
     const cube::Aggregation how = aggregation(report, metric);
-    for (CnodeIndex c = 0; c < sums.size(); ++c)
-        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l)
-            sums[c] = cube::aggregate(how, sums[c], report.value(metric, c, l));
+    for (CnodeIndex c = 0; c < sums.size(); ++c) {
+        double magnitude = 0.0;
+        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
+            const double v = report.value(metric, c, l);
+            sums[c] = cube::aggregate(how, sums[c], v);
+            magnitude += std::fabs(v);
+        }
+        sums[c] = settled(how, sums[c], magnitude);
+    }
     return sums;
 }
 
 // Each call path with all its callees. A parent always has a smaller index
 // than its children (Report::add_cnode), so one backward sweep suffices.
 std::vector<double> subtree_sums(const cube::Report& report, cube::Aggregation how, std::vector<double> sums) {
-    for (CnodeIndex c = static_cast<CnodeIndex>(sums.size()); c-- > 0;)
-        if (report.cnodes()[c].parent != cube::kNone)
-            sums[report.cnodes()[c].parent] = cube::aggregate(how, sums[report.cnodes()[c].parent], sums[c]);
+    std::vector<double> magnitude(sums.size());
+    for (std::size_t c = 0; c < sums.size(); ++c) magnitude[c] = std::fabs(sums[c]);
+    for (CnodeIndex c = static_cast<CnodeIndex>(sums.size()); c-- > 0;) {
+        sums[c] = settled(how, sums[c], magnitude[c]);
+        if (const CnodeIndex parent = report.cnodes()[c].parent; parent != cube::kNone) {
+            sums[parent] = cube::aggregate(how, sums[parent], sums[c]);
+            magnitude[parent] += magnitude[c];
+        }
+    }
     return sums;
 }
 
 double overall(cube::Aggregation how, const std::vector<double>& values) {
-    double result = 0.0;
-    for (const double v : values) result = cube::aggregate(how, result, v);
-    return result;
+    double result = 0.0, magnitude = 0.0;
+    for (const double v : values) {
+        result = cube::aggregate(how, result, v);
+        magnitude += std::fabs(v);
+    }
+    return settled(how, result, magnitude);
 }
 
 // Each metric's depth in the metric tree, in one pass (parents come first).
@@ -150,6 +174,11 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
             table.rows.push_back({{path_name(names, c, how), inclusive[c], exclusive[c]}, 0});
         return table;
     }
+    // A subtree is left out when all of it is zero, not when its values
+    // cancel (the changes of a difference).
+    std::vector<double> magnitude(exclusive.size());
+    std::transform(exclusive.begin(), exclusive.end(), magnitude.begin(), [](double v) { return std::fabs(v); });
+    magnitude = subtree_sums(report, cube::Aggregation::Sum, std::move(magnitude));
     // Depth-first, children in their order; every row names its whole path
     // (scripts need no context), the text form indents it by its depth.
     std::vector<std::pair<CnodeIndex, int>> stack;
@@ -158,7 +187,7 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
     while (!stack.empty()) {
         const auto [c, depth] = stack.back();
         stack.pop_back();
-        if (inclusive[c] == 0.0) continue;
+        if (magnitude[c] == 0.0) continue;
         table.rows.push_back({{path_name(names, c, how), inclusive[c], exclusive[c]}, depth});
         const std::vector<CnodeIndex> children = report.cnode_children(c);
         for (auto k = children.rbegin(); k != children.rend(); ++k) stack.emplace_back(*k, depth + 1);
@@ -179,12 +208,17 @@ Table rank_table(const cube::Report& any, MetricIndex metric, CnodeIndex cnode, 
     std::vector<double> exclusive(groups.size(), 0.0), inclusive(groups.size(), 0.0);
     const cube::Aggregation how = aggregation(report, metric);
     if (report.has_values(metric)) {
+        std::vector<double> magnitude(groups.size(), 0.0);
         for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
             const auto g = report.locations()[l].group;
             exclusive[g] = cube::aggregate(how, exclusive[g], report.value(metric, cnode, l));
             for (CnodeIndex c = 0; c < in_subtree.size(); ++c)
-                if (in_subtree[c]) inclusive[g] = cube::aggregate(how, inclusive[g], report.value(metric, c, l));
+                if (in_subtree[c]) {
+                    inclusive[g] = cube::aggregate(how, inclusive[g], report.value(metric, c, l));
+                    magnitude[g] += std::fabs(report.value(metric, c, l));
+                }
         }
+        for (std::size_t g = 0; g < groups.size(); ++g) inclusive[g] = settled(how, inclusive[g], magnitude[g]);
     }
     std::vector<std::uint32_t> order(groups.size());
     std::iota(order.begin(), order.end(), 0u);

@@ -42,8 +42,9 @@ Table metric_overview(const cube::Report& report, const Overview& how);
 Table metric_overview(const cube::Report& report, std::size_t top, PathNames names = PathNames::Whole);
 
 // The call tree of `metric`: each call path with its inclusive value (with
-// its callees) and exclusive value; call paths whose subtree is zero are
-// left out. With `top` > 0, only the `top` call paths of largest exclusive
+// its callees) and exclusive value; call paths whose subtree is all zero
+// are left out (not those whose values cancel, as a difference's can). Sums
+// within a billionth of the values summed are 0, not rounding noise. With `top` > 0, only the `top` call paths of largest exclusive
 // value, largest first, without indentation.
 Table call_tree_table(const cube::Report& report, cube::MetricIndex metric, std::size_t top,
                       PathNames names = PathNames::Whole);

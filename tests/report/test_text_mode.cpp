@@ -159,6 +159,31 @@ TEST_CASE("difference overview: the largest increases and decreases, metrics of 
           "time,main/output,1,sec\n");
 }
 
+TEST_CASE("difference: sums of changes that cancel print as 0, not as rounding noise", "[report]") {
+    cube::Report before = program();
+    cube::Report after = program();
+    before.set_value(0, 1, 0, 0.1);  // time at main/solve, rank 0
+    before.set_value(0, 3, 1, 0.2);  // time at main/output, rank 1
+    after.set_value(0, 1, 0, 0.3);
+    after.set_value(0, 3, 1, 0.0);
+    // (0.3 - 0.1) + (0.0 - 0.2) is -2.8e-17 in doubles: 0 s moved in all.
+    const cube::Report d = difference(before, after);
+    Overview how;
+    how.top = 2;
+    how.changes = true;
+    // CSV keeps every digit of the changes themselves.
+    CHECK(csv(metric_overview(d, how)) ==
+          "metric,call path,value,unit\n"
+          "time,(all),0,sec\n"
+          "time,main/output,-0.20000000000000001,sec\n"
+          "time,main/solve,0.19999999999999998,sec\n");
+    CHECK(csv(call_tree_table(d, d.find_metric("time"), 0)) ==
+          "call path,inclusive,exclusive\n"
+          "main,0,0\n"
+          "main/solve,0.19999999999999998,0.19999999999999998\n"
+          "main/output,-0.20000000000000001,-0.20000000000000001\n");
+}
+
 TEST_CASE("text tables: control characters in names are escaped, one row a line", "[report]") {
     CHECK(printable("a\nb\rc\td") == "a\\nb\\rc\\td");
     CHECK(printable("\x1b[31mred\x7f") == "\\x1b[31mred\\x7f");
