@@ -23,6 +23,13 @@ namespace {
 using namespace hindsight;
 constexpr const char* kProgram = "hindsight-report";
 
+// A report as a title names it: with its directory, which tells the runs
+// apart where every report is called analysis.cubex.
+std::string run_name(const std::filesystem::path& report) {
+    const std::filesystem::path directory = report.parent_path().filename();
+    return directory.empty() ? report.filename().string() : (directory / report.filename()).string();
+}
+
 report::Table text_table(const cube::Report& cube, const report::Options& options, report::Overview overview) {
     // Scripts get whole call paths; a terminal the abbreviated ones.
     const auto names = options.format == report::Format::Text ? report::PathNames::Abbreviated : report::PathNames::Whole;
@@ -66,8 +73,7 @@ int run(const report::Options& options) {
         for (const std::string& m : report::metrics_missing_in(before, cube))
             overview.notes.emplace(m, "only in " + options.report);
         cube = report::difference(before, cube);
-        title = std::filesystem::path(options.report).filename().string() + " − " +
-                std::filesystem::path(options.before).filename().string();
+        title = run_name(options.report) + " − " + run_name(options.before);
     }
     // What the reader found suspicious goes to the error stream, and beside
     // the values: above the text table (not into CSV or JSON, which scripts

@@ -27,7 +27,8 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     visible.add_options()
         ("help,h", "show this help")
         ("version", "show the version")
-        ("output,o", po::value<std::string>(&options.page), "page to write (default: the report's name with .html)")
+        ("output,o", po::value<std::string>(&options.page),
+         "page to write (default: the report's name with .html; for --diff, AFTER's name with .diff.html)")
         ("text", po::bool_switch(&options.text), "print tables instead of writing a page")
         ("metric", po::value<std::string>(&options.metric),
          "with --text: this metric's call tree (its unique name, e.g. mpi_latesender)")
@@ -61,7 +62,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
     if (vm.count("top") && top <= 0) throw Error("", "--top must be a positive number");
     options.top = top > 0 ? static_cast<std::size_t>(top) : 0;
     if (vm.count("output") && options.page.empty()) throw Error("", "no page name given to -o");
-    if (options.page.empty()) options.page = default_page_path(options.report).string();
+    // A difference never takes the place of a run's own page.
+    if (options.page.empty())
+        options.page = (options.before.empty() ? default_page_path(options.report)
+                                               : default_difference_page_path(options.report)).string();
     return options;
 }
 

@@ -52,4 +52,9 @@ std::filesystem::path default_page_path(const std::filesystem::path& cubex) {
     return page.replace_extension(".html");
 }
 
+std::filesystem::path default_difference_page_path(const std::filesystem::path& after) {
+    std::filesystem::path page = after;
+    return page.replace_extension(".diff.html");
+}
+
 }  // namespace hindsight::report

@@ -25,5 +25,9 @@ void write_page(const cube::Report& report, const std::string& title, const std:
 // Where the page of the report `cubex` goes by default: beside it, with the
 // extension .html ("run/analysis.cubex" -> "run/analysis.html").
 std::filesystem::path default_page_path(const std::filesystem::path& cubex);
+// Where the page of a difference goes by default: beside the later report,
+// with the extension .diff.html ("run2/analysis.cubex" ->
+// "run2/analysis.diff.html"), never over that run's own page.
+std::filesystem::path default_difference_page_path(const std::filesystem::path& after);
 
 }  // namespace hindsight::report

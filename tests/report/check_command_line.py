@@ -73,6 +73,25 @@ def check_text(args, chain):
     check(same == ["metric,call path,value,unit"], f"a report differs from itself:\n{same}")
 
 
+def check_difference_page(args, work, chain):
+    """The page of a difference goes beside the later report as .diff.html,
+    never over that run's own page."""
+    runs = []
+    for name in ("run1", "run2"):
+        os.mkdir(os.path.join(work, name))
+        runs.append(os.path.join(work, name, "analysis.cubex"))
+        shutil.copy(chain, runs[-1])
+    own_page = os.path.join(work, "run2", "analysis.html")
+    with open(own_page, "w") as out:
+        out.write("run2's own page")
+    result = run(args, ["--diff", *runs])
+    expected = os.path.join(work, "run2", "analysis.diff.html")
+    check(result.stdout.strip() == expected and os.path.isfile(expected),
+          f"the difference's page is not {expected}: {result.stdout!r}")
+    with open(own_page) as page:
+        check(page.read() == "run2's own page", "the difference replaced run2's own page")
+
+
 def check_bad_input(args, work, chain):
     not_cube = os.path.join(work, "notes.cubex")
     with open(not_cube, "w") as out:
@@ -151,6 +170,7 @@ def main():
         try:
             check_text(args, chain)
             check_bad_input(args, work, chain)
+            check_difference_page(args, work, chain)
             check_communication_file(args, work, chain)
         except Failure as failure:
             print(f"FAIL: {failure}", file=sys.stderr)

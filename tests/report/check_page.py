@@ -421,6 +421,9 @@ def check_diff(driver, args, work):
     run([args.report_tool, "--diff", os.path.join(trace, "analysis.cubex"), os.path.join(trace, "no-rootcause.cubex"),
          "-o", page_path])
     page = Page(driver, page_path)
+    # Both runs by their directory and name: every report is analysis.cubex.
+    title = "trace/no-rootcause.cubex − trace/analysis.cubex"
+    check(driver.title == title, f"the difference's title is {driver.title!r}, not {title!r}")
     page.open_path("metric-tree", page.metric_path("delay_latesender"))
     page.open_path("call-tree", ["main"])
     page.row("call-tree", "main").find_element(By.CLASS_NAME, "toggle").click()  # expanded: main alone
