@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -202,6 +203,7 @@ void Measurement::after_write(OTF2_ErrorCode code) {
             OTF2_EvtWriter_Leave(events_, nullptr, flush->end, region) != OTF2_SUCCESS) {
             fail("writing the trace failed while recording a buffer flush");
         }
+        flushed_until_ = flush->end;
     }
 }
 
@@ -221,9 +223,9 @@ void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t 
     record(OTF2_EvtWriter_MpiRecv(events_, nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
-void Measurement::mpi_isend(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
-                            std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIsend(events_, nullptr, timestamp(), peer, comm, tag, bytes, request));
+void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
+                               std::uint64_t bytes, std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIsend(events_, nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
@@ -232,6 +234,10 @@ void Measurement::mpi_isend_complete(std::uint64_t request) {
 
 void Measurement::mpi_irecv_request(std::uint64_t request) {
     record(OTF2_EvtWriter_MpiIrecvRequest(events_, nullptr, timestamp(), request));
+}
+
+void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
+    record(OTF2_EvtWriter_MpiIrecvRequest(events_, nullptr, std::max(time, flushed_until_), request));
 }
 
 void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,

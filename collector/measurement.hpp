@@ -87,8 +87,13 @@ public:
     }
     void mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
     void mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
-    void mpi_isend(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
-                   std::uint64_t request);
+    // At `time`, or right after a buffer flush recorded since: a send is
+    // recorded when its call began, as Score-P does (see on_isend), though
+    // its request is known only once MPI returns; so are the requests that
+    // MPI_Start and MPI_Startall start with it.
+    void mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
+                      std::uint64_t bytes, std::uint64_t request);
+    void mpi_irecv_request_at(std::uint64_t time, std::uint64_t request);
     void mpi_isend_complete(std::uint64_t request);
     void mpi_irecv_request(std::uint64_t request);
     void mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
@@ -146,6 +151,9 @@ private:
     TimerSample program_begin_;  // also the first point of the timer's calibration
     bool recording_ = false;
     bool failed_ = false;
+    // The end of the last buffer flush recorded: events stamped with an
+    // earlier time (mpi_isend_at) move after it, so that no time decreases.
+    std::uint64_t flushed_until_ = 0;
 
     struct OpenRegion {
         OTF2_RegionRef region;

@@ -61,7 +61,11 @@ void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MP
     Measurement& m = call.measurement();
     const TrackedRequest r = send_request(m, count, type, dest, tag, comm);
     const std::uint64_t id = m.requests().start(request, r);
-    m.mpi_isend(r.peer, r.comm, r.tag, r.bytes, id);
+    // The send began when the call did: stamped when MPI_Isend returned, a
+    // small message may already have been received on another rank, which
+    // a correct run on one clock would show as a message received before it
+    // was sent. No event of this location lies between the two times.
+    m.mpi_isend_at(call.entered(), r.peer, r.comm, r.tag, r.bytes, id);
 }
 
 void on_irecv(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
@@ -88,8 +92,9 @@ void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
     for (int i = 0; i < count; ++i) {
         const TrackedRequest* r = m.requests().restart(requests[i]);
         if (!r) continue;
-        if (r->kind == TrackedRequest::Kind::Send) m.mpi_isend(r->peer, r->comm, r->tag, r->bytes, r->id);
-        else m.mpi_irecv_request(r->id);
+        // Like MPI_Isend's (on_isend), at the start of the call.
+        if (r->kind == TrackedRequest::Kind::Send) m.mpi_isend_at(call.entered(), r->peer, r->comm, r->tag, r->bytes, r->id);
+        else m.mpi_irecv_request_at(call.entered(), r->id);
     }
 }
 

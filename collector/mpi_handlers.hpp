@@ -23,7 +23,8 @@ public:
     explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::live_here()) {
         if (live_ && live_->recording()) {
             region_ = live_->regions().mpi(f);
-            live_->enter(region_);
+            entered_ = timestamp();
+            live_->enter_at(region_, entered_);
         }
     }
     ~MpiCall() {
@@ -38,10 +39,14 @@ public:
     // and persistent requests are tracked even while recording is paused.
     bool live() const noexcept { return live_ != nullptr; }
     Measurement& measurement() const noexcept { return *live_; }
+    // When the call was entered (if recorded): the time of the events that
+    // say what the call started, which happened before MPI got control.
+    std::uint64_t entered() const noexcept { return entered_; }
 
 private:
     Measurement* live_;
     OTF2_RegionRef region_ = OTF2_UNDEFINED_REGION;
+    std::uint64_t entered_ = 0;
 };
 
 // Point-to-point

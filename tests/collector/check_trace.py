@@ -134,6 +134,23 @@ def check_messages_pair(trace):
     return sent
 
 
+def check_started_at_entry(trace, rank):
+    """A send MPI_Isend starts, and every request MPI_Start(all) starts, is
+    stamped with the time its call was entered, as Score-P does: stamped once
+    MPI has returned, a small message may already have been received on
+    another rank, which one clock would show as received before it was sent."""
+    entered = ("", None)
+    started = 0
+    for e in trace.events[rank]:
+        if isinstance(e, otf2.events.Enter):
+            entered = (e.region.name, e.time)
+        elif isinstance(e, otf2.events.MpiIsend) or (
+                isinstance(e, otf2.events.MpiIrecvRequest) and entered[0] in ("MPI_Start", "MPI_Startall")):
+            equal(e.time, entered[1], f"rank {rank}: {type(e).__name__} in {entered[0]}: time against the call's entry")
+            started += 1
+    expect(started > 0, f"rank {rank}: no request started by MPI_Isend or MPI_Start(all)")
+
+
 def check_calls(trace, rank, expected):
     counts = trace.enters(rank)
     for region, n in expected.items():
@@ -302,6 +319,7 @@ def scenario_coverage(args, workdir):
             # One on the half, one on the merged communicator; the one while paused is not recorded.
             "MPI_Barrier": 2,
             "MPI_Bcast": 1, "MPI_Ibcast": 1, "MPI_Iallreduce": 1, "MPI_Allreduce": 2})
+        check_started_at_entry(trace, r)
         equal(len(trace.of_type(r, otf2.events.MpiRequestCancelled)), 1, f"rank {r}: cancelled requests")
         equal(len(trace.of_type(r, otf2.events.MpiIsendComplete)), 1 + 3 + 1, f"rank {r}: completed sends")
         equal(len(trace.of_type(r, otf2.events.MpiIrecv)), 1 + 3 + 1, f"rank {r}: completed receives")
