@@ -32,6 +32,7 @@
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
 #include "common/failure.hpp"
+#include "common/whole_line.hpp"
 #include "analyzer/communication_files.hpp"
 #include "analyzer/communication_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
@@ -87,7 +88,7 @@ std::optional<std::string> agreed(const World& world, const std::string& file, S
 }
 
 int report_problem(int rank, const std::string& problem) {
-    if (rank == 0) std::cerr << kProgram << ": " << problem << std::endl;
+    if (rank == 0) write_whole(std::cerr, std::string(kProgram) + ": " + problem + "\n");
     return EXIT_FAILURE;
 }
 
@@ -291,8 +292,8 @@ int run(int argc, char** argv, int rank, int size) {
     } catch (...) {
         // Left the phase that failed alone: nobody else can be waited for.
         progress.interrupt();
-        std::cerr << kProgram << ": " << options->trace << ": rank " << world.rank << ": " << current_failure()
-                  << std::endl;
+        write_whole(std::cerr, std::string(kProgram) + ": " + options->trace + ": rank " + std::to_string(world.rank) +
+                                   ": " + current_failure() + "\n");
         MPI_Abort(world.comm, EXIT_FAILURE);
         return EXIT_FAILURE;  // not reached
     }

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "analyzer/terminal.hpp"
+#include "common/whole_line.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -71,7 +72,7 @@ void ProgressDisplay::finish() {
 
 void ProgressDisplay::interrupt() {
     if (!status_shown_) return;
-    out_ << kLineStart << kClearToEnd << std::flush;
+    write_whole(out_, std::string(kLineStart) + kClearToEnd);
     status_shown_ = false;
 }
 
@@ -79,9 +80,7 @@ void ProgressDisplay::end_phase() {
     if (phase_.empty()) return;
     const std::string line = kPrefix + phase_ + " " + format_seconds(seconds(Clock::now() - phase_start_)) +
                              (passes_.empty() ? "" : " (" + passes_.substr(2) + ")");
-    if (mode_ == Mode::Bar) out_ << kLineStart << line << kClearToEnd << '\n';
-    else out_ << line << '\n';
-    out_ << std::flush;
+    write_whole(out_, mode_ == Mode::Bar ? kLineStart + line + kClearToEnd + '\n' : line + '\n');
     status_shown_ = false;
     phase_.clear();
     passes_.clear();
@@ -122,7 +121,7 @@ void ProgressDisplay::draw(Clock::time_point now) {
         const std::string left = time_left(seconds(now - pass_start_), fraction);
         if (!left.empty()) status += " " + left;
     }
-    out_ << kLineStart << status << kClearToEnd << std::flush;
+    write_whole(out_, kLineStart + status + kClearToEnd);
     status_shown_ = true;
 }
 

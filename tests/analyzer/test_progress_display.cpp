@@ -5,6 +5,9 @@
 #include <chrono>
 #include <regex>
 #include <sstream>
+#include <streambuf>
+#include <vector>
+#include <string>
 
 #include "analyzer/progress_display.hpp"
 
@@ -14,6 +17,24 @@ using hindsight::analyzer::time_left;
 using hindsight::replay::Direction;
 
 namespace {
+
+// Each write the stream passes on, one string each: std::cerr is
+// unbuffered, so these are the writes a launcher that merges the ranks'
+// output streams sees.
+class WriteLog : public std::streambuf {
+public:
+    std::vector<std::string> writes;
+
+protected:
+    std::streamsize xsputn(const char* text, std::streamsize n) override {
+        writes.emplace_back(text, static_cast<std::size_t>(n));
+        return n;
+    }
+    int_type overflow(int_type c) override {
+        if (c != traits_type::eof()) writes.emplace_back(1, traits_type::to_char_type(c));
+        return c;
+    }
+};
 
 bool has_control_characters(const std::string& text) {
     for (const char c : text)
@@ -38,6 +59,32 @@ TEST_CASE("the time left extrapolates the pass's rate so far") {
     // Nothing to estimate from yet.
     CHECK(time_left(0.5, 0.5).empty());
     CHECK(time_left(10.0, 0.0).empty());
+}
+
+TEST_CASE("every line, and every redraw of the status line, is one write") {
+    for (const auto mode : {ProgressDisplay::Mode::Lines, ProgressDisplay::Mode::Bar}) {
+        WriteLog log;
+        std::ostream out(&log);
+        {
+            ProgressDisplay display(out, mode, std::chrono::seconds(0));
+            display.phase("load");
+            display.phase("replay");
+            display.pass_begins(Direction::Forward, 100);
+            display.events_done(50);
+            display.pass_ends();
+            display.phase("report");
+            display.finish();
+        }
+        REQUIRE(log.writes.size() >= 3);
+        for (const std::string& write : log.writes) {
+            INFO(write);
+            if (mode == ProgressDisplay::Mode::Lines) {
+                CHECK(write.find('\n') == write.size() - 1);  // a whole line, and only one
+            } else {
+                CHECK(write.front() == '\r');  // a whole redraw of the status line
+            }
+        }
+    }
 }
 
 TEST_CASE("in a log, each phase is one plain line with its time; the replay's names its passes") {
