@@ -100,8 +100,15 @@ std::string check_output_directory(const std::string& dir, bool force) {
     if (existing == root) {
         if (!fs::is_directory(root, ec)) return shown + ": is not a directory";
         if (const char* found = existing_archive_part(root.string()); found && !force) {
-            return shown + ": holds a trace already (" + std::string(found) +
-                   "); use --force or HINDSIGHT_FORCE=1 to replace it";
+            // Without its anchor a trace cannot be read: what a run that
+            // was interrupted or crashed leaves, which the user must know
+            // to see that replacing it loses nothing.
+            const std::string what = std::string(found) == "traces.otf2"
+                                         ? "holds a trace already (traces.otf2)"
+                                         : "holds an incomplete trace (" + std::string(found) +
+                                               " without traces.otf2, as a run that was interrupted or crashed "
+                                               "leaves it)";
+            return shown + ": " + what + "; use --force or HINDSIGHT_FORCE=1 to replace it";
         }
         if (const std::string why = unwritable(root); !why.empty()) return shown + ": cannot write there: " + why;
         return {};

@@ -82,7 +82,7 @@ def check(args, workdir):
     # directory, holding what an aborted run leaves.
     default = os.path.join(workdir, f"hindsight-touch-{RANKS}")
     os.makedirs(os.path.join(default, "traces"))
-    refused(args, workdir, "existing trace in the default directory", [], ["hindsight-touch-2", "(traces)"])
+    refused(args, workdir, "existing trace in the default directory", [], ["hindsight-touch-2", "holds an incomplete trace (traces without traces.otf2"])
     os.rmdir(os.path.join(default, "traces"))
     accepted(args, workdir, "the default directory without a trace", [])
 

@@ -463,7 +463,8 @@ def scenario_existing(args, workdir):
     remains = os.path.join(workdir, "remains")
     os.makedirs(os.path.join(remains, "traces"))
     fourth = run_preloaded(args, 2, args.program, ["--count", "2"], {"HINDSIGHT_TRACE_DIR": remains})
-    expect("holds a trace already (traces)" in fourth.stderr and "runs without measurement" in fourth.stderr,
+    expect("holds an incomplete trace (traces without traces.otf2" in fourth.stderr and
+           "runs without measurement" in fourth.stderr,
            fourth.stderr)
     fifth = run(args, 2, args.program, ["--count", "2"], ["-o", remains, "--force"])
     expect("hindsight-collect: wrote " in fifth.stderr, fifth.stderr)

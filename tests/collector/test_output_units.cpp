@@ -36,7 +36,8 @@ TEST_CASE("a trace directory is checked without being changed", "[collector][out
     std::ofstream(old / "notes.txt").put('x');
     CHECK(existing_archive_part(old.string()) == std::string("traces"));
     CHECK(check_output_directory(old.string(), false) ==
-          old.string() + ": holds a trace already (traces); use --force or HINDSIGHT_FORCE=1 to replace it");
+          old.string() + ": holds an incomplete trace (traces without traces.otf2, as a run that was interrupted "
+                         "or crashed leaves it); use --force or HINDSIGHT_FORCE=1 to replace it");
     CHECK(check_output_directory(old.string(), true).empty());
     CHECK(fs::exists(old / "traces"));
     CHECK(existing_archive_part(scratch.path().string()) == nullptr);
