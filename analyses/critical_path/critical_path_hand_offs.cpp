@@ -92,15 +92,20 @@ void CriticalPathHandOffs::index_trace() {
 // wait it caused (it asks for it only within the path's bounds): by sender,
 // the slots of the sender's messages to this rank whose receiver asks.
 std::vector<std::vector<std::uint32_t>> CriticalPathHandOffs::asked_back(replay::Exchange& exchange) const {
-    replay::RecordLists<std::uint32_t> asking(static_cast<std::size_t>(exchange.size()));
+    replay::RecordLists<hand_off_records::PathBack> asking(static_cast<std::size_t>(exchange.size()));
     for (const auto& [recv, caused] : points_.late_receivers_caused) {
         if (caused <= 0 || recv <= finish_ || recv >= start_) continue;
         const std::uint32_t message = trace_.events[recv].ref;
-        asking.at(static_cast<std::size_t>(slots_.peer(message))).push_back(slots_.slot(message));
+        asking.at(static_cast<std::size_t>(slots_.peer(message))).push_back({slots_.slot(message)});
     }
-    auto asked = replay::exchange_records(exchange, asking, trace_.anchor_path);
-    for (auto& slots : asked) std::sort(slots.begin(), slots.end());
-    return asked;
+    const auto asked = replay::exchange_records(exchange, asking, trace_.anchor_path);
+    std::vector<std::vector<std::uint32_t>> slots(asked.size());
+    for (std::size_t r = 0; r < asked.size(); ++r) {
+        slots[r].reserve(asked[r].size());
+        for (const hand_off_records::PathBack& back : asked[r]) slots[r].push_back(back.slot);
+        std::sort(slots[r].begin(), slots[r].end());
+    }
+    return slots;
 }
 
 void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back) {

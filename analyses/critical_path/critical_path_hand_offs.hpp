@@ -30,6 +30,7 @@
 #include <span>
 #include <vector>
 
+#include "analyses/critical_path/hand_off_records.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange.hpp"
@@ -79,17 +80,8 @@ public:
     const CriticalPathCounts& counts() const { return counts_; }
 
 private:
-    enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective };
-    // What a node asks of its causing rank; with `until` where the path
-    // arrives. (comm, ordinal) names a collective, `key` otherwise the
-    // message slot between the two ranks (trace/message_slots.hpp).
-    struct Request {
-        Kind kind = Kind::LateSender;
-        std::uint32_t key = 0;
-        std::uint32_t ordinal = 0;
-        std::uint32_t unused = 0;
-        Ticks until = 0;
-    };
+    using Kind = hand_off_records::Kind;
+    using Request = hand_off_records::Request;  // what a node asks of its causing rank
     // A request resolved on the causing rank: the walk takes the path at
     // event `at`, positioned at most at the time of event `timed`, and
     // passes it on at the latest node before event `below`.

@@ -16,17 +16,7 @@ using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
 
-// What a record says; each is followed by the OperationId of the
-// synchronization point it concerns (on the receiving rank) and its fields.
-enum class DelayCostAnalysis::Record : std::uint8_t {
-    Claim,                // a wait's costs will come: to its delayer
-    LateReceiverProfile,  // the delayer's interval: to the waiting sender
-    CollectiveInterval,   // the delayer's interval: to a waiting member
-    LateSenderCosts,      // the wait's costs and interval: to the sender
-    LateSenderAnswer,     // the part the sender's waiting explains: back to the receiver
-    LateReceiverAnswer,   // the division of the wait's costs: to the receiver
-    CollectiveAnswer,     // the division of a member's costs: to the delayer
-};
+using cost_records::write_record;
 
 namespace {
 
@@ -41,39 +31,6 @@ constexpr std::size_t kRoundBytes = std::size_t{4} << 20;
 std::optional<CostPattern> collective_pattern(CollectiveOp op) {
     const std::optional<DelayMetrics>& delay = pattern_info(collective_wait_pattern(op)).delay;
     return delay ? std::optional<CostPattern>(delay->pattern) : std::nullopt;
-}
-
-void put_profile(replay::PayloadWriter& out, const SparseProfile& profile) {
-    out.put_span<CallPathId>(profile.paths);
-    out.put_span<double>(profile.values);
-}
-
-SparseProfile get_profile(replay::PayloadReader& in) {
-    SparseProfile profile;
-    profile.paths = in.get_vector<CallPathId>();
-    profile.values = in.get_vector<double>();
-    if (profile.paths.size() != profile.values.size())
-        throw Error("", "delay-cost record holds a malformed profile");
-    return profile;
-}
-
-// Costs by pattern are mostly zero: a mask of the non-zero ones, then those.
-void put_costs(replay::PayloadWriter& out, const PatternCosts& costs) {
-    std::uint8_t mask = 0;
-    for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (costs[p] != 0) mask = static_cast<std::uint8_t>(mask | 1u << p);
-    out.put(mask);
-    for (const double c : costs)
-        if (c != 0) out.put<double>(c);
-}
-
-PatternCosts get_costs(replay::PayloadReader& in) {
-    static_assert(kCostPatterns <= 8, "the mask of non-zero costs is one byte");
-    const auto mask = in.get<std::uint8_t>();
-    PatternCosts costs{};
-    for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (mask & 1u << p) costs[p] = in.get<double>();
-    return costs;
 }
 
 }  // namespace
@@ -188,20 +145,15 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             if (own_wait(point.event, WaitPattern::LateSender)) {
                 const int sender = peer_world_rank(point.event);
                 add_waiting(p, Waiting::Kind::LateSender, CostPattern::LateSender, sender, true);
-                auto& out = rounds.to(sender);
-                out.put(Record::Claim);
-                out.put<OperationId>(point.operation);
+                write_record(rounds.to(sender), point.operation, cost_records::Claim{});
             } else if (caused_late_receiver(point.event)) {
                 // This rank delayed the sender: the sender divides the costs
                 // over this rank's interval and answers.
                 const int sender = peer_world_rank(point.event);
                 expect_costs(p, sender);
                 const IntervalProfile& mine = interval_with(p, sender);
-                auto& out = rounds.to(sender);
-                out.put(Record::LateReceiverProfile);
-                out.put<OperationId>(point.operation);
-                out.put<double>(mine.waiting);
-                put_profile(out, mine.processing);
+                write_record(rounds.to(sender), point.operation,
+                             cost_records::LateReceiverProfile<const SparseProfile&>{mine.waiting, mine.processing});
             }
         } else if (event.kind == EventKind::CollectiveEnd) {
             const trace::Collective& collective = trace_->collective(event);
@@ -213,76 +165,65 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
                 throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
             const int delayer = members[static_cast<std::size_t>(wait->cause)];
             add_waiting(p, Waiting::Kind::Collective, *pattern, delayer, false);
-            auto& out = rounds.to(delayer);
-            out.put(Record::Claim);
-            out.put<OperationId>(point.operation);
+            write_record(rounds.to(delayer), point.operation, cost_records::Claim{});
         }
     }
 }
 
 void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds) {
-    const auto record = in.get<Record>();
-    const auto operation = in.get<OperationId>();
-    switch (record) {
-    case Record::Claim: {
+    using cost_records::Kind;
+    const auto [kind, operation] = cost_records::Head::read(in);
+    switch (kind) {
+    case Kind::Claim: {
         const std::size_t p = point_of(operation, "a delay-cost claim");
         expect_costs(p, from);
         if (trace_->events[sync_points_[p].event].kind != EventKind::CollectiveEnd) return;
         // A collective's waiting member divides its costs itself, over this
         // rank's interval with it.
         const IntervalProfile& mine = interval_with(p, from);
-        auto& out = rounds.to(from);
-        out.put(Record::CollectiveInterval);
-        out.put<OperationId>(operation);
-        out.put<double>(mine.waiting);
-        put_profile(out, mine.processing);
+        write_record(rounds.to(from), operation,
+                     cost_records::CollectiveInterval<const SparseProfile&>{mine.waiting, mine.processing});
         return;
     }
-    case Record::LateReceiverProfile: {
-        DelayerInterval delayer;
-        delayer.waiting = in.get<double>();
-        delayer.processing = get_profile(in);
+    case Kind::LateReceiverProfile: {
+        auto delayer = cost_records::LateReceiverProfile<>::read(in);
         const std::size_t point = point_by_operation_.find(operation);
         const bool waited = point != SyncPointList::kNone &&
                             own_wait(sync_points_[point].event, WaitPattern::LateReceiver);
         if (!waited) {
             // The receiver saw a wait this rank did not record: nothing to divide.
-            auto& out = rounds.to(from);
-            out.put(Record::LateReceiverAnswer);
-            out.put<OperationId>(operation);
-            out.put<std::uint8_t>(0);
+            write_record(rounds.to(from), operation, cost_records::LateReceiverAnswer{});
             return;
         }
         add_waiting(point, Waiting::Kind::LateReceiver, CostPattern::LateReceiver, from, true);
-        inputs_[point] = std::move(delayer);
+        inputs_[point] = {delayer.waiting, std::move(delayer.processing)};
         became_ready(point);
         return;
     }
-    case Record::CollectiveInterval: {
+    case Kind::CollectiveInterval: {
         const std::size_t p = point_of(operation, "a delayer's interval");
         if (waiting_at_[p] == kNoWaiting) throw Error(trace_->anchor_path, "a delayer's interval nobody asked for");
-        DelayerInterval& delayer = inputs_[p];
-        delayer.waiting = in.get<double>();
-        delayer.processing = get_profile(in);
+        auto body = cost_records::CollectiveInterval<>::read(in);
+        inputs_[p] = {body.waiting, std::move(body.processing)};
         waiting_[waiting_at_[p]].has_input = true;
         became_ready(p);
         return;
     }
-    case Record::LateSenderCosts:
+    case Kind::LateSenderCosts:
         late_sender_costs(point_of(operation, "a Late Sender's costs"), from, in, rounds);
         return;
-    case Record::LateSenderAnswer: {
-        const double indirect = in.get<double>();
+    case Kind::LateSenderAnswer: {
+        const double indirect = cost_records::LateSenderAnswer::read(in).indirect;
         const std::size_t p = point_of(operation, "a delay-cost answer");
         if (const WaitState* wait = own_wait(sync_points_[p].event, WaitPattern::LateSender))
             classify(p, WaitPattern::LateSender, wait->waiting, indirect);
         --outstanding_;
         return;
     }
-    case Record::LateReceiverAnswer:
+    case Kind::LateReceiverAnswer:
         late_receiver_answer(point_of(operation, "a delay-cost answer"), from, in);
         return;
-    case Record::CollectiveAnswer:
+    case Kind::CollectiveAnswer:
         collective_answer(point_of(operation, "a collective's delay costs"), from, in);
         return;
     }
@@ -323,34 +264,24 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     auto& out = rounds.to(wait.delayer);
     if (wait.kind == Waiting::Kind::LateSender) {
         // The sender divides: it knows its own interval.
-        out.put(Record::LateSenderCosts);
-        out.put<OperationId>(point.operation);
-        out.put<double>(short_cost);
-        put_costs(out, long_cost);
-        put_profile(out, mine.processing);
+        write_record(out, point.operation,
+                     cost_records::LateSenderCosts<const SparseProfile&>{short_cost, long_cost, mine.processing});
         ++outstanding_;  // its answer
         return;
     }
     const auto input = inputs_.find(wait.point);
     const DelayerInterval delayer = std::move(input->second);
     inputs_.erase(input);
-    const Excess excess = excess_over(delayer.processing, mine.processing);
+    Excess excess = excess_over(delayer.processing, mine.processing);
     const CostScales scales = cost_scales(excess.total, delayer.waiting, short_cost, long_cost);
+    cost_records::CostDivision division{scales.explained, long_cost,         short_cost,
+                                        scales.short_term, scales.long_term, std::move(excess.by_entry)};
     if (wait.kind == Waiting::Kind::LateReceiver) {
         classify(wait.point, WaitPattern::LateReceiver, state.waiting, scales.short_term * delayer.waiting);
-        out.put(Record::LateReceiverAnswer);
-        out.put<OperationId>(point.operation);
-        out.put<std::uint8_t>(1);
+        write_record(out, point.operation, cost_records::LateReceiverAnswer{std::move(division)});
     } else {
-        out.put(Record::CollectiveAnswer);
-        out.put<OperationId>(point.operation);
+        write_record(out, point.operation, cost_records::CollectiveAnswer{std::move(division)});
     }
-    out.put<std::uint8_t>(scales.explained ? 1 : 0);
-    put_costs(out, long_cost);
-    out.put<double>(short_cost);
-    out.put<double>(scales.short_term);
-    put_costs(out, scales.long_term);
-    out.put_span<double>(excess.by_entry);
 }
 
 // ---- the delaying rank's side ------------------------------------------
@@ -373,51 +304,26 @@ void DelayCostAnalysis::settle_costs(std::size_t point, int peer) {
 
 void DelayCostAnalysis::late_sender_costs(std::size_t point, int from, replay::PayloadReader& in,
                                           replay::WavefrontRounds& rounds) {
-    const double short_cost = in.get<double>();
-    const PatternCosts long_cost = get_costs(in);
-    const SparseProfile waiter = get_profile(in);
+    const auto costs = cost_records::LateSenderCosts<>::read(in);
     const IntervalProfile& mine = interval_with(point, from);
-    const Excess excess = excess_over(mine.processing, waiter);
-    const CostScales scales = cost_scales(excess.total, mine.waiting, short_cost, long_cost);
+    const Excess excess = excess_over(mine.processing, costs.waiter);
+    const CostScales scales = cost_scales(excess.total, mine.waiting, costs.short_cost, costs.long_cost);
     if (scales.explained)
         charge(CostPattern::LateSender, mine, excess.by_entry, scales, true);
     else
-        charge_unexplained(point, CostPattern::LateSender, short_cost, long_cost);
-    auto& out = rounds.to(from);
-    out.put(Record::LateSenderAnswer);
-    out.put<OperationId>(sync_points_[point].operation);
-    out.put<double>(scales.short_term * mine.waiting);
+        charge_unexplained(point, CostPattern::LateSender, costs.short_cost, costs.long_cost);
+    write_record(rounds.to(from), sync_points_[point].operation,
+                 cost_records::LateSenderAnswer{scales.short_term * mine.waiting});
     settle_costs(point, from);
 }
 
-// The factors a waiting rank computed over this rank's interval with it.
-struct DelayCostAnalysis::Division {
-    bool explained = false;
-    PatternCosts long_cost{};
-    double short_cost = 0;
-    CostScales scales;
-    std::vector<double> excess;  // by entry of this rank's interval profile
-};
-
-DelayCostAnalysis::Division DelayCostAnalysis::get_division(replay::PayloadReader& in) const {
-    Division d;
-    d.explained = in.get<std::uint8_t>() != 0;
-    d.long_cost = get_costs(in);
-    d.short_cost = in.get<double>();
-    d.scales.explained = d.explained;
-    d.scales.short_term = in.get<double>();
-    d.scales.long_term = get_costs(in);
-    d.excess = in.get_vector<double>();
-    return d;
-}
-
-void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern pattern, const Division& division,
-                                        bool point_to_point) {
+void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern pattern,
+                                        const cost_records::CostDivision& division, bool point_to_point) {
     if (division.explained) {
         const IntervalProfile& mine = interval_with(point, from);
         if (division.excess.size() != mine.processing.paths.size())
             throw Error(trace_->anchor_path, "a delay-cost division does not match the delayer's profile");
-        charge(pattern, mine, division.excess, division.scales, point_to_point);
+        charge(pattern, mine, division.excess, division.scales(), point_to_point);
     } else {
         charge_unexplained(point, pattern, division.short_cost, division.long_cost);
     }
@@ -425,11 +331,12 @@ void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern
 }
 
 void DelayCostAnalysis::late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in) {
-    if (in.get<std::uint8_t>() == 0) {  // the sender recorded no wait
+    const auto answer = cost_records::LateReceiverAnswer::read(in);
+    if (!answer.division) {  // the sender recorded no wait
         settle_costs(point, from);
         return;
     }
-    settle_division(point, from, CostPattern::LateReceiver, get_division(in), true);
+    settle_division(point, from, CostPattern::LateReceiver, *answer.division, true);
 }
 
 void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::PayloadReader& in) {
@@ -437,7 +344,7 @@ void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::P
     const std::optional<CostPattern> pattern =
         event.kind == EventKind::CollectiveEnd ? collective_pattern(trace_->collective(event).op) : std::nullopt;
     if (!pattern) throw Error(trace_->anchor_path, "collective delay costs for an operation without them");
-    settle_division(point, from, *pattern, get_division(in), false);
+    settle_division(point, from, *pattern, cost_records::CollectiveAnswer::read(in).division, false);
 }
 
 void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,

@@ -21,7 +21,8 @@
 // wait that propagated nothing further goes out in the first round that it
 // can, together with all such waits of the rank.
 //
-// What travels (records keyed by the synchronization point's OperationId):
+// What travels (records keyed by the synchronization point's OperationId,
+// cost_records.hpp):
 //  1. claims: a Late Sender's receiver and a collective's waiting members
 //     tell the delayer that it has costs coming, so that it can count them;
 //     a Late Receiver's receiver (the delayer) sends its interval profile
@@ -49,6 +50,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyses/delay/cost_records.hpp"
 #include "analyses/delay/cost_shares.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/delay/operation_index.hpp"
@@ -73,7 +75,6 @@ public:
     std::uint64_t rounds() const { return rounds_; }
 
 private:
-    enum class Record : std::uint8_t;
     // A wait state of this rank whose costs go to another rank.
     struct Waiting {
         enum class Kind : std::uint8_t { LateSender, LateReceiver, Collective };
@@ -124,9 +125,7 @@ private:
     void late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in);
     void collective_answer(std::size_t point, int from, replay::PayloadReader& in);
     // How a waiting rank divided its costs over this rank's interval with it.
-    struct Division;
-    Division get_division(replay::PayloadReader& in) const;
-    void settle_division(std::size_t point, int from, CostPattern pattern, const Division& division,
+    void settle_division(std::size_t point, int from, CostPattern pattern, const cost_records::CostDivision& division,
                          bool point_to_point);
     // Records the costs of a wait state of `pattern` that the scales divide
     // over the delayer's interval, and passes the share of its waits on to

@@ -26,6 +26,8 @@ namespace hindsight::analyses {
 struct SparseProfile {
     std::vector<CallPathId> paths;
     std::vector<double> values;
+
+    bool operator==(const SparseProfile&) const = default;
 };
 
 // What one interval holds on this rank.
