@@ -2,8 +2,8 @@
 // measure wait states, with the delay-cost metrics that say what caused
 // them, and the critical path, delay and imbalance metrics, by the unique
 // names Scalasca and Hindsight share (so that any such report gets the
-// same findings). tests/report checks this table against the analyses'
-// pattern table (analyses/patterns.hpp).
+// same findings). All of it follows from the wait-pattern rows
+// (common/wait_patterns.hpp), as the terminal summary does.
 #pragma once
 
 #include <span>
