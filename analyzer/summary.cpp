@@ -12,18 +12,15 @@
 namespace hindsight::analyzer {
 namespace {
 
-// Below this share of the total time a pattern the table marks as noise
-// (ranks starting up or finishing at different times) is left out of the
-// wait states: every run has a little of it. Above it, it is load imbalance
-// of the whole run or a slow start worth seeing.
-constexpr double kNoiseShare = 0.05;
 // Causes and single waits listed per wait state.
 constexpr std::size_t kCausesShown = 3;
 constexpr std::size_t kWaitsShown = 3;
 
+// Small noise: a pattern flagged so below the share of the time its rows'
+// declaration sets, which the page applies too (common/wait_patterns.hpp).
 bool is_small_noise(analyses::Metric metric, double total, double allocation_time) {
     const metrics::PatternInfo* pattern = metrics::pattern_measured_by(metric);
-    return pattern && pattern->noise_when_small && total <= kNoiseShare * allocation_time;
+    return pattern && pattern->noise_when_small && total <= metrics::kNoiseShare * allocation_time;
 }
 
 // Each pattern's own time (its waiting; for MPI_Init, which records none,
@@ -124,7 +121,7 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
 
 std::vector<SummarySection> summary_sections() {
     return {
-        {"Largest wait states", wait_state_metrics(), 5},
+        {"Largest wait states", wait_state_metrics(), metrics::kWaitStatesShown},
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
         {"Critical path", {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance}, 2, Basis::WallClock},

@@ -1,8 +1,11 @@
 #include "report/findings.hpp"
 
 #include <array>
+#include <charconv>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "common/wait_patterns.hpp"
 #include "report/json.hpp"
@@ -36,6 +39,16 @@ constexpr std::array<WaitStateNames, kWaitStateCount> kWaitStates = [] {
     return names;
 }();
 
+// The shortest text that reads back as `value`, as the page's script writes
+// its numbers (0.05, 5).
+template <typename Number>
+std::string number_text(Number value) {
+    std::array<char, 32> text{};
+    const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc()) throw std::logic_error("a page constant does not fit its text");
+    return std::string(text.data(), end);
+}
+
 }  // namespace
 
 std::span<const WaitStateNames> wait_state_names() { return kWaitStates; }
@@ -51,5 +64,9 @@ std::string findings_json() {
     }
     return j + "]}";
 }
+
+std::string noise_share_text() { return number_text(metrics::kNoiseShare); }
+
+std::string wait_states_shown_text() { return number_text(metrics::kWaitStatesShown); }
 
 }  // namespace hindsight::report

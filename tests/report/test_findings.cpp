@@ -1,12 +1,15 @@
 // The page's findings look for the metrics the analyses write: every wait
-// pattern with its delay costs, by Scalasca's identifiers, from the pattern
-// rows (common/wait_pattern_rows.def).
+// pattern with its delay costs, by Scalasca's identifiers, and the limits
+// the terminal summary applies, all from the pattern rows
+// (common/wait_pattern_rows.def).
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "analyses/metrics.hpp"
 #include "report/findings.hpp"
+#include "report/page.hpp"
+#include "tests/report/report_fixture.hpp"
 
 using namespace hindsight;
 
@@ -34,4 +37,16 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
     // ("imbalance", the computational imbalance, only Scalasca writes.)
     for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay"})
         CHECK(analyses::metric_by_name(name).has_value());
+}
+
+TEST_CASE("the page's script applies the summary's limits to the wait states", "[report]") {
+    CHECK(report::noise_share_text() == "0.05");
+    CHECK(report::wait_states_shown_text() == "5");
+    const std::string page = report::page_html(testing::tiny_report(), "t");
+    // Filled into the script where it compares and cuts the list, and no
+    // marker left behind.
+    CHECK(page.find("model.metricTotal(w.m, true) <= 0.05 * timeTotal") != std::string::npos);
+    CHECK(page.find(".sort((a, b) => b.total - a.total).slice(0, 5);") != std::string::npos);
+    CHECK(page.find("@NOISE_SHARE@") == std::string::npos);
+    CHECK(page.find("@WAIT_STATES_SHOWN@") == std::string::npos);
 }
