@@ -1,9 +1,10 @@
 // hindsight-metrics-doc: prints the generated part of doc/metrics.md, every
 // metric of the report and every wait-state pattern with its metrics, from
-// the tables the analyses and the summary read (analyses/metrics.cpp,
-// analyses/patterns.hpp, analyzer/summary.cpp), so that the documentation
-// cannot drift from them. tests/layout/check_metrics_doc.py compares the
-// output with the file and puts it there (`ninja metrics-doc`).
+// the rows the analyses and the summary read (common/metric_rows.def,
+// common/wait_pattern_rows.def, analyses/patterns.hpp, analyzer/summary.cpp),
+// so that the documentation cannot drift from them.
+// tests/layout/check_metrics_doc.py compares the output with the file and
+// puts it there (`ninja metrics-doc`).
 #include <iostream>
 #include <optional>
 #include <string>
@@ -102,7 +103,7 @@ void print_patterns(std::ostream& out) {
         << "noise | advice |\n"
         << "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& row : hindsight::analyses::kWaitPatterns) {
-        const std::optional<Metric> own = row.wait ? row.wait : row.completion;
+        const std::optional<Metric> own = row.own_metric();
         if (!own) continue;
         const std::string summary = shown_in(
             sections, {row.wait, row.completion, row.delay ? std::optional(row.delay->aggregate) : std::nullopt});

@@ -12,38 +12,27 @@
 namespace hindsight::analyzer {
 namespace {
 
-// Below this share of the total time a pattern the table marks as noise
-// (ranks starting up or finishing at different times) is left out of the
-// wait states: every run has a little of it. Above it, it is load imbalance
-// of the whole run or a slow start worth seeing.
-constexpr double kNoiseShare = 0.05;
 // Causes and single waits listed per wait state.
 constexpr std::size_t kCausesShown = 3;
 constexpr std::size_t kWaitsShown = 3;
 
-// The pattern whose own time `metric` is (its wait metric, or its
-// completion metric where it has none), if any.
-const analyses::PatternInfo* pattern_measured_by(analyses::Metric metric) {
-    for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
-        if ((pattern.wait ? pattern.wait : pattern.completion) == metric) return &pattern;
-    return nullptr;
-}
-
+// Small noise: a pattern flagged so below the share of the time its rows'
+// declaration sets, which the page applies too (common/wait_patterns.hpp).
 bool is_small_noise(analyses::Metric metric, double total, double allocation_time) {
-    const analyses::PatternInfo* pattern = pattern_measured_by(metric);
-    return pattern && pattern->noise_when_small && total <= kNoiseShare * allocation_time;
+    const metrics::PatternInfo* pattern = metrics::pattern_measured_by(metric);
+    return pattern && pattern->noise_when_small && total <= metrics::kNoiseShare * allocation_time;
 }
 
 // Each pattern's own time (its waiting; for MPI_Init, which records none,
 // its completion), then the time the others spent completing operations
 // once the partners had met, in the order of the pattern table.
 std::vector<analyses::Metric> wait_state_metrics() {
-    std::vector<analyses::Metric> metrics;
+    std::vector<analyses::Metric> found;
     for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
-        if (const auto own = pattern.wait ? pattern.wait : pattern.completion) metrics.push_back(*own);
+        if (const auto own = pattern.own_metric()) found.push_back(*own);
     for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns)
-        if (pattern.wait && pattern.completion) metrics.push_back(*pattern.completion);
-    return metrics;
+        if (pattern.wait && pattern.completion) found.push_back(*pattern.completion);
+    return found;
 }
 
 std::string value_text(analyses::Unit unit, double value) {
@@ -106,7 +95,7 @@ void print_metric(std::ostream& out, const cube::Report& report, const MetricTot
     if (t.worst_rank >= 0)
         out << ", most on rank " << t.worst_rank << " (" << value_text(info.unit, t.worst_rank_value) << ")";
     out << '\n';
-    const analyses::PatternInfo* pattern = pattern_measured_by(t.metric);
+    const analyses::PatternInfo* pattern = metrics::pattern_measured_by(t.metric);
     if (!pattern) return;
     if (pattern->delay) print_causes(out, report, *pattern->delay);
     print_longest_waits(out, report, facts, pattern->pattern);
@@ -132,7 +121,7 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
 
 std::vector<SummarySection> summary_sections() {
     return {
-        {"Largest wait states", wait_state_metrics(), 5},
+        {"Largest wait states", wait_state_metrics(), metrics::kWaitStatesShown},
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
         {"Critical path", {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance}, 2, Basis::WallClock},

@@ -2,10 +2,10 @@
 // the run's total time, then sections that each rank a list of metrics by
 // their total (with the call path holding the largest share and the rank
 // that contributes most there), then the warnings. A metric that measures a
-// wait-state pattern (analyses/patterns.hpp) also gets the delays that
-// caused that waiting (the largest delay costs of the pattern) and the
-// pattern's advice; patterns the table marks as noise are left out while
-// small. Sections are data, so that further analyses add theirs by
+// wait-state pattern (its row in common/wait_pattern_rows.def) also gets the
+// delays that caused that waiting (the largest delay costs of the pattern)
+// and the pattern's advice; patterns their row marks as noise are left out
+// while small (common/wait_patterns.hpp says how small). Sections are data, so that further analyses add theirs by
 // appending to summary_sections().
 #pragma once
 

@@ -1,24 +1,53 @@
 #include "report/findings.hpp"
 
 #include <array>
+#include <charconv>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 
+#include "common/wait_patterns.hpp"
 #include "report/json.hpp"
 
 namespace hindsight::report {
 
 namespace {
 
-constexpr std::array<WaitStateNames, 9> kWaitStates{{
-    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm", false},
-    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm", false},
-    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", false},
-    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", false},
-    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm", false},
-    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm", false},
-    {"mpi_earlyscan", "", "", false},
-    {"mpi_init_completion", "", "", true},
-    {"mpi_finalize_wait", "", "", true},
-}};
+constexpr std::size_t kWaitStateCount = [] {
+    std::size_t n = 0;
+    for (const metrics::PatternInfo& pattern : metrics::kWaitPatterns) n += pattern.own_metric() ? 1 : 0;
+    return n;
+}();
+
+// Every pattern with a metric of its own, in the order of the pattern rows,
+// by the identifiers of its metrics.
+constexpr std::array<WaitStateNames, kWaitStateCount> kWaitStates = [] {
+    std::array<WaitStateNames, kWaitStateCount> names{};
+    std::size_t next = 0;
+    for (const metrics::PatternInfo& pattern : metrics::kWaitPatterns) {
+        const auto own = pattern.own_metric();
+        if (!own) continue;
+        WaitStateNames& row = names[next++];
+        row.wait = metrics::info(*own).unique_name;
+        if (pattern.delay) {
+            row.short_term_delay = metrics::info(pattern.delay->short_term).unique_name;
+            row.long_term_delay = metrics::info(pattern.delay->long_term).unique_name;
+        }
+        row.noise_when_small = pattern.noise_when_small;
+    }
+    return names;
+}();
+
+// The shortest text that reads back as `value`, as the page's script writes
+// its numbers (0.05, 5).
+template <typename Number>
+std::string number_text(Number value) {
+    std::array<char, 32> text{};
+    const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc()) throw std::logic_error("a page constant does not fit its text");
+    return std::string(text.data(), end);
+}
 
 }  // namespace
 
@@ -35,5 +64,9 @@ std::string findings_json() {
     }
     return j + "]}";
 }
+
+std::string noise_share_text() { return number_text(metrics::kNoiseShare); }
+
+std::string wait_states_shown_text() { return number_text(metrics::kWaitStatesShown); }
 
 }  // namespace hindsight::report

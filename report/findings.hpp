@@ -2,8 +2,8 @@
 // measure wait states, with the delay-cost metrics that say what caused
 // them, and the critical path, delay and imbalance metrics, by the unique
 // names Scalasca and Hindsight share (so that any such report gets the
-// same findings). tests/report checks this table against the analyses'
-// pattern table (analyses/patterns.hpp).
+// same findings). All of it follows from the wait-pattern rows
+// (common/wait_patterns.hpp), as the terminal summary does.
 #pragma once
 
 #include <span>
@@ -16,8 +16,8 @@ struct WaitStateNames {
     std::string_view wait;              // the metric of the waiting
     std::string_view short_term_delay;  // its delay costs; empty: none
     std::string_view long_term_delay;
-    // Left out of the largest wait states while below 5 % of the time:
-    // every run waits a little at start-up and at the end.
+    // Left out of the largest wait states while below metrics::kNoiseShare
+    // of the time: every run waits a little at start-up and at the end.
     bool noise_when_small;
 };
 
@@ -25,5 +25,12 @@ std::span<const WaitStateNames> wait_state_names();
 
 // The findings names as the page's JSON ("findings" of page_data.hpp).
 std::string findings_json();
+
+// The share of the time below which a noise pattern is left out of the
+// largest wait states, and how many of them the page lists, as the text of
+// JavaScript numbers: the page's script is filled with them (page.cpp), so
+// that the page applies the summary's limits.
+std::string noise_share_text();
+std::string wait_states_shown_text();
 
 }  // namespace hindsight::report

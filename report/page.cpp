@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "report/compression.hpp"
+#include "report/findings.hpp"
 #include "report/page_assets.hpp"
 #include "report/page_data.hpp"
 
@@ -29,6 +30,12 @@ std::string page_html(const cube::Report& report, const std::string& title, cons
     std::string page(kPageHtml);
     page = filled(std::move(page), "/*@STYLE@*/", kPageCss);
     page = filled(std::move(page), "/*@SCRIPT@*/", kPageJs);
+    // The summary's limits of the findings (the share below which start-up
+    // and finishing waits are noise, how many wait states are listed), from
+    // the pattern rows that set them: the script holds markers in their
+    // places, no numbers of its own.
+    page = filled(std::move(page), "@NOISE_SHARE@", noise_share_text());
+    page = filled(std::move(page), "@WAIT_STATES_SHOWN@", wait_states_shown_text());
     // Embedded as the report's data is (compressed, base64), so that no text
     // of the trace can end the script element.
     page = filled(std::move(page), "@COMMUNICATION@",

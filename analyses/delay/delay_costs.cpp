@@ -380,17 +380,15 @@ void DelayCostAnalysis::charge_unexplained(std::size_t point, CostPattern patter
 
 void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect) {
     const EventIndex event = sync_points_[point].event;
-    const bool late_sender = pattern == WaitPattern::LateSender;
+    const PointToPointMetrics& split = *pattern_info(pattern).point_to_point;
     const double total = static_cast<double>(waiting);
     const double propagated = std::min(propagating(event), total);
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     const CallPathId cnode = EventView(*trace_, event).cnode();
-    cube_->add(late_sender ? Metric::MpiWaitIndirectLatesender : Metric::MpiWaitIndirectLatereceiver, cnode,
-               seconds(indirect));
-    cube_->add(late_sender ? Metric::MpiWaitDirectLatesender : Metric::MpiWaitDirectLatereceiver, cnode,
-               seconds(total - indirect));
-    cube_->add(late_sender ? Metric::MpiWaitPropagatingLs : Metric::MpiWaitPropagatingLr, cnode, seconds(propagated));
-    cube_->add(late_sender ? Metric::MpiWaitTerminalLs : Metric::MpiWaitTerminalLr, cnode, seconds(total - propagated));
+    cube_->add(split.indirect, cnode, seconds(indirect));
+    cube_->add(split.direct, cnode, seconds(total - indirect));
+    cube_->add(split.propagating, cnode, seconds(propagated));
+    cube_->add(split.terminal, cnode, seconds(total - propagated));
 }
 
 }  // namespace hindsight::analyses

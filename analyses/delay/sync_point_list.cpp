@@ -97,23 +97,8 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
             if (listed != points.partial_groups.end()) {
                 group = {Scope::Listed, static_cast<std::uint32_t>(listed_.size())};
                 listed_.push_back(listed->second);
-            } else if (state->pattern == WaitPattern::EarlyReduce || state->pattern == WaitPattern::LateBroadcast) {
-                // A rooted operation ties a member to the rank it waited for
-                // (or that waited for it): the root and the last sender of an
-                // n-to-1 operation, a waiting member to the root of a 1-to-n
-                // one. The root of a 1-to-n operation without its list of
-                // waiters is tied to all members.
-                const std::vector<int>& ordered = ordered_members(comm);
-                const int self = comm_rank_of(ordered, trace.rank);
-                const int partner = state->cause != self ? state->cause
-                                    : state->pattern == WaitPattern::EarlyReduce ? coll.root
-                                                                                  : -1;
-                if (partner >= 0 && static_cast<std::size_t>(partner) < ordered.size())
-                    group = {Scope::Peer, static_cast<std::uint32_t>(ordered[static_cast<std::size_t>(partner)])};
-                else
-                    group = {Scope::Communicator, comm};
             } else {
-                group = {Scope::Communicator, comm};
+                group = collective_group(shape_info(collective_shape(coll.op)).sync_group, coll, state->cause);
             }
         } else {
             const trace::Message& msg = trace.message(e);
@@ -163,6 +148,25 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
     by_event_.reserve(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) by_event_.emplace_back(points_[p].event, p);
     if (!std::is_sorted(by_event_.begin(), by_event_.end())) std::sort(by_event_.begin(), by_event_.end());
+}
+
+// Whom the shape's rule ties a member of `coll` that synchronized to: the
+// rank it waited for (or that waited for it), `cause` in communicator ranks,
+// or for a member that was itself the cause, the root where the rule says
+// so; else every member of the communicator.
+SyncPointList::Group SyncPointList::collective_group(SyncGroup rule, const trace::Collective& coll, int cause) {
+    int otherwise = -1;  // in communicator ranks; -1: every member
+    switch (rule) {
+    case SyncGroup::Members: return {Scope::Communicator, coll.comm};
+    case SyncGroup::PartnerElseMembers: break;
+    case SyncGroup::PartnerElseRoot: otherwise = coll.root; break;
+    }
+    const std::vector<int>& ordered = ordered_members(coll.comm);
+    const int self = comm_rank_of(ordered, trace_->rank);
+    const int partner = cause != self ? cause : otherwise;
+    if (partner >= 0 && static_cast<std::size_t>(partner) < ordered.size())
+        return {Scope::Peer, static_cast<std::uint32_t>(ordered[static_cast<std::size_t>(partner)])};
+    return {Scope::Communicator, coll.comm};
 }
 
 const std::vector<int>& SyncPointList::ordered_members(CommId comm) {

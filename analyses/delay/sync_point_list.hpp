@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyses/patterns.hpp"
 #include "analyses/synchronization_points.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
@@ -69,6 +70,7 @@ private:
         std::uint32_t who = 0;  // world rank, communicator id or index into listed_
     };
     bool involves(const Group& group, int world_rank) const;
+    Group collective_group(SyncGroup rule, const trace::Collective& coll, int cause);
     const std::vector<int>& sorted_members(CommId comm) const;
     // In communicator rank order; empty for MPI_COMM_SELF-like ones.
     const std::vector<int>& ordered_members(CommId comm);

@@ -268,12 +268,13 @@ replay::CollectiveTask ActivityGraph::on_collective(const EventView& view, repla
     if (view.index() == end_event_) co_await follow_path(exchange);
 }
 
-// The members' lengths at their begins of the operation, combined as its
-// shape says; a rank takes them where it synchronized in the recorded run
-// (or where they could not have made it wait then).
+// The members' lengths at their begins of the operation, combined as the
+// row of its shape says (GraphEdges); a rank takes them where it
+// synchronized in the recorded run (or where they could not have made it
+// wait then).
 replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay::CollectiveChannel& exchange) {
-    const CollectiveShape shape = collective_shape(view.collective().op);
-    if (shape == CollectiveShape::Init || shape == CollectiveShape::Count_) co_return;
+    const GraphEdges edges = shape_info(collective_shape(view.collective().op)).graph_edges;
+    if (edges == GraphEdges::None) co_return;
     const std::size_t n = scenarios_.size();
     const Ticks begin = collective_begin(view.index());
     const Ticks wait_end = begin + waiting_at(view.index());
@@ -285,22 +286,25 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
     std::vector<int> owners(n, -1);
     bool takes = true;
     const int root = view.collective().root;
-    switch (shape) {
-    case CollectiveShape::OneToN:
+    switch (edges) {
+    case GraphEdges::None:
+        co_return;
+    case GraphEdges::FromRoot:
         if (root < 0 || root >= exchange.size()) co_return;
         co_await exchange.broadcast_fixed(remote, root);
         std::fill(owners.begin(), owners.end(), exchange.world_rank(root));
         takes = exchange.rank() != root;
         break;
-    case CollectiveShape::Prefix:
+    case GraphEdges::Prefix:
         for (std::size_t s = 0; s < n; ++s) {
             const replay::RankedValue last = co_await exchange.scan_maxloc(remote[s]);
             remote[s] = last.value;
             owners[s] = exchange.world_rank(last.rank);
         }
         break;
-    default: {
-        if (shape == CollectiveShape::NToOne && (root < 0 || root >= exchange.size())) co_return;
+    case GraphEdges::AllToAll:
+    case GraphEdges::ToRoot: {
+        if (edges == GraphEdges::ToRoot && (root < 0 || root >= exchange.size())) co_return;
         const Lengths own = remote;
         co_await exchange.allreduce(remote, replay::ReduceOp::Max);
         std::vector<double> who(n);
@@ -308,7 +312,7 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
         co_await exchange.allreduce(who, replay::ReduceOp::Min);
         for (std::size_t s = 0; s < n; ++s)
             owners[s] = who[s] < exchange.size() ? exchange.world_rank(static_cast<int>(who[s])) : -1;
-        takes = shape != CollectiveShape::NToOne || exchange.rank() == root;
+        takes = edges != GraphEdges::ToRoot || exchange.rank() == root;
         break;
     }
     }

@@ -210,11 +210,16 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
     if ((flags & 2) != 0) points_->late_receivers_posted_apart.insert(view.index());
     const CallPathId call = view.enter().cnode;
     points_->longest_waits.offer({WaitPattern::LateReceiver, call, view.enter().time, waiting});
-    claim_time(*cube_, *trace_, Metric::MpiLateReceiver, call, waiting);
-    if (msg.bytes == 0)
-        claim(*cube_, Metric::SyncsSend, Metric::MpiSlrCount, call, 1.0);
-    else
-        claim(*cube_, Metric::CommsSend, Metric::MpiClrCount, call, 1.0);
+    claim_pattern(WaitPattern::LateReceiver, call, waiting, msg.bytes == 0);
+}
+
+// The pattern's waiting, and its occurrence among the messages of its kind
+// (zero-byte or with data), as its row names them.
+void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode, Ticks waiting, bool zero_bytes) {
+    const PatternInfo& row = pattern_info(pattern);
+    claim_time(*cube_, *trace_, *row.wait, cnode, waiting);
+    const Metric count = zero_bytes ? row.point_to_point->synchronizations : row.point_to_point->communications;
+    claim(*cube_, *info(count).parent, count, cnode, 1.0);
 }
 
 void PointToPointWaitStates::end_pass(const trace::LocalTrace&, replay::Direction) { close_call(); }
@@ -226,11 +231,7 @@ void PointToPointWaitStates::close_call() {
 }
 
 void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
-    claim_time(*cube_, *trace_, Metric::MpiLateSender, late.cnode, late.waiting);
-    if (late.zero_bytes)
-        claim(*cube_, Metric::SyncsRecv, Metric::MpiSlsCount, late.cnode, 1.0);
-    else
-        claim(*cube_, Metric::CommsRecv, Metric::MpiClsCount, late.cnode, 1.0);
+    claim_pattern(WaitPattern::LateSender, late.cnode, late.waiting, late.zero_bytes);
     points_->wait_states.record(late.recv,
                                 {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
     const trace::EventView recv(*trace_, late.recv);
@@ -252,12 +253,15 @@ void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
             ++it;
             continue;
         }
-        const Metric kind = it->source == source ? Metric::MpiLswoSame : Metric::MpiLswoDifferent;
-        claim(*cube_, Metric::MpiLateSender, kind, it->cnode, trace_->seconds(it->waiting));
+        constexpr const PatternInfo& late_sender = pattern_info(WaitPattern::LateSender);
+        constexpr const PointToPointMetrics& counts = *late_sender.point_to_point;
+        constexpr const metrics::WrongOrderMetrics& wrong = *counts.wrong_order;
+        claim(*cube_, *late_sender.wait, it->source == source ? wrong.same_source : wrong.different_sources,
+              it->cnode, trace_->seconds(it->waiting));
         if (it->zero_bytes)
-            claim(*cube_, Metric::MpiSlsCount, Metric::MpiSlswoCount, it->cnode, 1.0);
+            claim(*cube_, counts.synchronizations, wrong.synchronizations, it->cnode, 1.0);
         else
-            claim(*cube_, Metric::MpiClsCount, Metric::MpiClswoCount, it->cnode, 1.0);
+            claim(*cube_, counts.communications, wrong.communications, it->cnode, 1.0);
         it = candidates_.erase(it);
     }
 }

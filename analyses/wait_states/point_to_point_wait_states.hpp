@@ -95,6 +95,7 @@ private:
     // Reports the longest wait of the open multiple-completion call.
     void close_call();
     void report_late_sender(const LateMessage& late);
+    void claim_pattern(WaitPattern pattern, CallPathId cnode, Ticks waiting, bool zero_bytes);
     void check_wrong_order(Ticks send, int source);
     int world_rank(CommId comm, int rank);
 

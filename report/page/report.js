@@ -622,9 +622,9 @@ function showAnswers(browser) {
   };
 
   const waits = f.waitStates.map((w) => ({ m: present(w[0]), noise: w[3] }))
-    .filter((w) => w.m >= 0 && !(w.noise && model.metricTotal(w.m, true) <= 0.05 * timeTotal))
+    .filter((w) => w.m >= 0 && !(w.noise && model.metricTotal(w.m, true) <= @NOISE_SHARE@ * timeTotal))
     .map((w) => ({ m: w.m, total: model.metricTotal(w.m, true) }))
-    .sort((a, b) => b.total - a.total).slice(0, 5);
+    .sort((a, b) => b.total - a.total).slice(0, @WAIT_STATES_SHOWN@);
   section("Largest wait states", waits.map(({ m, total }) => {
     const metric = d.metrics[m];
     const worst = model.largestCells([m], 1)[0];

@@ -1,7 +1,10 @@
 // The metric table against Scalasca's metric tree (identifiers, display
-// names, units and parents as Scalasca's reports have them).
+// names, units and parents as Scalasca's reports have them), and the checks
+// the rows (common/metric_rows.def) must pass.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -166,4 +169,63 @@ TEST_CASE("metric table: lookups by enum and by name agree", "[metrics]") {
     }
     CHECK(metric_by_name("mpi_latesender") == Metric::MpiLateSender);
     CHECK_FALSE(metric_by_name("no_such_metric").has_value());
+}
+
+namespace {
+
+// Whether each row's parent is the row before it or one of that row's
+// ancestors: the report then lists every metric right below its parent's
+// other descendants, as Scalasca's reports and CUBE's viewers do.
+bool is_depth_first(const std::array<MetricInfo, kMetricCount>& rows) {
+    const auto parent_of = [&](Metric m) {
+        for (const MetricInfo& row : rows)
+            if (row.metric == m) return row.parent;
+        return std::optional<Metric>();
+    };
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        if (!rows[i].parent) continue;
+        bool found = false;
+        for (std::optional<Metric> m = rows[i - 1].metric; m && !found; m = parent_of(*m))
+            found = *m == *rows[i].parent;
+        if (!found) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("metric table: the rows are a tree in depth-first order", "[metrics]") {
+    CHECK(is_depth_first(metric_table()));
+    // Overhead (below time) between Computation and MPI (both below
+    // execution) splits execution's children.
+    auto split = metric_table();
+    const auto overhead = split[static_cast<std::size_t>(Metric::Overhead)];
+    for (auto i = static_cast<std::size_t>(Metric::Overhead); i > static_cast<std::size_t>(Metric::Mpi); --i)
+        split[i] = split[i - 1];
+    split[static_cast<std::size_t>(Metric::Mpi)] = overhead;
+    CHECK_FALSE(is_depth_first(split));
+}
+
+TEST_CASE("metric table: the row checks reject a broken tree", "[metrics]") {
+    using metrics::is_valid_tree;
+    const auto good = metric_table();
+    CHECK(is_valid_tree(good));
+    // A child before its parent.
+    auto child_first = good;
+    std::swap(child_first[0], child_first[1]);
+    child_first[0].metric = Metric::Time;
+    child_first[1].metric = Metric::Execution;
+    CHECK_FALSE(is_valid_tree(child_first));
+    // A parent in another unit.
+    auto wrong_unit = good;
+    wrong_unit[static_cast<std::size_t>(Metric::MpiSlsCount)].parent = Metric::MpiLateSender;
+    CHECK_FALSE(is_valid_tree(wrong_unit));
+    // An identifier twice.
+    auto twice = good;
+    twice[static_cast<std::size_t>(Metric::Comp)].unique_name = "mpi";
+    CHECK_FALSE(is_valid_tree(twice));
+    // A row without its description.
+    auto silent = good;
+    silent[static_cast<std::size_t>(Metric::Overhead)].description = "";
+    CHECK_FALSE(is_valid_tree(silent));
 }

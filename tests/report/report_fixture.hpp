@@ -40,4 +40,14 @@ inline cube::Region region_named(std::string name) {
     return region;
 }
 
+// One metric, one call path, one rank: the least a page shows.
+inline cube::Report tiny_report() {
+    cube::Report r;
+    const cube::MetricIndex time = add_seconds_metric(r, "time", "Time", cube::kNone);
+    const cube::CnodeIndex main_cnode = r.add_cnode(r.add_region(region_named("main")), cube::kNone);
+    add_ranks(r, 1);
+    r.set_value(time, main_cnode, 0, 1.0);
+    return r;
+}
+
 }  // namespace hindsight::testing

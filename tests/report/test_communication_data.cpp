@@ -27,16 +27,6 @@ const std::string kDocument =
     R"({"schema": "hindsight-communication", "version": 1, "communicators": [{"id": 0, )"
     R"("name": "</script><script>alert(1)</script>", "size": 2}], "ranks": 2, "rank_matrix": [[0, 1, 1, 1024, 0]]})";
 
-// One metric, one call path, one rank: the least a page shows.
-cube::Report tiny_report() {
-    cube::Report r;
-    const cube::MetricIndex time = testing::add_seconds_metric(r, "time", "Time", cube::kNone);
-    const cube::CnodeIndex main_cnode = r.add_cnode(r.add_region(testing::region_named("main")), cube::kNone);
-    testing::add_ranks(r, 1);
-    r.set_value(time, main_cnode, 0, 1.0);
-    return r;
-}
-
 std::size_t count(const std::string& text, const std::string& part) {
     std::size_t n = 0;
     for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
@@ -90,7 +80,7 @@ TEST_CASE("the JSON check accepts what RFC 8259 allows", "[report]") {
 }
 
 TEST_CASE("the page embeds the communication structure compressed, so names cannot end its script", "[report]") {
-    const cube::Report r = tiny_report();
+    const cube::Report r = testing::tiny_report();
     const std::string without = page_html(r, "t");
     const std::string with = page_html(r, "t", kDocument);
     CHECK(count(with, "</script>") == 3);

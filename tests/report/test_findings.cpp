@@ -1,41 +1,52 @@
 // The page's findings look for the metrics the analyses write: every wait
-// pattern of analyses/patterns.hpp with its delay costs, by the same names.
+// pattern with its delay costs, by Scalasca's identifiers, and the limits
+// the terminal summary applies, all from the pattern rows
+// (common/wait_pattern_rows.def).
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "analyses/metrics.hpp"
-#include "analyses/patterns.hpp"
 #include "report/findings.hpp"
+#include "report/page.hpp"
+#include "tests/report/report_fixture.hpp"
 
 using namespace hindsight;
 
-namespace {
 
-std::string name_of(const std::optional<analyses::Metric>& m) {
-    return m ? std::string(analyses::info(*m).unique_name) : std::string();
-}
-
-}  // namespace
-
-TEST_CASE("the findings' wait states are the analyses' wait patterns", "[report]") {
-    std::size_t patterns = 0;
-    for (const analyses::PatternInfo& pattern : analyses::kWaitPatterns) {
-        const auto measured = pattern.wait ? pattern.wait : pattern.completion;
-        if (!measured) continue;
-        ++patterns;
-        const std::string wait = name_of(measured);
-        INFO(wait);
-        const report::WaitStateNames* found = nullptr;
-        for (const report::WaitStateNames& names : report::wait_state_names())
-            if (names.wait == wait) found = &names;
-        REQUIRE(found != nullptr);
-        CHECK(std::string(found->short_term_delay) == (pattern.delay ? name_of(pattern.delay->short_term) : ""));
-        CHECK(std::string(found->long_term_delay) == (pattern.delay ? name_of(pattern.delay->long_term) : ""));
-        CHECK(found->noise_when_small == pattern.noise_when_small);
-    }
-    CHECK(report::wait_state_names().size() == patterns);
+TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports do", "[report]") {
+    // Each pattern with a metric of its own, in the summary's order: Late
+    // Sender, Late Receiver, barrier, N x N, Early Reduce, Late Broadcast,
+    // Early Scan, MPI_Init, MPI_Finalize; those with delay costs name their
+    // short- and long-term parts; start-up and finishing waits are noise
+    // while small.
+    const std::string expected =
+        "{\"time\":\"time\",\"criticalPath\":\"critical_path\",\"delay\":\"delay\","
+        "\"imbalance\":[\"critical_path_imbalance\",\"imbalance\"],\"waitStates\":["
+        "[\"mpi_latesender\",\"delay_latesender\",\"delay_latesender_longterm\",false],"
+        "[\"mpi_latereceiver\",\"delay_latereceiver\",\"delay_latereceiver_longterm\",false],"
+        "[\"mpi_barrier_wait\",\"delay_barrier\",\"delay_barrier_longterm\",false],"
+        "[\"mpi_wait_nxn\",\"delay_n2n\",\"delay_n2n_longterm\",false],"
+        "[\"mpi_earlyreduce\",\"delay_n21\",\"delay_n21_longterm\",false],"
+        "[\"mpi_latebroadcast\",\"delay_12n\",\"delay_12n_longterm\",false],"
+        "[\"mpi_earlyscan\",\"\",\"\",false],"
+        "[\"mpi_init_completion\",\"\",\"\",true],"
+        "[\"mpi_finalize_wait\",\"\",\"\",true]]}";
+    CHECK(report::findings_json() == expected);
+    CHECK(report::wait_state_names().size() == 9);
     // ("imbalance", the computational imbalance, only Scalasca writes.)
     for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay"})
         CHECK(analyses::metric_by_name(name).has_value());
+}
+
+TEST_CASE("the page's script applies the summary's limits to the wait states", "[report]") {
+    CHECK(report::noise_share_text() == "0.05");
+    CHECK(report::wait_states_shown_text() == "5");
+    const std::string page = report::page_html(testing::tiny_report(), "t");
+    // Filled into the script where it compares and cuts the list, and no
+    // marker left behind.
+    CHECK(page.find("model.metricTotal(w.m, true) <= 0.05 * timeTotal") != std::string::npos);
+    CHECK(page.find(".sort((a, b) => b.total - a.total).slice(0, 5);") != std::string::npos);
+    CHECK(page.find("@NOISE_SHARE@") == std::string::npos);
+    CHECK(page.find("@WAIT_STATES_SHOWN@") == std::string::npos);
 }
