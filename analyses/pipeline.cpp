@@ -36,8 +36,6 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph_options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     SynchronizationPoints points;
-    points.wait_states.keep(options.critical_path || options.root_cause || options.communication ||
-                            graph_options.enabled);
 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
@@ -55,10 +53,8 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         exclusive = profile.exclusive_ticks();
     }
     findings.forward_seconds = seconds_since(start);
-    if (options.communication) {
-        findings.communicators = communicator_profile(trace, engine.message_slots(), points.wait_states);
-        findings.traffic = traffic_row(trace, engine.message_slots());
-    }
+    findings.communicators = communicator_profile(trace, engine.message_slots(), points.wait_states);
+    findings.traffic = traffic_row(trace, engine.message_slots());
 
     // The backward analyses share one pass: their messages and collective
     // exchanges travel together.

@@ -21,8 +21,6 @@ namespace hindsight::analyses {
 struct AnalysisOptions {
     bool critical_path = true;
     bool root_cause = true;
-    // The profile per communicator (communicator_profile.hpp).
-    bool communication = true;
 };
 
 // What the analyzer may report besides the cube; per rank, to be summed

@@ -204,11 +204,4 @@ TEST_CASE("the wait-state map keeps one wait state per communication event, the 
     for (const trace::EventIndex i : other) CHECK(map.find(i) == nullptr);
     CHECK(map.find(static_cast<trace::EventIndex>(trace.events.size())) == nullptr);
     CHECK_THROWS_AS(map.record(other.front(), {}), Error);
-
-    // A map told not to keep wait states (no backward pass) finds none.
-    WaitStateMap unkept;
-    unkept.keep(false);
-    unkept.bind(trace);
-    unkept.record(communication[0], {WaitPattern::LateReceiver, 4, 1});
-    CHECK(unkept.find(communication[0]) == nullptr);
 }
