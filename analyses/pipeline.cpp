@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <utility>
 #include <vector>
 
 #include "analyses/profile/collective_statistics.hpp"
@@ -35,32 +36,33 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, const AnalysisOptions& options,
                   const GraphOptions& graph_options, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
-    SynchronizationPoints points;
 
     // Forward pass: the profile and every wait state whose waiting side can
     // see it as the replay moves forward.
     auto start = std::chrono::steady_clock::now();
     std::vector<Ticks> exclusive;  // the profile's, for the critical path
+    ForwardFactsBuilder builder;
     {
         ProfileAnalysis profile(cube);
         MessageStatistics statistics(cube);
-        PointToPointWaitStates point_to_point(cube, points);
-        CollectiveWaitStates collectives(cube, points);
+        PointToPointWaitStates point_to_point(cube, builder);
+        CollectiveWaitStates collectives(cube, builder);
         CollectiveStatistics collective_calls(cube);
         const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
                                                              &collectives, &collective_calls};
         engine.run(replay::Direction::Forward, forward);
         exclusive = profile.exclusive_ticks();
     }
+    const ForwardFacts facts = std::move(builder).finish();
     findings.forward_seconds = seconds_since(start);
-    findings.communicators = communicator_profile(trace, engine.message_slots(), points.wait_states);
+    findings.communicators = communicator_profile(trace, engine.message_slots(), facts.wait_states());
     findings.traffic = traffic_row(trace, engine.message_slots());
 
     // The backward analyses share one pass: their messages and collective
     // exchanges travel together.
     if (options.critical_path || options.root_cause) {
-        CriticalPathAnalysis critical_path(cube, points, engine.message_slots(), exclusive);
-        DelayCostAnalysis delay_costs(cube, points);
+        CriticalPathAnalysis critical_path(cube, facts, engine.message_slots(), exclusive);
+        DelayCostAnalysis delay_costs(cube, facts);
         std::vector<replay::ReplayObserver*> backward;
         if (options.critical_path) backward.push_back(&critical_path);
         if (options.root_cause) backward.push_back(&delay_costs);
@@ -76,15 +78,15 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
     if (graph_options.enabled) {
         std::vector<double> imbalance(cube.call_paths(), 0.0);
         for (CallPathId c = 0; c < imbalance.size(); ++c) imbalance[c] = cube.get(Metric::CriticalPathImbalance, c);
-        ActivityGraph graph(points, graph_options, findings.graph, std::move(imbalance));
+        ActivityGraph graph(facts, graph_options, findings.graph, std::move(imbalance));
         const std::array<replay::ReplayObserver*, 1> observers{&graph};
         start = std::chrono::steady_clock::now();
         engine.run(replay::Direction::Forward, observers);
         findings.graph_seconds = seconds_since(start);
     }
 
-    findings.clock_violations = points.clock_violations;
-    findings.longest_waits = points.longest_waits.kept();
+    findings.clock_violations = facts.clock_violations();
+    findings.longest_waits = facts.longest_waits().kept();
     return cube;
 }
 

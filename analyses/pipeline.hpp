@@ -12,7 +12,7 @@
 #include "analyses/communication/communicator_profile.hpp"
 #include "analyses/graph/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/engine.hpp"
 #include "trace/local_trace.hpp"
 

@@ -61,7 +61,7 @@ void CriticalPathAnalysis::count_activity() {
     // The sums are exact: integral ticks below 2^53.
     for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
         activity_[c] = static_cast<double>(exclusive_[c]);
-    points_->wait_states.for_each_full_state([&](EventIndex event, const WaitState& wait) {
+    facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
         if (is_synchronization_wait(wait)) activity_[trace_->events[event].cnode] -= static_cast<double>(wait.waiting);
     });
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
@@ -77,7 +77,7 @@ void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
         throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
-    CriticalPathHandOffs path(*trace_, *slots_, *points_, finish_event_, start_event_);
+    CriticalPathHandOffs path(*trace_, *slots_, *facts_, finish_event_, start_event_);
     path.find(exchange);
     counts_ = path.counts();
     count_activity();
@@ -181,7 +181,7 @@ void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
     if (!on_path)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
-    const Ticks until = hand_off_end(view, *points_->wait_states.find(view.index()));
+    const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()));
     // pass_event() counted [event, before_] already; a send's event comes
     // before its wait, so that may include waiting time.
     on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -

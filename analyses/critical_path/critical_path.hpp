@@ -52,7 +52,7 @@
 
 #include "analyses/critical_path/critical_path_hand_offs.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
@@ -63,9 +63,9 @@ public:
     // is the forward pass's profile, exclusive ticks by call path
     // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
     // follows without a walk of its own.
-    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots,
+    CriticalPathAnalysis(LocalCube& cube, const ForwardFacts& facts, const trace::MessageSlots& slots,
                          std::span<const Ticks> exclusive)
-        : cube_(&cube), points_(&points), slots_(&slots), exclusive_(exclusive) {}
+        : cube_(&cube), facts_(&facts), slots_(&slots), exclusive_(exclusive) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.rounds = true}; }
@@ -107,7 +107,7 @@ private:
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
-    const SynchronizationPoints* points_;
+    const ForwardFacts* facts_;
     const trace::MessageSlots* slots_;
     std::span<const Ticks> exclusive_;
     const trace::LocalTrace* trace_ = nullptr;

@@ -74,7 +74,7 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction
             const Ticks from = kind == EventKind::CollectiveEnd ? collective_begin(i) : EventView(trace, i).enter().time;
             waits_.emplace_back(from, from + waiting);
         }
-        if (kind == EventKind::Recv && points_->late_receivers_caused.contains(i)) {
+        if (kind == EventKind::Recv && facts_->late_receivers_caused().contains(i)) {
             const EventIndex posting = trace.posting_call(trace.events[i]);
             if (posting != trace::kNoEvent) at_posting_.emplace_back(posting, Lengths{});
         }
@@ -102,9 +102,9 @@ Ticks ActivityGraph::collective_begin(EventIndex k) const {
 // for its answer at the end of the send, the receiver for the sender at a
 // later barrier), so the send's wait stays the send's own time.
 Ticks ActivityGraph::waiting_at(EventIndex k) const {
-    const WaitState* wait = points_->wait_states.find(k);
+    const WaitState* wait = facts_->wait_states().find(k);
     if (!wait || wait->waiting <= 0 || wait->cause < 0) return 0;
-    if (wait->pattern == WaitPattern::LateReceiver && points_->late_receivers_posted_apart.contains(k)) return 0;
+    if (wait->pattern == WaitPattern::LateReceiver && facts_->late_receivers_posted_apart().contains(k)) return 0;
     return wait->waiting;
 }
 
@@ -225,7 +225,7 @@ void ActivityGraph::unpack(const EventView& view, replay::PayloadReader& in) {
 // the length at the entry of the call that posted the receive.
 replay::ReplyNeed ActivityGraph::reply_need(const EventView& view) const {
     if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return replay::ReplyNeed::None;
-    const WaitState* wait = points_->wait_states.find(view.index());
+    const WaitState* wait = facts_->wait_states().find(view.index());
     return wait->pattern == WaitPattern::LateReceiver ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
 }
 
@@ -315,7 +315,7 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
     // In the recorded run the rank waited for the others, or their begins
     // came no later than its own: otherwise the operation did not hold it
     // back (it left before the last member began).
-    const bool synchronized = points_->wait_states.find(view.index()) != nullptr ||
+    const bool synchronized = facts_->wait_states().find(view.index()) != nullptr ||
                               remote[0] <= static_cast<double>(begin);
     if (!takes || !synchronized) co_return;
     const CommId comm = view.collective().comm;

@@ -43,7 +43,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "analyses/graph/what_if.hpp"
 #include "replay/observer.hpp"
 
@@ -85,9 +85,9 @@ public:
     // seconds, where the backward pass ran (else empty); it helps to pick the
     // suggestions, since imbalance that moves from rank to rank leaves every
     // rank's own time alike.
-    ActivityGraph(const SynchronizationPoints& points, const GraphOptions& options, GraphFindings& findings,
+    ActivityGraph(const ForwardFacts& facts, const GraphOptions& options, GraphFindings& findings,
                   std::vector<double> imbalance = {})
-        : points_(&points), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
+        : facts_(&facts), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override {
@@ -153,7 +153,7 @@ private:
     void balance_visits(Scenario& scenario, double average);
     Ticks collective_begin(trace::EventIndex k) const;
 
-    const SynchronizationPoints* points_;
+    const ForwardFacts* facts_;
     const GraphOptions* options_;
     GraphFindings* findings_;
     const trace::LocalTrace* trace_ = nullptr;

@@ -1,8 +1,9 @@
-// The annotations the forward observers leave for the backward passes:
-// which rank waited at which event, how long, and for whom.
+// The facts the forward observers leave for the later analyses: which rank
+// waited at which event, how long, and for whom.
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "analyses/wait_states/collective_wait_states.hpp"
@@ -19,21 +20,23 @@ namespace {
 
 // Runs the wait-state observers (a forward pass, whose notes hand the
 // senders their Late Receiver waits) on every rank and returns each rank's
-// annotations.
+// finished facts.
 struct Annotated {
     std::vector<trace::LocalTrace> traces;
-    std::vector<SynchronizationPoints> points;
+    std::vector<ForwardFacts> facts;
 
     explicit Annotated(const TraceBuilder& builder) : traces(local_traces(builder)) {
-        points.resize(traces.size());
+        facts.resize(traces.size());
         InProcessReplay replay(traces);
         replay.run_ranks([&](int r) {
             const auto i = static_cast<std::size_t>(r);
             LocalCube cube(traces[i].call_tree.size());
-            PointToPointWaitStates p2p(cube, points[i]);
-            CollectiveWaitStates coll(cube, points[i]);
+            ForwardFactsBuilder built;
+            PointToPointWaitStates p2p(cube, built);
+            CollectiveWaitStates coll(cube, built);
             const std::array<replay::ReplayObserver*, 2> forward{&p2p, &coll};
             replay.engine(r).run(replay::Direction::Forward, forward);
+            facts[i] = std::move(built).finish();
         });
     }
 
@@ -42,7 +45,7 @@ struct Annotated {
         const auto& trace = traces.at(static_cast<std::size_t>(r));
         for (trace::EventIndex i = 0; i < trace.events.size(); ++i)
             if (trace.events[i].kind == kind && n-- == 0)
-                return points[static_cast<std::size_t>(r)].wait_states.find(i);
+                return facts[static_cast<std::size_t>(r)].wait_states().find(i);
         return nullptr;
     }
 };
@@ -86,7 +89,7 @@ TEST_CASE("annotations: Late Receiver on both sides", "[annotations]") {
     t.rank(1).enter(0, "main").recv(40, 62, 0, 7, 8).leave(100);
     const Annotated a(t);
     // The receiver knows after the forward pass what it caused ...
-    const auto& caused = a.points[1].late_receivers_caused;
+    const auto& caused = a.facts[1].late_receivers_caused();
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->second == 40 - 10);
     // ... and the sender from its note, after the forward pass, what it suffered.
@@ -108,7 +111,7 @@ TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annot
         if (trace.events[i].kind == trace::EventKind::Recv) recv = i;
     REQUIRE(recv != trace::kNoEvent);
     CHECK(trace.region_of(trace.events[recv].cnode).name == "MPI_Wait");
-    const auto& caused = a.points[1].late_receivers_caused;
+    const auto& caused = a.facts[1].late_receivers_caused();
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->first == recv);
     CHECK(caused.begin()->second == 40 - 10);
@@ -120,7 +123,7 @@ TEST_CASE("annotations: no Late Receiver at MPI_Sendrecv", "[annotations]") {
     t.rank(0).enter(0, "main").sendrecv(10, 50, 1, 1, 8, 1, 2, 8).leave(100);
     t.rank(1).enter(0, "main").sendrecv(30, 52, 0, 2, 8, 0, 1, 8).leave(100);
     const Annotated a(t);
-    CHECK(a.points[1].late_receivers_caused.empty());
+    CHECK(a.facts[1].late_receivers_caused().empty());
     const WaitState* send = a.at(0, trace::EventKind::Send);
     REQUIRE(send);
     CHECK(send->pattern == WaitPattern::None);
