@@ -33,11 +33,10 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     // The collective table is in trace order and far shorter than the
     // events; their CollectiveEnd events lie near the trace's ends (MPI_Init,
     // MPI_Finalize), where short searches find them.
-    const auto ranks = static_cast<std::size_t>(trace.definitions.mpi_rank_count());
     std::vector<signed char> is_world(trace.definitions.communicators.size(), -1);
     const auto on_world = [&](const trace::Collective& c) {
         if (c.comm >= is_world.size()) return false;
-        if (is_world[c.comm] < 0) is_world[c.comm] = trace.definitions.world_ranks(c.comm).size() == ranks ? 1 : 0;
+        if (is_world[c.comm] < 0) is_world[c.comm] = trace.definitions.is_world(c.comm) ? 1 : 0;
         return is_world[c.comm] == 1;
     };
     const auto& collectives = trace.collectives;

@@ -19,11 +19,6 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::max();
 
-bool is_world(const trace::LocalTrace& trace, CommId comm) {
-    return comm < trace.definitions.communicators.size() &&
-           trace.definitions.world_ranks(comm).size() == static_cast<std::size_t>(trace.definitions.mpi_rank_count());
-}
-
 }  // namespace
 
 void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
@@ -53,7 +48,7 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction
         if (trace.events[i].kind != EventKind::CollectiveEnd) continue;
         const trace::Collective& coll = trace.collective(trace.events[i]);
         if (coll.comm < collectives_.size()) collectives_[coll.comm].push_back(i);
-        if (!is_world(trace, coll.comm)) continue;
+        if (!trace.definitions.is_world(coll.comm)) continue;
         if (start_event_ == trace::kNoEvent) start_event_ = i;
         end_event_ = i;
     }
