@@ -112,8 +112,11 @@ private:
     std::span<const Ticks> exclusive_;
     const trace::LocalTrace* trace_ = nullptr;
 
-    trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD
-    trace::EventIndex finish_event_ = trace::kNoEvent;  // first collective on MPI_COMM_WORLD
+    // The CollectiveEnd events of the last and the first collective on
+    // MPI_COMM_WORLD: the backward walk starts at the last, finishes at the
+    // first.
+    trace::EventIndex last_world_collective_ = trace::kNoEvent;
+    trace::EventIndex first_world_collective_ = trace::kNoEvent;
     Token token_;
     Ticks before_ = 0;  // the token's position before the current event
     std::uint64_t hand_offs_ = 0;  // the walk's, to check against the path's

@@ -49,12 +49,12 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction
         const trace::Collective& coll = trace.collective(trace.events[i]);
         if (coll.comm < collectives_.size()) collectives_[coll.comm].push_back(i);
         if (!trace.definitions.is_world(coll.comm)) continue;
-        if (start_event_ == trace::kNoEvent) start_event_ = i;
-        end_event_ = i;
+        if (first_world_collective_ == trace::kNoEvent) first_world_collective_ = i;
+        last_world_collective_ = i;
     }
-    if (start_event_ != trace::kNoEvent) {
-        start_enter_ = trace.collective(trace.events[start_event_]).call_enter;
-        end_enter_ = trace.collective(trace.events[end_event_]).call_enter;
+    if (first_world_collective_ != trace::kNoEvent) {
+        first_world_enter_ = trace.collective(trace.events[first_world_collective_]).call_enter;
+        last_world_enter_ = trace.collective(trace.events[last_world_collective_]).call_enter;
     }
 
     // The rank's waits, cut out of its activities; the posting calls of the
@@ -130,7 +130,7 @@ double ActivityGraph::factor(std::size_t s, EventIndex k, CallPathId c) const {
 void ActivityGraph::advance(const EventView& view) {
     const EventIndex k = view.index();
     if (!active_) {
-        if (k != start_enter_) return;
+        if (k != first_world_enter_) return;
         active_ = true;
         now_.assign(scenarios_.size(), static_cast<double>(view.time()));
         last_ = k;
@@ -144,7 +144,7 @@ void ActivityGraph::advance(const EventView& view) {
         for (std::size_t s = 0; s < now_.size(); ++s) now_[s] += factor(s, last_, c) * span;
     }
     last_ = k;
-    if (k == end_enter_) {
+    if (k == last_world_enter_) {
         at_end_ = now_;
         done_ = true;
     }
@@ -259,8 +259,8 @@ replay::CollectiveTask ActivityGraph::on_collective(const EventView& view, repla
     const CommId comm = view.collective().comm;
     if (active_ && !done_ && exchange.size() > 1) co_await synchronize(view, exchange);
     if (comm < ordinal_.size()) ++ordinal_[comm];
-    if (view.index() == start_event_) co_await choose_scenarios(exchange);
-    if (view.index() == end_event_) co_await follow_path(exchange);
+    if (view.index() == first_world_collective_) co_await choose_scenarios(exchange);
+    if (view.index() == last_world_collective_) co_await follow_path(exchange);
 }
 
 // The members' lengths at their begins of the operation, combined as its
@@ -448,8 +448,8 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
     co_await exchange.allreduce(who, replay::ReduceOp::Min);
 
     std::vector<int> holder(n);
-    std::vector<EventIndex> vertex(n, end_enter_);
-    std::vector<Ticks> moment(n, end_enter_ == trace::kNoEvent ? 0 : trace.events[end_enter_].time);
+    std::vector<EventIndex> vertex(n, last_world_enter_);
+    std::vector<Ticks> moment(n, last_world_enter_ == trace::kNoEvent ? 0 : trace.events[last_world_enter_].time);
     for (std::size_t s = 0; s < n; ++s) holder[s] = static_cast<int>(who[s]);
     std::vector<bool> finished(n, false);
     std::vector<double> origin(n, 0.0);
@@ -474,9 +474,10 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
                                        [](const Hop& h, EventIndex k) { return h.at < k; });
             std::span<double> mine(profile.data() + s * paths, paths);
             if (it == hops.begin()) {
-                add_stretch(s, start_enter_, trace.events[start_enter_].time, vertex[s], moment[s], stretch);
+                add_stretch(s, first_world_enter_, trace.events[first_world_enter_].time, vertex[s], moment[s],
+                            stretch);
                 step[5 * s + 3] = 1.0;
-                step[5 * s + 4] = static_cast<double>(trace.events[start_enter_].time);
+                step[5 * s + 4] = static_cast<double>(trace.events[first_world_enter_].time);
             } else {
                 const Hop& hop = *std::prev(it);
                 add_stretch(s, hop.call_enter, hop.wait_end, vertex[s], moment[s], stretch);

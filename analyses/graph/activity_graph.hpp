@@ -160,10 +160,12 @@ private:
 
     std::vector<Scenario> scenarios_;
     std::size_t user_scenarios_ = 0;
-    trace::EventIndex start_enter_ = trace::kNoEvent;  // Enter of the first collective on MPI_COMM_WORLD
-    trace::EventIndex start_event_ = trace::kNoEvent;
-    trace::EventIndex end_enter_ = trace::kNoEvent;    // ... of the last one
-    trace::EventIndex end_event_ = trace::kNoEvent;
+    // The Enter and the CollectiveEnd events of the first and the last
+    // collective on MPI_COMM_WORLD: where the path begins and ends.
+    trace::EventIndex first_world_enter_ = trace::kNoEvent;
+    trace::EventIndex first_world_collective_ = trace::kNoEvent;
+    trace::EventIndex last_world_enter_ = trace::kNoEvent;
+    trace::EventIndex last_world_collective_ = trace::kNoEvent;
     bool active_ = false;
     bool done_ = false;
     bool factors_ready_ = false;
