@@ -3,7 +3,6 @@
 #include <array>
 #include <chrono>
 #include <optional>
-#include <span>
 #include <utility>
 #include <vector>
 

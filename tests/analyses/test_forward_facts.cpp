@@ -208,3 +208,42 @@ TEST_CASE("the wait-state map keeps one wait state per communication event, the 
     CHECK(map.find(static_cast<trace::EventIndex>(trace.events.size())) == nullptr);
     CHECK_THROWS_AS(map.record(other.front(), {}), Error);
 }
+
+TEST_CASE("the finished facts hold what the forward pass's observers put into the builder", "[points]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(10, 20, 1, 7, 8).barrier(30, 40).leave(100);
+    t.rank(1).enter(0, "main").recv(5, 25, 0, 7, 8).barrier(35, 40).leave(100);
+    const std::vector<trace::LocalTrace> traces = local_traces(t);
+    const trace::LocalTrace& trace = traces[0];
+    trace::EventIndex send = trace::kNoEvent, barrier = trace::kNoEvent;
+    for (trace::EventIndex i = 0; i < trace.events.size(); ++i) {
+        if (trace.events[i].kind == trace::EventKind::Send) send = i;
+        if (trace.events[i].kind == trace::EventKind::CollectiveEnd) barrier = i;
+    }
+    REQUIRE((send != trace::kNoEvent && barrier != trace::kNoEvent));
+
+    ForwardFactsBuilder builder;
+    builder.bind(trace);
+    builder.record_wait(send, {WaitPattern::LateReceiver, 6, 1, true, 0});
+    builder.caused_late_receiver(barrier, 3);  // any event index: the builder does not judge
+    builder.late_receiver_posted_apart(send);
+    builder.partial_group(barrier) = {0, 1};
+    builder.point_to_point_clock_violation();
+    builder.collective_clock_violation();
+    builder.collective_clock_violation();
+    builder.offer_longest_wait({WaitPattern::LateReceiver, 2, 10, 6});
+    const ForwardFacts facts = std::move(builder).finish();
+
+    const WaitState* wait = facts.wait_states().find(send);
+    REQUIRE(wait != nullptr);
+    CHECK((wait->pattern == WaitPattern::LateReceiver && wait->waiting == 6 && wait->cause == 1));
+    CHECK(facts.wait_states().find(barrier) == nullptr);
+    CHECK(facts.late_receivers_caused().at(barrier) == 3);
+    CHECK(facts.late_receivers_posted_apart().contains(send));
+    CHECK(facts.partial_groups().at(barrier) == std::vector<int>{0, 1});
+    CHECK(facts.clock_violations().point_to_point == 1);
+    CHECK(facts.clock_violations().collective == 2);
+    const std::vector<WaitInstance> longest = facts.longest_waits().kept();
+    REQUIRE(longest.size() == 1);
+    CHECK((longest[0].cnode == 2 && longest[0].waiting == 6));
+}
