@@ -41,7 +41,7 @@ using metrics::WaitPattern;
 
 // Whom a member that synchronized in a collective operation is tied to,
 // where the forward pass did not list the members that synchronized
-// (SynchronizationPoints::partial_groups).
+// (ForwardFacts::partial_groups()).
 enum class SyncGroup : std::uint8_t {
     Members,             // every member of the communicator
     PartnerElseMembers,  // the rank it waited for (or that waited for it), else every member

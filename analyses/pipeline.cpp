@@ -2,15 +2,18 @@
 
 #include <array>
 #include <chrono>
+#include <optional>
+#include <utility>
 #include <vector>
 
-#include "analyses/profile/collective_statistics.hpp"
-#include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/critical_path/critical_path.hpp"
 #include "analyses/delay/delay_costs.hpp"
+#include "analyses/profile/collective_statistics.hpp"
 #include "analyses/profile/message_statistics.hpp"
-#include "analyses/wait_states/point_to_point_wait_states.hpp"
 #include "analyses/profile/profile.hpp"
+#include "analyses/stage_order.hpp"
+#include "analyses/wait_states/collective_wait_states.hpp"
+#include "analyses/wait_states/point_to_point_wait_states.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -19,7 +22,126 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// What the analyses of one rank share while they run: what they analyze,
+// what they write, and the products they hand on (stage_order.hpp).
+struct Run {
+    const trace::LocalTrace& trace;
+    replay::ReplayEngine& engine;
+    const GraphOptions& graph;
+    LocalCube& cube;
+    AnalysisFindings& findings;
+    std::vector<Ticks> exclusive;             // Product::ExclusiveTimes
+    std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
+};
+
+// One analysis: what it reads and produces, whether it runs under the
+// options, and how.
+struct Stage {
+    StageDeclaration declared;
+    bool (*enabled)(const AnalysisOptions&, const GraphOptions&);
+    void (*run)(Run&);
+};
+
+bool always(const AnalysisOptions&, const GraphOptions&) { return true; }
+
+// The forward pass: the profile and every wait state whose waiting side can
+// see it as the replay moves forward; its wait-state observers, the
+// receivers' notes at the end of the pass included, make the facts.
+void forward_pass(Run& r) {
+    const auto start = std::chrono::steady_clock::now();
+    ForwardFactsBuilder facts;
+    {
+        ProfileAnalysis profile(r.cube);
+        MessageStatistics statistics(r.cube);
+        PointToPointWaitStates point_to_point(r.cube, facts);
+        CollectiveWaitStates collectives(r.cube, facts);
+        CollectiveStatistics collective_calls(r.cube);
+        const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point, &collectives,
+                                                             &collective_calls};
+        r.engine.run(replay::Direction::Forward, forward);
+        r.exclusive = profile.exclusive_ticks();
+    }
+    r.facts.emplace(std::move(facts).finish());
+    r.findings.forward_seconds = seconds_since(start);
+    r.findings.clock_violations = r.facts->clock_violations();
+    r.findings.longest_waits = r.facts->longest_waits().kept();
+}
+
+// A backward analysis: a pass of its own, whose rounds it runs.
+void backward_pass(Run& r, replay::ReplayObserver& analysis) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::array<replay::ReplayObserver*, 1> backward{&analysis};
+    r.engine.run(replay::Direction::Backward, backward);
+    r.findings.backward_seconds += seconds_since(start);
+}
+
+// The analyses. A new one is a row: what it reads and produces (a new
+// product goes into the enum of stage_order.hpp), when it runs, and a
+// function that runs it; the order follows from the declarations.
+const std::vector<Stage>& stages() {
+    static const std::vector<Stage> table{
+        {{"forward pass", {}, {}, {Product::ExclusiveTimes, Product::ForwardFacts}}, always, forward_pass},
+        // The profile per communicator and the matrix row are read off the
+        // rank's events and wait states (communication.md).
+        {{"communicator profile", {Product::ForwardFacts}, {}, {Product::CommunicationFindings}}, always,
+         [](Run& r) {
+             r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
+             r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
+         }},
+        {{"critical path", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::CriticalPathMetrics}},
+         [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
+         [](Run& r) {
+             CriticalPathAnalysis critical_path(r.cube, *r.facts, r.engine.message_slots(), r.exclusive);
+             backward_pass(r, critical_path);
+             r.findings.critical_path = critical_path.counts();
+         }},
+        {{"delay costs", {Product::ForwardFacts}, {}, {Product::DelayCostMetrics}},
+         [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
+         [](Run& r) {
+             DelayCostAnalysis delay_costs(r.cube, *r.facts);
+             backward_pass(r, delay_costs);
+             r.findings.delay_cost_rounds = delay_costs.rounds();
+         }},
+        // A forward pass of its own, since its payloads depend on the pass
+        // (the longest path so far) and travel one by one. The critical
+        // path's imbalance, where it ran, helps to pick the suggestions.
+        {{"activity graph", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::GraphFindings}},
+         [](const AnalysisOptions&, const GraphOptions& graph) { return graph.enabled; },
+         [](Run& r) {
+             std::vector<double> imbalance(r.cube.call_paths(), 0.0);
+             for (CallPathId c = 0; c < imbalance.size(); ++c)
+                 imbalance[c] = r.cube.get(Metric::CriticalPathImbalance, c);
+             ActivityGraph graph(*r.facts, r.graph, r.findings.graph, std::move(imbalance));
+             const std::array<replay::ReplayObserver*, 1> observers{&graph};
+             const auto start = std::chrono::steady_clock::now();
+             r.engine.run(replay::Direction::Forward, observers);
+             r.findings.graph_seconds = seconds_since(start);
+         }},
+    };
+    return table;
+}
+
+// The stages that run under the options, in their order.
+std::vector<const Stage*> enabled_stages(const AnalysisOptions& options, const GraphOptions& graph) {
+    std::vector<const Stage*> enabled;
+    std::vector<StageDeclaration> declared;
+    for (const Stage& stage : stages())
+        if (stage.enabled(options, graph)) {
+            enabled.push_back(&stage);
+            declared.push_back(stage.declared);
+        }
+    std::vector<const Stage*> ordered;
+    for (const std::size_t s : stage_order(declared)) ordered.push_back(enabled[s]);
+    return ordered;
+}
+
 }  // namespace
+
+std::vector<std::string_view> analysis_order(const AnalysisOptions& options, const GraphOptions& graph) {
+    std::vector<std::string_view> names;
+    for (const Stage* stage : enabled_stages(options, graph)) names.push_back(stage->declared.name);
+    return names;
+}
 
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
                   const AnalysisOptions& options) {
@@ -33,62 +155,11 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine,
 }
 
 LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, const AnalysisOptions& options,
-                  const GraphOptions& graph_options, AnalysisFindings& findings) {
+                  const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
-    SynchronizationPoints points;
-    points.wait_states.keep(options.critical_path || options.root_cause || options.communication ||
-                            graph_options.enabled);
-
-    // Forward pass: the profile and every wait state whose waiting side can
-    // see it as the replay moves forward.
-    auto start = std::chrono::steady_clock::now();
-    std::vector<Ticks> exclusive;  // the profile's, for the critical path
-    {
-        ProfileAnalysis profile(cube);
-        MessageStatistics statistics(cube);
-        PointToPointWaitStates point_to_point(cube, points);
-        CollectiveWaitStates collectives(cube, points);
-        CollectiveStatistics collective_calls(cube);
-        const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
-                                                             &collectives, &collective_calls};
-        engine.run(replay::Direction::Forward, forward);
-        exclusive = profile.exclusive_ticks();
-    }
-    findings.forward_seconds = seconds_since(start);
-    if (options.communication) {
-        findings.communicators = communicator_profile(trace, engine.message_slots(), points.wait_states);
-        findings.traffic = traffic_row(trace, engine.message_slots());
-    }
-
-    // The backward analyses share one pass: their messages and collective
-    // exchanges travel together.
-    if (options.critical_path || options.root_cause) {
-        CriticalPathAnalysis critical_path(cube, points, engine.message_slots(), exclusive);
-        DelayCostAnalysis delay_costs(cube, points);
-        std::vector<replay::ReplayObserver*> backward;
-        if (options.critical_path) backward.push_back(&critical_path);
-        if (options.root_cause) backward.push_back(&delay_costs);
-        start = std::chrono::steady_clock::now();
-        engine.run(replay::Direction::Backward, backward);
-        findings.backward_seconds = seconds_since(start);
-        findings.delay_cost_rounds = delay_costs.rounds();
-        findings.critical_path = critical_path.counts();
-    }
-
-    // The activity graph: a forward pass of its own, since its payloads
-    // depend on the pass (the longest path so far) and travel one by one.
-    if (graph_options.enabled) {
-        std::vector<double> imbalance(cube.call_paths(), 0.0);
-        for (CallPathId c = 0; c < imbalance.size(); ++c) imbalance[c] = cube.get(Metric::CriticalPathImbalance, c);
-        ActivityGraph graph(points, graph_options, findings.graph, std::move(imbalance));
-        const std::array<replay::ReplayObserver*, 1> observers{&graph};
-        start = std::chrono::steady_clock::now();
-        engine.run(replay::Direction::Forward, observers);
-        findings.graph_seconds = seconds_since(start);
-    }
-
-    findings.clock_violations = points.clock_violations;
-    findings.longest_waits = points.longest_waits.kept();
+    findings.backward_seconds = 0;  // each backward analysis adds its pass
+    Run run{trace, engine, graph, cube, findings, {}, std::nullopt};
+    for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }
 

@@ -1,10 +1,13 @@
-// The analysis of one rank's trace: the forward pass (profile, message
-// statistics, wait states, collective call statistics), then the backward
-// pass (Late Receiver delivery, critical path, delay costs), then the
-// activity graph's forward pass, into one LocalCube per rank.
+// The analysis of one rank's trace into one LocalCube: the forward pass
+// (profile, message statistics, wait states, collective call statistics,
+// the Late Receiver notes at its end) and the analyses that read its facts
+// (the profile per communicator, the critical path, the delay costs, the
+// activity graph). pipeline.cpp declares each analysis with what it reads
+// and produces; the order follows from that (stage_order.hpp).
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "analyses/communication/communication_matrix.hpp"
@@ -12,7 +15,7 @@
 #include "analyses/communication/communicator_profile.hpp"
 #include "analyses/graph/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/engine.hpp"
 #include "trace/local_trace.hpp"
 
@@ -21,8 +24,6 @@ namespace hindsight::analyses {
 struct AnalysisOptions {
     bool critical_path = true;
     bool root_cause = true;
-    // The profile per communicator (communicator_profile.hpp).
-    bool communication = true;
 };
 
 // What the analyzer may report besides the cube; per rank, to be summed
@@ -37,7 +38,8 @@ struct AnalysisFindings {
     std::vector<TrafficCell> traffic;
     // The activity graph's longest path and what-ifs, alike on every rank.
     GraphFindings graph;
-    // This rank's time in each pass, for benchmarks.
+    // This rank's time in each pass, for benchmarks (backward: the critical
+    // path's and the delay costs' together).
     double forward_seconds = 0;
     double backward_seconds = 0;
     double graph_seconds = 0;
@@ -48,6 +50,10 @@ struct AnalysisFindings {
     // The critical path's hand-off nodes (all ranks) and doubling levels.
     CriticalPathCounts critical_path;
 };
+
+// The analyses that run under these options, in the order they run; throws
+// std::logic_error where their declarations contradict each other.
+std::vector<std::string_view> analysis_order(const AnalysisOptions& options, const GraphOptions& graph);
 
 // Runs every pass on this rank; all ranks must call it together (the engine
 // replays their communication).

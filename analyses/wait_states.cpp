@@ -23,7 +23,6 @@ bool WaitStateMap::partner_only(const WaitState& state, int partner) {
 void WaitStateMap::bind(const trace::LocalTrace& trace) {
     if (trace_ == &trace) return;
     trace_ = &trace;
-    if (!kept_) return;
     const std::array<std::size_t, kTables> sizes{trace.messages.size(), trace.collectives.size()};
     for (std::size_t t = 0; t < kTables; ++t) {
         slots_[t].assign(sizes[t], kUnrecorded);
@@ -34,7 +33,6 @@ void WaitStateMap::bind(const trace::LocalTrace& trace) {
 }
 
 void WaitStateMap::record(trace::EventIndex event, WaitState state) {
-    if (!kept_) return;
     if (!trace_ || event >= trace_->events.size())
         throw Error("", "a wait state recorded for an event outside the analyzed trace");
     const trace::Event& e = trace_->events[event];
@@ -59,7 +57,7 @@ void WaitStateMap::record(trace::EventIndex event, WaitState state) {
 }
 
 const WaitState* WaitStateMap::find(trace::EventIndex event) const {
-    if (!kept_ || !trace_ || event >= trace_->events.size()) return nullptr;
+    if (!trace_ || event >= trace_->events.size()) return nullptr;
     const trace::Event& e = trace_->events[event];
     switch (table_of(e.kind)) {
     case kMessages: return find_message(e.ref);
@@ -69,7 +67,7 @@ const WaitState* WaitStateMap::find(trace::EventIndex event) const {
 }
 
 const WaitState* WaitStateMap::find_message(std::uint32_t message) const {
-    if (!kept_ || !trace_ || message >= slots_[kMessages].size()) return nullptr;
+    if (!trace_ || message >= slots_[kMessages].size()) return nullptr;
     const std::uint32_t slot = slots_[kMessages][message];
     if (slot == kUnrecorded) return nullptr;
     if (slot == kPartnerOnly) return &partner_only_[static_cast<std::size_t>(trace_->messages[message].partner)];
@@ -77,7 +75,7 @@ const WaitState* WaitStateMap::find_message(std::uint32_t message) const {
 }
 
 const WaitState* WaitStateMap::find_collective(std::uint32_t collective) const {
-    if (!kept_ || !trace_ || collective >= slots_[kCollectives].size()) return nullptr;
+    if (!trace_ || collective >= slots_[kCollectives].size()) return nullptr;
     const std::uint32_t slot = slots_[kCollectives][collective];
     return slot == kUnrecorded ? nullptr : &states_[kCollectives][slot];
 }

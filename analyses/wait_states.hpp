@@ -1,6 +1,7 @@
 // What the forward replay learns about each synchronization point, kept for
-// the backward passes (critical path, delay costs): at which events a rank
-// waited, how long, and which rank made it wait.
+// the later analyses (communicator profile, critical path, delay costs,
+// activity graph): at which events a rank waited, how long, and which rank
+// made it wait.
 #pragma once
 
 #include <cstdint>
@@ -52,12 +53,8 @@ public:
     // outlive the map; binding it again to the same trace keeps what was
     // recorded. Before the first bind() nothing is found.
     void bind(const trace::LocalTrace& trace);
-    // Whether anything is kept (before the first bind()): only the backward
-    // passes read wait states, and a table of every message and collective
-    // is memory a forward-only run would touch for nothing.
-    void keep(bool kept) { kept_ = kept; }
     // Adds or replaces the wait state of `event`, a communication event of
-    // the bound trace; nothing where wait states are not kept.
+    // the bound trace.
     void record(trace::EventIndex event, WaitState state);
     // nullptr unless a wait state of `event` was recorded.
     const WaitState* find(trace::EventIndex event) const;
@@ -99,12 +96,11 @@ private:
     std::array<std::vector<WaitState>, kTables> states_;
     std::array<std::vector<trace::EventIndex>, kTables> events_;  // the event of each of states_
     std::vector<WaitState> partner_only_;  // by partner rank
-    bool kept_ = true;
 };
 
 template <typename Visit>
 void WaitStateMap::for_each_full_state(Visit&& visit) const {
-    if (!kept_ || !trace_) return;
+    if (!trace_) return;
     for (std::size_t t = 0; t < kTables; ++t)
         for (std::size_t k = 0; k < states_[t].size(); ++k) {
             const trace::EventIndex event = events_[t][k];

@@ -54,6 +54,17 @@ int Definitions::mpi_rank_count() const {
     return locations_group ? static_cast<int>(locations_group->members.size()) : 0;
 }
 
+bool Definitions::is_world(CommId comm) const {
+    if (comm >= communicators.size()) return false;
+    const GroupId gid = communicators[comm].group;
+    if (gid >= groups.size() || groups[gid].type != GroupType::CommGroup) return false;
+    const std::vector<std::uint64_t>& members = groups[gid].members;
+    if (members.empty() || members.size() != static_cast<std::size_t>(mpi_rank_count())) return false;
+    for (std::size_t rank = 0; rank < members.size(); ++rank)
+        if (members[rank] != rank) return false;
+    return true;
+}
+
 std::string Definitions::comm_display_name(CommId comm) const {
     if (comm >= communicators.size()) return "communicator " + std::to_string(comm);
     const std::string& name = communicators[comm].name;

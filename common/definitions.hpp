@@ -136,6 +136,10 @@ struct Definitions {
     std::optional<LocationId> location_of_rank(int world_rank) const;
     // Number of MPI ranks the trace holds.
     int mpi_rank_count() const;
+    // Whether `comm` is MPI_COMM_WORLD, or a copy of it (MPI_Comm_dup):
+    // every MPI rank, each at its own world rank. Whatever the name says,
+    // only such a communicator spans all ranks in their order.
+    bool is_world(CommId comm) const;
     // Name of a communicator for messages to the user ("MPI_COMM_WORLD",
     // "Comm 3").
     std::string comm_display_name(CommId comm) const;

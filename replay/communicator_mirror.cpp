@@ -17,13 +17,6 @@ std::vector<unsigned char> used_anywhere(const trace::LocalTrace& trace, MPI_Com
     return used;
 }
 
-bool is_world(const trace::CommLayout& layout, int world_size) {
-    if (layout.self || static_cast<int>(layout.members.size()) != world_size) return false;
-    for (int i = 0; i < world_size; ++i)
-        if (layout.members[static_cast<std::size_t>(i)] != i) return false;
-    return true;
-}
-
 }  // namespace
 
 mpi::Comm duplicate(MPI_Comm comm, ProgressWatch& watch) {
@@ -34,9 +27,7 @@ mpi::Comm duplicate(MPI_Comm comm, ProgressWatch& watch) {
 }
 
 CommunicatorMirror::CommunicatorMirror(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
-    int world_size = 0;
     MPI_Comm_rank(world, &world_rank_);
-    MPI_Comm_size(world, &world_size);
     const auto used = used_anywhere(trace, world, watch);
     int tag_ub = 0;
     {
@@ -59,7 +50,7 @@ CommunicatorMirror::CommunicatorMirror(const trace::LocalTrace& trace, MPI_Comm 
         mpi::Comm created;
         if (m.layout.self) {
             base = MPI_COMM_SELF;
-        } else if (is_world(m.layout, world_size)) {
+        } else if (trace.definitions.is_world(c)) {
             base = world;
         } else if (m.layout.rank_of(world_rank_) >= 0) {
             mpi::Group group;

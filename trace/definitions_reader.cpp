@@ -195,16 +195,8 @@ CommId TraceDefinitions::world_comm() const {
     const auto& comms = definitions.communicators;
     for (CommId c = 0; c < comms.size(); ++c)
         if (comms[c].name == "MPI_COMM_WORLD") return c;
-    const int n = definitions.mpi_rank_count();
-    for (CommId c = 0; c < comms.size(); ++c) {
-        if (comms[c].group >= definitions.groups.size()) continue;
-        const Group& g = definitions.groups[comms[c].group];
-        if (g.paradigm != Paradigm::Mpi || g.type != GroupType::CommGroup) continue;
-        if (static_cast<int>(g.members.size()) != n) continue;
-        bool in_order = true;
-        for (std::size_t i = 0; i < g.members.size(); ++i) in_order = in_order && g.members[i] == i;
-        if (in_order) return c;
-    }
+    for (CommId c = 0; c < comms.size(); ++c)
+        if (definitions.is_world(c) && definitions.groups[comms[c].group].paradigm == Paradigm::Mpi) return c;
     return kNoId;
 }
 

@@ -19,7 +19,7 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     if (direction != replay::Direction::Backward)
         throw Error(trace.anchor_path, "the critical-path analysis needs a backward replay");
     trace_ = &trace;
-    start_event_ = finish_event_ = trace::kNoEvent;
+    last_world_collective_ = first_world_collective_ = trace::kNoEvent;
     token_ = {};
     before_ = 0;
     hand_offs_ = 0;
@@ -33,11 +33,10 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     // The collective table is in trace order and far shorter than the
     // events; their CollectiveEnd events lie near the trace's ends (MPI_Init,
     // MPI_Finalize), where short searches find them.
-    const auto ranks = static_cast<std::size_t>(trace.definitions.mpi_rank_count());
     std::vector<signed char> is_world(trace.definitions.communicators.size(), -1);
     const auto on_world = [&](const trace::Collective& c) {
         if (c.comm >= is_world.size()) return false;
-        if (is_world[c.comm] < 0) is_world[c.comm] = trace.definitions.world_ranks(c.comm).size() == ranks ? 1 : 0;
+        if (is_world[c.comm] < 0) is_world[c.comm] = trace.definitions.is_world(c.comm) ? 1 : 0;
         return is_world[c.comm] == 1;
     };
     const auto& collectives = trace.collectives;
@@ -49,11 +48,12 @@ void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
     const auto is_end_of = [&](EventIndex i, std::uint32_t ref) {
         return trace.events[i].kind == EventKind::CollectiveEnd && trace.events[i].ref == ref;
     };
-    for (EventIndex i = 0; i < trace.events.size() && finish_event_ == trace::kNoEvent; ++i)
-        if (is_end_of(i, first_ref)) finish_event_ = i;
-    for (EventIndex i = static_cast<EventIndex>(trace.events.size()); i-- > 0 && start_event_ == trace::kNoEvent;)
-        if (is_end_of(i, last_ref)) start_event_ = i;
-    if (start_event_ == trace::kNoEvent || finish_event_ == trace::kNoEvent)
+    for (EventIndex i = 0; i < trace.events.size() && first_world_collective_ == trace::kNoEvent; ++i)
+        if (is_end_of(i, first_ref)) first_world_collective_ = i;
+    for (EventIndex i = static_cast<EventIndex>(trace.events.size());
+         i-- > 0 && last_world_collective_ == trace::kNoEvent;)
+        if (is_end_of(i, last_ref)) last_world_collective_ = i;
+    if (last_world_collective_ == trace::kNoEvent || first_world_collective_ == trace::kNoEvent)
         throw Error(trace.anchor_path, "a collective operation of the trace has no event");
 }
 
@@ -61,7 +61,7 @@ void CriticalPathAnalysis::count_activity() {
     // The sums are exact: integral ticks below 2^53.
     for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
         activity_[c] = static_cast<double>(exclusive_[c]);
-    points_->wait_states.for_each_full_state([&](EventIndex event, const WaitState& wait) {
+    facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
         if (is_synchronization_wait(wait)) activity_[trace_->events[event].cnode] -= static_cast<double>(wait.waiting);
     });
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
@@ -70,14 +70,14 @@ void CriticalPathAnalysis::count_activity() {
 void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
     // Every rank takes part in the collectives on MPI_COMM_WORLD; should one
     // not, all must learn it here rather than wait for it in the rounds.
-    std::array<double, 1> anchored{start_event_ == trace::kNoEvent ? 0.0 : 1.0};
+    std::array<double, 1> anchored{last_world_collective_ == trace::kNoEvent ? 0.0 : 1.0};
     exchange.sum(anchored);
     if (anchored[0] == 0) return;
     if (anchored[0] < exchange.size())
         throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
-    CriticalPathHandOffs path(*trace_, *slots_, *points_, finish_event_, start_event_);
+    CriticalPathHandOffs path(*trace_, *slots_, *facts_, first_world_collective_, last_world_collective_);
     path.find(exchange);
     counts_ = path.counts();
     count_activity();
@@ -107,25 +107,25 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
     const trace::LocalTrace& trace = *trace_;
     // The path ends where the last rank entered MPI_Finalize.
     if (path.ends_here()) {
-        const EventView end(trace, start_event_);
-        take_token({start_event_, std::min(end.enter().time, end.time())});
+        const EventView end(trace, last_world_collective_);
+        take_token({last_world_collective_, std::min(end.enter().time, end.time())});
     }
     // Both lists are sorted by event; the walk meets them from the back.
     const std::span<const EventIndex> nodes = path.nodes();
     const std::span<const PathArrival> arrivals = path.arrivals();
     std::size_t node = nodes.size(), arrival = arrivals.size();
-    for (EventIndex i = start_event_; i-- > finish_event_;) {
+    for (EventIndex i = last_world_collective_; i-- > first_world_collective_;) {
         while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
         // Without the token an event changes nothing until the path arrives
         // again: the walk jumps to the next arrival.
         if (!token_.held) {
-            if (arrival == 0 || arrivals[arrival - 1].at < finish_event_) break;
+            if (arrival == 0 || arrivals[arrival - 1].at < first_world_collective_) break;
             i = arrivals[arrival - 1].at;
         }
         while (node > 0 && nodes[node - 1] > i) --node;
         // Down to the next hand-off or arrival the holder only takes the time
         // between the events.
-        const EventIndex stop = std::max({finish_event_, node > 0 ? nodes[node - 1] : 0,
+        const EventIndex stop = std::max({first_world_collective_, node > 0 ? nodes[node - 1] : 0,
                                           arrival > 0 ? arrivals[arrival - 1].at : 0});
         if (i > stop) {
             pass_events(stop, i);
@@ -158,7 +158,7 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
             break;
         }
     }
-    finish(EventView(trace, finish_event_));
+    finish(EventView(trace, first_world_collective_));
 }
 
 void CriticalPathAnalysis::pass_events(EventIndex stop, EventIndex from) {
@@ -181,7 +181,7 @@ void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
     if (!on_path)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
-    const Ticks until = hand_off_end(view, *points_->wait_states.find(view.index()));
+    const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()));
     // pass_event() counted [event, before_] already; a send's event comes
     // before its wait, so that may include waiting time.
     on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -

@@ -52,7 +52,7 @@
 
 #include "analyses/critical_path/critical_path_hand_offs.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
@@ -63,9 +63,9 @@ public:
     // is the forward pass's profile, exclusive ticks by call path
     // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
     // follows without a walk of its own.
-    CriticalPathAnalysis(LocalCube& cube, const SynchronizationPoints& points, const trace::MessageSlots& slots,
+    CriticalPathAnalysis(LocalCube& cube, const ForwardFacts& facts, const trace::MessageSlots& slots,
                          std::span<const Ticks> exclusive)
-        : cube_(&cube), points_(&points), slots_(&slots), exclusive_(exclusive) {}
+        : cube_(&cube), facts_(&facts), slots_(&slots), exclusive_(exclusive) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.rounds = true}; }
@@ -107,13 +107,16 @@ private:
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
-    const SynchronizationPoints* points_;
+    const ForwardFacts* facts_;
     const trace::MessageSlots* slots_;
     std::span<const Ticks> exclusive_;
     const trace::LocalTrace* trace_ = nullptr;
 
-    trace::EventIndex start_event_ = trace::kNoEvent;   // last collective on MPI_COMM_WORLD
-    trace::EventIndex finish_event_ = trace::kNoEvent;  // first collective on MPI_COMM_WORLD
+    // The CollectiveEnd events of the last and the first collective on
+    // MPI_COMM_WORLD: the backward walk starts at the last, finishes at the
+    // first.
+    trace::EventIndex last_world_collective_ = trace::kNoEvent;
+    trace::EventIndex first_world_collective_ = trace::kNoEvent;
     Token token_;
     Ticks before_ = 0;  // the token's position before the current event
     std::uint64_t hand_offs_ = 0;  // the walk's, to check against the path's

@@ -24,8 +24,8 @@ Ticks hand_off_end(const EventView& view, const WaitState& wait) {
 }
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                           const SynchronizationPoints& points, EventIndex finish, EventIndex start)
-    : trace_(trace), points_(points), slots_(slots), finish_(finish), start_(start) {}
+                                           const ForwardFacts& facts, EventIndex finish, EventIndex start)
+    : trace_(trace), facts_(facts), slots_(slots), finish_(finish), start_(start) {}
 
 void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     index_trace();
@@ -93,7 +93,7 @@ void CriticalPathHandOffs::index_trace() {
 // the slots of the sender's messages to this rank whose receiver asks.
 std::vector<std::vector<std::uint32_t>> CriticalPathHandOffs::asked_back(replay::Exchange& exchange) const {
     replay::RecordLists<hand_off_records::PathBack> asking(static_cast<std::size_t>(exchange.size()));
-    for (const auto& [recv, caused] : points_.late_receivers_caused) {
+    for (const auto& [recv, caused] : facts_.late_receivers_caused()) {
         if (caused <= 0 || recv <= finish_ || recv >= start_) continue;
         const std::uint32_t message = trace_.events[recv].ref;
         asking.at(static_cast<std::size_t>(slots_.peer(message))).push_back({slots_.slot(message)});
@@ -113,7 +113,7 @@ void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_
     std::vector<bool> known(members.size(), false);
     // Only waits hand the path on: far fewer than the events.
     std::vector<std::pair<EventIndex, const WaitState*>> waits;
-    points_.wait_states.for_each_full_state([&](EventIndex i, const WaitState& wait) {
+    facts_.wait_states().for_each_full_state([&](EventIndex i, const WaitState& wait) {
         if (i >= finish_ && i < start_ && wait.waiting > 0 && wait.cause >= 0) waits.emplace_back(i, &wait);
     });
     std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "analyses/critical_path/hand_off_records.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
@@ -63,7 +63,7 @@ public:
     // The path runs between `finish` (the first collective on
     // MPI_COMM_WORLD) and `start` (the last); all must outlive this object.
     CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                         const SynchronizationPoints& points, trace::EventIndex finish, trace::EventIndex start);
+                         const ForwardFacts& facts, trace::EventIndex finish, trace::EventIndex start);
 
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
@@ -100,7 +100,7 @@ private:
     void take_arrivals(replay::Exchange& exchange);
 
     const trace::LocalTrace& trace_;
-    const SynchronizationPoints& points_;
+    const ForwardFacts& facts_;
     const trace::MessageSlots& slots_;
     trace::EventIndex finish_, start_;
 

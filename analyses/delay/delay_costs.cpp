@@ -45,7 +45,7 @@ void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direc
 // end, so that the analyses of one pass never hold their memory at once.
 void DelayCostAnalysis::prepare() {
     const trace::LocalTrace& trace = *trace_;
-    sync_points_ = SyncPointList(trace, *points_);
+    sync_points_ = SyncPointList(trace, *facts_);
     scanner_ = IntervalScanner(trace, sync_points_);
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
@@ -69,13 +69,13 @@ void DelayCostAnalysis::release() {
 }
 
 const WaitState* DelayCostAnalysis::own_wait(EventIndex event, WaitPattern pattern) const {
-    const WaitState* wait = points_->wait_states.find(event);
+    const WaitState* wait = facts_->wait_states().find(event);
     return wait && wait->pattern == pattern && has_delay_costs(*wait) ? wait : nullptr;
 }
 
 bool DelayCostAnalysis::caused_late_receiver(EventIndex event) const {
-    const auto it = points_->late_receivers_caused.find(event);
-    return it != points_->late_receivers_caused.end() && it->second > 0;
+    const auto it = facts_->late_receivers_caused().find(event);
+    return it != facts_->late_receivers_caused().end() && it->second > 0;
 }
 
 const std::vector<int>& DelayCostAnalysis::members(CommId comm) {
@@ -159,7 +159,7 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             const trace::Collective& collective = trace_->collective(event);
             const std::optional<CostPattern> pattern = collective_pattern(collective.op);
             const std::vector<int>& members = this->members(collective.comm);
-            const WaitState* wait = points_->wait_states.find(point.event);
+            const WaitState* wait = facts_->wait_states().find(point.event);
             if (!pattern || members.size() <= 1 || !wait || !has_delay_costs(*wait)) continue;
             if (static_cast<std::size_t>(wait->cause) >= members.size())
                 throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
@@ -257,7 +257,7 @@ bool DelayCostAnalysis::advance(replay::WavefrontRounds& rounds) {
 void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& rounds) {
     --outstanding_;
     const SyncPoint& point = sync_points_[wait.point];
-    const WaitState& state = *points_->wait_states.find(point.event);
+    const WaitState& state = *facts_->wait_states().find(point.event);
     const auto short_cost = static_cast<double>(state.waiting);
     const PatternCosts long_cost = long_costs(point.event);
     const IntervalProfile& mine = interval_with(wait.point, wait.delayer);

@@ -56,7 +56,7 @@
 #include "analyses/delay/operation_index.hpp"
 #include "analyses/delay/sync_intervals.hpp"
 #include "analyses/delay/sync_point_list.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/observer.hpp"
 #include "replay/wavefront_rounds.hpp"
 
@@ -64,8 +64,8 @@ namespace hindsight::analyses {
 
 class DelayCostAnalysis final : public replay::ReplayObserver {
 public:
-    DelayCostAnalysis(LocalCube& cube, const SynchronizationPoints& points)
-        : cube_(&cube), points_(&points) {}
+    DelayCostAnalysis(LocalCube& cube, const ForwardFacts& facts)
+        : cube_(&cube), facts_(&facts) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.rounds = true}; }
@@ -140,7 +140,7 @@ private:
     void became_ready(std::size_t point);
 
     LocalCube* cube_;
-    const SynchronizationPoints* points_;
+    const ForwardFacts* facts_;
     const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;

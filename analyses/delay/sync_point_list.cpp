@@ -42,7 +42,7 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 
 }  // namespace
 
-SyncPointList::SyncPointList(const trace::LocalTrace& trace, const SynchronizationPoints& points)
+SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Every collective's number on its communicator (the collectives are
@@ -67,7 +67,7 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
     };
 
     // Only the synchronizing states, not every event: far fewer.
-    const auto synchronizing = points.wait_states.synchronizing();
+    const auto synchronizing = facts.wait_states().synchronizing();
     points_.reserve(synchronizing.size());
     groups_.reserve(synchronizing.size());
     for (const auto& [i, state] : synchronizing) {
@@ -78,7 +78,7 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
         point.enter = view.enter_index() == trace::kNoEvent ? i : view.enter_index();
         // A receive that kept its sender waiting synchronized when it was
         // posted: for one completed in a later call, at the MPI_Irecv.
-        if (e.kind == EventKind::Recv && points.late_receivers_caused.contains(i) &&
+        if (e.kind == EventKind::Recv && facts.late_receivers_caused().contains(i) &&
             trace.posting_call(e) != trace::kNoEvent)
             point.enter = trace.posting_call(e);
         point.cnode = trace.events[point.enter].cnode;
@@ -93,8 +93,8 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const Synchronizati
             const trace::Collective& coll = trace.collective(e);
             const CommId comm = coll.comm;
             point.operation = OperationHash().add(1).add(comm).add(collective_number[e.ref]).value();
-            const auto listed = points.partial_groups.find(i);
-            if (listed != points.partial_groups.end()) {
+            const auto listed = facts.partial_groups().find(i);
+            if (listed != facts.partial_groups().end()) {
                 group = {Scope::Listed, static_cast<std::uint32_t>(listed_.size())};
                 listed_.push_back(listed->second);
             } else {

@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "analyses/forward_facts.hpp"
 #include "analyses/patterns.hpp"
-#include "analyses/synchronization_points.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 
@@ -52,7 +52,7 @@ public:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     SyncPointList() = default;
-    SyncPointList(const trace::LocalTrace& trace, const SynchronizationPoints& points);
+    SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts);
 
     std::size_t size() const { return points_.size(); }
     const SyncPoint& operator[](std::size_t position) const { return points_[position]; }

@@ -19,11 +19,6 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::max();
 
-bool is_world(const trace::LocalTrace& trace, CommId comm) {
-    return comm < trace.definitions.communicators.size() &&
-           trace.definitions.world_ranks(comm).size() == static_cast<std::size_t>(trace.definitions.mpi_rank_count());
-}
-
 }  // namespace
 
 void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
@@ -53,13 +48,13 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction
         if (trace.events[i].kind != EventKind::CollectiveEnd) continue;
         const trace::Collective& coll = trace.collective(trace.events[i]);
         if (coll.comm < collectives_.size()) collectives_[coll.comm].push_back(i);
-        if (!is_world(trace, coll.comm)) continue;
-        if (start_event_ == trace::kNoEvent) start_event_ = i;
-        end_event_ = i;
+        if (!trace.definitions.is_world(coll.comm)) continue;
+        if (first_world_collective_ == trace::kNoEvent) first_world_collective_ = i;
+        last_world_collective_ = i;
     }
-    if (start_event_ != trace::kNoEvent) {
-        start_enter_ = trace.collective(trace.events[start_event_]).call_enter;
-        end_enter_ = trace.collective(trace.events[end_event_]).call_enter;
+    if (first_world_collective_ != trace::kNoEvent) {
+        first_world_enter_ = trace.collective(trace.events[first_world_collective_]).call_enter;
+        last_world_enter_ = trace.collective(trace.events[last_world_collective_]).call_enter;
     }
 
     // The rank's waits, cut out of its activities; the posting calls of the
@@ -74,7 +69,7 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction
             const Ticks from = kind == EventKind::CollectiveEnd ? collective_begin(i) : EventView(trace, i).enter().time;
             waits_.emplace_back(from, from + waiting);
         }
-        if (kind == EventKind::Recv && points_->late_receivers_caused.contains(i)) {
+        if (kind == EventKind::Recv && facts_->late_receivers_caused().contains(i)) {
             const EventIndex posting = trace.posting_call(trace.events[i]);
             if (posting != trace::kNoEvent) at_posting_.emplace_back(posting, Lengths{});
         }
@@ -102,9 +97,9 @@ Ticks ActivityGraph::collective_begin(EventIndex k) const {
 // for its answer at the end of the send, the receiver for the sender at a
 // later barrier), so the send's wait stays the send's own time.
 Ticks ActivityGraph::waiting_at(EventIndex k) const {
-    const WaitState* wait = points_->wait_states.find(k);
+    const WaitState* wait = facts_->wait_states().find(k);
     if (!wait || wait->waiting <= 0 || wait->cause < 0) return 0;
-    if (wait->pattern == WaitPattern::LateReceiver && points_->late_receivers_posted_apart.contains(k)) return 0;
+    if (wait->pattern == WaitPattern::LateReceiver && facts_->late_receivers_posted_apart().contains(k)) return 0;
     return wait->waiting;
 }
 
@@ -135,7 +130,7 @@ double ActivityGraph::factor(std::size_t s, EventIndex k, CallPathId c) const {
 void ActivityGraph::advance(const EventView& view) {
     const EventIndex k = view.index();
     if (!active_) {
-        if (k != start_enter_) return;
+        if (k != first_world_enter_) return;
         active_ = true;
         now_.assign(scenarios_.size(), static_cast<double>(view.time()));
         last_ = k;
@@ -149,7 +144,7 @@ void ActivityGraph::advance(const EventView& view) {
         for (std::size_t s = 0; s < now_.size(); ++s) now_[s] += factor(s, last_, c) * span;
     }
     last_ = k;
-    if (k == end_enter_) {
+    if (k == last_world_enter_) {
         at_end_ = now_;
         done_ = true;
     }
@@ -225,7 +220,7 @@ void ActivityGraph::unpack(const EventView& view, replay::PayloadReader& in) {
 // the length at the entry of the call that posted the receive.
 replay::ReplyNeed ActivityGraph::reply_need(const EventView& view) const {
     if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return replay::ReplyNeed::None;
-    const WaitState* wait = points_->wait_states.find(view.index());
+    const WaitState* wait = facts_->wait_states().find(view.index());
     return wait->pattern == WaitPattern::LateReceiver ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
 }
 
@@ -264,8 +259,8 @@ replay::CollectiveTask ActivityGraph::on_collective(const EventView& view, repla
     const CommId comm = view.collective().comm;
     if (active_ && !done_ && exchange.size() > 1) co_await synchronize(view, exchange);
     if (comm < ordinal_.size()) ++ordinal_[comm];
-    if (view.index() == start_event_) co_await choose_scenarios(exchange);
-    if (view.index() == end_event_) co_await follow_path(exchange);
+    if (view.index() == first_world_collective_) co_await choose_scenarios(exchange);
+    if (view.index() == last_world_collective_) co_await follow_path(exchange);
 }
 
 // The members' lengths at their begins of the operation, combined as the
@@ -319,7 +314,7 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
     // In the recorded run the rank waited for the others, or their begins
     // came no later than its own: otherwise the operation did not hold it
     // back (it left before the last member began).
-    const bool synchronized = points_->wait_states.find(view.index()) != nullptr ||
+    const bool synchronized = facts_->wait_states().find(view.index()) != nullptr ||
                               remote[0] <= static_cast<double>(begin);
     if (!takes || !synchronized) co_return;
     const CommId comm = view.collective().comm;
@@ -457,8 +452,8 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
     co_await exchange.allreduce(who, replay::ReduceOp::Min);
 
     std::vector<int> holder(n);
-    std::vector<EventIndex> vertex(n, end_enter_);
-    std::vector<Ticks> moment(n, end_enter_ == trace::kNoEvent ? 0 : trace.events[end_enter_].time);
+    std::vector<EventIndex> vertex(n, last_world_enter_);
+    std::vector<Ticks> moment(n, last_world_enter_ == trace::kNoEvent ? 0 : trace.events[last_world_enter_].time);
     for (std::size_t s = 0; s < n; ++s) holder[s] = static_cast<int>(who[s]);
     std::vector<bool> finished(n, false);
     std::vector<double> origin(n, 0.0);
@@ -483,9 +478,10 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
                                        [](const Hop& h, EventIndex k) { return h.at < k; });
             std::span<double> mine(profile.data() + s * paths, paths);
             if (it == hops.begin()) {
-                add_stretch(s, start_enter_, trace.events[start_enter_].time, vertex[s], moment[s], stretch);
+                add_stretch(s, first_world_enter_, trace.events[first_world_enter_].time, vertex[s], moment[s],
+                            stretch);
                 step[5 * s + 3] = 1.0;
-                step[5 * s + 4] = static_cast<double>(trace.events[start_enter_].time);
+                step[5 * s + 4] = static_cast<double>(trace.events[first_world_enter_].time);
             } else {
                 const Hop& hop = *std::prev(it);
                 add_stretch(s, hop.call_enter, hop.wait_end, vertex[s], moment[s], stretch);

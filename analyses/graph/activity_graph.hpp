@@ -43,7 +43,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "analyses/graph/what_if.hpp"
 #include "replay/observer.hpp"
 
@@ -85,9 +85,9 @@ public:
     // seconds, where the backward pass ran (else empty); it helps to pick the
     // suggestions, since imbalance that moves from rank to rank leaves every
     // rank's own time alike.
-    ActivityGraph(const SynchronizationPoints& points, const GraphOptions& options, GraphFindings& findings,
+    ActivityGraph(const ForwardFacts& facts, const GraphOptions& options, GraphFindings& findings,
                   std::vector<double> imbalance = {})
-        : points_(&points), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
+        : facts_(&facts), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override {
@@ -153,17 +153,19 @@ private:
     void balance_visits(Scenario& scenario, double average);
     Ticks collective_begin(trace::EventIndex k) const;
 
-    const SynchronizationPoints* points_;
+    const ForwardFacts* facts_;
     const GraphOptions* options_;
     GraphFindings* findings_;
     const trace::LocalTrace* trace_ = nullptr;
 
     std::vector<Scenario> scenarios_;
     std::size_t user_scenarios_ = 0;
-    trace::EventIndex start_enter_ = trace::kNoEvent;  // Enter of the first collective on MPI_COMM_WORLD
-    trace::EventIndex start_event_ = trace::kNoEvent;
-    trace::EventIndex end_enter_ = trace::kNoEvent;    // ... of the last one
-    trace::EventIndex end_event_ = trace::kNoEvent;
+    // The Enter and the CollectiveEnd events of the first and the last
+    // collective on MPI_COMM_WORLD: where the path begins and ends.
+    trace::EventIndex first_world_enter_ = trace::kNoEvent;
+    trace::EventIndex first_world_collective_ = trace::kNoEvent;
+    trace::EventIndex last_world_enter_ = trace::kNoEvent;
+    trace::EventIndex last_world_collective_ = trace::kNoEvent;
     bool active_ = false;
     bool done_ = false;
     bool factors_ready_ = false;

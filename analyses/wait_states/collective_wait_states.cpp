@@ -45,7 +45,7 @@ void CollectiveWaitStates::begin_pass(const trace::LocalTrace& trace,
                                       replay::Direction direction) {
     if (direction != replay::Direction::Forward)
         throw Error(trace.anchor_path, "collective wait states need a forward replay");
-    points_->wait_states.bind(trace);
+    facts_->bind(trace);
 }
 
 replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventView& view,
@@ -88,7 +88,7 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
 }
 
 void CollectiveWaitStates::settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end) {
-    if (call.checks_clock && awaited_enter > call.end) ++points_->clock_violations.collective;
+    if (call.checks_clock && awaited_enter > call.end) facts_->collective_clock_violation();
     // Clamped to the time in the call: with skewed clocks the awaited entry
     // may seem to come after this rank's end.
     const Ticks awaited = std::min(awaited_enter, call.end);
@@ -101,13 +101,13 @@ void CollectiveWaitStates::settle(const Call& call, int cause, Ticks awaited_ent
     // A wait the report does not show (at MPI_Init) is no wait state either:
     // nobody's work delayed the ranks' start.
     const Ticks recorded_wait = pattern.wait ? wait : 0;
-    points_->wait_states.record(call.view.index(),
-                                {call.pattern, recorded_wait, cause, pattern.synchronization_point, completion});
+    facts_->record_wait(call.view.index(),
+                        {call.pattern, recorded_wait, cause, pattern.synchronization_point, completion});
     const CallPathId cnode = call.view.enter().cnode;
     const auto& trace = call.view.trace();
     if (wait > 0 && pattern.wait) {
         claim_time(*cube_, trace, *pattern.wait, cnode, wait);
-        points_->longest_waits.offer({call.pattern, cnode, call.enter, wait});
+        facts_->offer_longest_wait({call.pattern, cnode, call.enter, wait});
     }
     if (completion > 0 && pattern.completion) claim_time(*cube_, trace, *pattern.completion, cnode, completion);
 }
@@ -124,7 +124,7 @@ replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, Coll
     co_await ex.allreduce(bits, replay::ReduceOp::Sum);
     if (!keeps) co_return;
     const std::vector<int> world = call.view.trace().definitions.world_ranks(call.view.collective().comm);
-    std::vector<int>& group = points_->partial_groups[call.view.index()];
+    std::vector<int>& group = facts_->partial_group(call.view.index());
     group.clear();
     for (int r = 0; r < ex.size(); ++r) {
         const auto word = static_cast<std::uint64_t>(bits[static_cast<std::size_t>(r / kBits)]);

@@ -28,15 +28,15 @@
 #pragma once
 
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
 
 class CollectiveWaitStates final : public replay::ReplayObserver {
 public:
-    CollectiveWaitStates(LocalCube& cube, SynchronizationPoints& points)
-        : cube_(&cube), points_(&points) {}
+    CollectiveWaitStates(LocalCube& cube, ForwardFactsBuilder& facts)
+        : cube_(&cube), facts_(&facts) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     replay::Participation participation() const override { return {.collectives = true}; }
@@ -59,7 +59,7 @@ private:
     void settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end);
 
     LocalCube* cube_;
-    SynchronizationPoints* points_;
+    ForwardFactsBuilder* facts_;
 };
 
 }  // namespace hindsight::analyses

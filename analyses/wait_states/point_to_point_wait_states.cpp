@@ -68,7 +68,7 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace,
         throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
     trace_ = &trace;
     // Every message and collective of the rank becomes a synchronization point.
-    points_->wait_states.bind(trace);
+    facts_->bind(trace);
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {
@@ -110,7 +110,7 @@ void PointToPointWaitStates::pack(const trace::EventView& view, replay::PayloadW
     if (view.kind() != EventKind::Send) return;
     // Every send synchronizes with its receiver; a note from the receiver
     // turns this zero wait into a Late Receiver.
-    points_->wait_states.record(view.index(), {WaitPattern::None, 0, view.message().partner});
+    facts_->record_wait(view.index(), {WaitPattern::None, 0, view.message().partner});
     write_send_times(out, {view.enter().time, view.leave().time, view.time(), waits_for_receiver_[view.enter().cnode]});
 }
 
@@ -123,7 +123,7 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
     const trace::EventIndex recv = view.index();
     const Ticks recv_enter = view.enter().time;
     const Ticks recv_leave = view.leave().time;
-    if (sent.send > view.time()) ++points_->clock_violations.point_to_point;
+    if (sent.send > view.time()) facts_->point_to_point_clock_violation();
 
     const int source = world_rank(msg.comm, msg.partner);
     // Earlier Late Sender messages sent after this one were received in the
@@ -132,7 +132,7 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
 
     // Every receive synchronizes with its sender; a Late Sender below
     // replaces this zero wait.
-    points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner});
+    facts_->record_wait(recv, {WaitPattern::None, 0, msg.partner});
 
     // Late Receiver: an MPI_Send or MPI_Ssend that began before the receive
     // was posted (by this call, or by the MPI_Irecv of a receive that
@@ -145,9 +145,9 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
         // The synchronization is the posting call's: its end bounds the
         // completion times on both sides.
         const Ticks posting_leave = trace_->events[trace_->events[posting].ref].time;
-        points_->late_receivers_caused[recv] = waiting;
-        points_->wait_states.record(recv, {WaitPattern::None, 0, msg.partner, true,
-                                           std::max<Ticks>(0, posting_leave - sent.leave)});
+        facts_->caused_late_receiver(recv, waiting);
+        facts_->record_wait(recv, {WaitPattern::None, 0, msg.partner, true,
+                                   std::max<Ticks>(0, posting_leave - sent.leave)});
         notes_.push_back({recv, waiting, false, posting_leave, posting != view.enter_index()});
     }
 
@@ -199,17 +199,17 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
     const trace::Message& msg = view.message();
     const Ticks send_leave = view.leave().time;
     if (late_sender) {
-        points_->wait_states.record(view.index(), {WaitPattern::None, 0, msg.partner, true,
-                                                   std::max<Ticks>(0, send_leave - recv_leave)});
+        facts_->record_wait(view.index(), {WaitPattern::None, 0, msg.partner, true,
+                                           std::max<Ticks>(0, send_leave - recv_leave)});
         return;
     }
     // As in Scalasca: a blocking send that waited completes in no time of
     // its own unless the receive ended after it.
     const Ticks completion = send_leave > recv_leave ? 0 : send_leave - recv_leave;
-    points_->wait_states.record(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner, true, completion});
-    if ((flags & 2) != 0) points_->late_receivers_posted_apart.insert(view.index());
+    facts_->record_wait(view.index(), {WaitPattern::LateReceiver, waiting, msg.partner, true, completion});
+    if ((flags & 2) != 0) facts_->late_receiver_posted_apart(view.index());
     const CallPathId call = view.enter().cnode;
-    points_->longest_waits.offer({WaitPattern::LateReceiver, call, view.enter().time, waiting});
+    facts_->offer_longest_wait({WaitPattern::LateReceiver, call, view.enter().time, waiting});
     claim_pattern(WaitPattern::LateReceiver, call, waiting, msg.bytes == 0);
 }
 
@@ -232,10 +232,10 @@ void PointToPointWaitStates::close_call() {
 
 void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
     claim_pattern(WaitPattern::LateSender, late.cnode, late.waiting, late.zero_bytes);
-    points_->wait_states.record(late.recv,
-                                {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
+    facts_->record_wait(late.recv,
+                        {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
     const trace::EventView recv(*trace_, late.recv);
-    points_->longest_waits.offer({WaitPattern::LateSender, late.cnode, recv.enter().time, late.waiting});
+    facts_->offer_longest_wait({WaitPattern::LateSender, late.cnode, recv.enter().time, late.waiting});
     notes_.push_back({late.recv, 0, true, trace_->events[recv.leave_index()].time});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);

@@ -28,15 +28,15 @@
 #include <vector>
 
 #include "analyses/local_cube.hpp"
-#include "analyses/synchronization_points.hpp"
+#include "analyses/forward_facts.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
 
 class PointToPointWaitStates final : public replay::ReplayObserver {
 public:
-    PointToPointWaitStates(LocalCube& cube, SynchronizationPoints& points)
-        : cube_(&cube), points_(&points) {}
+    PointToPointWaitStates(LocalCube& cube, ForwardFactsBuilder& facts)
+        : cube_(&cube), facts_(&facts) {}
 
     void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
     void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
@@ -100,7 +100,7 @@ private:
     int world_rank(CommId comm, int rank);
 
     LocalCube* cube_;
-    SynchronizationPoints* points_;
+    ForwardFactsBuilder* facts_;
     const trace::LocalTrace* trace_ = nullptr;
     std::vector<Completion> completion_;          // by call path
     std::vector<bool> waits_for_receiver_;        // by call path: MPI_Send or MPI_Ssend

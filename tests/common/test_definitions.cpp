@@ -46,3 +46,23 @@ TEST_CASE("errors read as one line naming the file") {
     CHECK(e.file() == "trace/traces.otf2");
     CHECK(std::string(Error("", "bare problem").what()) == "bare problem");
 }
+
+TEST_CASE("only a communicator of every rank in world order is MPI_COMM_WORLD") {
+    Definitions defs = two_rank_definitions();
+    defs.groups.push_back({"", GroupType::CommGroup, Paradigm::Mpi, {1, 0}});  // 4: both ranks, swapped
+    defs.groups.push_back({"", GroupType::CommGroup, Paradigm::Mpi, {0, 1}});  // 5: a copy of world's
+    defs.communicators.push_back({"swapped", 4, 0});                           // 3
+    defs.communicators.push_back({"dup", 5, 0});                               // 4
+    defs.communicators.push_back({"broken", 99, 0});                           // 5: no such group
+    CHECK(defs.is_world(0));
+    CHECK(defs.is_world(4));  // MPI_Comm_dup of MPI_COMM_WORLD
+    CHECK_FALSE(defs.is_world(1));  // world rank 1 only
+    CHECK_FALSE(defs.is_world(2));  // MPI_COMM_SELF
+    CHECK_FALSE(defs.is_world(3));  // every rank, but not at its world rank
+    CHECK_FALSE(defs.is_world(5));
+    CHECK_FALSE(defs.is_world(99));
+    // Without the ranks' locations no communicator spans them all.
+    Definitions no_ranks = two_rank_definitions();
+    no_ranks.groups[0].type = GroupType::CommGroup;
+    CHECK_FALSE(no_ranks.is_world(0));
+}

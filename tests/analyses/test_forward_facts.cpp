@@ -1,8 +1,9 @@
-// The annotations the forward observers leave for the backward passes:
-// which rank waited at which event, how long, and for whom.
+// The facts the forward observers leave for the later analyses: which rank
+// waited at which event, how long, and for whom.
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "analyses/wait_states/collective_wait_states.hpp"
@@ -19,21 +20,23 @@ namespace {
 
 // Runs the wait-state observers (a forward pass, whose notes hand the
 // senders their Late Receiver waits) on every rank and returns each rank's
-// annotations.
+// finished facts.
 struct Annotated {
     std::vector<trace::LocalTrace> traces;
-    std::vector<SynchronizationPoints> points;
+    std::vector<ForwardFacts> facts;
 
     explicit Annotated(const TraceBuilder& builder) : traces(local_traces(builder)) {
-        points.resize(traces.size());
+        facts.resize(traces.size());
         InProcessReplay replay(traces);
         replay.run_ranks([&](int r) {
             const auto i = static_cast<std::size_t>(r);
             LocalCube cube(traces[i].call_tree.size());
-            PointToPointWaitStates p2p(cube, points[i]);
-            CollectiveWaitStates coll(cube, points[i]);
+            ForwardFactsBuilder built;
+            PointToPointWaitStates p2p(cube, built);
+            CollectiveWaitStates coll(cube, built);
             const std::array<replay::ReplayObserver*, 2> forward{&p2p, &coll};
             replay.engine(r).run(replay::Direction::Forward, forward);
+            facts[i] = std::move(built).finish();
         });
     }
 
@@ -42,7 +45,7 @@ struct Annotated {
         const auto& trace = traces.at(static_cast<std::size_t>(r));
         for (trace::EventIndex i = 0; i < trace.events.size(); ++i)
             if (trace.events[i].kind == kind && n-- == 0)
-                return points[static_cast<std::size_t>(r)].wait_states.find(i);
+                return facts[static_cast<std::size_t>(r)].wait_states().find(i);
         return nullptr;
     }
 };
@@ -86,7 +89,7 @@ TEST_CASE("annotations: Late Receiver on both sides", "[annotations]") {
     t.rank(1).enter(0, "main").recv(40, 62, 0, 7, 8).leave(100);
     const Annotated a(t);
     // The receiver knows after the forward pass what it caused ...
-    const auto& caused = a.points[1].late_receivers_caused;
+    const auto& caused = a.facts[1].late_receivers_caused();
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->second == 40 - 10);
     // ... and the sender from its note, after the forward pass, what it suffered.
@@ -108,7 +111,7 @@ TEST_CASE("annotations: Late Receiver of a receive posted by MPI_Irecv", "[annot
         if (trace.events[i].kind == trace::EventKind::Recv) recv = i;
     REQUIRE(recv != trace::kNoEvent);
     CHECK(trace.region_of(trace.events[recv].cnode).name == "MPI_Wait");
-    const auto& caused = a.points[1].late_receivers_caused;
+    const auto& caused = a.facts[1].late_receivers_caused();
     REQUIRE(caused.size() == 1);
     CHECK(caused.begin()->first == recv);
     CHECK(caused.begin()->second == 40 - 10);
@@ -120,7 +123,7 @@ TEST_CASE("annotations: no Late Receiver at MPI_Sendrecv", "[annotations]") {
     t.rank(0).enter(0, "main").sendrecv(10, 50, 1, 1, 8, 1, 2, 8).leave(100);
     t.rank(1).enter(0, "main").sendrecv(30, 52, 0, 2, 8, 0, 1, 8).leave(100);
     const Annotated a(t);
-    CHECK(a.points[1].late_receivers_caused.empty());
+    CHECK(a.facts[1].late_receivers_caused().empty());
     const WaitState* send = a.at(0, trace::EventKind::Send);
     REQUIRE(send);
     CHECK(send->pattern == WaitPattern::None);
@@ -204,11 +207,43 @@ TEST_CASE("the wait-state map keeps one wait state per communication event, the 
     for (const trace::EventIndex i : other) CHECK(map.find(i) == nullptr);
     CHECK(map.find(static_cast<trace::EventIndex>(trace.events.size())) == nullptr);
     CHECK_THROWS_AS(map.record(other.front(), {}), Error);
+}
 
-    // A map told not to keep wait states (no backward pass) finds none.
-    WaitStateMap unkept;
-    unkept.keep(false);
-    unkept.bind(trace);
-    unkept.record(communication[0], {WaitPattern::LateReceiver, 4, 1});
-    CHECK(unkept.find(communication[0]) == nullptr);
+TEST_CASE("the finished facts hold what the forward pass's observers put into the builder", "[points]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(10, 20, 1, 7, 8).barrier(30, 40).leave(100);
+    t.rank(1).enter(0, "main").recv(5, 25, 0, 7, 8).barrier(35, 40).leave(100);
+    const std::vector<trace::LocalTrace> traces = local_traces(t);
+    const trace::LocalTrace& trace = traces[0];
+    trace::EventIndex send = trace::kNoEvent, barrier = trace::kNoEvent;
+    for (trace::EventIndex i = 0; i < trace.events.size(); ++i) {
+        if (trace.events[i].kind == trace::EventKind::Send) send = i;
+        if (trace.events[i].kind == trace::EventKind::CollectiveEnd) barrier = i;
+    }
+    REQUIRE((send != trace::kNoEvent && barrier != trace::kNoEvent));
+
+    ForwardFactsBuilder builder;
+    builder.bind(trace);
+    builder.record_wait(send, {WaitPattern::LateReceiver, 6, 1, true, 0});
+    builder.caused_late_receiver(barrier, 3);  // any event index: the builder does not judge
+    builder.late_receiver_posted_apart(send);
+    builder.partial_group(barrier) = {0, 1};
+    builder.point_to_point_clock_violation();
+    builder.collective_clock_violation();
+    builder.collective_clock_violation();
+    builder.offer_longest_wait({WaitPattern::LateReceiver, 2, 10, 6});
+    const ForwardFacts facts = std::move(builder).finish();
+
+    const WaitState* wait = facts.wait_states().find(send);
+    REQUIRE(wait != nullptr);
+    CHECK((wait->pattern == WaitPattern::LateReceiver && wait->waiting == 6 && wait->cause == 1));
+    CHECK(facts.wait_states().find(barrier) == nullptr);
+    CHECK(facts.late_receivers_caused().at(barrier) == 3);
+    CHECK(facts.late_receivers_posted_apart().contains(send));
+    CHECK(facts.partial_groups().at(barrier) == std::vector<int>{0, 1});
+    CHECK(facts.clock_violations().point_to_point == 1);
+    CHECK(facts.clock_violations().collective == 2);
+    const std::vector<WaitInstance> longest = facts.longest_waits().kept();
+    REQUIRE(longest.size() == 1);
+    CHECK((longest[0].cnode == 2 && longest[0].waiting == 6));
 }
