@@ -51,7 +51,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         CollectiveStatistics collective_calls(cube);
         const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point,
                                                              &collectives, &collective_calls};
-        engine.run(replay::Direction::Forward, forward);
+        engine.run(forward);
         exclusive = profile.exclusive_ticks();
     }
     findings.forward_seconds = seconds_since(start);
@@ -60,16 +60,17 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         findings.traffic = traffic_row(trace, engine.message_slots());
     }
 
-    // The backward analyses share one pass: their messages and collective
-    // exchanges travel together.
+    // The backward analyses: round analyses, one after the other.
     if (options.critical_path || options.root_cause) {
         CriticalPathAnalysis critical_path(cube, points, engine.message_slots(), exclusive);
         DelayCostAnalysis delay_costs(cube, points);
-        std::vector<replay::ReplayObserver*> backward;
+        std::vector<RoundAnalysis*> backward;
         if (options.critical_path) backward.push_back(&critical_path);
         if (options.root_cause) backward.push_back(&delay_costs);
         start = std::chrono::steady_clock::now();
-        engine.run(replay::Direction::Backward, backward);
+        engine.run_rounds("backward pass", [&](replay::Exchange& exchange) {
+            for (RoundAnalysis* analysis : backward) analysis->run(trace, points, exchange);
+        });
         findings.backward_seconds = seconds_since(start);
         findings.delay_cost_rounds = delay_costs.rounds();
         findings.critical_path = critical_path.counts();
@@ -83,7 +84,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         ActivityGraph graph(points, graph_options, findings.graph, std::move(imbalance));
         const std::array<replay::ReplayObserver*, 1> observers{&graph};
         start = std::chrono::steady_clock::now();
-        engine.run(replay::Direction::Forward, observers);
+        engine.run(observers);
         findings.graph_seconds = seconds_since(start);
     }
 

@@ -26,9 +26,7 @@ bool is_world(const trace::LocalTrace& trace, CommId comm) {
 
 }  // namespace
 
-void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "the activity graph needs a forward replay");
+void ActivityGraph::begin_pass(const trace::LocalTrace& trace) {
     trace_ = &trace;
     *findings_ = {};
     scenarios_.clear();
@@ -223,10 +221,9 @@ void ActivityGraph::unpack(const EventView& view, replay::PayloadReader& in) {
 
 // A send that waited for its receive (Late Receiver) asks the receiver for
 // the length at the entry of the call that posted the receive.
-replay::ReplyNeed ActivityGraph::reply_need(const EventView& view) const {
-    if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return replay::ReplyNeed::None;
-    const WaitState* wait = points_->wait_states.find(view.index());
-    return wait->pattern == WaitPattern::LateReceiver ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
+bool ActivityGraph::needs_reply(const EventView& view) const {
+    if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return false;
+    return points_->wait_states.find(view.index())->pattern == WaitPattern::LateReceiver;
 }
 
 void ActivityGraph::pack_reply(const EventView& view, replay::PayloadWriter& out) {

@@ -89,7 +89,7 @@ public:
                   std::vector<double> imbalance = {})
         : points_(&points), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
     replay::Participation participation() const override {
         return {.enters = true,
                 .leaves = true,
@@ -101,7 +101,7 @@ public:
     void on_leave(const trace::EventView& view) override;
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
-    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
+    bool needs_reply(const trace::EventView& view) const override;
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,

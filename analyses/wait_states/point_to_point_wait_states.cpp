@@ -62,10 +62,7 @@ PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay
     return sent;
 }
 
-void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace,
-                                        replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
+void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     trace_ = &trace;
     // Every message and collective of the rank becomes a synchronization point.
     points_->wait_states.bind(trace);
@@ -217,7 +214,7 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
         claim(*cube_, Metric::CommsSend, Metric::MpiClrCount, call, 1.0);
 }
 
-void PointToPointWaitStates::end_pass(const trace::LocalTrace&, replay::Direction) { close_call(); }
+void PointToPointWaitStates::end_pass(const trace::LocalTrace&) { close_call(); }
 
 void PointToPointWaitStates::close_call() {
     if (open_call_ == trace::kNoEvent) return;

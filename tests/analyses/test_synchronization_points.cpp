@@ -33,7 +33,7 @@ struct Annotated {
             PointToPointWaitStates p2p(cube, points[i]);
             CollectiveWaitStates coll(cube, points[i]);
             const std::array<replay::ReplayObserver*, 2> forward{&p2p, &coll};
-            replay.engine(r).run(replay::Direction::Forward, forward);
+            replay.engine(r).run(forward);
         });
     }
 
