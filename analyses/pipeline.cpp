@@ -77,7 +77,8 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
     }
 
     // The activity graph: a forward pass of its own, since its payloads
-    // depend on the pass (the longest path so far) and travel one by one.
+    // depend on the pass (the longest path so far) and travel one by one;
+    // then its longest path, found in rounds.
     if (graph_options.enabled) {
         std::vector<double> imbalance(cube.call_paths(), 0.0);
         for (CallPathId c = 0; c < imbalance.size(); ++c) imbalance[c] = cube.get(Metric::CriticalPathImbalance, c);
@@ -85,6 +86,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
         const std::array<replay::ReplayObserver*, 1> observers{&graph};
         start = std::chrono::steady_clock::now();
         engine.run(observers);
+        engine.run_rounds("activity graph's path", [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
         findings.graph_seconds = seconds_since(start);
     }
 

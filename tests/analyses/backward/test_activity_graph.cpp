@@ -67,9 +67,13 @@ TEST_CASE("activity graph: Figure 3's run, the path as recorded", "[activity-gra
     CHECK(g.recorded.length_seconds == Approx(8.0));
     CHECK(path_share(g.recorded, r, "main/g") == Approx(3.0));
     CHECK(path_share(g.recorded, r, "main/MPI_Recv") == Approx(2.0));
-    // Two hops (C -> B -> A), one reduction each and one to end the walk.
+    // Two hops (C -> B -> A). The path, in rounds whatever its length: the
+    // ends to everyone (1), the hops' successors asked and answered (2), the
+    // chain marked by rank 0 (a count and two all-to-alls, 3), the arrivals
+    // told (1), the start's time and the profile summed (2), the largest
+    // state (1).
     CHECK(g.hops == 2);
-    CHECK(g.walk_rounds == 3);
+    CHECK(g.walk_rounds == 10);
 }
 
 TEST_CASE("activity graph: Figure 3, g on A one unit shorter", "[activity-graph][what-if]") {
