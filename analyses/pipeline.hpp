@@ -1,7 +1,7 @@
 // The analysis of one rank's trace: the forward pass (profile, message
-// statistics, wait states, collective call statistics), then the backward
-// pass (Late Receiver delivery, critical path, delay costs), then the
-// activity graph's forward pass, into one LocalCube per rank.
+// statistics, wait states, collective call statistics), then the round
+// analyses (critical path, delay costs), then the activity graph's forward
+// pass and its path's rounds, into one LocalCube per rank.
 #pragma once
 
 #include <cstdint>
