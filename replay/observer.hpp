@@ -44,8 +44,9 @@ enum class Payloads : std::uint8_t {
 // What an observer takes part in during one pass: asked once, right after
 // begin_pass(), and fixed until end_pass(). The engine calls only the hooks
 // of the parts declared here, and asks the per-event question of a part
-// (needs_reply()) only of the observers that declared it. Every rank must declare the same for the same pass: the
-// parts decide which communication the pass runs. Most events are Enters
+// (needs_reply()) only of the observers that declared it. Every rank must
+// declare the same for the same pass: the parts decide which communication
+// the pass runs. Most events are Enters
 // and Leaves, and most messages carry nothing for most analyses, so an
 // observer should leave out what it ignores.
 struct Participation {
