@@ -58,7 +58,7 @@ void forward_pass(Run& r) {
         CollectiveStatistics collective_calls(r.cube);
         const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point, &collectives,
                                                              &collective_calls};
-        r.engine.run(replay::Direction::Forward, forward);
+        r.engine.run(forward);
         r.exclusive = profile.exclusive_ticks();
     }
     r.facts.emplace(std::move(facts).finish());
@@ -67,11 +67,11 @@ void forward_pass(Run& r) {
     r.findings.longest_waits = r.facts->longest_waits().kept();
 }
 
-// A backward analysis: a pass of its own, whose rounds it runs.
-void backward_pass(Run& r, replay::ReplayObserver& analysis) {
+// A round analysis (round_analysis.hpp): its rounds of bulk exchanges,
+// named as its stage for the progress display and the statistics.
+void run_rounds(Run& r, const char* name, RoundAnalysis& analysis) {
     const auto start = std::chrono::steady_clock::now();
-    const std::array<replay::ReplayObserver*, 1> backward{&analysis};
-    r.engine.run(replay::Direction::Backward, backward);
+    r.engine.run_rounds(name, [&](replay::Exchange& exchange) { analysis.run(r.trace, *r.facts, exchange); });
     r.findings.backward_seconds += seconds_since(start);
 }
 
@@ -91,20 +91,21 @@ const std::vector<Stage>& stages() {
         {{"critical path", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::CriticalPathMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
          [](Run& r) {
-             CriticalPathAnalysis critical_path(r.cube, *r.facts, r.engine.message_slots(), r.exclusive);
-             backward_pass(r, critical_path);
+             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive);
+             run_rounds(r, "critical path", critical_path);
              r.findings.critical_path = critical_path.counts();
          }},
         {{"delay costs", {Product::ForwardFacts}, {}, {Product::DelayCostMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
          [](Run& r) {
-             DelayCostAnalysis delay_costs(r.cube, *r.facts);
-             backward_pass(r, delay_costs);
+             DelayCostAnalysis delay_costs(r.cube);
+             run_rounds(r, "delay costs", delay_costs);
              r.findings.delay_cost_rounds = delay_costs.rounds();
          }},
         // A forward pass of its own, since its payloads depend on the pass
-        // (the longest path so far) and travel one by one. The critical
-        // path's imbalance, where it ran, helps to pick the suggestions.
+        // (the longest path so far) and travel one by one; then its longest
+        // path, marked in rounds. The critical path's imbalance, where it
+        // ran, helps to pick the suggestions.
         {{"activity graph", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::GraphFindings}},
          [](const AnalysisOptions&, const GraphOptions& graph) { return graph.enabled; },
          [](Run& r) {
@@ -114,7 +115,9 @@ const std::vector<Stage>& stages() {
              ActivityGraph graph(*r.facts, r.graph, r.findings.graph, std::move(imbalance));
              const std::array<replay::ReplayObserver*, 1> observers{&graph};
              const auto start = std::chrono::steady_clock::now();
-             r.engine.run(replay::Direction::Forward, observers);
+             r.engine.run(observers);
+             r.engine.run_rounds("activity graph's path",
+                                 [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);
          }},
     };

@@ -1,8 +1,9 @@
 // The analysis of one rank's trace into one LocalCube: the forward pass
 // (profile, message statistics, wait states, collective call statistics,
-// the Late Receiver notes at its end) and the analyses that read its facts
-// (the profile per communicator, the critical path, the delay costs, the
-// activity graph). pipeline.cpp declares each analysis with what it reads
+// the Late Receiver notes at its end), then the analyses that read its
+// facts: the profile per communicator, the round analyses (critical path,
+// delay costs) and the activity graph (a forward pass of its own, then its
+// path in rounds). pipeline.cpp declares each analysis with what it reads
 // and produces; the order follows from that (stage_order.hpp).
 #pragma once
 

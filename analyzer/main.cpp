@@ -159,14 +159,13 @@ void print_pass_exchanges(std::ostream& out, const std::vector<replay::MpiReplay
     out << "exchange rounds:";
     const char* separator = " ";
     for (const auto& pass : passes) {
-        out << separator << (pass.direction == replay::Direction::Forward ? "forward " : "backward ") << pass.rounds;
+        out << separator << pass.name << " " << pass.rounds;
         separator = ", ";
     }
     out << "\nhand-overs one by one on rank 0:";
     separator = " ";
     for (const auto& pass : passes) {
-        out << separator << (pass.direction == replay::Direction::Forward ? "forward " : "backward ")
-            << pass.hand_overs;
+        out << separator << pass.name << " " << pass.hand_overs;
         separator = ", ";
     }
     out << "\n";

@@ -86,8 +86,8 @@ void ProgressDisplay::end_phase() {
     passes_.clear();
 }
 
-void ProgressDisplay::pass_begins(replay::Direction direction, std::uint64_t events) {
-    pass_ = direction == replay::Direction::Forward ? "forward pass" : "backward pass";
+void ProgressDisplay::pass_begins(const char* name, std::uint64_t events) {
+    pass_ = name;
     pass_start_ = Clock::now();
     pass_events_ = events;
     pass_done_ = 0;

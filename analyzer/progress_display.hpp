@@ -47,7 +47,7 @@ public:
     // its own.
     void interrupt();
 
-    void pass_begins(replay::Direction direction, std::uint64_t events) override;
+    void pass_begins(const char* name, std::uint64_t events) override;
     void events_done(std::uint64_t done) override;
     void pass_ends() override;
 

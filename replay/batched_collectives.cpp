@@ -6,7 +6,6 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "replay/idle_channel.hpp"
 #include "replay/mpi_reduce_op.hpp"
 
 namespace hindsight::replay {
@@ -85,16 +84,11 @@ BatchedCollectives::Batch& BatchedCollectives::batch(CommId comm) {
     return *b;
 }
 
-void BatchedCollectives::add(const trace::EventView& view, std::span<const PassMember> observers,
-                             ObserverMask taking_part) {
+void BatchedCollectives::add(const trace::EventView& view, std::span<const PassMember> observers) {
     Batch& b = batch(view.collective().comm);
     Pending& p = b.pending.emplace_back(view, b);
-    // An idle channel never keeps an operation, so its tasks end here.
-    IdleChannel idle(p.channel);
     for (const PassMember& m : observers) {
-        const bool takes_part = (taking_part & m.bit) != 0;
-        CollectiveTask task =
-            m.observer->on_collective(p.view, takes_part ? static_cast<CollectiveChannel&>(p.channel) : idle);
+        CollectiveTask task = m.observer->on_collective(p.view, p.channel);
         task.start();
         if (!task.done()) p.tasks.push_back(std::move(task));
     }

@@ -48,10 +48,8 @@ public:
     BatchedCollectives& operator=(const BatchedCollectives&) = delete;
 
     // Starts the task of every observer of the collectives part at
-    // collective event `view`; those whose bit is not in `taking_part` get
-    // an idle channel (idle_channel.hpp).
-    void add(const trace::EventView& view, std::span<const PassMember> observers,
-             ObserverMask taking_part = ~ObserverMask{0});
+    // collective event `view`.
+    void add(const trace::EventView& view, std::span<const PassMember> observers);
     // Runs the rounds of every communicator until all tasks have ended.
     void finish();
     // How many rounds ran, over all communicators (statistics).

@@ -55,34 +55,44 @@ bool leads_anywhere(const std::vector<ChainLink>& level) {
     return false;
 }
 
-// Rank 0 follows the chain itself, node by node, from every rank's
+// Rank 0 follows the chains itself, node by node, from every rank's
 // successors gathered in one all-to-all, and sends each rank its marks in
 // another: two rounds in all, for chains whose nodes fit in memory there.
-void mark_gathered(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
+void mark_gathered(Exchange& exchange, std::span<const ChainLink> successors, std::span<const ChainLink> firsts,
                    const std::string& where, ChainMarks& marks) {
     const auto ranks = static_cast<std::size_t>(exchange.size());
     const int rank = exchange.rank();
-    // [first (kChainEnd if not known here), successors...] to rank 0.
+    // [number of firsts, firsts..., successors...] to rank 0.
     RecordLists<ChainLink> gathering(ranks);
-    gathering[0].push_back(first);
+    gathering[0].push_back(firsts.size());
+    gathering[0].insert(gathering[0].end(), firsts.begin(), firsts.end());
     gathering[0].insert(gathering[0].end(), successors.begin(), successors.end());
     const RecordLists<ChainLink> gathered = exchange_records(exchange, gathering, where);
 
     RecordLists<std::uint32_t> marking(ranks);
     if (rank == 0) {
-        ChainLink at = kChainEnd;
-        for (const auto& from : gathered)
-            if (!from.empty() && from.front() != kChainEnd) at = from.front();
-        // A chain without a cycle passes every node at most once.
-        for (std::uint64_t steps = 0; at != kChainEnd; ++steps) {
-            const auto owner = static_cast<std::size_t>(link_rank(at));
-            if (owner >= ranks || link_index(at) + std::size_t{1} >= gathered[owner].size())
-                throw Error(where, "a chain's link leads to node " + std::to_string(link_index(at)) + " of rank " +
-                                       std::to_string(link_rank(at)) + ", which does not exist");
-            if (steps > marks.nodes) throw Error(where, "the links of a chain through the ranks run in a cycle");
-            marking[owner].push_back(link_index(at));
-            at = gathered[owner][link_index(at) + std::size_t{1}];
+        // Where each rank's successors begin in its block.
+        std::vector<std::size_t> offset(ranks, 0);
+        for (std::size_t r = 0; r < ranks; ++r) {
+            const auto& from = gathered[r];
+            if (from.empty() || from.front() > from.size() - 1)
+                throw Error(where, "rank " + std::to_string(r) + " sent a chain block without its first nodes");
+            offset[r] = 1 + static_cast<std::size_t>(from.front());
         }
+        for (std::size_t r = 0; r < ranks; ++r)
+            for (std::size_t f = 1; f < offset[r]; ++f) {
+                ChainLink at = gathered[r][f];
+                // A chain without a cycle passes every node at most once.
+                for (std::uint64_t steps = 0; at != kChainEnd; ++steps) {
+                    const auto owner = static_cast<std::size_t>(link_rank(at));
+                    if (owner >= ranks || link_index(at) >= gathered[owner].size() - offset[owner])
+                        throw Error(where, "a chain's link leads to node " + std::to_string(link_index(at)) +
+                                               " of rank " + std::to_string(link_rank(at)) + ", which does not exist");
+                    if (steps > marks.nodes) throw Error(where, "the links of a chain through the ranks run in a cycle");
+                    marking[owner].push_back(link_index(at));
+                    at = gathered[owner][offset[owner] + link_index(at)];
+                }
+            }
     }
     for (const auto& from : exchange_records(exchange, marking, where))
         for (const std::uint32_t index : from)
@@ -93,6 +103,12 @@ void mark_gathered(Exchange& exchange, std::span<const ChainLink> successors, Ch
 
 ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
                       const std::string& where, std::uint64_t gather_up_to) {
+    const std::span<const ChainLink> firsts(&first, first == kChainEnd ? 0 : 1);
+    return mark_chains(exchange, successors, firsts, where, gather_up_to);
+}
+
+ChainMarks mark_chains(Exchange& exchange, std::span<const ChainLink> successors, std::span<const ChainLink> firsts,
+                       const std::string& where, std::uint64_t gather_up_to) {
     check_ranks(successors, exchange.size(), where);
     ChainMarks marks;
     marks.marked.assign(successors.size(), false);
@@ -101,7 +117,7 @@ ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors,
     marks.nodes = static_cast<std::uint64_t>(count[0]);
     if (marks.nodes <= gather_up_to) {
         marks.gathered = true;
-        mark_gathered(exchange, successors, first, where, marks);
+        mark_gathered(exchange, successors, firsts, where, marks);
         return marks;
     }
 
@@ -118,7 +134,8 @@ ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors,
     marks.levels = static_cast<std::uint32_t>(levels.size());
 
     const int rank = exchange.rank();
-    if (first != kChainEnd) marks.marked[own_index(first, successors.size(), rank, where)] = true;
+    for (const ChainLink first : firsts)
+        if (first != kChainEnd) marks.marked[own_index(first, successors.size(), rank, where)] = true;
     const auto ranks = static_cast<std::size_t>(exchange.size());
     for (std::size_t k = levels.size(); k-- > 0;) {
         RecordLists<std::uint32_t> marking(ranks);

@@ -1,4 +1,5 @@
-// Which nodes lie on one chain that runs through the nodes of all ranks,
+// Which nodes lie on a chain that runs through the nodes of all ranks (or on
+// one of several chains that share no node),
 // found in a number of exchange rounds that grows with the logarithm of the
 // chain's length (pointer doubling), not with its length: a chain followed
 // link by link would cost a hand-over per link.
@@ -60,5 +61,9 @@ struct ChainMarks {
 // `gather_up_to` nodes.
 ChainMarks mark_chain(Exchange& exchange, std::span<const ChainLink> successors, ChainLink first,
                       const std::string& where, std::uint64_t gather_up_to = kGatheredChainNodes);
+// The same for several chains that share no node, in the same rounds:
+// `firsts` holds the first nodes this rank knows (each chain's on one rank).
+ChainMarks mark_chains(Exchange& exchange, std::span<const ChainLink> successors, std::span<const ChainLink> firsts,
+                       const std::string& where, std::uint64_t gather_up_to = kGatheredChainNodes);
 
 }  // namespace hindsight::replay

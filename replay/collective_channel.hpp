@@ -109,12 +109,6 @@ public:
         return {*this, {Kind::BroadcastFixed, ReduceOp::Sum, root, values, nullptr, {}, {}}};
     }
 
-    // False where the engine spared this observer the channel because no
-    // member of the communicator has anything to contribute (exchanges_at):
-    // then it is false on every member alike, and the operations above must
-    // not be used.
-    virtual bool active() const { return true; }
-
 protected:
     // Runs `operation` now and returns true, or keeps a reference to it, to
     // complete it later and resume operation.waiter, and returns false.

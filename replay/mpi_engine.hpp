@@ -1,6 +1,7 @@
 // The replay engine of the analyzer: one analysis rank per traced rank, the
 // recorded messages re-enacted between them with the observers' payloads
-// (laid out by payload_frame.hpp).
+// (laid out by payload_frame.hpp), and the analyses' rounds of bulk
+// exchanges (exchange.hpp) over MPI_COMM_WORLD.
 //
 // A pass exchanges as little as the observers allow, with results equal to
 // re-enacting every message on its own:
@@ -12,21 +13,13 @@
 //    would have delivered. The operations on its collective channels run
 //    together, a few MPI calls per communicator for thousands of
 //    collectives (batched_collectives.hpp).
-//  - Otherwise the packing side first tells its peers, in one all-to-all of
-//    flags, which messages carry data (carries_data); only those travel, one
-//    by one: sent without blocking to the recorded partner with the recorded
-//    tag on the mirror of the recorded communicator, probed for (their size
-//    varies) and received at the matching event. Replies travel on the
-//    communicator's separate reply mirror and are completed lazily (see
-//    mpi_engine.cpp for why that cannot deadlock); those every asking
-//    observer can take at the end of the pass travel then, all in one
-//    all-to-all, so that the asking side does not wait. Before such a pass the
-//    members of each communicator also agree, in one reduction per
-//    communicator, which observers have anything to exchange at each of its
-//    collectives (exchanges_at); the others get an idle channel there, and
-//    a collective nobody needs costs no communication. The operations on
-//    the observers' channels at one collective run together, in rounds
-//    (batched_collectives.hpp).
+//  - Otherwise every message travels one by one: sent without blocking to
+//    the recorded partner with the recorded tag on the mirror of the
+//    recorded communicator, probed for (their size varies) and received at
+//    the matching event. Replies travel on the communicator's separate
+//    reply mirror and are completed lazily (see mpi_engine.cpp for why that
+//    cannot deadlock). The operations on the observers' channels at one
+//    collective run together, completed before the next event.
 //  - Notes (observer.hpp) travel after the last event of a pass, in one
 //    all-to-all of the messages that have one (note_delivery.hpp).
 // Messages of consecutive passes cannot be confused: per (sender, receiver,
@@ -36,6 +29,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "replay/block_all_to_all.hpp"
@@ -63,7 +57,8 @@ public:
     MpiReplayEngine(const trace::LocalTrace& trace, const trace::MessageSlots& slots, const CommunicatorMirror& mirror,
                     ProgressWatch& watch);
 
-    void run(Direction direction, std::span<ReplayObserver* const> observers) override;
+    void run(std::span<ReplayObserver* const> observers) override;
+    void run_rounds(const char* name, const std::function<void(Exchange&)>& rounds) override;
     const trace::MessageSlots& message_slots() const override { return slots_; }
 
     // Tells `progress` (which must outlive the engine, or null: nobody
@@ -74,11 +69,12 @@ public:
     // passes, for statistics.
     std::uint64_t messages() const { return messages_; }
 
-    // What each pass exchanged, in the order of the passes (statistics).
+    // What each pass and each run of rounds exchanged, in the order they ran
+    // (statistics).
     struct PassExchanges {
-        Direction direction = Direction::Forward;
+        std::string name;  // "forward" for a pass, else the name given to run_rounds()
         // Bulk steps every rank took together: block all-to-alls, the
-        // observers' rounds (exchange.hpp), rounds of batched collectives.
+        // analyses' rounds (exchange.hpp), rounds of batched collectives.
         std::uint64_t rounds = 0;
         // Hand-overs of single messages and single collectives, each
         // waiting for its peer (passes whose payloads depend on the pass).
@@ -87,7 +83,6 @@ public:
     const std::vector<PassExchanges>& pass_exchanges() const { return pass_exchanges_; }
 
 private:
-    bool packs(trace::EventKind kind, bool forward) const;
     // Calls step(k) for k = 0 .. events - 1 and tells progress_ between
     // strides of PassProgress::kStride: nothing more per event than the loop.
     template <typename Step>
@@ -98,23 +93,16 @@ private:
             for (trace::EventIndex k = begin; k < end; ++k) step(k);
         }
     }
-    // The bulk part of a pass: payloads (batched) or carries-data flags.
-    void ship_payloads(bool forward, const PayloadFrame& frame);
-    void ship_carry_flags(bool forward, const PassObservers& pass);
-    // Whether the peer's flag says that this message travels.
-    bool travels(std::uint32_t message) const;
+    // The bulk part of a batched pass: all payloads in one all-to-all.
+    void ship_payloads(const PayloadFrame& frame);
 
     // Return the rounds of batched collectives they ran.
-    std::uint64_t run_batched(bool forward, const PayloadFrame& frame, const PassObservers& pass);
-    std::uint64_t run_one_by_one(bool forward, const PayloadFrame& frame, const PassObservers& pass);
-    void send_payload(const trace::EventView& view, bool forward, const PayloadFrame& frame);
+    std::uint64_t run_batched(const PayloadFrame& frame, const PassObservers& pass);
+    std::uint64_t run_one_by_one(const PayloadFrame& frame, const PassObservers& pass);
+    void send_payload(const trace::EventView& view, const PayloadFrame& frame);
     void receive_payload(const trace::EventView& view, const PayloadFrame& frame);
     // Receives the replies due at `boundary`; all that are left at kNoEvent.
     void complete_replies(const PayloadFrame& frame, trace::EventIndex boundary);
-    void deliver_deferred_replies(const PayloadFrame& frame);
-    // Which observers take part in each collective's channel: the members'
-    // exchanges_at() masks or-ed together, by collective (Event::ref).
-    void agree_on_collective_needs(const PassObservers& pass);
     // Probes for and receives one message into `buffer_`.
     void receive(MPI_Comm comm, int source, int tag, const char* what, const trace::EventView& view);
     int tag_of(const trace::Message& m) const;
@@ -125,19 +113,10 @@ private:
     const trace::MessageSlots& slots_;
     mpi::Comm world_;           // for the block all-to-alls
     BlockAllToAll all_to_all_;
-    MpiExchange exchange_;      // the observers' bulk rounds
+    MpiExchange exchange_;      // the analyses' bulk rounds
     NoteDelivery notes_;
     SendPool sends_;
     PendingReplies pending_;
-    // A reply that may come at the end of the pass (ReplyNeed::AtPassEnd).
-    struct DeferredReply {
-        trace::EventIndex event = trace::kNoEvent;  // the packing event
-        ObserverMask asked = 0;
-    };
-    std::vector<DeferredReply> deferred_;                    // this rank's, in pass order
-    EntryBlocks deferred_replies_;  // by peer: the replies it waits for
-    std::vector<bool> carries_;     // by message: this rank's packing events that travel
-    std::vector<ObserverMask> collective_needs_;  // by collective (passes message by message)
     PayloadWriter writer_;          // reused for every payload
     std::vector<std::byte> buffer_; // reused for every received payload
     int tag_ub_ = 32767;

@@ -5,11 +5,10 @@
 
 namespace hindsight::replay {
 
-void NoteDelivery::begin(const PayloadFrame& frame, bool forward) {
+void NoteDelivery::begin(const PayloadFrame& frame) {
     frame_ = frame.writes_notes() ? &frame : nullptr;
-    forward_ = forward;
     if (!frame_) return;
-    const auto& packing = forward ? slots_.sends() : slots_.receives();
+    const auto& packing = slots_.sends();
     packing_events_.resize(packing.size());
     for (std::size_t p = 0; p < packing.size(); ++p) packing_events_[p].assign(packing[p], trace::kNoEvent);
     outgoing_ = EntryBlocks(packing.size());
@@ -41,9 +40,7 @@ void NoteDelivery::deliver() {
         });
     }
     // In pass order, as the observers were promised.
-    std::sort(notes.begin(), notes.end(), [&](const auto& a, const auto& b) {
-        return forward_ ? a.first < b.first : a.first > b.first;
-    });
+    std::sort(notes.begin(), notes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [event, note] : notes) frame_->read_note(trace::EventView(trace_, event), note);
     frame_ = nullptr;
 }

@@ -22,8 +22,8 @@ public:
 
     // Before a pass with `frame` (which must outlive it); the calls below do
     // nothing unless its observers write notes.
-    void begin(const PayloadFrame& frame, bool forward);
-    // At every packing event of the pass: where its slot's note belongs.
+    void begin(const PayloadFrame& frame);
+    // At every packing event (Send) of the pass: where its slot's note belongs.
     void packed(trace::EventIndex event) {
         if (frame_) packing_events_[peer_of(event)][slots_.slot(trace_.events[event].ref)] = event;
     }
@@ -43,7 +43,6 @@ private:
     const trace::MessageSlots& slots_;
     BlockAllToAll& all_to_all_;
     const PayloadFrame* frame_ = nullptr;
-    bool forward_ = true;
     std::vector<std::vector<trace::EventIndex>> packing_events_;  // by peer and slot
     std::vector<trace::EventIndex> unpacking_events_;  // in pass order
     EntryBlocks outgoing_;

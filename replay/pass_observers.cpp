@@ -6,23 +6,21 @@
 
 namespace hindsight::replay {
 
-PassObservers::PassObservers(const trace::LocalTrace& trace, Direction direction,
-                             std::span<ReplayObserver* const> observers)
-    : trace_(trace), direction_(direction), observers_(observers) {
+PassObservers::PassObservers(const trace::LocalTrace& trace, std::span<ReplayObserver* const> observers)
+    : trace_(trace), observers_(observers) {
     const auto fail = [&](const std::string& problem) {
         throw Error(trace.anchor_path, "rank " + std::to_string(trace.rank) + ": " + problem);
     };
     if (observers.size() > 64) fail("a pass has more than 64 observers");
     for (std::size_t k = 0; k < observers.size(); ++k) {
         ReplayObserver* o = observers[k];
-        o->begin_pass(trace, direction);
+        o->begin_pass(trace);
         const Participation part = o->participation();
         const PassMember member{o, observer_bit(k)};
         if (part.enters) enters_.push_back(o);
         if (part.leaves) leaves_.push_back(o);
         if (part.payloads != Payloads::None) payloads_.push_back(member);
-        if (part.payloads == Payloads::FromTrace) from_trace_ = true;
-        if (part.payloads == Payloads::FromPass) from_pass_.push_back(member);
+        if (part.payloads == Payloads::FromPass) from_pass_ = true;
         if (part.replies) {
             // A reply answers a payload that may depend on the pass.
             if (part.payloads != Payloads::FromPass) fail("an analysis asks for replies to payloads of trace data");
@@ -30,28 +28,11 @@ PassObservers::PassObservers(const trace::LocalTrace& trace, Direction direction
         }
         if (part.notes) notes_.push_back(member);
         if (part.collectives) collectives_.push_back(member);
-        if (part.rounds) rounds_.push_back(o);
-        walks_events_ = walks_events_ || part.enters || part.leaves || part.payloads != Payloads::None ||
-                        part.notes || part.collectives;
     }
 }
 
 void PassObservers::end_pass() const {
-    for (ReplayObserver* o : observers_) o->end_pass(trace_, direction_);
-}
-
-bool PassObservers::carries_data(const trace::EventView& view) const {
-    if (from_trace_) return true;
-    for (const PassMember& m : from_pass_)
-        if (m.observer->carries_data(view)) return true;
-    return false;
-}
-
-ObserverMask PassObservers::exchanges_at(const trace::EventView& view) const {
-    ObserverMask mask = 0;
-    for (const PassMember& m : collectives_)
-        if (m.observer->exchanges_at(view)) mask |= m.bit;
-    return mask;
+    for (ReplayObserver* o : observers_) o->end_pass(trace_);
 }
 
 }  // namespace hindsight::replay

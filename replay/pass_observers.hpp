@@ -28,7 +28,7 @@ class PassObservers {
 public:
     // Calls every observer's begin_pass() and asks its participation(); at
     // most 64 observers. `trace` and the observers must outlive this object.
-    PassObservers(const trace::LocalTrace& trace, Direction direction, std::span<ReplayObserver* const> observers);
+    PassObservers(const trace::LocalTrace& trace, std::span<ReplayObserver* const> observers);
     // Calls every observer's end_pass().
     void end_pass() const;
 
@@ -42,15 +42,6 @@ public:
         for (ReplayObserver* o : leaves_) o->on_leave(view);
     }
 
-    // Calls run_rounds() of the observers that compute in bulk rounds, in
-    // pass order.
-    void run_rounds(Exchange& exchange) const {
-        for (ReplayObserver* o : rounds_) o->run_rounds(exchange);
-    }
-    // Whether some observer takes part in the events themselves; if none
-    // does, the pass need not walk them.
-    bool walks_events() const { return walks_events_; }
-
     // The members of each part, in pass order.
     std::span<const PassMember> payloads() const { return payloads_; }
     std::span<const PassMember> replies() const { return replies_; }
@@ -58,25 +49,16 @@ public:
     std::span<const PassMember> collectives() const { return collectives_; }
 
     // Whether no observer packs its payloads from what the pass brings
-    // (Payloads::FromTrace): then the engine may pack them all before the
+    // (Payloads::FromPass): then the engine may pack them all before the
     // first event and complete the collectives' operations later.
-    bool payloads_from_trace_only() const { return from_pass_.empty(); }
-    // Whether the payload of this packing event may carry anything: always
-    // where some observer packs from the trace, else where the carries_data()
-    // of some observer that packs from the pass says so.
-    bool carries_data(const trace::EventView& view) const;
-    // The observers of the collectives part whose exchanges_at() says yes
-    // at this collective event.
-    ObserverMask exchanges_at(const trace::EventView& view) const;
+    bool payloads_from_trace_only() const { return !from_pass_; }
 
 private:
     const trace::LocalTrace& trace_;
-    Direction direction_;
     std::span<ReplayObserver* const> observers_;
-    std::vector<ReplayObserver*> enters_, leaves_, rounds_;
-    std::vector<PassMember> payloads_, from_pass_, replies_, notes_, collectives_;
-    bool from_trace_ = false;
-    bool walks_events_ = false;
+    std::vector<ReplayObserver*> enters_, leaves_;
+    std::vector<PassMember> payloads_, replies_, notes_, collectives_;
+    bool from_pass_ = false;
 };
 
 }  // namespace hindsight::replay

@@ -7,8 +7,6 @@
 
 #include <cstdint>
 
-#include "replay/observer.hpp"
-
 namespace hindsight::replay {
 
 class PassProgress {
@@ -16,9 +14,10 @@ public:
     static constexpr std::uint32_t kStride = 4096;
 
     virtual ~PassProgress() = default;
-    // A pass over `events` events begins (its bulk exchanges before the
-    // first event included).
-    virtual void pass_begins(Direction direction, std::uint64_t events) = 0;
+    // A pass named `name` over `events` events begins (its bulk exchanges
+    // before the first event included); rounds (ReplayEngine::run_rounds)
+    // walk no events and report 0.
+    virtual void pass_begins(const char* name, std::uint64_t events) = 0;
     // `done` events of the pass are behind.
     virtual void events_done(std::uint64_t done) = 0;
     // The pass is complete, with its exchanges after the last event.

@@ -77,36 +77,29 @@ void PayloadFrame::expect_end(const PayloadReader& in, const char* what) const {
     if (!in.empty()) fail(std::string("an analysis reads less of ") + what + " than its peer wrote");
 }
 
-ReplyRequest PayloadFrame::reply_request(const trace::EventView& view) const {
-    ReplyRequest request{0, true};
-    for (const PassMember& m : pass_.replies()) {
-        const ReplyNeed need = m.observer->reply_need(view);
-        if (need == ReplyNeed::None) continue;
-        request.asked |= m.bit;
-        request.deferred = request.deferred && need == ReplyNeed::AtPassEnd;
-    }
-    return request.asked == 0 ? ReplyRequest{} : request;
+ObserverMask PayloadFrame::reply_request(const trace::EventView& view) const {
+    ObserverMask asked = 0;
+    for (const PassMember& m : pass_.replies())
+        if (m.observer->needs_reply(view)) asked |= m.bit;
+    return asked;
 }
 
-ReplyRequest PayloadFrame::pack(const trace::EventView& view, PayloadWriter& out) const {
+ObserverMask PayloadFrame::pack(const trace::EventView& view, PayloadWriter& out) const {
     out.clear();
-    const ReplyRequest request = reply_request(view);
-    put_mask(out, request.asked);
+    const ObserverMask asked = reply_request(view);
+    put_mask(out, asked);
     write_parts(pass_.payloads(), payload_writers_, out, [&](ReplayObserver& o, PayloadWriter& w) { o.pack(view, w); });
-    if (request.asked != 0) out.put<std::uint8_t>(request.deferred ? 1 : 0);
-    return request;
+    return asked;
 }
 
-ReplyRequest PayloadFrame::unpack(const trace::EventView& view, std::span<const std::byte> payload) const {
+ObserverMask PayloadFrame::unpack(const trace::EventView& view, std::span<const std::byte> payload) const {
     PayloadReader in(payload);
-    ReplyRequest request;
-    request.asked = get_mask(in);
-    if (request.asked & ~reply_writers_) fail("a replayed payload asks for replies no observer gives");
+    const ObserverMask asked = get_mask(in);
+    if (asked & ~reply_writers_) fail("a replayed payload asks for replies no observer gives");
     read_parts(pass_.payloads(), payload_writers_, in,
                [&](ReplayObserver& o, PayloadReader& r) { o.unpack(view, r); }, "a message");
-    if (request.asked != 0) request.deferred = in.get<std::uint8_t>() != 0;
     expect_end(in, "a message");
-    return request;
+    return asked;
 }
 
 void PayloadFrame::pack_trace_data(const trace::EventView& view, PayloadWriter& out) const {
@@ -119,21 +112,6 @@ void PayloadFrame::unpack_trace_data(const trace::EventView& view, std::span<con
     read_parts(pass_.payloads(), payload_writers_, in,
                [&](ReplayObserver& o, PayloadReader& r) { o.unpack(view, r); }, "a message");
     expect_end(in, "a message");
-}
-
-void PayloadFrame::pack_nothing(const trace::EventView& view, PayloadWriter& scratch) const {
-    scratch.clear();
-    const bool asks = reply_request(view).asked != 0;
-    for (const PassMember& m : pass_.payloads()) {
-        m.observer->pack(view, scratch);
-        if (scratch.size() != 0 || asks)
-            fail("an analysis packs data or asks for a reply where it declared it carries none");
-    }
-}
-
-void PayloadFrame::unpack_nothing(const trace::EventView& view) const {
-    PayloadReader nothing({});
-    for (const PassMember& m : pass_.payloads()) m.observer->unpack(view, nothing);
 }
 
 void PayloadFrame::pack_reply(const trace::EventView& view, ObserverMask asked, PayloadWriter& out) const {

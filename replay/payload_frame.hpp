@@ -1,17 +1,14 @@
 // How the observers of a pass share one payload (observer.hpp), the same
 // for every engine. A payload starts with two observer masks: which
 // observers ask for a reply, and which wrote a part; the parts follow in
-// observer order, and last, where a reply is asked for, one byte saying
-// whether it may come at the end of the pass. An observer that wrote
-// nothing gets an empty reader on the unpacking side, so that it can tell
-// "no data" from data without spending a byte on it, and a message whose
-// observers all declared before the pass that they carry nothing there
-// (carries_data) need not travel at all. A reply holds a mask of the
-// observers that wrote a part, then the parts of the observers that asked
-// for it; only those take part in it. A note (ReplayObserver::write_note)
-// is laid out like a reply: a mask of the note writers that wrote a part,
-// then their parts. Masks hold a bit for every observer of the pass (by its
-// position), but only the members of the part concerned are called.
+// observer order. An observer that wrote nothing gets an empty reader on the
+// unpacking side, so that it can tell "no data" from data without spending
+// a byte on it. A reply holds a mask of the observers that wrote a part,
+// then the parts of the observers that asked for it; only those take part
+// in it. A note (ReplayObserver::write_note) is laid out like a reply: a
+// mask of the note writers that wrote a part, then their parts. Masks hold a
+// bit for every observer of the pass (by its position), but only the
+// members of the part concerned are called.
 #pragma once
 
 #include <cstddef>
@@ -23,25 +20,13 @@
 
 namespace hindsight::replay {
 
-// The observers that ask for a reply to a payload, and whether all of them
-// can take it at the end of the pass (ReplyNeed::AtPassEnd).
-struct ReplyRequest {
-    ObserverMask asked = 0;
-    bool deferred = false;
-};
-
-// Where the packing side of a pass takes a reply it asked for at packing
-// event `view` (ReplyNeed::AtBoundary): the first event outside the MPI
-// calls that synchronized, in pass order. Forward, the Leave of the send
-// call; backward, the Enter of the call that posted the receive: the
-// receive call itself, or the MPI_Irecv of a receive that completed in a
-// later call (mpi_engine.cpp argues why waiting there cannot deadlock).
-inline trace::EventIndex reply_boundary(const trace::LocalTrace& trace, const trace::EventView& view, bool forward) {
+// Where the packing side (a Send) of a pass takes a reply it asked for at
+// packing event `view`: the first event outside the MPI calls that
+// synchronized, the Leave of the send call (mpi_engine.cpp argues why
+// waiting there cannot deadlock).
+inline trace::EventIndex reply_boundary(const trace::LocalTrace& trace, const trace::EventView& view) {
     const trace::Message& m = view.message();
-    if (forward) return m.call_enter == trace::kNoEvent ? trace::kNoEvent : trace.events[m.call_enter].ref;
-    if (view.kind() != trace::EventKind::Recv) return m.call_enter;
-    const trace::EventIndex posted = trace.posting_call(view.event());
-    return posted == trace::kNoEvent ? m.call_enter : posted;
+    return m.call_enter == trace::kNoEvent ? trace::kNoEvent : trace.events[m.call_enter].ref;
 }
 
 class PayloadFrame {
@@ -50,20 +35,15 @@ public:
     PayloadFrame(const trace::LocalTrace& trace, const PassObservers& pass);
 
     // Packing side: the observers' parts into `out` (cleared first); returns
-    // the observers that ask for a reply, and whether it may come late.
-    ReplyRequest pack(const trace::EventView& view, PayloadWriter& out) const;
+    // the observers that ask for a reply.
+    ObserverMask pack(const trace::EventView& view, PayloadWriter& out) const;
     // The same for a pass whose observers pack trace data only, where nobody
     // asks for replies: the payload holds only the mask of written parts.
     void pack_trace_data(const trace::EventView& view, PayloadWriter& out) const;
     void unpack_trace_data(const trace::EventView& view, std::span<const std::byte> payload) const;
-    // Packing side of a message that does not travel: the observers must
-    // neither write anything nor ask for a reply (they declared so).
-    void pack_nothing(const trace::EventView& view, PayloadWriter& scratch) const;
     // Unpacking side: hands each observer its part; returns the observers
-    // that ask for a reply, and whether it may come late.
-    ReplyRequest unpack(const trace::EventView& view, std::span<const std::byte> payload) const;
-    // Unpacking side of a message that does not travel.
-    void unpack_nothing(const trace::EventView& view) const;
+    // that ask for a reply.
+    ObserverMask unpack(const trace::EventView& view, std::span<const std::byte> payload) const;
 
     void pack_reply(const trace::EventView& view, ObserverMask asked, PayloadWriter& out) const;
     void unpack_reply(const trace::EventView& view, ObserverMask asked, std::span<const std::byte> reply) const;
@@ -77,7 +57,7 @@ public:
 
 private:
     // The replies the observers of the replies part ask for at this packing event.
-    ReplyRequest reply_request(const trace::EventView& view) const;
+    ObserverMask reply_request(const trace::EventView& view) const;
     template <typename Write>
     void write_parts(std::span<const PassMember> members, ObserverMask who, PayloadWriter& out, Write write) const;
     template <typename Read>

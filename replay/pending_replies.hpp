@@ -1,5 +1,5 @@
-// The replies a packing side asked for and has yet to take (ReplyNeed::
-// AtBoundary, observer.hpp), in the order asked: an engine takes each when
+// The replies a packing side asked for and has yet to take
+// (ReplayObserver::needs_reply), in the order asked: an engine takes each when
 // its pass reaches the reply's boundary (reply_boundary()), or at the end of
 // the pass. Replies from one peer on one communicator and tag come in the
 // order asked, as the peer's pass meets the messages in the same order.

@@ -36,8 +36,8 @@ ProgressWatch::ProgressWatch(std::chrono::duration<double> timeout, std::chrono:
     : timeout_(timeout), spin_budget_(spin_budget) {
     // The sleeps below should last about what they ask for: with Linux's
     // default timer slack of 50 us, each would hold a waiting rank back for
-    // 60 us after its peer was ready, and a backward pass waits at every
-    // message that carries data. (Per thread; the replay waits only in the
+    // 60 us after its peer was ready, and a pass whose messages travel one
+    // by one waits at every message. (Per thread; the replay waits only in the
     // thread that makes the watch.)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
@@ -55,8 +55,8 @@ void ProgressWatch::begin_wait() {
 
 bool ProgressWatch::pause() {
     // Yield first: a peer on the same core may be what we wait for, and in a
-    // backward pass most waits are a peer's next step in a chain of hand-
-    // overs, a few microseconds away. A wait that outlasts a few yields and
+    // pass whose messages travel one by one most waits are a peer's next
+    // step in a chain of hand-overs, a few microseconds away. A wait that outlasts a few yields and
     // the spin budget sleeps between tests, so that it frees the core: a
     // sleep costs tens of microseconds on top of what it asks for (timer
     // and wake-up latency), but on an oversubscribed machine yielding alone

@@ -6,7 +6,7 @@
 //    in slot order. Otherwise it is the uint32 kPayloadTable, per slot the
 //    payload's offset and size (two uint32), then the payloads.
 //  - an entry block: for some messages only, one entry each: slot and size
-//    as two uint32, then the data (deferred replies, notes).
+//    as two uint32, then the data (notes).
 #pragma once
 
 #include <cstddef>

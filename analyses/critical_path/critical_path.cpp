@@ -14,10 +14,7 @@ using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
 
-void CriticalPathAnalysis::begin_pass(const trace::LocalTrace& trace,
-                                      replay::Direction direction) {
-    if (direction != replay::Direction::Backward)
-        throw Error(trace.anchor_path, "the critical-path analysis needs a backward replay");
+void CriticalPathAnalysis::begin(const trace::LocalTrace& trace) {
     trace_ = &trace;
     last_world_collective_ = first_world_collective_ = trace::kNoEvent;
     token_ = {};
@@ -67,7 +64,10 @@ void CriticalPathAnalysis::count_activity() {
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 
-void CriticalPathAnalysis::run_rounds(replay::Exchange& exchange) {
+void CriticalPathAnalysis::run(const trace::LocalTrace& trace, const ForwardFacts& facts,
+                               replay::Exchange& exchange) {
+    facts_ = &facts;
+    begin(trace);
     // Every rank takes part in the collectives on MPI_COMM_WORLD; should one
     // not, all must learn it here rather than wait for it in the rounds.
     std::array<double, 1> anchored{last_world_collective_ == trace::kNoEvent ? 0.0 : 1.0};

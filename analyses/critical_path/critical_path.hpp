@@ -1,5 +1,5 @@
 // The critical path (Böhme et al., IPDPS 2012): the longest path through
-// the run that contains no wait state, found in a backward replay.
+// the run that contains no wait state, followed backward in time.
 //
 // The path ends where the last rank entered MPI_Finalize. Walking backward,
 // a "token" stays on its rank until an event at which that rank waited; then
@@ -37,8 +37,8 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
-// The token never travels event by event: the backward pass's bulk rounds
-// (ReplayObserver::run_rounds) find all hand-offs of the path at once
+// The token never travels event by event: bulk rounds after the forward
+// pass (a RoundAnalysis, round_analysis.hpp) find all hand-offs of the path at once
 // (critical_path_hand_offs.hpp, by pointer doubling over the ranks' waits),
 // and then each rank walks its own events backward, taking the token where
 // the path arrives and accounting for it as the token-passing replay would.
@@ -53,25 +53,22 @@
 #include "analyses/critical_path/critical_path_hand_offs.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
-#include "replay/observer.hpp"
+#include "analyses/round_analysis.hpp"
 
 namespace hindsight::analyses {
 
-class CriticalPathAnalysis final : public replay::ReplayObserver {
+class CriticalPathAnalysis final : public RoundAnalysis {
 public:
     // `slots` are the engine's (ReplayEngine::message_slots()); `exclusive`
     // is the forward pass's profile, exclusive ticks by call path
     // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
     // follows without a walk of its own.
-    CriticalPathAnalysis(LocalCube& cube, const ForwardFacts& facts, const trace::MessageSlots& slots,
-                         std::span<const Ticks> exclusive)
-        : cube_(&cube), facts_(&facts), slots_(&slots), exclusive_(exclusive) {}
+    CriticalPathAnalysis(LocalCube& cube, const trace::MessageSlots& slots, std::span<const Ticks> exclusive)
+        : cube_(&cube), slots_(&slots), exclusive_(exclusive) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    replay::Participation participation() const override { return {.rounds = true}; }
-    void run_rounds(replay::Exchange& exchange) override;
+    void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
-    // The hand-off nodes and doubling levels of the last pass.
+    // The hand-off nodes and doubling levels of the last run.
     const CriticalPathCounts& counts() const { return counts_; }
 
 private:
@@ -81,6 +78,8 @@ private:
         Ticks position = 0;  // time down to which the path is accounted for
     };
 
+    // The path's bounds on this rank and its empty sums.
+    void begin(const trace::LocalTrace& trace);
     // The backward walk from the last collective on MPI_COMM_WORLD down to
     // the first, as the token would move through this rank.
     void walk(const CriticalPathHandOffs& path);
@@ -107,7 +106,7 @@ private:
                 std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
 
     LocalCube* cube_;
-    const ForwardFacts* facts_;
+    const ForwardFacts* facts_ = nullptr;  // during run()
     const trace::MessageSlots* slots_;
     std::span<const Ticks> exclusive_;
     const trace::LocalTrace* trace_ = nullptr;

@@ -8,13 +8,26 @@
 #include "common/error.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange_records.hpp"
-#include "replay/payload_frame.hpp"
 
 namespace hindsight::analyses {
 
 using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
+
+namespace {
+
+// The Enter of the call that posted receive `recv`: the receive call
+// itself, or the MPI_Irecv of a receive completed in a later call. The
+// walk hands a Late Receiver's path back there, where the two calls began
+// to synchronize.
+EventIndex posting_enter(const trace::LocalTrace& trace, EventIndex recv) {
+    const EventView view(trace, recv);
+    const EventIndex posted = trace.posting_call(view.event());
+    return posted == trace::kNoEvent ? view.message().call_enter : posted;
+}
+
+}  // namespace
 
 Ticks hand_off_end(const EventView& view, const WaitState& wait) {
     Ticks from = view.enter().time;
@@ -176,7 +189,7 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
         if (peer >= receives_from_.size() || request.key >= receives_from_[peer].size())
             throw missing("the receive of its message " + std::to_string(request.key));
         const EventIndex recv = receives_from_[peer][request.key];
-        const EventIndex boundary = replay::reply_boundary(trace_, EventView(trace_, recv), false);
+        const EventIndex boundary = posting_enter(trace_, recv);
         return {boundary, recv, boundary == trace::kNoEvent ? 0 : boundary};
     }
     case Kind::Collective:

@@ -8,8 +8,8 @@
 //  - Late Sender at a Recv: to the sender, arriving at its Send event;
 //  - Late Receiver at a Send, where the receiver asks for the path back
 //    (it caused the wait): to the receiver, taken where its walk reaches
-//    the Enter of the call that posted the receive (the reply boundary of
-//    the replay, replay/payload_frame.hpp), positioned at the Recv event;
+//    the Enter of the call that posted the receive (posting_enter()),
+//    positioned at the Recv event;
 //  - any wait at a collective: to the member the wait names, at its event
 //    of the same collective (the n-th collective of the communicator on
 //    every member).

@@ -35,14 +35,8 @@ std::optional<CostPattern> collective_pattern(CollectiveOp op) {
 
 }  // namespace
 
-void DelayCostAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
-    if (direction != replay::Direction::Backward)
-        throw Error(trace.anchor_path, "the delay analysis needs a backward replay");
-    trace_ = &trace;
-}
-
 // What the rounds work with; made when they begin and dropped when they
-// end, so that the analyses of one pass never hold their memory at once.
+// end, so that the round analyses never hold their memory at once.
 void DelayCostAnalysis::prepare() {
     const trace::LocalTrace& trace = *trace_;
     sync_points_ = SyncPointList(trace, *facts_);
@@ -116,7 +110,10 @@ const IntervalProfile& DelayCostAnalysis::interval_with(std::size_t point, int p
 
 // ---- the rounds --------------------------------------------------------
 
-void DelayCostAnalysis::run_rounds(replay::Exchange& exchange) {
+void DelayCostAnalysis::run(const trace::LocalTrace& trace, const ForwardFacts& facts,
+                            replay::Exchange& exchange) {
+    trace_ = &trace;
+    facts_ = &facts;
     prepare();
     replay::WavefrontRounds rounds(exchange, trace_->anchor_path);
     collect_items(rounds);

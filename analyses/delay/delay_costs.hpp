@@ -1,7 +1,8 @@
 // Root causes of wait states: the delay analysis of Böhme et al. (TOPC
 // 2016, §4-5), with Scalasca's synchronization points (sync_point_list.hpp)
 // and intervals (sync_intervals.hpp), computed backward in time in rounds of
-// bulk exchanges (replay/wavefront_rounds.hpp).
+// bulk exchanges (replay/wavefront_rounds.hpp) after the forward pass (a
+// RoundAnalysis, round_analysis.hpp).
 //
 // Each wait state's costs travel to the rank that caused it: its own length
 // (short-term) and the waiting it caused later on through propagation
@@ -57,21 +58,18 @@
 #include "analyses/delay/sync_intervals.hpp"
 #include "analyses/delay/sync_point_list.hpp"
 #include "analyses/forward_facts.hpp"
-#include "replay/observer.hpp"
+#include "analyses/round_analysis.hpp"
 #include "replay/wavefront_rounds.hpp"
 
 namespace hindsight::analyses {
 
-class DelayCostAnalysis final : public replay::ReplayObserver {
+class DelayCostAnalysis final : public RoundAnalysis {
 public:
-    DelayCostAnalysis(LocalCube& cube, const ForwardFacts& facts)
-        : cube_(&cube), facts_(&facts) {}
+    explicit DelayCostAnalysis(LocalCube& cube) : cube_(&cube) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    replay::Participation participation() const override { return {.rounds = true}; }
-    void run_rounds(replay::Exchange& exchange) override;
+    void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
-    // The rounds the last pass took (statistics, tests).
+    // The rounds the last run took (statistics, tests).
     std::uint64_t rounds() const { return rounds_; }
 
 private:
@@ -140,7 +138,7 @@ private:
     void became_ready(std::size_t point);
 
     LocalCube* cube_;
-    const ForwardFacts* facts_;
+    const ForwardFacts* facts_ = nullptr;  // during run()
     const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;

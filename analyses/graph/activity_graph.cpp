@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string>
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/patterns.hpp"
 #include "analyses/time_category.hpp"
 #include "common/error.hpp"
+#include "replay/chain_marking.hpp"
+#include "replay/exchange_records.hpp"
 
 namespace hindsight::analyses {
 
@@ -21,9 +24,7 @@ constexpr double kNone = std::numeric_limits<double>::max();
 
 }  // namespace
 
-void ActivityGraph::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "the activity graph needs a forward replay");
+void ActivityGraph::begin_pass(const trace::LocalTrace& trace) {
     trace_ = &trace;
     *findings_ = {};
     scenarios_.clear();
@@ -218,10 +219,9 @@ void ActivityGraph::unpack(const EventView& view, replay::PayloadReader& in) {
 
 // A send that waited for its receive (Late Receiver) asks the receiver for
 // the length at the entry of the call that posted the receive.
-replay::ReplyNeed ActivityGraph::reply_need(const EventView& view) const {
-    if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return replay::ReplyNeed::None;
-    const WaitState* wait = facts_->wait_states().find(view.index());
-    return wait->pattern == WaitPattern::LateReceiver ? replay::ReplyNeed::AtBoundary : replay::ReplyNeed::None;
+bool ActivityGraph::needs_reply(const EventView& view) const {
+    if (view.kind() != EventKind::Send || waiting_at(view.index()) <= 0) return false;
+    return facts_->wait_states().find(view.index())->pattern == WaitPattern::LateReceiver;
 }
 
 void ActivityGraph::pack_reply(const EventView& view, replay::PayloadWriter& out) {
@@ -260,7 +260,6 @@ replay::CollectiveTask ActivityGraph::on_collective(const EventView& view, repla
     if (active_ && !done_ && exchange.size() > 1) co_await synchronize(view, exchange);
     if (comm < ordinal_.size()) ++ordinal_[comm];
     if (view.index() == first_world_collective_) co_await choose_scenarios(exchange);
-    if (view.index() == last_world_collective_) co_await follow_path(exchange);
 }
 
 // The members' lengths at their begins of the operation, combined as the
@@ -432,97 +431,183 @@ void ActivityGraph::add_stretch(std::size_t s, EventIndex lo, Ticks from, EventI
     }
 }
 
-// At the last collective on MPI_COMM_WORLD: the path's end, then its hops
-// back to the start, one reduction per hop; each rank adds up its own
-// stretches, and one reduction sums the profiles.
-replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exchange) {
-    const auto started = std::chrono::steady_clock::now();
+namespace {
+
+// A hop's awaited vertex, asked of (or told to) the rank that holds it.
+struct PathVertex {
+    std::uint32_t scenario = 0;
+    std::int32_t comm = -1;  // the collective's communicator; -1: point to point
+    std::uint64_t key = 0;   // the event, or the collective's ordinal on comm
+};
+
+// Where the path arrives on this rank: at `vertex`, whose time on the path
+// is `moment`.
+struct Arrival {
+    EventIndex vertex = trace::kNoEvent;
+    Ticks moment = 0;
+};
+
+}  // namespace
+
+std::uint32_t ActivityGraph::node_before(const std::vector<std::uint32_t>& base, std::size_t s,
+                                         EventIndex vertex) const {
+    const auto& hops = hops_[s];
+    const auto it =
+        std::lower_bound(hops.begin(), hops.end(), vertex, [](const Hop& h, EventIndex k) { return h.at < k; });
+    // The start at base[s], hop j at base[s] + 1 + j.
+    return base[s] + static_cast<std::uint32_t>(it - hops.begin());
+}
+
+EventIndex ActivityGraph::vertex_of(std::int64_t comm, std::uint64_t key) const {
     const trace::LocalTrace& trace = *trace_;
+    if (comm < 0) {
+        if (key >= trace.events.size())
+            throw Error(trace.anchor_path, "the activity graph's path leads to event " + std::to_string(key) +
+                                               " of rank " + std::to_string(trace.rank) + ", which it does not have");
+        return static_cast<EventIndex>(key);
+    }
+    // The hop holds the collective's 0-based ordinal on the communicator
+    // (on_collective() counts after synchronize()).
+    const auto c = static_cast<std::size_t>(comm);
+    if (c >= collectives_.size() || key >= collectives_[c].size())
+        throw Error(trace.anchor_path, "the activity graph's path leads to collective " + std::to_string(key) +
+                                           " of communicator " + std::to_string(comm) + ", which rank " +
+                                           std::to_string(trace.rank) + " does not have");
+    return collectives_[c][static_cast<std::size_t>(key)];
+}
+
+// The path's end: the latest entry into the last collective on
+// MPI_COMM_WORLD (the lowest rank of equals). From there the chain of hops
+// runs back to the start; each rank then adds up its own stretches of the
+// marked path, and sums over the ranks give the path's profile.
+void ActivityGraph::follow_path(replay::Exchange& exchange) {
+    if (last_world_collective_ == trace::kNoEvent) return;
+    const auto started = std::chrono::steady_clock::now();
+    const std::uint64_t rounds_before = exchange.rounds();
+    const trace::LocalTrace& trace = *trace_;
+    const std::string& where = trace.anchor_path;
     const std::size_t n = scenarios_.size();
     const std::size_t paths = trace.call_tree.size();
-    const int me = exchange.world_rank(exchange.rank());
+    const int me = exchange.rank();
+    const auto ranks = static_cast<std::size_t>(exchange.size());
 
-    // The end: the latest entry into the collective (the lowest rank of equals).
+    // Every rank's lengths at the end, to every rank.
     Lengths end = at_end_;
     end.resize(n, 0.0);
-    const Lengths own_end = end;
-    co_await exchange.allreduce(end, replay::ReduceOp::Max);
-    std::vector<double> who(n);
-    for (std::size_t s = 0; s < n; ++s) who[s] = own_end[s] == end[s] ? me : kNone;
-    co_await exchange.allreduce(who, replay::ReduceOp::Min);
+    const auto ends = replay::exchange_records(exchange, replay::RecordLists<double>(ranks, end), where);
+    std::vector<int> holder(n, -1);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        if (ends[r].size() != n) throw Error(where, "rank " + std::to_string(r) + " has another number of scenarios");
+        for (std::size_t s = 0; s < n; ++s)
+            if (holder[s] < 0 || ends[r][s] > end[s]) {
+                end[s] = ends[r][s];
+                holder[s] = static_cast<int>(r);
+            }
+    }
 
-    std::vector<int> holder(n);
-    std::vector<EventIndex> vertex(n, last_world_enter_);
-    std::vector<Ticks> moment(n, last_world_enter_ == trace::kNoEvent ? 0 : trace.events[last_world_enter_].time);
-    for (std::size_t s = 0; s < n; ++s) holder[s] = static_cast<int>(who[s]);
-    std::vector<bool> finished(n, false);
+    // The chain: each hop's successor, from the rank it leads to.
+    std::vector<std::uint32_t> base(n);
+    std::size_t nodes = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+        base[s] = static_cast<std::uint32_t>(nodes);
+        nodes += 1 + hops_[s].size();
+    }
+    const auto leads_to = [&](const Hop& hop) { return hop.to >= 0 && static_cast<std::size_t>(hop.to) < ranks; };
+    const auto for_each_hop = [&](auto&& visit) {
+        for (std::size_t s = 0; s < n; ++s)
+            for (std::size_t j = 0; j < hops_[s].size(); ++j)
+                if (leads_to(hops_[s][j]))
+                    visit(s, base[s] + 1 + static_cast<std::uint32_t>(j), hops_[s][j],
+                          PathVertex{static_cast<std::uint32_t>(s), static_cast<std::int32_t>(hops_[s][j].comm),
+                                     hops_[s][j].key});
+    };
+    replay::RecordLists<PathVertex> asked(ranks);
+    for_each_hop([&](std::size_t, std::uint32_t, const Hop& hop, const PathVertex& v) {
+        asked[static_cast<std::size_t>(hop.to)].push_back(v);
+    });
+    const auto answers = replay::ask_ranks<replay::ChainLink>(
+        exchange, asked,
+        [&](int, const PathVertex& v) {
+            if (v.scenario >= n) throw Error(where, "the activity graph's path names an unknown scenario");
+            return replay::chain_link(me, node_before(base, v.scenario, vertex_of(v.comm, v.key)));
+        },
+        where);
+    std::vector<replay::ChainLink> successors(nodes, replay::kChainEnd);  // the starts end the chain
+    std::vector<std::size_t> taken(ranks, 0);
+    for_each_hop([&](std::size_t, std::uint32_t node, const Hop& hop, const PathVertex&) {
+        const auto to = static_cast<std::size_t>(hop.to);
+        successors[node] = answers[to][taken[to]++];
+    });
+    std::vector<replay::ChainLink> firsts;
+    for (std::size_t s = 0; s < n; ++s)
+        if (holder[s] == me) firsts.push_back(replay::chain_link(me, node_before(base, s, last_world_enter_)));
+    replay::ChainMarks marks;
+    try {
+        marks = replay::mark_chains(exchange, successors, firsts, where);
+    } catch (const Error& e) {
+        throw Error(e.file(), "the activity graph's path: " + e.problem());
+    }
+
+    // Each hop on the path tells the awaited rank where the path arrives.
+    replay::RecordLists<PathVertex> told(ranks);
+    for_each_hop([&](std::size_t, std::uint32_t node, const Hop& hop, const PathVertex& v) {
+        if (marks.marked[node]) told[static_cast<std::size_t>(hop.to)].push_back(v);
+    });
+    std::vector<std::vector<Arrival>> arrivals(n);
+    for (std::size_t s = 0; s < n; ++s)
+        if (holder[s] == me)
+            arrivals[s].push_back({last_world_enter_, last_world_enter_ == trace::kNoEvent ? 0 : trace.events[last_world_enter_].time});
+    for (const auto& from : replay::exchange_records(exchange, told, where))
+        for (const PathVertex& v : from) {
+            const EventIndex vertex = vertex_of(v.comm, v.key);
+            arrivals[v.scenario].push_back({vertex, v.comm < 0 ? trace.events[vertex].time : collective_begin(vertex)});
+        }
+
+    // This rank's stretches, in the order the path passes them: latest first.
     std::vector<double> origin(n, 0.0);
     std::vector<double> profile(n * paths, 0.0);
-    std::uint64_t rounds = 0;
-
-    // Every rank's hop records: the walk takes at most that many steps, also
-    // on inconsistent data.
-    std::vector<double> hop_count{0.0};
-    for (const auto& h : hops_) hop_count[0] += static_cast<double>(h.size());
-    co_await exchange.allreduce(hop_count, replay::ReduceOp::Sum);
-    const double total_hops = hop_count[0];
-    while (std::find(finished.begin(), finished.end(), false) != finished.end()) {
-        // Per scenario: [next rank + 1, communicator + 1, key, finished, origin].
-        std::vector<double> step(5 * n, 0.0);
-        for (std::size_t s = 0; s < n; ++s) {
-            if (finished[s] || holder[s] != me) continue;
+    for (std::size_t s = 0; s < n; ++s) {
+        std::stable_sort(arrivals[s].begin(), arrivals[s].end(),
+                         [](const Arrival& a, const Arrival& b) { return a.vertex > b.vertex; });
+        std::span<double> mine(profile.data() + s * paths, paths);
+        for (const Arrival& a : arrivals[s]) {
             std::vector<double> stretch(paths, 0.0);
-            const auto& hops = hops_[s];
-            // The last hop before the vertex.
-            auto it = std::lower_bound(hops.begin(), hops.end(), vertex[s],
-                                       [](const Hop& h, EventIndex k) { return h.at < k; });
-            std::span<double> mine(profile.data() + s * paths, paths);
-            if (it == hops.begin()) {
-                add_stretch(s, first_world_enter_, trace.events[first_world_enter_].time, vertex[s], moment[s],
-                            stretch);
-                step[5 * s + 3] = 1.0;
-                step[5 * s + 4] = static_cast<double>(trace.events[first_world_enter_].time);
+            const std::uint32_t node = node_before(base, s, a.vertex);
+            if (node == base[s]) {
+                add_stretch(s, first_world_enter_, trace.events[first_world_enter_].time, a.vertex, a.moment, stretch);
+                origin[s] = static_cast<double>(trace.events[first_world_enter_].time);
             } else {
-                const Hop& hop = *std::prev(it);
-                add_stretch(s, hop.call_enter, hop.wait_end, vertex[s], moment[s], stretch);
-                step[5 * s] = hop.to + 1.0;
-                step[5 * s + 1] = static_cast<double>(hop.comm + 1);
-                step[5 * s + 2] = static_cast<double>(hop.key);
+                const Hop& hop = hops_[s][node - base[s] - 1];
+                add_stretch(s, hop.call_enter, hop.wait_end, a.vertex, a.moment, stretch);
             }
             for (std::size_t c = 0; c < paths; ++c) mine[c] += stretch[c];
         }
-        co_await exchange.allreduce(step, replay::ReduceOp::Max);
-        ++rounds;
-        for (std::size_t s = 0; s < n; ++s) {
-            if (finished[s]) continue;
-            if (step[5 * s + 3] > 0 || step[5 * s] < 1 || static_cast<double>(rounds) > total_hops + 1) {
-                finished[s] = true;
-                origin[s] = step[5 * s + 4];
-                continue;
-            }
-            holder[s] = static_cast<int>(step[5 * s]) - 1;
-            if (holder[s] != me) continue;
-            const auto comm = static_cast<std::int64_t>(step[5 * s + 1]) - 1;
-            const auto key = static_cast<std::uint64_t>(step[5 * s + 2]);
-            if (comm < 0) {
-                vertex[s] = static_cast<EventIndex>(key);
-                moment[s] = trace.events[vertex[s]].time;
-            } else {
-                // The hop holds the collective's 0-based ordinal on the
-                // communicator (on_collective() counts after synchronize()).
-                const auto& list = collectives_[static_cast<std::size_t>(comm)];
-                vertex[s] = list[static_cast<std::size_t>(key)];
-                moment[s] = collective_begin(vertex[s]);
-            }
-        }
     }
-    co_await exchange.allreduce(profile, replay::ReduceOp::Sum);
+    exchange.sum(origin);  // one rank holds each scenario's start
+    exchange.sum(profile);
+    report_path(end, origin, profile);
 
-    // Results, the same on every rank.
+    // This rank's memory for the graph: lengths, hops, waits, collectives.
+    std::uint64_t bytes = (4 + 2 * n) * n * sizeof(double) + profile.size() * sizeof(double) +
+                          waits_.size() * sizeof(waits_[0]);
+    for (const auto& h : hops_) bytes += h.size() * sizeof(Hop);
+    for (const auto& list : collectives_) bytes += list.size() * sizeof(EventIndex);
+    for (const auto& p : at_posting_) bytes += sizeof(p) + p.second.size() * sizeof(double);
+    GraphFindings& f = *findings_;
+    f.max_state_bytes = static_cast<std::uint64_t>(exchange.max_loc(static_cast<double>(bytes)).value);
+    f.hops = marks.nodes - n * ranks;  // the starts are no hops
+    f.walk_rounds = exchange.rounds() - rounds_before;
+    f.walk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+// The findings, the same on every rank.
+void ActivityGraph::report_path(const std::vector<double>& end, const std::vector<double>& origin,
+                                const std::vector<double>& profile) {
+    const trace::LocalTrace& trace = *trace_;
+    const std::size_t n = scenarios_.size();
+    const std::size_t paths = trace.call_tree.size();
     GraphFindings& f = *findings_;
     f.computed = true;
-    f.walk_rounds = rounds;
-    f.hops = static_cast<std::uint64_t>(total_hops);
     auto seconds = [&](double ticks) { return ticks_to_seconds(trace, ticks); };
     std::vector<GraphScenario> results(n);
     for (std::size_t s = 0; s < n; ++s) {
@@ -544,17 +629,6 @@ replay::CollectiveTask ActivityGraph::follow_path(replay::CollectiveChannel& exc
     for (const GraphScenario& g : suggestions)
         if (f.suggestions.size() < options_->suggestions && g.length_seconds < f.recorded.length_seconds)
             f.suggestions.push_back(g);
-
-    // This rank's memory for the graph: lengths, hops, waits, collectives.
-    std::uint64_t bytes = (4 + 2 * n) * n * sizeof(double) + profile.size() * sizeof(double) +
-                          waits_.size() * sizeof(waits_[0]);
-    for (const auto& h : hops_) bytes += h.size() * sizeof(Hop);
-    for (const auto& list : collectives_) bytes += list.size() * sizeof(EventIndex);
-    for (const auto& p : at_posting_) bytes += sizeof(p) + p.second.size() * sizeof(double);
-    std::vector<double> most{static_cast<double>(bytes)};
-    co_await exchange.allreduce(most, replay::ReduceOp::Max);
-    f.max_state_bytes = static_cast<std::uint64_t>(most[0]);
-    f.walk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 }  // namespace hindsight::analyses

@@ -23,10 +23,13 @@
 // (critical_path.hpp).
 //
 // Where the awaited rank's length won, the rank keeps a record (a "hop": at
-// which event, to which rank and vertex). At the last collective on
-// MPI_COMM_WORLD the ranks follow the hops back from the path's end, one
-// reduction per hop, each rank adding up its own stretches of the path per
-// call path: the path's profile.
+// which event, to which rank and vertex). After the pass, follow_path()
+// finds the path in rounds of bulk exchanges: the hops are the nodes of a
+// chain from the path's end back to its start (a hop's successor is the
+// last hop of the awaited rank before the awaited vertex), which
+// replay/chain_marking.hpp marks in a few rounds however long it is; then
+// each rank adds up its own stretches of the path per call path, one sum
+// giving the path's profile.
 //
 // What-if scenarios (what_if.hpp) travel in the same pass: every length is a
 // vector, one entry for the run as recorded, one per scenario. A scenario
@@ -45,6 +48,7 @@
 
 #include "analyses/forward_facts.hpp"
 #include "analyses/graph/what_if.hpp"
+#include "replay/exchange.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
@@ -73,7 +77,7 @@ struct GraphFindings {
     std::vector<GraphScenario> what_ifs;     // in the order given
     std::vector<GraphScenario> suggestions;  // largest gain first
     // Cost of the distributed computation.
-    std::uint64_t walk_rounds = 0;   // reductions to follow the path back
+    std::uint64_t walk_rounds = 0;   // exchange rounds to follow the path back
     std::uint64_t hops = 0;          // hop records, all ranks and scenarios
     std::uint64_t max_state_bytes = 0;  // the most any rank held for the graph
     double walk_seconds = 0;            // this rank's time following the path back
@@ -89,7 +93,7 @@ public:
                   std::vector<double> imbalance = {})
         : facts_(&facts), options_(&options), findings_(&findings), imbalance_(std::move(imbalance)) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
     replay::Participation participation() const override {
         return {.enters = true,
                 .leaves = true,
@@ -101,11 +105,17 @@ public:
     void on_leave(const trace::EventView& view) override;
     void pack(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack(const trace::EventView& view, replay::PayloadReader& in) override;
-    replay::ReplyNeed reply_need(const trace::EventView& view) const override;
+    bool needs_reply(const trace::EventView& view) const override;
     void pack_reply(const trace::EventView& view, replay::PayloadWriter& out) override;
     void unpack_reply(const trace::EventView& view, replay::PayloadReader& in) override;
     replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveChannel& exchange) override;
+
+    // After the pass, collective over all ranks (ReplayEngine::run_rounds):
+    // the longest path of every scenario, back from its end, and the
+    // findings. Does nothing where the trace has no collective on
+    // MPI_COMM_WORLD (alike on every rank).
+    void follow_path(replay::Exchange& exchange);
 
     // One what-if on this rank: which call paths it changes and by how much.
     struct Scenario {
@@ -146,7 +156,16 @@ private:
     Lengths after_wait(trace::EventIndex call_enter, Ticks wait_end, Ticks event_time) const;
     replay::CollectiveTask synchronize(const trace::EventView& view, replay::CollectiveChannel& exchange);
     replay::CollectiveTask choose_scenarios(replay::CollectiveChannel& exchange);
-    replay::CollectiveTask follow_path(replay::CollectiveChannel& exchange);
+    // follow_path(): the chain's nodes on this rank are, per scenario s
+    // from `base[s]` on, the start of the path and then hops_[s]; the node
+    // the path takes on arriving at `vertex`, the last hop before it or the
+    // start.
+    std::uint32_t node_before(const std::vector<std::uint32_t>& base, std::size_t s, trace::EventIndex vertex) const;
+    // A hop's awaited vertex on this rank: the event (comm < 0), or the
+    // collective's event by its ordinal on communicator `comm`.
+    trace::EventIndex vertex_of(std::int64_t comm, std::uint64_t key) const;
+    void report_path(const std::vector<double>& end, const std::vector<double>& origin,
+                     const std::vector<double>& profile);
     void add_stretch(std::size_t s, trace::EventIndex lo, Ticks from, trace::EventIndex hi, Ticks to,
                      std::vector<double>& profile) const;
     void record_visits(Scenario& scenario) const;

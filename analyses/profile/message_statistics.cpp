@@ -18,26 +18,24 @@ void count_message(LocalCube& cube, const trace::EventView& view, Metric sync, M
 
 }  // namespace
 
-void MessageStatistics::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
-    forward_ = direction == replay::Direction::Forward;
-    if (!forward_) return;
+void MessageStatistics::begin_pass(const trace::LocalTrace& trace) {
     for (const trace::Collective& c : trace.nonblocking_collectives)
         count_collective(trace.events[c.call_enter].cnode, c);
 }
 
 void MessageStatistics::pack(const trace::EventView& view, replay::PayloadWriter&) {
-    if (forward_ && view.kind() == EventKind::Send)
+    if (view.kind() == EventKind::Send)
         count_message(*cube_, view, Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent);
 }
 
 void MessageStatistics::unpack(const trace::EventView& view, replay::PayloadReader&) {
-    if (forward_ && view.kind() == EventKind::Recv)
+    if (view.kind() == EventKind::Recv)
         count_message(*cube_, view, Metric::SyncsRecv, Metric::CommsRecv, Metric::BytesRcvd);
 }
 
 replay::CollectiveTask MessageStatistics::on_collective(const trace::EventView& view,
                                                         replay::CollectiveChannel&) {
-    if (forward_) count_collective(view.cnode(), view.collective());
+    count_collective(view.cnode(), view.collective());
     return {};  // nothing to exchange
 }
 

@@ -17,7 +17,7 @@ public:
     // Counted in the forward pass where the engine meets the events;
     // nothing travels. Non-blocking collectives, which are no events of the
     // replay, at the start of that pass.
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
     // Counts at pack(), unpack() and collectives, sends nothing.
     replay::Participation participation() const override {
         return {.payloads = replay::Payloads::FromTrace, .collectives = true};
@@ -31,7 +31,6 @@ private:
     void count_collective(CallPathId cnode, const trace::Collective& collective);
 
     LocalCube* cube_;
-    bool forward_ = true;
 };
 
 }  // namespace hindsight::analyses

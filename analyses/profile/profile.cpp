@@ -5,9 +5,7 @@
 
 namespace hindsight::analyses {
 
-void ProfileAnalysis::begin_pass(const trace::LocalTrace& trace, replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "the profile needs a forward replay");
+void ProfileAnalysis::begin_pass(const trace::LocalTrace& trace) {
     const std::size_t paths = trace.call_tree.size();
     exclusive_.assign(paths, 0);
     visits_.assign(paths, 0);
@@ -26,7 +24,7 @@ void ProfileAnalysis::on_leave(const trace::EventView& view) {
         exclusive_[parent] -= duration;
 }
 
-void ProfileAnalysis::end_pass(const trace::LocalTrace& trace, replay::Direction) {
+void ProfileAnalysis::end_pass(const trace::LocalTrace& trace) {
     for (CallPathId c = 0; c < exclusive_.size(); ++c) {
         if (visits_[c] == 0) continue;
         cube_->add(Metric::Visits, c, static_cast<double>(visits_[c]));

@@ -14,8 +14,8 @@ class ProfileAnalysis final : public replay::ReplayObserver {
 public:
     explicit ProfileAnalysis(LocalCube& cube) : cube_(&cube) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
+    void end_pass(const trace::LocalTrace& trace) override;
     // Leaves only (a Leave knows its Enter); sends nothing.
     replay::Participation participation() const override { return {.leaves = true}; }
     void on_leave(const trace::EventView& view) override;

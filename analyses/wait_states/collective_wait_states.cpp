@@ -41,10 +41,7 @@ struct CollectiveWaitStates::Call {
     bool checks_clock = true;
 };
 
-void CollectiveWaitStates::begin_pass(const trace::LocalTrace& trace,
-                                      replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "collective wait states need a forward replay");
+void CollectiveWaitStates::begin_pass(const trace::LocalTrace& trace) {
     facts_->bind(trace);
 }
 

@@ -38,7 +38,7 @@ public:
     CollectiveWaitStates(LocalCube& cube, ForwardFactsBuilder& facts)
         : cube_(&cube), facts_(&facts) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
     replay::Participation participation() const override { return {.collectives = true}; }
     replay::CollectiveTask on_collective(const trace::EventView& view,
                                          replay::CollectiveChannel& exchange) override;

@@ -62,10 +62,7 @@ PointToPointWaitStates::SendTimes PointToPointWaitStates::read_send_times(replay
     return sent;
 }
 
-void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace,
-                                        replay::Direction direction) {
-    if (direction != replay::Direction::Forward)
-        throw Error(trace.anchor_path, "point-to-point wait states need a forward replay");
+void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     trace_ = &trace;
     // Every message and collective of the rank becomes a synchronization point.
     facts_->bind(trace);
@@ -222,7 +219,7 @@ void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode
     claim(*cube_, *info(count).parent, count, cnode, 1.0);
 }
 
-void PointToPointWaitStates::end_pass(const trace::LocalTrace&, replay::Direction) { close_call(); }
+void PointToPointWaitStates::end_pass(const trace::LocalTrace&) { close_call(); }
 
 void PointToPointWaitStates::close_call() {
     if (open_call_ == trace::kNoEvent) return;

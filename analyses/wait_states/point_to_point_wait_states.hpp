@@ -38,8 +38,8 @@ public:
     PointToPointWaitStates(LocalCube& cube, ForwardFactsBuilder& facts)
         : cube_(&cube), facts_(&facts) {}
 
-    void begin_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
-    void end_pass(const trace::LocalTrace& trace, replay::Direction direction) override;
+    void begin_pass(const trace::LocalTrace& trace) override;
+    void end_pass(const trace::LocalTrace& trace) override;
     // No Enters and Leaves: a call completing several receives is closed by
     // the next receive of another call (or the end of the pass), which is as
     // good as its Leave for the metrics. The payload is the send call's

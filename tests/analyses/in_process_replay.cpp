@@ -15,7 +15,6 @@
 #include <utility>
 
 #include "common/error.hpp"
-#include "replay/idle_channel.hpp"
 #include "replay/immediate_channel.hpp"
 #include "replay/pass_observers.hpp"
 #include "replay/payload_frame.hpp"
@@ -24,7 +23,6 @@
 namespace hindsight::testing {
 
 using replay::CollectiveChannel;
-using replay::Direction;
 using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
@@ -37,13 +35,13 @@ namespace {
 // A replay that waits this long for a peer is taken to be deadlocked.
 constexpr auto kPatience = std::chrono::seconds(20);
 
-// What travels: payloads, replies taken lazily, replies taken at the end of
-// the pass (ReplyNeed::AtPassEnd) and notes, each in its own order.
-enum class Mail : std::uint8_t { Payload, Reply, DeferredReply, Note };
+// What travels: payloads, replies taken lazily and notes, each in its own
+// order.
+enum class Mail : std::uint8_t { Payload, Reply, Note };
 
 // A message's identity in a pass: communicator, original sender and
-// receiver (world ranks), tag, direction, and what it is.
-using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Direction, Mail>;
+// receiver (world ranks), tag, and what it is.
+using MailboxKey = std::tuple<CommId, int, int, std::uint32_t, Mail>;
 
 }  // namespace
 
@@ -157,18 +155,6 @@ public:
     int size() const override { return static_cast<int>(members_.size()); }
     int rank() const override { return rank_; }
     int world_rank(int r) const override { return members_.at(static_cast<std::size_t>(r)); }
-
-    // Which observers any member needs at this collective: the members'
-    // masks or-ed (as two exact 32-bit halves, the rendezvous carries doubles).
-    replay::ObserverMask needed(replay::ObserverMask mine) {
-        const std::array<double, 2> halves{static_cast<double>(mine & 0xffffffffu),
-                                           static_cast<double>(mine >> 32)};
-        replay::ObserverMask any = 0;
-        for (const auto& member : gather(halves))
-            any |= static_cast<replay::ObserverMask>(member.at(0)) |
-                   static_cast<replay::ObserverMask>(member.at(1)) << 32;
-        return any;
-    }
 
 private:
     void allreduce_now(std::span<double> values, ReduceOp op) override {
@@ -297,33 +283,19 @@ public:
 
     const trace::MessageSlots& message_slots() const override { return slots_; }
 
-    void run(Direction direction, std::span<ReplayObserver* const> observers) override {
-        const replay::PassObservers pass(*trace_, direction, observers);
-        pass.run_rounds(exchange_);
-        if (!pass.walks_events()) {
-            pass.end_pass();
-            return;
-        }
+    void run(std::span<ReplayObserver* const> observers) override {
+        const replay::PassObservers pass(*trace_, observers);
         const replay::PayloadFrame frame(*trace_, pass);
-        direction_ = direction;
         pending_.clear();
-        deferred_.clear();
         packed_.clear();
         unpacked_.clear();
-        // Like carries_data(), asked before the first event.
-        needs_.assign(trace_->collectives.size(), 0);
-        for (EventIndex i = 0; i < trace_->events.size(); ++i)
-            if (trace_->events[i].kind == EventKind::CollectiveEnd)
-                needs_[trace_->events[i].ref] = pass.exchanges_at(EventView(*trace_, i));
-        const auto n = static_cast<EventIndex>(trace_->events.size());
-        for (EventIndex k = 0; k < n; ++k)
-            visit(EventView(*trace_, direction == Direction::Forward ? k : n - 1 - k), pass, frame);
+        for (EventIndex i = 0; i < trace_->events.size(); ++i) visit(EventView(*trace_, i), pass, frame);
         take_replies(frame, trace::kNoEvent);
-        for (const auto& [event, asked] : deferred_) take_reply(frame, event, asked, Mail::DeferredReply);
-        deferred_.clear();
         deliver_notes(frame);
         pass.end_pass();
     }
+
+    void run_rounds(const char*, const std::function<void(replay::Exchange&)>& rounds) override { rounds(exchange_); }
 
 private:
     void visit(const EventView& view, const replay::PassObservers& pass, const replay::PayloadFrame& frame) {
@@ -338,8 +310,8 @@ private:
             break;
         case EventKind::Send:
         case EventKind::Recv:
-            if ((view.kind() == EventKind::Send) == (direction_ == Direction::Forward))
-                pack(view, pass, frame);
+            if (view.kind() == EventKind::Send)
+                pack(view, frame);
             else
                 unpack(view, frame);
             break;
@@ -349,62 +321,40 @@ private:
         }
     }
 
-    // A message whose observers all declared that they carry nothing travels
-    // as an empty mailbox entry (the MPI engine does not send it at all).
-    void pack(const EventView& view, const replay::PassObservers& pass, const replay::PayloadFrame& frame) {
+    void pack(const EventView& view, const replay::PayloadFrame& frame) {
         packed_.push_back(view.index());
         replay::PayloadWriter out;
-        if (!pass.carries_data(view)) {
-            frame.pack_nothing(view, out);
-            shared_->post(key(view, Mail::Payload), {});
-            return;
-        }
-        const replay::ReplyRequest request = frame.pack(view, out);
+        const replay::ObserverMask asked = frame.pack(view, out);
         shared_->post(key(view, Mail::Payload), out.take());
-        if (request.asked == 0) return;
-        if (request.deferred)
-            deferred_.emplace_back(view.index(), request.asked);
-        else
-            pending_.add(view.index(), replay::reply_boundary(*trace_, view, direction_ == Direction::Forward),
-                         request.asked);
+        if (asked != 0) pending_.add(view.index(), replay::reply_boundary(*trace_, view), asked);
     }
 
     void unpack(const EventView& view, const replay::PayloadFrame& frame) {
         const auto bytes = shared_->take(key(view, Mail::Payload));
         unpacked_.push_back(view.index());
-        if (bytes.empty()) {
-            frame.unpack_nothing(view);
-            return;
-        }
-        const replay::ReplyRequest request = frame.unpack(view, bytes);
-        if (request.asked == 0) return;
+        const replay::ObserverMask asked = frame.unpack(view, bytes);
+        if (asked == 0) return;
         replay::PayloadWriter out;
-        frame.pack_reply(view, request.asked, out);
-        shared_->post(key(view, request.deferred ? Mail::DeferredReply : Mail::Reply), out.take());
+        frame.pack_reply(view, asked, out);
+        shared_->post(key(view, Mail::Reply), out.take());
     }
 
     // Like the MPI engine, this one takes a reply lazily, when the pass
     // reaches its boundary (replay::reply_boundary()).
     void take_replies(const replay::PayloadFrame& frame, EventIndex boundary) {
         pending_.take_due(boundary,
-                          [&](EventIndex event, replay::ObserverMask asked) { take_reply(frame, event, asked, Mail::Reply); });
-    }
-    void take_reply(const replay::PayloadFrame& frame, EventIndex event, replay::ObserverMask asked, Mail mail) {
-        const EventView view(*trace_, event);
-        frame.unpack_reply(view, asked, shared_->take(key(view, mail)));
+                          [&](EventIndex event, replay::ObserverMask asked) {
+                              const EventView view(*trace_, event);
+                              frame.unpack_reply(view, asked, shared_->take(key(view, Mail::Reply)));
+                          });
     }
 
     void collective(const EventView& view, const replay::PassObservers& pass) {
         const CommId comm = view.collective().comm;
         RendezvousChannel channel(*shared_, comm, members(comm), rank_in(comm));
-        // The observers nobody needs get an idle channel, as the MPI
-        // engine's do.
-        replay::IdleChannel idle(channel);
-        const replay::ObserverMask needed = channel.needed(needs_.at(view.event().ref));
         for (const replay::PassMember& m : pass.collectives()) {
-            auto& mine = (needed & m.bit) ? static_cast<CollectiveChannel&>(channel) : idle;
             // Every operation completes when awaited: the task runs through.
-            replay::CollectiveTask task = m.observer->on_collective(view, mine);
+            replay::CollectiveTask task = m.observer->on_collective(view, channel);
             task.start();
             if (!task.done()) throw Error("", "in-process replay: a collective task was left unfinished");
         }
@@ -443,19 +393,16 @@ private:
         const trace::Message& msg = view.message();
         const int peer = members(msg.comm).at(static_cast<std::size_t>(msg.partner));
         const bool sender = view.kind() == EventKind::Send;
-        return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag, direction_, mail};
+        return {msg.comm, sender ? trace_->rank : peer, sender ? peer : trace_->rank, msg.tag, mail};
     }
 
     InProcessReplay::Shared* shared_;
     const trace::LocalTrace* trace_;
     trace::MessageSlots slots_;
     RankExchange exchange_;
-    Direction direction_ = Direction::Forward;
     replay::PendingReplies pending_;
-    std::vector<std::pair<EventIndex, replay::ObserverMask>> deferred_;  // replies taken after the last event
     std::vector<EventIndex> packed_;             // the packing events, in pass order, where notes are read
     std::vector<EventIndex> unpacked_;           // the unpacking events, in pass order, where notes are written
-    std::vector<replay::ObserverMask> needs_;    // by collective: this rank's exchanges_at() masks
 };
 
 }  // namespace

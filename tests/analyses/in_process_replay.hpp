@@ -1,11 +1,10 @@
 // A replay engine for tests: every rank of a trace replays in its own thread
-// of one process, messages travel through shared mailboxes and collective
-// channels meet at shared rendezvous points. It follows the contract of
-// replay/engine.hpp (payloads laid out by replay/payload_frame.hpp, replies
-// completed lazily as the MPI engine does, messages that carry nothing,
-// collective channels, idle where no member has anything to exchange)
-// without MPI, so that the analyses' observers can be
-// tested on exact scenarios.
+// of one process, messages travel through shared mailboxes, collective
+// channels meet at shared rendezvous points and the rounds' bulk exchanges
+// at a shared one. It follows the contract of replay/engine.hpp (payloads
+// laid out by replay/payload_frame.hpp, replies completed lazily as the MPI
+// engine does, collective channels, rounds) without MPI, so that the
+// analyses can be tested on exact scenarios.
 #pragma once
 
 #include <functional>

@@ -14,7 +14,6 @@
 using hindsight::analyzer::ProgressDisplay;
 using hindsight::analyzer::progress_bar;
 using hindsight::analyzer::time_left;
-using hindsight::replay::Direction;
 
 namespace {
 
@@ -69,7 +68,7 @@ TEST_CASE("every line, and every redraw of the status line, is one write") {
             ProgressDisplay display(out, mode, std::chrono::seconds(0));
             display.phase("load");
             display.phase("replay");
-            display.pass_begins(Direction::Forward, 100);
+            display.pass_begins("forward pass", 100);
             display.events_done(50);
             display.pass_ends();
             display.phase("report");
@@ -93,10 +92,10 @@ TEST_CASE("in a log, each phase is one plain line with its time; the replay's na
         ProgressDisplay display(out, ProgressDisplay::Mode::Lines);
         display.phase("load");
         display.phase("replay");
-        display.pass_begins(Direction::Forward, 100000);
+        display.pass_begins("forward pass", 100000);
         display.events_done(50000);
         display.pass_ends();
-        display.pass_begins(Direction::Backward, 100000);
+        display.pass_begins("backward pass", 100000);
         display.pass_ends();
         display.phase("report");
         display.finish();
@@ -113,7 +112,7 @@ TEST_CASE("on a terminal, the status line shows the pass's share done and is rew
     std::ostringstream out;
     ProgressDisplay display(out, ProgressDisplay::Mode::Bar, std::chrono::nanoseconds(0));
     display.phase("replay");
-    display.pass_begins(Direction::Backward, 8192);
+    display.pass_begins("backward pass", 8192);
     display.events_done(4096);
     const std::string shown = out.str();
     CHECK(shown.find("\rhindsight-analyze: replay backward pass   0% [                ]\x1b[K") != std::string::npos);
@@ -132,7 +131,7 @@ TEST_CASE("on a terminal, redraws wait for the refresh interval") {
     std::ostringstream out;
     ProgressDisplay display(out, ProgressDisplay::Mode::Bar, std::chrono::hours(1));
     display.phase("replay");
-    display.pass_begins(Direction::Forward, 8192);
+    display.pass_begins("forward pass", 8192);
     const std::string before = out.str();
     display.events_done(4096);
     CHECK(out.str() == before);
@@ -153,7 +152,7 @@ TEST_CASE("a silent display writes nothing") {
     ProgressDisplay display(out, ProgressDisplay::Mode::Silent);
     display.phase("load");
     display.phase("replay");
-    display.pass_begins(Direction::Forward, 10);
+    display.pass_begins("forward pass", 10);
     display.pass_ends();
     display.finish();
     CHECK(out.str().empty());

@@ -61,6 +61,20 @@ TEST_CASE("chain marking: marks the chain from its first node, not the branches"
     CHECK(marks.levels == (marks.gathered ? 0u : 2u));
 }
 
+TEST_CASE("chain marking: several chains without a common node, in the same rounds", "[chain]") {
+    // 0 -> 2 -> end and 5 -> 1 -> 3 -> end; 4 -> 3 is off both.
+    Loopback exchange;
+    const std::vector<ChainLink> successors{node(2), node(3), kChainEnd, kChainEnd, node(3), node(1)};
+    const std::vector<ChainLink> firsts{node(0), node(5)};
+    const std::uint64_t gather_up_to = strategy();
+    const ChainMarks marks = mark_chains(exchange, successors, firsts, "trace", gather_up_to);
+    CHECK(marked(marks) == std::vector<int>{0, 1, 2, 3, 5});
+    // As many doubling levels as the longer chain alone takes.
+    const ChainMarks longer = mark_chain(exchange, successors, node(5), "trace", gather_up_to);
+    CHECK(marked(longer) == std::vector<int>{1, 3, 5});
+    CHECK(marks.levels == longer.levels);
+}
+
 TEST_CASE("chain marking: a long chain takes logarithmically many levels", "[chain]") {
     // 1000 nodes, each leading to the one before: 999 links.
     Loopback exchange;

@@ -1,5 +1,5 @@
 // The MPI replay engine on builder traces, run with several ranks: payloads
-// reach the recorded partners forward and backward, replies come back,
+// reach the recorded partners, replies come back,
 // collective exchanges compute what they promise on the mirrored
 // communicators, and the consistency checks catch unmatched messages and
 // collectives.
@@ -161,8 +161,8 @@ CollectiveTask check_collective_exchange(const EventView& v, CollectiveChannel& 
     ++completed;
 }
 
-// Checks what arrives: forward, the sender's rank and send time; backward,
-// the receiver's rank and receive time; replies, the replier's rank.
+// Checks what arrives: the sender's rank and send time; replies, the
+// replier's rank.
 class CheckingObserver final : public ReplayObserver {
 public:
     explicit CheckingObserver(std::vector<int> partners_world) : world_(std::move(partners_world)) {}
@@ -180,14 +180,11 @@ public:
         const auto from = r.get<std::int32_t>();
         const auto time = r.get<Ticks>();
         CHECK(from == world_[static_cast<std::size_t>(v.message().partner)]);
-        // Forward (at a Recv) the time is the sender's MPI_SEND; backward (at
-        // a Send) the receiver's MPI_RECV.
-        const bool forward = v.kind() == EventKind::Recv;
-        const Ticks expected = forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from);
-        CHECK(time == expected);
+        CHECK(v.kind() == EventKind::Recv);
+        CHECK(time == (from == 0 ? send_time(0) : send_time(from) + 2000));  // the sender's MPI_SEND
         ++unpacked;
     }
-    replay::ReplyNeed reply_need(const EventView&) const override { return replay::ReplyNeed::AtBoundary; }
+    bool needs_reply(const EventView&) const override { return true; }
     void pack_reply(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(1000 + v.trace().rank); }
     void unpack_reply(const EventView& v, PayloadReader& r) override {
         CHECK(r.get<std::int32_t>() == 1000 + world_[static_cast<std::size_t>(v.message().partner)]);
@@ -238,21 +235,17 @@ TEST_CASE("payloads, replies and collective exchanges reach the recorded partner
 
     const int rank = world_rank();
     const int expected_collectives = 3 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, bcast, finalize (+ pair)
-    engine.run(Direction::Forward, observers);
+    engine.run(observers);
     CHECK(observer.unpacked == 1);
     CHECK(observer.replies == 1);
     CHECK(observer.collectives == expected_collectives);
-    engine.run(Direction::Backward, observers);
-    CHECK(observer.unpacked == 2);
-    CHECK(observer.replies == 2);
-    CHECK(observer.collectives == 2 * expected_collectives);
     CHECK(observer.exchanged == observer.collectives);
 }
 
 // Packs the same as CheckingObserver, but declares it packs trace data only
 // (the engine then exchanges the payloads in bulk and batches the collective
-// exchanges) or, with `silent`, that it carries nothing (then no message
-// travels and unpack gets nothing) and ignores Enters and Leaves.
+// exchanges) or, with `silent`, packs nothing from the pass (its unpack then
+// gets an empty reader) and ignores Enters and Leaves.
 class BulkObserver final : public ReplayObserver {
 public:
     BulkObserver(std::vector<int> partners_world, bool silent)
@@ -268,7 +261,6 @@ public:
     }
     void on_enter(const EventView&) override { ++regions_seen; }
     void on_leave(const EventView&) override { ++regions_seen; }
-    bool carries_data(const EventView&) const override { return !silent_; }
     void pack(const EventView& v, PayloadWriter& w) override {
         if (silent_) return;
         w.put<std::int32_t>(v.trace().rank);
@@ -282,8 +274,7 @@ public:
         const auto from = r.get<std::int32_t>();
         const auto time = r.get<Ticks>();
         CHECK(from == world_[static_cast<std::size_t>(v.message().partner)]);
-        const bool forward = v.kind() == EventKind::Recv;
-        CHECK(time == (forward ? (from == 0 ? send_time(0) : send_time(from) + 2000) : recv_time(from)));
+        CHECK(time == (from == 0 ? send_time(0) : send_time(from) + 2000));
         ++unpacked;
     }
     CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
@@ -296,7 +287,7 @@ private:
     bool silent_;
 };
 
-TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
+TEST_CASE("payloads in bulk, and empty parts beside another observer's", "[engine][mpi]") {
     RingReplay ring;
     const int n = world_size();
     MpiReplayEngine& engine = ring.engine;
@@ -305,36 +296,27 @@ TEST_CASE("payloads in bulk and messages that carry nothing", "[engine][mpi]") {
 
     BulkObserver bulk(identity, false);
     std::array<ReplayObserver*, 1> bulk_pass{&bulk};
-    engine.run(Direction::Forward, bulk_pass);
-    engine.run(Direction::Backward, bulk_pass);
-    CHECK(bulk.unpacked == 2);
+    engine.run(bulk_pass);
+    CHECK(bulk.unpacked == 1);
     CHECK(bulk.empty == 0);
     const int rank = world_rank();
     const int collectives = 3 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, bcast, finalize (+ pair)
-    CHECK(bulk.collectives == 2 * collectives);
+    CHECK(bulk.collectives == collectives);
     CHECK(bulk.exchanged == bulk.collectives);
     // main, the send's and the receive's calls and every collective's call
-    // (MPI_Init and MPI_Finalize included): an Enter and a Leave each, in
-    // both passes.
-    CHECK(bulk.regions_seen == 2 * 2 * (3 + collectives));
+    // (MPI_Init and MPI_Finalize included): an Enter and a Leave each.
+    CHECK(bulk.regions_seen == 2 * (3 + collectives));
 
     // Mixed with an observer that does not pack trace data only: message by
     // message, and the silent one gets empty readers where the other writes.
     BulkObserver silent(identity, true);
     CheckingObserver checking(identity);
     std::array<ReplayObserver*, 2> mixed{&silent, &checking};
-    engine.run(Direction::Forward, mixed);
+    engine.run(mixed);
     CHECK(silent.empty == 1);
+    CHECK(silent.regions_seen == 0);
     CHECK(checking.unpacked == 1);
     CHECK(checking.replies == 1);
-
-    // Alone, the silent observer sends nothing at all.
-    std::array<ReplayObserver*, 1> silent_pass{&silent};
-    const auto before = engine.messages();
-    engine.run(Direction::Backward, silent_pass);
-    CHECK(silent.empty == 2);
-    CHECK(engine.messages() == before);
-    CHECK(silent.regions_seen == 0);
 }
 
 namespace {
@@ -378,19 +360,15 @@ public:
 class StatefulObserver final : public ReplayObserver {
 public:
     replay::Participation participation() const override { return {.payloads = replay::Payloads::FromPass}; }
-    bool carries_data(const EventView&) const override { return false; }
 };
 
-// The packing events of `trace` in pass order whose tag is not 2.
-std::vector<EventIndex> expected_notes(const LocalTrace& trace, Direction direction) {
-    const bool forward = direction == Direction::Forward;
+// The sends of `trace` in pass order whose tag is not 2.
+std::vector<EventIndex> expected_notes(const LocalTrace& trace) {
     std::vector<EventIndex> events;
     for (EventIndex i = 0; i < trace.events.size(); ++i) {
         const Event& e = trace.events[i];
-        const bool packing = forward ? e.kind == EventKind::Send : e.kind == EventKind::Recv;
-        if (packing && trace.messages[e.ref].tag != 2) events.push_back(i);
+        if (e.kind == EventKind::Send && trace.messages[e.ref].tag != 2) events.push_back(i);
     }
-    if (!forward) std::reverse(events.begin(), events.end());
     return events;
 }
 
@@ -407,21 +385,19 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
     const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
     MpiReplayEngine engine(trace, slots, mirror, watch);
 
-    for (const Direction direction : {Direction::Forward, Direction::Backward}) {
-        const std::vector<EventIndex> expected = expected_notes(trace, direction);
-        REQUIRE(expected.size() == 2);
+    const std::vector<EventIndex> expected = expected_notes(trace);
+    REQUIRE(expected.size() == 2);
 
-        NoteObserver batched;
-        std::array<ReplayObserver*, 1> batched_pass{&batched};
-        engine.run(direction, batched_pass);
-        CHECK(batched.noted == expected);
+    NoteObserver batched;
+    std::array<ReplayObserver*, 1> batched_pass{&batched};
+    engine.run(batched_pass);
+    CHECK(batched.noted == expected);
 
-        NoteObserver one_by_one;
-        StatefulObserver stateful;
-        std::array<ReplayObserver*, 2> one_by_one_pass{&stateful, &one_by_one};
-        engine.run(direction, one_by_one_pass);
-        CHECK(one_by_one.noted == expected);
-    }
+    NoteObserver one_by_one;
+    StatefulObserver stateful;
+    std::array<ReplayObserver*, 2> one_by_one_pass{&stateful, &one_by_one};
+    engine.run(one_by_one_pass);
+    CHECK(one_by_one.noted == expected);
 }
 
 TEST_CASE("waits for other ranks complete together, or end in a clear error after the timeout", "[progress][mpi]") {
@@ -568,76 +544,57 @@ TEST_CASE("consistency: messages to oneself pass, a receive before its own send 
 
 namespace {
 
-// Asks for replies that may come at the end of the pass, and takes part in
-// the exchange of the broadcast only (declared by its root alone): the
-// other collectives must get an idle channel on every member.
-class DeferringObserver final : public ReplayObserver {
+// Passes message by message (it packs from the pass) and exchanges a
+// fixed-size broadcast at the broadcast only, nothing at the other
+// collectives.
+class FixedBroadcastObserver final : public ReplayObserver {
 public:
-    int replies = 0, active = 0, idle = 0;
+    int broadcasts = 0, others = 0;
 
     replay::Participation participation() const override {
-        return {.enters = true,
-                .leaves = true,
-                .payloads = replay::Payloads::FromPass,
-                .replies = true,
-                .collectives = true};
-    }
-    void begin_pass(const LocalTrace& trace, Direction) override {
-        regions_ = static_cast<int>(std::count_if(trace.events.begin(), trace.events.end(), [](const Event& e) {
-            return e.kind == EventKind::Enter || e.kind == EventKind::Leave;
-        }));
-        seen_ = 0;
-    }
-    void on_enter(const EventView&) override { ++seen_; }
-    void on_leave(const EventView&) override { ++seen_; }
-    void pack(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(v.trace().rank); }
-    void unpack(const EventView&, PayloadReader& r) override { r.get<std::int32_t>(); }
-    replay::ReplyNeed reply_need(const EventView&) const override { return replay::ReplyNeed::AtPassEnd; }
-    void pack_reply(const EventView& v, PayloadWriter& w) override { w.put<std::int32_t>(1000 + v.trace().rank); }
-    void unpack_reply(const EventView& v, PayloadReader& r) override {
-        CHECK(r.get<std::int32_t>() == 1000 + v.trace().definitions.world_ranks(v.message().comm).at(
-                                                  static_cast<std::size_t>(v.message().partner)));
-        CHECK(seen_ == regions_);  // after the last event of the pass
-        ++replies;
-    }
-    bool exchanges_at(const EventView& v) const override {
-        return v.collective().op == CollectiveOp::Bcast && v.trace().rank == v.collective().root;
+        return {.payloads = replay::Payloads::FromPass, .collectives = true};
     }
     CollectiveTask on_collective(const EventView& v, CollectiveChannel& x) override {
-        if (!x.active()) {
-            ++idle;
-            std::array<double, 1> value{1.0};
-            CHECK_THROWS_AS(co_await x.allreduce(value, ReduceOp::Sum), Error);
+        if (v.collective().op != CollectiveOp::Bcast) {
+            ++others;
             co_return;
         }
-        ++active;
-        CHECK(v.collective().op == CollectiveOp::Bcast);
         std::array<double, 3> data{0.0, 0.0, 0.0};
         if (x.rank() == v.collective().root) data = {1.0, 2.0, 3.0};
         co_await x.broadcast_fixed(data, v.collective().root);
         CHECK(data == std::array<double, 3>{1.0, 2.0, 3.0});
+        ++broadcasts;
     }
-
-private:
-    int regions_ = 0, seen_ = 0;
 };
 
 }  // namespace
 
-TEST_CASE("replies at the end of the pass, idle and fixed-size collective exchanges", "[engine][mpi]") {
+TEST_CASE("fixed-size collective exchanges in a pass message by message", "[engine][mpi]") {
     RingReplay ring;
     const int n = world_size();
-    MpiReplayEngine& engine = ring.engine;
-    DeferringObserver observer;
+    FixedBroadcastObserver observer;
     std::array<ReplayObserver*, 1> observers{&observer};
-
+    ring.engine.run(observers);
     const int rank = world_rank();
-    const int idle = 2 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, finalize (+ pair)
-    engine.run(Direction::Forward, observers);
-    engine.run(Direction::Backward, observers);
-    CHECK(observer.replies == 2);
-    CHECK(observer.active == 2);
-    CHECK(observer.idle == 2 * idle);
+    CHECK(observer.broadcasts == 1);
+    CHECK(observer.others == 2 + ((rank == 0 || rank == n - 1) ? 1 : 0));  // init, finalize (+ pair)
+}
+
+TEST_CASE("rounds get the exchange among all ranks and are counted apart from the passes", "[engine][mpi]") {
+    RingReplay ring;
+    const int n = world_size();
+    std::array<double, 1> ranks{1.0};
+    ring.engine.run_rounds("sums", [&](Exchange& exchange) {
+        CHECK(exchange.rank() == world_rank());
+        CHECK(exchange.size() == n);
+        exchange.sum(ranks);
+        CHECK(exchange.any(exchange.rank() == n - 1));
+    });
+    CHECK(ranks[0] == n);
+    REQUIRE(ring.engine.pass_exchanges().size() == 1);
+    CHECK(ring.engine.pass_exchanges()[0].name == "sums");
+    CHECK(ring.engine.pass_exchanges()[0].rounds == 2);
+    CHECK(ring.engine.pass_exchanges()[0].hand_overs == 0);
 }
 
 int main(int argc, char** argv) {
@@ -710,7 +667,7 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
     MpiReplayEngine engine(trace, slots, mirror, watch);
     NumberedCollectives observer;
     std::array<ReplayObserver*, 1> observers{&observer};
-    engine.run(Direction::Forward, observers);
+    engine.run(observers);
 
     const int rank = world_rank();
     const bool in_pair = rank == 0 || rank == n - 1;

@@ -100,9 +100,7 @@ public:
         if (writes_) w.put(id_);
     }
     void unpack(const EventView&, PayloadReader& r) override { take(r); }
-    ReplyNeed reply_need(const EventView&) const override {
-        return writes_ ? ReplyNeed::AtBoundary : ReplyNeed::None;
-    }
+    bool needs_reply(const EventView&) const override { return writes_; }
     void pack_reply(const EventView&, PayloadWriter& w) override { w.put(id_); }
     void unpack_reply(const EventView&, PayloadReader& r) override { take(r); }
     void write_note(const EventView&, PayloadWriter& w) override {
@@ -128,7 +126,7 @@ TEST_CASE("payload frame: each observer reads its own part, or an empty reader",
     const EventView view(trace, 0);  // the observers above never look at it
     PartObserver writer(1, true, true), silent(2, false, true), other(3, true, false);
     std::array<ReplayObserver*, 3> observers{&writer, &silent, &other};
-    const PassObservers pass(trace, Direction::Forward, observers);
+    const PassObservers pass(trace, observers);
     const PayloadFrame frame(trace, pass);
     PayloadWriter out;
 
@@ -138,11 +136,11 @@ TEST_CASE("payload frame: each observer reads its own part, or an empty reader",
     CHECK(silent.empty == 1);
     CHECK(other.read == std::vector<std::int32_t>{3});
 
-    const ReplyRequest request = frame.pack(view, out);
-    CHECK(request.asked == (observer_bit(0) | observer_bit(2)));
-    CHECK(frame.unpack(view, out.bytes()).asked == request.asked);
-    frame.pack_reply(view, request.asked, out);
-    frame.unpack_reply(view, request.asked, out.bytes());
+    const ObserverMask asked = frame.pack(view, out);
+    CHECK(asked == (observer_bit(0) | observer_bit(2)));
+    CHECK(frame.unpack(view, out.bytes()) == asked);
+    frame.pack_reply(view, asked, out);
+    frame.unpack_reply(view, asked, out.bytes());
     CHECK(writer.read == std::vector<std::int32_t>{1, 1, 1});
     // A reply holding a part of an observer that did not ask is refused.
     CHECK_THROWS_AS(frame.unpack_reply(view, observer_bit(0), out.bytes()), hindsight::Error);
@@ -165,7 +163,7 @@ TEST_CASE("payload frame: a message without notes writes none", "[payload][frame
     const EventView view(trace, 0);
     PartObserver silent(2, false, true), no_notes(3, true, false);
     std::array<ReplayObserver*, 2> observers{&silent, &no_notes};
-    const PassObservers pass(trace, Direction::Forward, observers);
+    const PassObservers pass(trace, observers);
     const PayloadFrame frame(trace, pass);
     CHECK(frame.writes_notes());
     PayloadWriter out;
@@ -173,6 +171,6 @@ TEST_CASE("payload frame: a message without notes writes none", "[payload][frame
     CHECK(out.bytes().empty());
 
     std::array<ReplayObserver*, 1> none{&no_notes};
-    const PassObservers without_notes(trace, Direction::Forward, none);
+    const PassObservers without_notes(trace, none);
     CHECK_FALSE(PayloadFrame(trace, without_notes).writes_notes());
 }

@@ -67,9 +67,13 @@ TEST_CASE("activity graph: Figure 3's run, the path as recorded", "[activity-gra
     CHECK(g.recorded.length_seconds == Approx(8.0));
     CHECK(path_share(g.recorded, r, "main/g") == Approx(3.0));
     CHECK(path_share(g.recorded, r, "main/MPI_Recv") == Approx(2.0));
-    // Two hops (C -> B -> A), one reduction each and one to end the walk.
+    // Two hops (C -> B -> A). The path, in rounds whatever its length: the
+    // ends to everyone (1), the hops' successors asked and answered (2), the
+    // chain marked by rank 0 (a count and two all-to-alls, 3), the arrivals
+    // told (1), the start's time and the profile summed (2), the largest
+    // state (1).
     CHECK(g.hops == 2);
-    CHECK(g.walk_rounds == 3);
+    CHECK(g.walk_rounds == 10);
 }
 
 TEST_CASE("activity graph: Figure 3, g on A one unit shorter", "[activity-graph][what-if]") {
@@ -149,8 +153,11 @@ TEST_CASE("activity graph: a pipeline of sends across six ranks", "[activity-gra
     CHECK(g.recorded.length_seconds == Approx(ns(620)));
     CHECK(path_share(g.recorded, r, "main/c") == Approx(ns(600)));
     CHECK(path_share(g.recorded, r, "main/MPI_Recv") == Approx(ns(10)));
-    // P - 1 hops in each of the three scenarios.
+    // P - 1 hops in each of the three scenarios, whose paths are marked
+    // together: the same 10 rounds as Figure 3's two hops (a walk hop by hop
+    // would take P rounds).
     CHECK(g.hops == 3 * (P - 1));
+    CHECK(g.walk_rounds == 10);
     // Rank 2's c at half: everyone after it 50 earlier. All c at half: 300.
     CHECK(g.what_ifs[0].length_seconds == Approx(ns(570)));
     CHECK(g.what_ifs[1].length_seconds == Approx(ns(320)));
