@@ -58,7 +58,7 @@ void forward_pass(Run& r) {
         CollectiveStatistics collective_calls(r.cube);
         const std::array<replay::ReplayObserver*, 5> forward{&profile, &statistics, &point_to_point, &collectives,
                                                              &collective_calls};
-        r.engine.run(forward);
+        r.engine.run("forward pass", forward);
         r.exclusive = profile.exclusive_ticks();
     }
     r.facts.emplace(std::move(facts).finish());
@@ -115,7 +115,7 @@ const std::vector<Stage>& stages() {
              ActivityGraph graph(*r.facts, r.graph, r.findings.graph, std::move(imbalance));
              const std::array<replay::ReplayObserver*, 1> observers{&graph};
              const auto start = std::chrono::steady_clock::now();
-             r.engine.run(observers);
+             r.engine.run("activity graph", observers);
              r.engine.run_rounds("activity graph's path",
                                  [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);

@@ -26,8 +26,9 @@ public:
     // Runs one pass over the local trace with the observers, in their order
     // (that order decides how payload parts are laid out, the same on every
     // rank). All ranks must run the same passes with the same observer kinds,
-    // which declare the same participation (observer.hpp).
-    virtual void run(std::span<ReplayObserver* const> observers) = 0;
+    // which declare the same participation (observer.hpp). `name` says what
+    // runs, as for run_rounds().
+    virtual void run(const char* name, std::span<ReplayObserver* const> observers) = 0;
 
     // Calls rounds(exchange) once, with the exchange among all ranks. Every
     // rank must make the same calls in the same order. `name` says what runs,

@@ -60,10 +60,10 @@ int MpiReplayEngine::tag_of(const trace::Message& m) const {
     return static_cast<int>(m.tag % (static_cast<std::uint64_t>(tag_ub_) + 1));
 }
 
-void MpiReplayEngine::run(std::span<ReplayObserver* const> observers) {
+void MpiReplayEngine::run(const char* name, std::span<ReplayObserver* const> observers) {
     const PassObservers pass(trace_, observers);
     const std::uint64_t all_to_alls = all_to_all_.runs(), hand_overs = hand_overs_;
-    if (progress_ != nullptr) progress_->pass_begins("forward pass", trace_.events.size());
+    if (progress_ != nullptr) progress_->pass_begins(name, trace_.events.size());
     // Every rank runs the same passes with observers that declare the same
     // participation, so all take the same branch (and meet in the same
     // block all-to-alls).
@@ -76,7 +76,7 @@ void MpiReplayEngine::run(std::span<ReplayObserver* const> observers) {
     all_to_all_.release();  // the pass's payloads, possibly millions
     pass.end_pass();
     if (progress_ != nullptr) progress_->pass_ends();
-    pass_exchanges_.push_back({"forward", all_to_all_.runs() - all_to_alls + collective_rounds, hand_overs_ - hand_overs});
+    pass_exchanges_.push_back({name, all_to_all_.runs() - all_to_alls + collective_rounds, hand_overs_ - hand_overs});
 }
 
 void MpiReplayEngine::run_rounds(const char* name, const std::function<void(Exchange&)>& rounds) {

@@ -57,7 +57,7 @@ public:
     MpiReplayEngine(const trace::LocalTrace& trace, const trace::MessageSlots& slots, const CommunicatorMirror& mirror,
                     ProgressWatch& watch);
 
-    void run(std::span<ReplayObserver* const> observers) override;
+    void run(const char* name, std::span<ReplayObserver* const> observers) override;
     void run_rounds(const char* name, const std::function<void(Exchange&)>& rounds) override;
     const trace::MessageSlots& message_slots() const override { return slots_; }
 
@@ -72,7 +72,7 @@ public:
     // What each pass and each run of rounds exchanged, in the order they ran
     // (statistics).
     struct PassExchanges {
-        std::string name;  // "forward" for a pass, else the name given to run_rounds()
+        std::string name;  // the name given to run() or run_rounds()
         // Bulk steps every rank took together: block all-to-alls, the
         // analyses' rounds (exchange.hpp), rounds of batched collectives.
         std::uint64_t rounds = 0;

@@ -283,7 +283,7 @@ public:
 
     const trace::MessageSlots& message_slots() const override { return slots_; }
 
-    void run(std::span<ReplayObserver* const> observers) override {
+    void run(const char* /*name*/, std::span<ReplayObserver* const> observers) override {
         const replay::PassObservers pass(*trace_, observers);
         const replay::PayloadFrame frame(*trace_, pass);
         pending_.clear();

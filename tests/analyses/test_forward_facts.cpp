@@ -35,7 +35,7 @@ struct Annotated {
             PointToPointWaitStates p2p(cube, built);
             CollectiveWaitStates coll(cube, built);
             const std::array<replay::ReplayObserver*, 2> forward{&p2p, &coll};
-            replay.engine(r).run(forward);
+            replay.engine(r).run("forward pass", forward);
             facts[i] = std::move(built).finish();
         });
     }

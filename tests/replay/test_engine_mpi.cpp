@@ -235,7 +235,7 @@ TEST_CASE("payloads, replies and collective exchanges reach the recorded partner
 
     const int rank = world_rank();
     const int expected_collectives = 3 + ((rank == 0 || rank == n - 1) ? 1 : 0);  // init, bcast, finalize (+ pair)
-    engine.run(observers);
+    engine.run("test pass", observers);
     CHECK(observer.unpacked == 1);
     CHECK(observer.replies == 1);
     CHECK(observer.collectives == expected_collectives);
@@ -296,7 +296,7 @@ TEST_CASE("payloads in bulk, and empty parts beside another observer's", "[engin
 
     BulkObserver bulk(identity, false);
     std::array<ReplayObserver*, 1> bulk_pass{&bulk};
-    engine.run(bulk_pass);
+    engine.run("test pass", bulk_pass);
     CHECK(bulk.unpacked == 1);
     CHECK(bulk.empty == 0);
     const int rank = world_rank();
@@ -312,7 +312,7 @@ TEST_CASE("payloads in bulk, and empty parts beside another observer's", "[engin
     BulkObserver silent(identity, true);
     CheckingObserver checking(identity);
     std::array<ReplayObserver*, 2> mixed{&silent, &checking};
-    engine.run(mixed);
+    engine.run("test pass", mixed);
     CHECK(silent.empty == 1);
     CHECK(silent.regions_seen == 0);
     CHECK(checking.unpacked == 1);
@@ -390,13 +390,13 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
 
     NoteObserver batched;
     std::array<ReplayObserver*, 1> batched_pass{&batched};
-    engine.run(batched_pass);
+    engine.run("test pass", batched_pass);
     CHECK(batched.noted == expected);
 
     NoteObserver one_by_one;
     StatefulObserver stateful;
     std::array<ReplayObserver*, 2> one_by_one_pass{&stateful, &one_by_one};
-    engine.run(one_by_one_pass);
+    engine.run("test pass", one_by_one_pass);
     CHECK(one_by_one.noted == expected);
 }
 
@@ -574,7 +574,7 @@ TEST_CASE("fixed-size collective exchanges in a pass message by message", "[engi
     const int n = world_size();
     FixedBroadcastObserver observer;
     std::array<ReplayObserver*, 1> observers{&observer};
-    ring.engine.run(observers);
+    ring.engine.run("test pass", observers);
     const int rank = world_rank();
     CHECK(observer.broadcasts == 1);
     CHECK(observer.others == 2 + ((rank == 0 || rank == n - 1) ? 1 : 0));  // init, finalize (+ pair)
@@ -667,7 +667,7 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
     MpiReplayEngine engine(trace, slots, mirror, watch);
     NumberedCollectives observer;
     std::array<ReplayObserver*, 1> observers{&observer};
-    engine.run(observers);
+    engine.run("test pass", observers);
 
     const int rank = world_rank();
     const bool in_pair = rank == 0 || rank == n - 1;
