@@ -80,10 +80,21 @@ struct ShapeInfo {
     GraphEdges graph_edges;
 };
 
+// To whom a rank's bytes of a collective operation go, in the model of the
+// communication matrix (communication/communication_matrix.hpp).
+enum class Receivers : std::uint8_t {
+    Members,              // every member of the communicator, itself included
+    Root,                 // the root alone (reductions and gathers)
+    LaterMembers,         // the members after it (an exclusive scan)
+    LaterMembersAndSelf,  // the members after it and itself (an inclusive scan)
+    Nobody,               // no data (MPI_Init, MPI_Finalize)
+};
+
 struct CollectiveOpInfo {
     trace::CollectiveOp op;
     std::string_view name;
     CollectiveShape shape;
+    Receivers receivers;
 };
 
 // trace::CollectiveOp ends with Other.
@@ -94,6 +105,7 @@ namespace pattern_tables {
 
 using S = CollectiveShape;
 using Op = trace::CollectiveOp;
+using R = Receivers;
 
 inline constexpr std::array<ShapeInfo, kCollectiveShapeCount> kCollectiveShapes{{
 #define HINDSIGHT_COLLECTIVE_SHAPE(id, name, pattern, leaving, sync_group, graph_edges)                     \
@@ -104,27 +116,27 @@ inline constexpr std::array<ShapeInfo, kCollectiveShapeCount> kCollectiveShapes{
 }};
 
 inline constexpr std::array<CollectiveOpInfo, kCollectiveOpCount> kCollectiveOps{{
-    // operation, name, shape
-    {Op::Barrier, "MPI_Barrier", S::Barrier},
-    {Op::Bcast, "MPI_Bcast", S::OneToN},
-    {Op::Gather, "MPI_Gather", S::NToOne},
-    {Op::Gatherv, "MPI_Gatherv", S::NToOne},
-    {Op::Scatter, "MPI_Scatter", S::OneToN},
-    {Op::Scatterv, "MPI_Scatterv", S::OneToN},
-    {Op::Allgather, "MPI_Allgather", S::NToN},
-    {Op::Allgatherv, "MPI_Allgatherv", S::NToN},
-    {Op::Alltoall, "MPI_Alltoall", S::NToN},
-    {Op::Alltoallv, "MPI_Alltoallv", S::Unresolved},
-    {Op::Alltoallw, "MPI_Alltoallw", S::Unresolved},
-    {Op::Allreduce, "MPI_Allreduce", S::NToN},
-    {Op::Reduce, "MPI_Reduce", S::NToOne},
-    {Op::ReduceScatter, "MPI_Reduce_scatter", S::NToN},
-    {Op::ReduceScatterBlock, "MPI_Reduce_scatter_block", S::NToN},
-    {Op::Scan, "MPI_Scan", S::Prefix},
-    {Op::Exscan, "MPI_Exscan", S::Prefix},
-    {Op::Init, "MPI_Init", S::Init},
-    {Op::Finalize, "MPI_Finalize", S::Finalize},
-    {Op::Other, "any other operation", S::Unresolved},
+    // operation, name, shape, receivers of its bytes
+    {Op::Barrier, "MPI_Barrier", S::Barrier, R::Members},
+    {Op::Bcast, "MPI_Bcast", S::OneToN, R::Members},
+    {Op::Gather, "MPI_Gather", S::NToOne, R::Root},
+    {Op::Gatherv, "MPI_Gatherv", S::NToOne, R::Root},
+    {Op::Scatter, "MPI_Scatter", S::OneToN, R::Members},
+    {Op::Scatterv, "MPI_Scatterv", S::OneToN, R::Members},
+    {Op::Allgather, "MPI_Allgather", S::NToN, R::Members},
+    {Op::Allgatherv, "MPI_Allgatherv", S::NToN, R::Members},
+    {Op::Alltoall, "MPI_Alltoall", S::NToN, R::Members},
+    {Op::Alltoallv, "MPI_Alltoallv", S::Unresolved, R::Members},
+    {Op::Alltoallw, "MPI_Alltoallw", S::Unresolved, R::Members},
+    {Op::Allreduce, "MPI_Allreduce", S::NToN, R::Members},
+    {Op::Reduce, "MPI_Reduce", S::NToOne, R::Root},
+    {Op::ReduceScatter, "MPI_Reduce_scatter", S::NToN, R::Members},
+    {Op::ReduceScatterBlock, "MPI_Reduce_scatter_block", S::NToN, R::Members},
+    {Op::Scan, "MPI_Scan", S::Prefix, R::LaterMembersAndSelf},
+    {Op::Exscan, "MPI_Exscan", S::Prefix, R::LaterMembers},
+    {Op::Init, "MPI_Init", S::Init, R::Nobody},
+    {Op::Finalize, "MPI_Finalize", S::Finalize, R::Nobody},
+    {Op::Other, "any other operation", S::Unresolved, R::Members},
 }};
 
 }  // namespace pattern_tables

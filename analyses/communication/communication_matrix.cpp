@@ -2,10 +2,10 @@
 
 #include <map>
 
+#include "analyses/patterns.hpp"
+
 namespace hindsight::analyses {
 namespace {
-
-using trace::CollectiveOp;
 
 // World ranks of each communicator, looked up once per communicator.
 class Members {
@@ -28,16 +28,17 @@ private:
     std::vector<bool> known_;
 };
 
-// The members a rank's collective bytes go to, in the model of traffic_row().
+// The members a rank's collective bytes go to, in the model of traffic_row(),
+// as the operation's row says (patterns.hpp).
 std::vector<int> receivers(const trace::Collective& c, const std::vector<int>& members, int me) {
-    switch (c.op) {
-    case CollectiveOp::Reduce:
-    case CollectiveOp::Gather:
-    case CollectiveOp::Gatherv:
+    switch (collective_op_info(c.op).receivers) {
+    case Receivers::Members:
+        return members;
+    case Receivers::Root:
         if (c.root >= 0 && static_cast<std::size_t>(c.root) < members.size()) return {members[c.root]};
         return {};
-    case CollectiveOp::Scan:
-    case CollectiveOp::Exscan: {
+    case Receivers::LaterMembers:
+    case Receivers::LaterMembersAndSelf: {
         std::vector<int> after;
         bool seen = false;
         for (const int m : members) {
@@ -45,13 +46,13 @@ std::vector<int> receivers(const trace::Collective& c, const std::vector<int>& m
             seen = seen || m == me;
         }
         // An inclusive scan keeps the rank's own share as well.
-        if (c.op == CollectiveOp::Scan) after.push_back(me);
+        if (collective_op_info(c.op).receivers == Receivers::LaterMembersAndSelf) after.push_back(me);
         return after;
     }
-    case CollectiveOp::Init:
-    case CollectiveOp::Finalize: return {};
-    default: return members;
+    case Receivers::Nobody:
+        return {};
     }
+    return {};  // not reached: every kind of receivers is handled above
 }
 
 }  // namespace

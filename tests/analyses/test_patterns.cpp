@@ -72,6 +72,18 @@ TEST_CASE("each collective operation finds the pattern of its shape") {
         CHECK(shape.may_leave_early == (shape.shape == CollectiveShape::Init || shape.shape == CollectiveShape::Finalize));
 }
 
+TEST_CASE("each collective operation's bytes go where its data flows") {
+    using trace::CollectiveOp;
+    CHECK(collective_op_info(CollectiveOp::Reduce).receivers == Receivers::Root);
+    CHECK(collective_op_info(CollectiveOp::Gatherv).receivers == Receivers::Root);
+    CHECK(collective_op_info(CollectiveOp::Scan).receivers == Receivers::LaterMembersAndSelf);
+    CHECK(collective_op_info(CollectiveOp::Exscan).receivers == Receivers::LaterMembers);
+    CHECK(collective_op_info(CollectiveOp::Init).receivers == Receivers::Nobody);
+    CHECK(collective_op_info(CollectiveOp::Finalize).receivers == Receivers::Nobody);
+    CHECK(collective_op_info(CollectiveOp::Bcast).receivers == Receivers::Members);
+    CHECK(collective_op_info(CollectiveOp::Alltoallv).receivers == Receivers::Members);
+}
+
 TEST_CASE("each shape ties and joins the members as its data flow implies") {
     using S = CollectiveShape;
     // Whom a member that synchronized is tied to: in a broadcast the rank
