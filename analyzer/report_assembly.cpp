@@ -46,9 +46,11 @@ void add_call_tree(cube::Report& report, const trace::LocalTrace& trace) {
         region.name = r.name;
         region.mangled_name = r.canonical_name;
         region.source_file = r.source_file;
-        // OTF2 writes line 0 for "unknown".
-        region.begin_line = r.begin_line ? r.begin_line : -1;
-        region.end_line = r.end_line ? r.end_line : -1;
+        // OTF2 writes line 0 for "unknown", CUBE -1 (as a signed number: a
+        // conditional of the unsigned line and -1 would be 4294967295, and
+        // the CUBE tools would take the region for another one).
+        region.begin_line = r.begin_line ? std::int64_t{r.begin_line} : std::int64_t{-1};
+        region.end_line = r.end_line ? std::int64_t{r.end_line} : std::int64_t{-1};
         region.paradigm = r.paradigm;
         region.role = r.role;
         region_index[node.region] = report.add_region(std::move(region));
@@ -57,11 +59,15 @@ void add_call_tree(cube::Report& report, const trace::LocalTrace& trace) {
         report.add_cnode(region_index[node.region], node.parent == kNoCallPath ? cube::kNone : node.parent);
 }
 
-// Machine -> node -> "MPI Rank r" -> its thread, from the definitions.
+// Machine -> node -> "MPI Rank r" -> its thread, from the definitions. A
+// node is named with its class first ("machine Linux", "node n01"), as
+// Scalasca and Score-P name them: the CUBE tools that merge or compare
+// reports (cube_diff, cube_merge) unify system trees by these names.
 void add_system_tree(cube::Report& report, const trace::LocalTrace& trace) {
     const Definitions& defs = trace.definitions;
     for (const SystemTreeNode& n : defs.system_tree)
-        report.add_system_node({n.name, n.class_name, "", n.parent == kNoId ? cube::kNone : n.parent});
+        report.add_system_node({n.class_name.empty() ? n.name : n.class_name + " " + n.name, n.class_name, "",
+                                n.parent == kNoId ? cube::kNone : n.parent});
     const int ranks = defs.mpi_rank_count();
     for (int r = 0; r < ranks; ++r) {
         const auto location_id = defs.location_of_rank(r);

@@ -91,7 +91,9 @@ std::string_view data_type_name(DataType type) {
     case DataType::MaxDouble: return "MAXDOUBLE";
     case DataType::Double: break;
     }
-    return "DOUBLE";
+    // CUBE's name for 8-byte floating point, which Scalasca writes and
+    // CubeLib's tools read as such; given "DOUBLE" they print 11 for 11.56.
+    return "FLOAT";
 }
 
 std::string encode_index(const std::vector<std::uint32_t>& rows) {

@@ -19,12 +19,13 @@ import tempfile
 
 LIMIT_SECONDS = 60
 PHASE = r"hindsight-analyze: {} \d+\.\d\d s"
-# The third pass is the activity graph's (a forward pass).
-REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, backward pass \d+\.\d\d s"
-          r"(, forward pass \d+\.\d\d s)?\)")
+# The forward pass, the round analyses, and with --graph or --what-if the
+# activity graph's pass and the rounds of its path.
+REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, critical path \d+\.\d\d s, "
+          r"delay costs \d+\.\d\d s(, activity graph \d+\.\d\d s, activity graph's path \d+\.\d\d s)?\)")
 LOG_LINES = [PHASE.format("load"), PHASE.format("unify"), PHASE.format("check"), REPLAY, PHASE.format("report")]
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-STATUS = re.compile(r"\rhindsight-analyze: replay (forward|backward) pass +\d+% \[[# ]{16}\]( \d+:\d\d left)?\x1b\[K")
+STATUS = re.compile(r"\rhindsight-analyze: replay (forward pass|activity graph) +\d+% \[[# ]{16}\]( \d+:\d\d left)?\x1b\[K")
 
 failures = []
 
@@ -95,6 +96,16 @@ def main():
                 anchor = archive.extractfile("anchor.xml").read().decode()
             check(f'<attr key="Creator" value="Hindsight {args.version}"/>' in anchor,
                   "the report names the version that wrote it")
+            # What the CUBE tools need to merge and compare it with Scalasca's
+            # reports: unknown lines as -1, not as the unsigned 4294967295;
+            # system tree nodes named after their class; 8-byte floating
+            # point values as FLOAT.
+            check('begin="-1"' in anchor and "4294967295" not in anchor,
+                  "regions without source lines have begin and end -1")
+            check("<name>machine Linux</name>" in anchor and "<name>node node0</name>" in anchor,
+                  "system tree nodes are named 'machine NAME', 'node NAME'")
+            check("<dtype>FLOAT</dtype>" in anchor and "<dtype>DOUBLE</dtype>" not in anchor,
+                  "times are of type FLOAT")
 
         done = run(analyze + [os.path.join(trace_dir, "traces.otf2"), "--quiet", "-o", report])
         check(done.returncode == 0 and done.stderr == "" and done.stdout == "",

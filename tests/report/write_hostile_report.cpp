@@ -160,7 +160,7 @@ std::string compressed_data(const std::string& raw) {
 std::string compression_bomb(const fs::path& scratch, std::size_t inflated, const std::string& dtype) {
     std::vector<Member> members = members_of(cubex_bytes(base_report(), scratch));
     std::string& anchor = contents(members, "anchor.xml");
-    anchor = replaced(anchor, "<dtype>DOUBLE</dtype>", "<dtype>" + dtype + "</dtype>");
+    anchor = replaced(anchor, "<dtype>FLOAT</dtype>", "<dtype>" + dtype + "</dtype>");
     contents(members, "0.data") = compressed_data(std::string(inflated, '\0'));
     return archive_of(members);
 }
