@@ -101,9 +101,15 @@ const MATRIX_QUANTITIES = {
 };
 const HEATMAP_SIZE = 512;  // canvas pixels per side at most
 
+// Values within this factor of each other are coloured on a linear scale
+// from zero, so that nearly equal cells look nearly alike; a wider spread
+// gets a log scale from the smallest value, which the legend says.
+const LINEAR_SPREAD = 100;
+// Rank labels along each axis at most (every cell up to this many).
+const AXIS_LABELS = 16;
+
 // The matrix of ranks (or nodes) as a heat map: row = sender, column =
-// receiver, colour on a log scale. More ranks than pixels: each pixel sums
-// a block of ranks.
+// receiver. More ranks than pixels: each pixel sums a block of ranks.
 class HeatMap {
   constructor(data) {
     this.data = data;
@@ -112,6 +118,11 @@ class HeatMap {
     this.tip = el("div", "heatmap-tip");
     this.tip.id = "heatmap-tip";
     this.legend = el("div", "heatmap-legend");
+    // The canvas between its axes: receivers above, senders to the left.
+    this.columns = el("div", "heatmap-axis heatmap-columns");
+    this.rows = el("div", "heatmap-axis heatmap-rows");
+    this.frame = el("div", "heatmap-frame");
+    this.frame.append(el("span", "heatmap-corner", "from ↓ to →"), this.columns, this.rows, this.canvas);
     this.canvas.addEventListener("mousemove", (e) => {
       // In canvas pixels, whatever size the style gives the canvas.
       const box = this.canvas.getBoundingClientRect(), c = this.canvas;
@@ -140,22 +151,42 @@ class HeatMap {
     const context = this.canvas.getContext("2d");
     const image = context.createImageData(side, side);
     const pixels = new Uint32Array(image.data.buffer);
-    const span = high > low ? Math.log(high / low) : 1;
+    const logarithmic = high > LINEAR_SPREAD * low;
+    const span = Math.log(high / low);
+    const shade = (v) => heatColour(logarithmic ? Math.log(v / low) / span : v / high);
     for (let g = 0; g < grid * grid; ++g) {
       const v = sums[g];
-      const colour = v > 0 ? heatColour(high > low ? Math.log(v / low) / span : 1) : 0xfff4f4f4;
+      const colour = v > 0 ? shade(v) : 0xfff4f4f4;
       const top = Math.floor(g / grid) * scale, left = (g % grid) * scale;
       for (let y = top; y < top + scale; ++y) pixels.fill(colour, y * side + left, y * side + left + scale);
     }
     context.putImageData(image, 0, 0);
     Object.assign(this, { n, names, sums, grid, block, scale, unit, what, perNode });
     this.tip.textContent = "";
-    this.drawLegend(low, high, unit, what);
+    this.drawLegend(logarithmic ? low : 0, high, unit, what, logarithmic);
+    this.drawAxes();
     this.canvas.dataset.drawMs = String(performance.now() - started);
     this.canvas.dataset.block = String(block);
   }
 
-  drawLegend(low, high, unit, what) {
+  // Labels of the ranks (or nodes) along both axes: every cell's where
+  // there are few, else evenly spaced ones, each at its cell's middle.
+  drawAxes() {
+    const labels = [];
+    const step = Math.max(1, Math.ceil(this.grid / AXIS_LABELS));
+    for (let g = 0; g < this.grid; g += step) labels.push(g);
+    if (labels[labels.length - 1] !== this.grid - 1) labels.push(this.grid - 1);
+    const name = (g) => (this.perNode ? this.names[g * this.block] : String(g * this.block));
+    for (const axis of [this.columns, this.rows]) {
+      axis.replaceChildren(...labels.map((g) => {
+        const label = el("span", "", name(g));
+        label.style.setProperty("--at", `${((g + 0.5) / this.grid) * 100}%`);
+        return label;
+      }));
+    }
+  }
+
+  drawLegend(low, high, unit, what, logarithmic) {
     const bar = el("canvas", "heatmap-scale");
     bar.width = 160;
     bar.height = 12;
@@ -166,7 +197,8 @@ class HeatMap {
       context.fillRect(x, 0, 1, bar.height);
     }
     const parts = high > 0
-      ? [el("span", "", `${what}: ${formatValue(low, unit, true)}`), bar, el("span", "", `${formatValue(high, unit, true)} (log scale; grey: none)`)]
+      ? [el("span", "", `${what}: ${formatValue(low, unit, true)}`), bar,
+         el("span", "", `${formatValue(high, unit, true)} (${logarithmic ? "log scale from the smallest value" : "linear scale from 0"}; grey: none)`)]
       : [el("span", "", `no ${what}`)];
     this.legend.replaceChildren(...parts);
   }
@@ -247,7 +279,7 @@ async function showCommunication() {
   const controls = el("div", "matrix-controls");
   controls.append(el("span", "", "Sender ↓, receiver →"), quantity, level);
   const matrix = el("div", "matrix");
-  matrix.append(el("h3", "", "Communication matrix"), controls, map.canvas, map.legend, map.tip,
+  matrix.append(el("h3", "", "Communication matrix"), controls, map.frame, map.legend, map.tip,
                 placementView(data.placement));
   const profile = el("div", "profile");
   profile.append(el("h3", "", "Communicators"), table.element);

@@ -173,10 +173,25 @@ class Page:
             const canvas = document.getElementById("heatmap"), map = window.hindsightCommunication.map;
             const box = canvas.getBoundingClientRect();
             const at = (cell) => (cell + 0.5) * map.scale * canvas.clientWidth / canvas.width;
+            // Whole pixels, as a mouse gives them (Chrome truncates a fraction):
+            // rounding the middle of a cell of one pixel keeps it inside the
+            // cell wherever a fractional layout puts the canvas.
             canvas.dispatchEvent(new MouseEvent("mousemove", {bubbles: true,
-              clientX: box.left + canvas.clientLeft + at(arguments[1]),
-              clientY: box.top + canvas.clientTop + at(arguments[0])}));
+              clientX: Math.round(box.left + canvas.clientLeft + at(arguments[1])),
+              clientY: Math.round(box.top + canvas.clientTop + at(arguments[0]))}));
             return document.getElementById("heatmap-tip").textContent;""", sender, receiver)
+
+    def cell_colour(self, sender, receiver):
+        """The heat map's colour (r, g, b) at the middle of the cell of `sender` to `receiver`."""
+        return tuple(self.driver.execute_script("""
+            const canvas = document.getElementById("heatmap"), map = window.hindsightCommunication.map;
+            const at = (cell) => Math.floor((cell + 0.5) * map.scale);
+            return Array.from(canvas.getContext("2d").getImageData(at(arguments[1]), at(arguments[0]), 1, 1).data)
+              .slice(0, 3);""", sender, receiver))
+
+    def axis_labels(self, which):
+        """The rank (or node) labels along the heat map's columns or rows."""
+        return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, f".heatmap-{which} span")]
 
     def console_errors(self):
         return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -384,12 +399,16 @@ def check_communication(driver, args, work):
     Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("collective")
     check(page.hover_cell(1, 0) == "node node1 → node node0: 40 bytes collectives imply", f"node cell: {page.hover_cell(1, 0)!r}")
     legend = driver.find_element(By.CLASS_NAME, "heatmap-legend").text
-    check("log scale" in legend, f"the legend: {legend!r}")
+    check("linear scale from 0" in legend, f"one value (40 bytes) is no spread for a log scale: {legend!r}")
     placement = {row.get_attribute("data-mapping"): row.find_elements(By.TAG_NAME, "td")[1].get_attribute("data-value")
                  for row in driver.find_elements(By.CSS_SELECTOR, "#placement tr[data-mapping]")}
     check(placement == {"block": "680", "round-robin": "1360", "advised": "680"}, f"placement: {placement}")
     Select(driver.find_element(By.ID, "matrix-level")).select_by_value("ranks")
     Select(driver.find_element(By.ID, "matrix-quantity")).select_by_value("bytes")
+    # Every rank labelled along both axes; equal cells in one colour.
+    check(page.axis_labels("columns") == ["0", "1", "2", "3"], f"column labels: {page.axis_labels('columns')}")
+    check(page.axis_labels("rows") == ["0", "1", "2", "3"], f"row labels: {page.axis_labels('rows')}")
+    check(page.cell_colour(0, 1) == page.cell_colour(3, 0), "equal cells in different colours")
     for tag in ("img", "b"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
     check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
@@ -411,6 +430,30 @@ def check_communication(driver, args, work):
           f"last block: {page.hover_cell(343, 0)!r}")
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
+
+
+def check_matrix_scale(driver, args, work):
+    """Nearly equal cells look nearly alike (a linear scale from 0); values
+    orders of magnitude apart get a log scale, which the legend says."""
+    cubex = os.path.join(work, "scale.cubex")
+    run([args.hostile_writer, cubex])
+    structure = ring_structure(4, 2)
+    for cells, scale in (([[0, 1, 1, 413040, 0], [1, 2, 1, 413264, 0]], "linear scale from 0"),
+                         ([[0, 1, 1, 1, 0], [1, 2, 1, 1000000, 0]], "log scale from the smallest value")):
+        structure["rank_matrix"] = cells
+        with open(os.path.join(work, "scale.communication.json"), "w", encoding="utf-8") as f:
+            json.dump(structure, f)
+        run([args.report_tool, cubex])
+        page = Page(driver, os.path.join(work, "scale.html"))
+        page.show_communication()
+        legend = driver.find_element(By.CLASS_NAME, "heatmap-legend").text
+        check(scale in legend, f"cells {cells}: the legend {legend!r} does not say {scale!r}")
+        near, far = page.cell_colour(0, 1), page.cell_colour(1, 2)
+        if scale.startswith("linear"):
+            # 0.05 % apart: within 1 of 255 in every channel.
+            check(all(abs(a - b) <= 1 for a, b in zip(near, far)), f"413,040 B in {near}, 413,264 B in {far}")
+        else:
+            check(near != far, f"1 B and 1 MB in one colour {near}")
 
 
 def check_diff(driver, args, work):
@@ -534,7 +577,7 @@ def main():
         try:
             driver = start_browser(os.path.join(work, "profile"))
             for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
-                             check_scorep_profile, check_communication):
+                             check_scorep_profile, check_communication, check_matrix_scale):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:
