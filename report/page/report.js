@@ -237,9 +237,12 @@ function formatValue(value, unit, integer) {
 }
 
 // A share in percent: two decimals, or two significant digits below 0.01 %.
+// Below a billionth of the base it is the rounding noise of sums of both
+// signs (a difference's changes that cancel), not a share: 0.
 function formatPercent(value, base) {
   const p = 100 * value / (base || 1);
-  return `${Math.abs(p) >= 0.01 || p === 0 ? p.toFixed(2) : p.toPrecision(2)} %`;
+  if (Math.abs(p) < 1e-7) return "0.00 %";
+  return `${Math.abs(p) >= 0.01 ? p.toFixed(2) : p.toPrecision(2)} %`;
 }
 
 function el(tag, className, text) {

@@ -467,6 +467,10 @@ def check_diff(driver, args, work):
     # Both runs by their directory and name: every report is analysis.cubex.
     title = "trace/no-rootcause.cubex − trace/analysis.cubex"
     check(driver.title == title, f"the difference's title is {driver.title!r}, not {title!r}")
+    # Shares: rounding noise of changes that cancel is 0, a small share stays.
+    for value, shown in ((-6.1e-17, "0.00 %"), (5e-5, "0.0050 %"), (-0.25, "-25.00 %")):
+        text = driver.execute_script("return formatPercent(arguments[0], 1)", value)
+        check(text == shown, f"{value} of 1 in percent is {text!r}, not {shown!r}")
     page.open_path("metric-tree", page.metric_path("delay_latesender"))
     page.open_path("call-tree", ["main"])
     page.row("call-tree", "main").find_element(By.CLASS_NAME, "toggle").click()  # expanded: main alone
