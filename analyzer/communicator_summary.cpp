@@ -8,8 +8,13 @@ namespace hindsight::analyzer {
 
 void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>& table, double allocation_time,
                          std::size_t limit) {
-    out << "Communicators taking most time (" << table.size() << " communicator" << (table.size() == 1 ? "" : "s")
-        << "):\n";
+    // The count is of the communicators listed below, or says how many of
+    // them took time: the others are not listed.
+    std::size_t with_time = 0;
+    for (const CommunicatorLine& c : table) with_time += c.seconds > 0 ? 1 : 0;
+    out << "Communicators taking most time (" << table.size() << " communicator" << (table.size() == 1 ? "" : "s");
+    if (with_time < table.size()) out << ", " << with_time << " of them took time";
+    out << "):\n";
     std::size_t shown = 0;
     for (const CommunicatorLine& c : table) {
         if (shown == limit || c.seconds <= 0) break;

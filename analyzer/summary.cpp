@@ -124,7 +124,12 @@ std::vector<SummarySection> summary_sections() {
         {"Largest wait states", wait_state_metrics(), metrics::kWaitStatesShown},
         // The call path that dominates the critical path, and its imbalance:
         // how much sooner the run could end if that call path were balanced.
-        {"Critical path", {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance}, 2, Basis::WallClock},
+        // (Not titled "Critical path" alone: its first line is the metric
+        // of that name.)
+        {"Critical path and its imbalance",
+         {analyses::Metric::CriticalPath, analyses::Metric::CriticalPathImbalance},
+         2,
+         Basis::WallClock},
         // Allocation time lost to imbalance, charged to critical call paths.
         {"Imbalance indicators",
          {analyses::Metric::CriticalImbalanceImpact, analyses::Metric::IntraPartitionImbalance,

@@ -42,6 +42,11 @@ std::string format_seconds(double seconds) {
 
 std::string format_timestamp(double seconds) { return printed("%.6f %s", seconds, "s"); }
 
-std::string format_percent(double share) { return printed("%.1f %s", 100.0 * share, "%"); }
+std::string format_percent(double share) {
+    // A share that rounds to 0.0 prints without a sign ("-0.0 %" would
+    // claim a change the digits do not show).
+    const double percent = std::fabs(100.0 * share) < 0.05 ? 0.0 : 100.0 * share;
+    return printed("%.1f %s", percent, "%");
+}
 
 }  // namespace hindsight::analyzer

@@ -107,6 +107,13 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
                        "mostly MPI_Allreduce (35.0 ns, 2 operations)\n") != std::string::npos);
     CHECK(summary.find("  MPI_COMM_WORLD:") == std::string::npos);  // the limit: two communicators
 
+    // A communicator that took no time is not listed, and the count says so.
+    std::vector<CommunicatorLine> idle = table;
+    idle.back().seconds = 0;
+    std::ostringstream idle_out;
+    print_communicators(idle_out, idle, ns(400), 5);
+    CHECK(idle_out.str().rfind("Communicators taking most time (3 communicators, 2 of them took time):\n", 0) == 0);
+
     // All four ranks ran on node0, whose four cores are the default node size:
     // nothing crosses a node, so there is no advice to give.
     std::ostringstream placement;

@@ -26,4 +26,7 @@ TEST_CASE("time format: a value that rounds up to the next unit is shown in it",
 TEST_CASE("time format: percentages with one decimal", "[summary]") {
     CHECK(format_percent(0.5) == "50.0 %");
     CHECK(format_percent(5.0 / 27.0) == "18.5 %");
+    // A share that rounds to zero has no sign; one that does not keeps it.
+    CHECK(format_percent(-0.0001) == "0.0 %");
+    CHECK(format_percent(-0.002) == "-0.2 %");
 }

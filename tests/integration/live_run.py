@@ -38,7 +38,8 @@ PRELOAD_ENV = {"ASAN_OPTIONS": "verify_asan_link_order=0"}
 # what it waited for.
 REPLAY_TIMEOUT = 15
 
-SUMMARY_HEADINGS = ["total time:", "Largest wait states:", "Critical path:", "Imbalance indicators:", "Warnings:"]
+SUMMARY_HEADINGS = ["total time:", "Largest wait states:", "Critical path and its imbalance:", "Imbalance indicators:",
+                    "Warnings:"]
 
 # Each wait-state pattern with a delay metric, and that metric (short-term
 # plus long-term): the delay analysis charges every second of such waiting

@@ -37,7 +37,7 @@ def main():
         step([args.checker, "write", trace_dir])
         done = step([args.mpiexec, "-n", "3", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
                      "-o", report])
-        for section in ("Critical path", "Largest wait states"):
+        for section in ("Critical path and its imbalance:", "Largest wait states:"):
             if section not in done.stdout:
                 sys.exit(f"FAIL: the summary has no section {section!r}")
         # Figure 3's 5 units (1 s each) of Late Sender waiting, caused
