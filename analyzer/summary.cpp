@@ -1,8 +1,10 @@
 #include "analyzer/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <utility>
 
 #include "analyses/patterns.hpp"
 #include "analyzer/graph_summary.hpp"
@@ -80,10 +82,15 @@ void print_longest_waits(std::ostream& out, const cube::Report& report, const Ru
             << format_seconds(wait.waiting_seconds) << " in " << call_path_name(report, wait.cnode) << '\n';
 }
 
-void print_metric(std::ostream& out, const cube::Report& report, const MetricTotal& t, const SummarySection& section,
-                  const RunFacts& facts, double allocation_time) {
+// `same`: the metrics of the section whose values equal t's (listed once,
+// their names joined by " = ").
+void print_metric(std::ostream& out, const cube::Report& report, const MetricTotal& t,
+                  const std::vector<analyses::Metric>& same, const SummarySection& section, const RunFacts& facts,
+                  double allocation_time) {
     const analyses::MetricInfo& info = analyses::info(t.metric);
-    out << "  " << info.display_name << ": " << value_text(info.unit, t.total);
+    out << "  " << info.display_name;
+    for (const analyses::Metric m : same) out << " = " << analyses::info(m).display_name;
+    out << ": " << value_text(info.unit, t.total);
     if (info.unit == analyses::Unit::Seconds) {
         if (section.basis == Basis::WallClock)
             out << " (of " << format_seconds(facts.wall_seconds) << " wall clock)";
@@ -111,10 +118,25 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
     }
     std::stable_sort(totals.begin(), totals.end(),
                      [](const MetricTotal& a, const MetricTotal& b) { return a.total > b.total; });
-    if (totals.size() > section.limit) totals.resize(section.limit);
+    // A metric with the same total, largest call path and rank as one
+    // before it holds the same values (the imbalance impact is all
+    // intra-partition where no partition waits for another): one line.
+    std::vector<std::pair<MetricTotal, std::vector<analyses::Metric>>> lines;
+    for (const MetricTotal& t : totals) {
+        if (!lines.empty()) {
+            const MetricTotal& before = lines.back().first;
+            if (std::fabs(before.total - t.total) <= 1e-9 * before.total && before.top_cnode == t.top_cnode &&
+                before.worst_rank == t.worst_rank) {
+                lines.back().second.push_back(t.metric);
+                continue;
+            }
+        }
+        lines.push_back({t, {}});
+    }
+    if (lines.size() > section.limit) lines.resize(section.limit);
     out << section.title << ":\n";
-    if (totals.empty()) out << "  none\n";
-    for (const MetricTotal& t : totals) print_metric(out, report, t, section, facts, allocation_time);
+    if (lines.empty()) out << "  none\n";
+    for (const auto& [t, same] : lines) print_metric(out, report, t, same, section, facts, allocation_time);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // explains the delay costs), the report assembled as rank 0 assembles it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -179,6 +180,13 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
           "      rank 1 at 0.160000 s: 150 ms in main > MPI_Barrier\n"
           "    advice: load imbalance before the barrier: balance the work that precedes it, or drop the barrier if "
           "no data depends on it\n");
+    // Every rank ran every call path (solve above all), so no imbalance is
+    // between partitions: the imbalance impact (intra- plus inter-partition)
+    // is all intra-partition, the two metrics hold the same values and
+    // share one line instead of two identical ones.
+    const std::string indicators = section(summary, "Imbalance indicators");
+    CHECK(indicators.rfind("Imbalance indicators:\n  Imbalance impact = Intra-partition imbalance: ", 0) == 0);
+    CHECK(std::count(indicators.begin(), indicators.end(), '\n') == 3);  // the title, the line, its "mostly at"
 }
 
 // The barrier behind rank 2 (barrier_behind_rank_2()): Init 0-10, then solve
