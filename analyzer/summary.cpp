@@ -1,7 +1,6 @@
 #include "analyzer/summary.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <utility>
@@ -125,7 +124,7 @@ void print_section(std::ostream& out, const cube::Report& report, const SummaryS
     for (const MetricTotal& t : totals) {
         if (!lines.empty()) {
             const MetricTotal& before = lines.back().first;
-            if (std::fabs(before.total - t.total) <= 1e-9 * before.total && before.top_cnode == t.top_cnode &&
+            if (cube::is_rounding_noise(before.total - t.total, before.total) && before.top_cnode == t.top_cnode &&
                 before.worst_rank == t.worst_rank) {
                 lines.back().second.push_back(t.metric);
                 continue;

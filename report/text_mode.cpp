@@ -20,12 +20,10 @@ cube::Aggregation aggregation(const cube::Report& report, MetricIndex metric) {
 }
 
 // Rounding noise of a sum whose terms have both signs (in a difference,
-// changes that cancel leave 6.6e-16 s): below a billionth of the terms'
-// magnitudes the sum is 0, as the CUBE reader treats the rounding of its own
-// subtractions (common/cube/value_checks.cpp). Minima and maxima add
-// nothing up, so they keep their value.
+// changes that cancel leave 6.6e-16 s) is 0 (cube::is_rounding_noise).
+// Minima and maxima add nothing up, so they keep their value.
 double settled(cube::Aggregation how, double total, double magnitude) {
-    return how == cube::Aggregation::Sum && std::fabs(total) <= 1e-9 * magnitude ? 0.0 : total;
+    return how == cube::Aggregation::Sum && cube::is_rounding_noise(total, magnitude) ? 0.0 : total;
 }
 
 // Per call path, the stored values of `metric` over all locations (summed,

@@ -52,6 +52,14 @@ constexpr Aggregation aggregation_of(DataType type) {
                                          : Aggregation::Sum;
 }
 
+// Where values of both signs are added or subtracted, a result within a
+// billionth of the magnitudes involved is the rounding of the arithmetic,
+// not a value: the reader, the text tables and the summary take it as 0.
+inline constexpr double kRoundingShare = 1e-9;
+constexpr bool is_rounding_noise(double value, double magnitude) {
+    return (value < 0 ? -value : value) <= kRoundingShare * magnitude;
+}
+
 // `a` and `b` combined. For a minimum or maximum, 0 stands for "no value"
 // (a call path a location never visited; CUBE files store 0 there) and is
 // left out, so that a minimum is not pulled down to 0 by absent cells.

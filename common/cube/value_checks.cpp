@@ -63,7 +63,7 @@ void make_call_tree_exclusive(Report& report, MetricIndex metric, Warnings& warn
     std::size_t worst = 0;
     for (std::size_t i = 0; i < exclusive.size(); ++i) {
         if (exclusive[i] >= 0.0) continue;
-        if (-exclusive[i] <= 1e-9 * magnitude[i]) {
+        if (is_rounding_noise(exclusive[i], magnitude[i])) {
             exclusive[i] = 0.0;
             continue;
         }
