@@ -94,7 +94,7 @@ void BatchedCollectives::add(const trace::EventView& view, std::span<const PassM
     }
     if (p.tasks.empty())
         b.pending.pop_back();
-    else if (b.pending.size() >= kMaxWaiting)
+    else if (b.pending.size() >= (view.collective().nonblocking ? kMaxWaitingNonBlocking : kMaxWaiting))
         run_rounds(b);
 }
 

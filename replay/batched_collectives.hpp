@@ -18,6 +18,13 @@
 // tasks; all members reach that point at the same collective, where the
 // traced program itself called a collective on it) and at the end of the
 // pass, communicator by communicator in the order of their ids.
+// Non-blocking operations stand where they complete, and two ranks may
+// complete operations of two communicators in opposite orders: were both
+// to reach a limit there, each would wait in the rounds of another
+// communicator than the other (the progress watch ends such a replay). So
+// the limit is higher where a non-blocking operation completes, and is
+// reached there only by communicators that see nothing but non-blocking
+// operations for thousands of them.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +47,7 @@ public:
     // ranks takes 22 rounds instead of the 76 that 1024 took, which cost
     // scheduler hand-overs where ranks share cores.
     static constexpr std::size_t kMaxWaiting = 4096;
+    static constexpr std::size_t kMaxWaitingNonBlocking = 4 * kMaxWaiting;
 
     // `mirror` and `watch` must outlive this object.
     BatchedCollectives(const CommunicatorMirror& mirror, ProgressWatch& watch);

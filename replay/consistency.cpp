@@ -63,9 +63,13 @@ std::optional<std::string> check_collectives(const trace::LocalTrace& trace, con
     // The collective table is in event order.
     for (const trace::Collective& c : trace.collectives) {
         count[c.comm] += 1;
-        // Order-dependent: the sequence must agree, not only the set.
+        // Order-dependent: the sequence must agree, not only the set; and
+        // non-blocking operations must complete in the same order everywhere,
+        // or the replay would pair one rank's operation with another's.
         sequence[c.comm] = trace::mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.op) << 32) |
                                                    static_cast<std::uint32_t>(c.root + 1)));
+        sequence[c.comm] = trace::mix(sequence[c.comm] ^ ((static_cast<std::uint64_t>(c.nonblocking) << 32) |
+                                                   c.started_as));
     }
     // Minimum and maximum over the members of each communicator, with a
     // rank holding each; non-members contribute neutral elements.
@@ -101,7 +105,8 @@ std::optional<std::string> check_collectives(const trace::LocalTrace& trace, con
                    std::to_string(static_cast<std::uint64_t>(high[c].value)) + " collective operations, " +
                    rank_name(low[c].rank) + " only " + std::to_string(static_cast<std::uint64_t>(low[c].value));
         if (seq_low[c] != seq_high[c])
-            return name + ": the ranks record different sequences of collective operations (kind or root differ)";
+            return name + ": the ranks record different sequences of collective operations (kind, root or "
+                          "completion order differ)";
     }
     return std::nullopt;
 }

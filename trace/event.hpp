@@ -102,11 +102,24 @@ struct Collective {
     std::uint64_t bytes_received = 0;
     EventIndex call_enter = kNoEvent;  // Enter of the MPI call
     CollectiveOp op = CollectiveOp::Other;
-    // When the operation began inside the call (OTF2's
-    // MPI_COLLECTIVE_BEGIN), which the wait states measure from as Scalasca
-    // does; kNoBegin where the trace has none (then the call's entry).
+    // When this rank's part in the operation began, which the other members
+    // wait for: for a blocking operation where it began inside the call
+    // (OTF2's MPI_COLLECTIVE_BEGIN; the wait states measure from there as
+    // Scalasca does), for a non-blocking one when it was started (its
+    // request, in MPI_Iallreduce & co., before `call_enter`'s call);
+    // kNoBegin where the trace shows neither (then the call's entry).
     Ticks begin = kNoBegin;
     static constexpr Ticks kNoBegin = -1;
+    // A non-blocking operation: started by one call, completed by another
+    // (MPI_Wait & co., `call_enter`), where its event stands.
+    bool nonblocking = false;
+    // For a non-blocking operation, the Enter of the call that started it;
+    // kNoEvent where the trace does not show it.
+    EventIndex starting_call = kNoEvent;
+    // Which of the collective operations this rank started on `comm` it is
+    // (0, 1, ...): MPI starts them in the same order on every member, while
+    // non-blocking ones may complete in another order.
+    std::uint32_t started_as = 0;
 };
 
 }  // namespace hindsight::trace

@@ -1,5 +1,6 @@
 #include "trace/event_store_builder.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <utility>
@@ -289,8 +290,6 @@ Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2
 
 void EventStoreBuilder::push_collective(Ticks time, const Collective& collective) {
     trace_.collectives.push_back(collective);
-    trace_.collectives.back().begin = std::exchange(collective_begin_, Collective::kNoBegin);
-    collective_begun_ = false;
     push(time, EventKind::CollectiveEnd, static_cast<std::uint32_t>(trace_.collectives.size() - 1));
     last_collective_call_ = open_call();
 }
@@ -301,15 +300,34 @@ void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op,
     // A begin in another call than this end's lost its own end.
     if (collective_begun_ && collective_begin_call_ != open_call()) [[unlikely]]
         drop_collective_begin();
-    push_collective(t, collective(op, comm, root, sent, received));
+    Collective c = collective(op, comm, root, sent, received);
+    c.begin = std::exchange(collective_begin_, Collective::kNoBegin);
+    collective_begun_ = false;
+    push_collective(t, c);
+}
+
+void EventStoreBuilder::nonblocking_collective_request(std::uint64_t time, std::uint64_t request) {
+    const Ticks t = corrected(time, "NON_BLOCKING_COLLECTIVE_REQUEST");
+    // Outside any call the request has no starting call to remember.
+    if (open_.empty()) return;
+    started_collectives_[request] = {t, open_call()};
 }
 
 void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op,
                                                         OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
-                                                        std::uint64_t received) {
-    (void)corrected(time, "NON_BLOCKING_COLLECTIVE_COMPLETE");
+                                                        std::uint64_t received, std::uint64_t request) {
+    const Ticks t = corrected(time, "NON_BLOCKING_COLLECTIVE_COMPLETE");
     if (open_.empty()) fail("a communication event outside any region");
-    trace_.nonblocking_collectives.push_back(collective(op, comm, root, sent, received));
+    Collective c = collective(op, comm, root, sent, received);
+    c.nonblocking = true;
+    if (const auto started = started_collectives_.find(request); started != started_collectives_.end()) {
+        c.begin = started->second.time;
+        c.starting_call = started->second.call;
+        started_collectives_.erase(started);
+    } else [[unlikely]] {
+        unstarted_collectives_.add("request " + std::to_string(request) + " " + where(t));
+    }
+    push_collective(t, c);
 }
 
 void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name) {
@@ -361,7 +379,31 @@ MessageSlots EventStoreBuilder::finish() {
          "ignored, the sends are analyzed at their MPI_ISEND");
     note(unended_collectives_, "MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END",
          "those calls are analyzed as no collective operation, without wait states");
+    note(unstarted_collectives_,
+         "NON_BLOCKING_COLLECTIVE_COMPLETE records of requests no NON_BLOCKING_COLLECTIVE_REQUEST started",
+         "analyzed as if the operations had begun in the calls that complete them");
+    number_starts(trace_.collectives);
     return std::move(slots_).finish();
+}
+
+void number_starts(std::vector<Collective>& collectives) {
+    // Each operation's start: the starting call of a non-blocking one, else
+    // the call holding it. The table is in completion order, the events of
+    // blocking operations in start order already.
+    std::vector<std::pair<std::pair<CommId, EventIndex>, std::uint32_t>> starts;
+    starts.reserve(collectives.size());
+    for (std::uint32_t c = 0; c < collectives.size(); ++c) {
+        const Collective& coll = collectives[c];
+        const EventIndex start = coll.starting_call != kNoEvent ? coll.starting_call : coll.call_enter;
+        starts.push_back({{coll.comm, start}, c});
+    }
+    std::stable_sort(starts.begin(), starts.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::uint32_t number = 0;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        if (k > 0 && starts[k].first.first != starts[k - 1].first.first) number = 0;
+        collectives[starts[k].second].started_as = number++;
+    }
 }
 
 }  // namespace hindsight::trace

@@ -61,8 +61,13 @@ public:
     void request_cancelled(std::uint64_t time, std::uint64_t request);
     void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                         std::uint64_t sent, std::uint64_t received);
+    // A non-blocking collective: started by NON_BLOCKING_COLLECTIVE_REQUEST
+    // in one call (MPI_Iallreduce, ...), completed, with what it was, in
+    // another (MPI_Wait, MPI_Test, ...), where its event is.
+    void nonblocking_collective_request(std::uint64_t time, std::uint64_t request);
     void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                         std::uint32_t root, std::uint64_t sent, std::uint64_t received);
+                                         std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                                         std::uint64_t request);
     void program_begin(std::uint64_t time, OTF2_StringRef program_name);
     void program_end(std::uint64_t time);
     // Records that use no event of the store but are part of it (request
@@ -152,6 +157,13 @@ private:
     bool any_receive_posted_ = false;  // the writer records MPI_IRECV_REQUEST
     // Send requests started (MPI_ISEND) and not yet completed.
     std::unordered_set<std::uint64_t> open_send_requests_;
+    // Non-blocking collectives started and not yet completed: when, and the
+    // Enter of the starting call.
+    struct Started {
+        Ticks time = 0;
+        EventIndex call = kNoEvent;
+    };
+    std::unordered_map<std::uint64_t, Started> started_collectives_;
     // Damage that the analysis can go around, counted with the first case
     // described; finish() turns them into stats.damage.
     struct DamageTally {
@@ -164,8 +176,13 @@ private:
     DamageTally unposted_receives_;     // MPI_IRECV of a request never posted
     DamageTally unstarted_sends_;       // MPI_ISEND_COMPLETE of a request never started
     DamageTally unended_collectives_;   // MPI_COLLECTIVE_BEGIN without its end
+    DamageTally unstarted_collectives_; // NON_BLOCKING_COLLECTIVE_COMPLETE of a request never started
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };
+
+// Numbers each collective operation among those its rank started on the
+// same communicator (Collective::started_as); the table is in event order.
+void number_starts(std::vector<Collective>& collectives);
 
 }  // namespace hindsight::trace

@@ -28,13 +28,9 @@ public:
     // Referred to by the Send/Recv and CollectiveEnd events (Event::ref), in
     // the order of those events.
     MessageTable messages;
+    // A non-blocking collective operation has its event where it completes
+    // (OTF2's NON_BLOCKING_COLLECTIVE_COMPLETE, in MPI_Wait & co.).
     std::vector<Collective> collectives;
-    // Completions of non-blocking collectives (OTF2's
-    // NON_BLOCKING_COLLECTIVE_COMPLETE), in stream order; `call_enter` is
-    // the completing call (MPI_Wait & co.). No event refers to them: they
-    // count in the statistics but never synchronize, since the initiating
-    // call returns at once and the completion shows no partner's time.
-    std::vector<Collective> nonblocking_collectives;
     // The calls that posted the non-blocking receives, for those whose
     // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
     // message index. Read it through posting_call().
@@ -74,6 +70,13 @@ public:
 
     const Message& message() const { return trace_->message(event()); }
     const Collective& collective() const { return trace_->collective(event()); }
+    // For a collective event: when this rank's part began, which the other
+    // members wait for (Collective::begin, else the call's entry) ...
+    Ticks collective_arrival() const;
+    // ... and from when this rank can wait for them: inside the call that
+    // completes the operation, once its part began. The two differ for a
+    // non-blocking operation, started in one call and awaited in another.
+    Ticks collective_wait_start() const;
 
     // Enter and Leave of the region instance this event belongs to: for
     // Enter/Leave events their own pair, for communication events the
@@ -107,6 +110,13 @@ inline EventIndex EventView::enter_index() const {
     }
     return kNoEvent;
 }
+
+inline Ticks EventView::collective_arrival() const {
+    const Ticks begin = collective().begin;
+    return begin == Collective::kNoBegin ? enter().time : begin;
+}
+
+inline Ticks EventView::collective_wait_start() const { return std::max(collective_arrival(), enter().time); }
 
 inline EventIndex EventView::leave_index() const {
     const EventIndex enter = enter_index();

@@ -85,11 +85,17 @@ otf2::EvtCallbacks make_event_callbacks() {
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
             return handle(ud, [&] { sink(ud).builder.collective_end(t, op, comm, root, sent, received); });
         });
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) {
+            return handle(ud, [&] { sink(ud).builder.nonblocking_collective_request(t, request); });
+        });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
-              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+              std::uint64_t request) {
             return handle(ud, [&] {
-                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received);
+                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received, request);
             });
         });
     OTF2_EvtReaderCallbacks_SetProgramBeginCallback(
@@ -109,10 +115,6 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t) {
             return handle(ud, [&] { sink(ud).builder.bookkeeping(t, "MPI_REQUEST_TEST"); });
-        });
-    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t) {
-            return handle(ud, [&] { sink(ud).builder.bookkeeping(t, "NON_BLOCKING_COLLECTIVE_REQUEST"); });
         });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {

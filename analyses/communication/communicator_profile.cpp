@@ -64,7 +64,7 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
     // A call counts once, at its first communication event; the events of
     // one call follow each other in the message and collective tables
     // alike, and no call holds both messages and a collective.
-    trace::EventIndex counted_call = trace::kNoEvent;
+    trace::EventIndex counted_call = trace::kNoEvent, counted_completion = trace::kNoEvent;
     const auto count_call = [&](CommOperationStats& s, trace::EventIndex call, bool is_operation) {
         if (call == counted_call) return;
         counted_call = call;
@@ -85,19 +85,22 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
     for (std::uint32_t c = 0; c < trace.collectives.size(); ++c) {
         const trace::Collective& collective = trace.collectives[c];
         if (!is_program_operation(collective) || collective.call_enter == trace::kNoEvent) continue;
-        CommOperationStats& s = entry(collective.comm, collective.call_enter);
-        count_call(s, collective.call_enter, first.is_first(collective.comm));
+        // A non-blocking operation counts with the call that started it
+        // (MPI_Iallreduce, ...), and so do its waiting and the time of the
+        // call that completed it (once per call: MPI_Waitall may complete
+        // several).
+        const bool started_apart = collective.starting_call != trace::kNoEvent;
+        const trace::EventIndex call = started_apart ? collective.starting_call : collective.call_enter;
+        CommOperationStats& s = entry(collective.comm, call);
+        count_call(s, call, first.is_first(collective.comm));
+        if (started_apart && collective.call_enter != counted_completion) {
+            counted_completion = collective.call_enter;
+            const trace::Event& enter = trace.events[collective.call_enter];
+            s.time += trace.events[enter.ref].time - enter.time;
+        }
         s.bytes_sent += collective.bytes_sent;
         s.bytes_received += collective.bytes_received;
         if (const WaitState* wait = waits.find_collective(c)) s.waiting += wait->waiting;
-    }
-    for (const trace::Collective& c : trace.nonblocking_collectives) {
-        if (c.call_enter == trace::kNoEvent) continue;
-        CommOperationStats& s = entry(c.comm, c.call_enter);
-        s.calls += 1;
-        if (first.is_first(c.comm)) s.operations += 1;
-        s.bytes_sent += c.bytes_sent;
-        s.bytes_received += c.bytes_received;
     }
 
     CommunicatorProfile profile;

@@ -30,9 +30,7 @@ EventIndex posting_enter(const trace::LocalTrace& trace, EventIndex recv) {
 }  // namespace
 
 Ticks hand_off_end(const EventView& view, const WaitState& wait) {
-    Ticks from = view.enter().time;
-    if (view.kind() == EventKind::CollectiveEnd && view.collective().begin != trace::Collective::kNoBegin)
-        from = view.collective().begin;
+    const Ticks from = view.kind() == EventKind::CollectiveEnd ? view.collective_wait_start() : view.enter().time;
     return from + wait.waiting;
 }
 
@@ -197,6 +195,15 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
             throw missing("collective " + std::to_string(request.ordinal) + " of communicator " +
                           std::to_string(request.key));
         const EventIndex at = collectives_[request.key][request.ordinal];
+        // A non-blocking operation held the others up where this rank
+        // started it: the path continues inside the starting call (from its
+        // Leave back to the start), not through what the rank did until it
+        // awaited the operation.
+        const EventIndex started = trace_.collective(trace_.events[at]).starting_call;
+        if (started != trace::kNoEvent) {
+            const EventIndex leave = trace_.events[started].ref;
+            return {leave, leave, leave};
+        }
         return {at, at, at};
     }
     throw Error(trace_.anchor_path, "rank " + std::to_string(from) + " sent a hand-off of an unknown kind");

@@ -12,9 +12,11 @@
 //    positioned at the Recv event;
 //  - any wait at a collective: to the member the wait names, at its event
 //    of the same collective (the n-th collective of the communicator on
-//    every member).
+//    every member), or for a non-blocking one at the Leave of the call that
+//    started it there.
 // The path arrives at the waiting call's end of the wait: (the call's Enter,
-// or the collective's begin) + waiting, or the arrival event if earlier.
+// or where the rank began to wait at a collective) + waiting, or the arrival
+// event if earlier.
 // On the causing rank it runs backward from the arrival until that rank's
 // next node, its successor; a rank without one keeps the path down to its
 // first collective on MPI_COMM_WORLD.

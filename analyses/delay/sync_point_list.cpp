@@ -81,12 +81,19 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         if (e.kind == EventKind::Recv && facts.late_receivers_caused().contains(i) &&
             trace.posting_call(e) != trace::kNoEvent)
             point.enter = trace.posting_call(e);
+        // Likewise a non-blocking collective held the others up where this
+        // rank started it, unless the rank itself waited for them later:
+        // what it did until it awaited the operation delayed nobody there.
+        // None of the starting call is the operation's completion.
+        const bool held_up_at_start = e.kind == EventKind::CollectiveEnd && state->waiting <= 0 &&
+                                      trace.collective(e).starting_call != trace::kNoEvent;
+        if (held_up_at_start) point.enter = trace.collective(e).starting_call;
         point.cnode = trace.events[point.enter].cnode;
         point.wait = state->waiting;
         const EventIndex leave = trace.events[point.enter].kind == EventKind::Enter ? trace.events[point.enter].ref
                                                                                    : trace::kNoEvent;
         const Ticks duration = leave == trace::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
-        point.prune = std::max<Ticks>(0, duration - state->completion);
+        point.prune = held_up_at_start ? duration : std::max<Ticks>(0, duration - state->completion);
 
         Group group;
         if (e.kind == EventKind::CollectiveEnd) {
@@ -125,7 +132,8 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         groups_.push_back(group);
     }
     // In the order the synchronizations happened: a receive posted by an
-    // MPI_Irecv synchronized there, before the events up to its completion.
+    // MPI_Irecv synchronized there, before the events up to its completion,
+    // and so did a non-blocking collective where it was started.
     // Traces without such receives are in that order already.
     const auto anchor = [](const SyncPoint& p) { return std::min(p.event, p.enter); };
     if (!std::is_sorted(points_.begin(), points_.end(),

@@ -84,11 +84,7 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace) {
     now_.assign(scenarios_.size(), 0.0);
 }
 
-Ticks ActivityGraph::collective_begin(EventIndex k) const {
-    const EventView view(*trace_, k);
-    const Ticks begin = view.collective().begin;
-    return begin == trace::Collective::kNoBegin ? view.enter().time : begin;
-}
+Ticks ActivityGraph::collective_begin(EventIndex k) const { return EventView(*trace_, k).collective_wait_start(); }
 
 // The wait the backward replay's critical path hands on at this event: a
 // wait with a known cause.
@@ -98,6 +94,8 @@ Ticks ActivityGraph::collective_begin(EventIndex k) const {
 // for its answer at the end of the send, the receiver for the sender at a
 // later barrier), so the send's wait stays the send's own time.
 Ticks ActivityGraph::waiting_at(EventIndex k) const {
+    const trace::Event& e = trace_->events[k];
+    if (e.kind == EventKind::CollectiveEnd && trace_->collective(e).nonblocking) return 0;
     const WaitState* wait = facts_->wait_states().find(k);
     if (!wait || wait->waiting <= 0 || wait->cause < 0) return 0;
     if (wait->pattern == WaitPattern::LateReceiver && facts_->late_receivers_posted_apart().contains(k)) return 0;
@@ -268,7 +266,7 @@ replay::CollectiveTask ActivityGraph::on_collective(const EventView& view, repla
 // wait then).
 replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay::CollectiveChannel& exchange) {
     const GraphEdges edges = shape_info(collective_shape(view.collective().op)).graph_edges;
-    if (edges == GraphEdges::None) co_return;
+    if (edges == GraphEdges::None || view.collective().nonblocking) co_return;
     const std::size_t n = scenarios_.size();
     const Ticks begin = collective_begin(view.index());
     const Ticks wait_end = begin + waiting_at(view.index());

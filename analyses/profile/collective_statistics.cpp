@@ -10,7 +10,10 @@ CollectiveCallParts collective_call_parts(Ticks begin, Ticks end, Ticks last_beg
     // Clamped to the call: with skewed clocks the last begin may seem to come
     // after this rank's end.
     parts.wait_before = std::max<Ticks>(0, std::min(last_begin, end) - begin);
-    parts.execution = std::max<Ticks>(0, first_end - last_begin);
+    // A non-blocking operation's members may all have begun before this
+    // rank entered the call that completes it: its execution here starts
+    // with that call.
+    parts.execution = std::max<Ticks>(0, first_end - std::max(last_begin, begin));
     parts.wait_after = std::max<Ticks>(0, end - std::max(first_end, std::max(last_begin, begin)));
     return parts;
 }
@@ -18,12 +21,13 @@ CollectiveCallParts collective_call_parts(Ticks begin, Ticks end, Ticks last_beg
 replay::CollectiveTask CollectiveStatistics::on_collective(const trace::EventView& view,
                                                            replay::CollectiveChannel& exchange) {
     if (exchange.size() <= 1) co_return;
-    const trace::Collective& coll = view.collective();
-    const Ticks begin = coll.begin == trace::Collective::kNoBegin ? view.enter().time : coll.begin;
+    // This rank's part from where it can wait (for a non-blocking operation
+    // in the call that completes it); the members' begins are their starts.
+    const Ticks begin = view.collective_wait_start();
     const Ticks end = view.time();
     // One reduction finds the last begin and the first end: the end travels
     // negated. Timestamps are exact as doubles below 2^53 ticks.
-    std::array<double, 2> extremes{static_cast<double>(begin), -static_cast<double>(end)};
+    std::array<double, 2> extremes{static_cast<double>(view.collective_arrival()), -static_cast<double>(end)};
     co_await exchange.allreduce(extremes, replay::ReduceOp::Max);
     const CollectiveCallParts parts =
         collective_call_parts(begin, end, static_cast<Ticks>(extremes[0]), static_cast<Ticks>(-extremes[1]));

@@ -9,7 +9,9 @@
 //
 // Times are measured from the operation's begin (or the call's entry where
 // the trace has none), as the wait states are, and the three parts add up to
-// the time from there to the operation's end:
+// the time from there to the operation's end (for a non-blocking operation
+// from the entry into the call that completes it, the members' begins being
+// their starts):
 //   wait-before = min(last begin, end) − begin
 //   execution   = max(0, first end − last begin)
 //   wait-after  = end − max(first end, last begin), at least 0

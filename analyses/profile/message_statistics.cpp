@@ -18,11 +18,6 @@ void count_message(LocalCube& cube, const trace::EventView& view, Metric sync, M
 
 }  // namespace
 
-void MessageStatistics::begin_pass(const trace::LocalTrace& trace) {
-    for (const trace::Collective& c : trace.nonblocking_collectives)
-        count_collective(trace.events[c.call_enter].cnode, c);
-}
-
 void MessageStatistics::pack(const trace::EventView& view, replay::PayloadWriter&) {
     if (view.kind() == EventKind::Send)
         count_message(*cube_, view, Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent);

@@ -14,10 +14,8 @@ class MessageStatistics final : public replay::ReplayObserver {
 public:
     explicit MessageStatistics(LocalCube& cube) : cube_(&cube) {}
 
-    // Counted in the forward pass where the engine meets the events;
-    // nothing travels. Non-blocking collectives, which are no events of the
-    // replay, at the start of that pass.
-    void begin_pass(const trace::LocalTrace& trace) override;
+    // Counted in the forward pass where the engine meets the events (a
+    // non-blocking collective where it completes); nothing travels.
     // Counts at pack(), unpack() and collectives, sends nothing.
     replay::Participation participation() const override {
         return {.payloads = replay::Payloads::FromTrace, .collectives = true};

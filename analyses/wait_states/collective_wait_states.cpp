@@ -29,8 +29,9 @@ Ticks as_ticks(double v) { return static_cast<Ticks>(v); }
 
 struct CollectiveWaitStates::Call {
     const trace::EventView& view;
-    Ticks enter = 0;  // entry of the MPI call
-    Ticks end = 0;    // end of the operation
+    Ticks enter = 0;    // from when this rank can wait (EventView::collective_wait_start)
+    Ticks arrival = 0;  // when its part began, which the others wait for
+    Ticks end = 0;      // end of the operation
     bool sends = false;
     bool receives = false;
     int rank = 0;  // in the communicator
@@ -52,8 +53,11 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     const CollectiveShape shape = collective_shape(coll.op);
     // Measured from the operation's begin, as in Scalasca: a rank may spend
     // time in the call before the operation starts (argument checks, ...).
+    // A non-blocking operation is awaited in the call that completes it, for
+    // the members that started it later.
     const Call call{view,
-                    coll.begin == trace::Collective::kNoBegin ? view.enter().time : coll.begin,
+                    view.collective_wait_start(),
+                    view.collective_arrival(),
                     view.time(),
                     coll.bytes_sent > 0,
                     coll.bytes_received > 0,
@@ -132,13 +136,13 @@ replay::CollectiveTask CollectiveWaitStates::record_group(const Call& call, Coll
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call, CollectiveChannel& ex) {
-    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {
-    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.enter));
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     const bool moves_data = call.sends || call.receives;
     if (earliest_end.value > latest.value) {
@@ -150,7 +154,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
     // Some rank left before the last one entered: only the last sender and
     // the receivers that entered before it synchronized.
     const RankedValue last_sender =
-        co_await ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+        co_await ex.allreduce_maxloc(call.sends ? as_value(call.arrival) : kNotSending);
     const bool synchronized = (call.receives && as_value(call.enter) < last_sender.value) ||
                               (call.sends && call.rank == last_sender.rank);
     const RankedValue first_sync_end =
@@ -163,7 +167,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
 replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveChannel& ex) {
     const int root = call.view.collective().root;
     if (root < 0 || root >= ex.size()) co_return;  // the same on every rank
-    std::array<double, 2> root_info{as_value(call.enter), call.sends ? 1.0 : 0.0};
+    std::array<double, 2> root_info{as_value(call.arrival), call.sends ? 1.0 : 0.0};
     co_await ex.broadcast_fixed(root_info, root);
     if (root_info[1] == 0.0) co_return;  // the root sent nothing
     const Ticks root_enter = as_ticks(root_info[0]);
@@ -181,11 +185,12 @@ replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, Collec
 replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveChannel& ex) {
     const int root = call.view.collective().root;
     if (root < 0 || root >= ex.size()) co_return;
+    // The root waits from where it can (its wait start), the others for it.
     std::array<double, 2> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
     co_await ex.broadcast_fixed(root_info, root);
     if (root_info[1] == 0.0) co_return;  // the root received nothing
     const RankedValue last_sender =
-        co_await ex.allreduce_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+        co_await ex.allreduce_maxloc(call.sends ? as_value(call.arrival) : kNotSending);
     // Only the root and the last sender synchronize, if the root came first.
     const bool synchronized =
         root_info[0] < last_sender.value && (call.rank == root || call.rank == last_sender.rank);
@@ -196,7 +201,7 @@ replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, Collec
 replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveChannel& ex) {
     // The last entry (senders only) among the ranks up to this one, and
     // which rank that was (the lowest of equals).
-    const replay::RankedValue last = co_await ex.scan_maxloc(call.sends ? as_value(call.enter) : kNotSending);
+    const replay::RankedValue last = co_await ex.scan_maxloc(call.sends ? as_value(call.arrival) : kNotSending);
     const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < last.value;
     if (synchronized)
         settle(call, last.rank, as_ticks(last.value), call.end);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "trace/event_store_builder.hpp"
 #include "trace/otf2_enums.hpp"
 #include "tests/support/mpi_regions.hpp"
 
@@ -117,9 +118,22 @@ public:
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
              trace::EventKind::CollectiveEnd});
     }
-    // No event: a side table of the statistics (as the loader keeps it).
-    void operator()(Ticks, const event::NonBlockingCollectiveComplete& e) {
-        trace_.nonblocking_collectives.push_back(collective(e.collective));
+    // As the loader: a non-blocking collective's event where it completes,
+    // with when and in which call it was started.
+    void operator()(Ticks t, const event::NonBlockingCollectiveRequest& e) {
+        if (!open_.empty()) started_collectives_[e.request] = {t, open_.back()};
+    }
+    void operator()(Ticks t, const event::NonBlockingCollectiveComplete& e) {
+        trace::Collective coll = collective(e.collective);
+        coll.nonblocking = true;
+        if (const auto started = started_collectives_.find(e.request); started != started_collectives_.end()) {
+            coll.begin = started->second.first;
+            coll.starting_call = started->second.second;
+            started_collectives_.erase(started);
+        }
+        trace_.collectives.push_back(coll);
+        add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
+             trace::EventKind::CollectiveEnd});
     }
     // Other request bookkeeping and program begin/end leave no record in
     // the event store.
@@ -169,6 +183,8 @@ private:
     const std::map<std::string, RegionId>& regions_;
     std::vector<trace::EventIndex> open_;
     std::map<std::uint64_t, trace::EventIndex> posted_requests_;  // receive requests not yet completed
+    // Non-blocking collectives not yet completed: when and in which call they began.
+    std::map<std::uint64_t, std::pair<Ticks, trace::EventIndex>> started_collectives_;
 };
 
 // With HINDSIGHT_SCENARIO_DUMP=DIR, every scenario a test analyzes is also
@@ -199,6 +215,7 @@ std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
         RankConverter convert(trace, tree, regions);
         for (const RecordedEvent& e : builder.rank(r).events())
             std::visit([&](const auto& payload) { convert(e.time, payload); }, e.payload);
+        trace::number_starts(trace.collectives);
     }
     for (auto& trace : traces) {
         trace.definitions = defs;

@@ -232,11 +232,11 @@ TEST_CASE("no clock-condition violation when every rank leaves MPI_Finalize befo
     CHECK(r.total(Metric::MpiFinalizeWait, 2) == 0.0);
 }
 
-TEST_CASE("non-blocking collectives: counted where they complete, never a wait state", "[collective]") {
+TEST_CASE("non-blocking collectives: counted where they complete, no wait where all started before", "[collective]") {
     // MPI_Iallreduce entered at 10, 30, 20 (2 ticks each, the request at
     // +1); MPI_Wait 60..70 completes it at 69. A blocking allreduce entered
     // like this would make ranks 0 and 2 wait; the non-blocking one returns
-    // at once and synchronizes nobody.
+    // at once, and when the ranks await it every member has started it.
     const Ticks enter[] = {10, 30, 20};
     const AnalysisResults r(around_main(3, [&](TraceBuilder& t, int k) {
         RankBuilder& rank = t.rank(k);
@@ -257,4 +257,43 @@ TEST_CASE("non-blocking collectives: counted where they complete, never a wait s
         CHECK(r.own(Metric::CommsCxch, k, "main/MPI_Iallreduce") == 0.0);
         CHECK(r.with_children(Metric::Time, k, "main/MPI_Iallreduce") == Approx(ns(2)));
     }
+}
+
+TEST_CASE("non-blocking collectives: the wait in MPI_Wait for the members that started later", "[collective]") {
+    // MPI_Ibcast from root 2 and MPI_Ireduce to root 0, each started (request
+    // at +1 of a 2-tick call) and awaited as below; every MPI_Wait completes
+    // its operation at its leave − 1.
+    //            Ibcast start  its Wait    Ireduce start  its Wait
+    //   rank 0   10 (11)       20-40       45 (46)        50-70
+    //   rank 1   12 (13)       14-40       60 (61)        62-70
+    //   rank 2   30 (31)       33-40       48 (49)        52-70
+    // Late Broadcast: the receivers wait from their MPI_Wait until the root
+    // started (31): rank 0 11, rank 1 17; the root nothing.
+    // Early Reduce: the root waits from its MPI_Wait (50) for the last
+    // sender's start (rank 1, 61): 11; the senders nothing.
+    const Ticks bcast_start[] = {10, 12, 30}, bcast_wait[] = {20, 14, 33};
+    const Ticks reduce_start[] = {45, 60, 48}, reduce_wait[] = {50, 62, 52};
+    const AnalysisResults r(around_main(3, [&](TraceBuilder& t, int k) {
+        RankBuilder& rank = t.rank(k);
+        rank.enter(bcast_start[k], "MPI_Ibcast");
+        const RequestId bcast = rank.nonblocking_collective_request_event(bcast_start[k] + 1);
+        rank.leave(bcast_start[k] + 2).enter(bcast_wait[k], "MPI_Wait");
+        rank.nonblocking_collective_complete_event(39, bcast, OTF2_COLLECTIVE_OP_BCAST, kWorld, 2, k == 2 ? 16 : 0,
+                                                   k == 2 ? 0 : 8);
+        rank.leave(40).enter(reduce_start[k], "MPI_Ireduce");
+        const RequestId reduce = rank.nonblocking_collective_request_event(reduce_start[k] + 1);
+        rank.leave(reduce_start[k] + 2).enter(reduce_wait[k], "MPI_Wait");
+        rank.nonblocking_collective_complete_event(69, reduce, OTF2_COLLECTIVE_OP_REDUCE, kWorld, 0, 8,
+                                                   k == 0 ? 24 : 0);
+        rank.leave(70);
+    }));
+    CHECK(r.total(Metric::MpiLateBroadcast, 0) == Approx(ns(31 - 20)));
+    CHECK(r.total(Metric::MpiLateBroadcast, 1) == Approx(ns(31 - 14)));
+    CHECK(r.total(Metric::MpiLateBroadcast, 2) == 0.0);
+    CHECK(r.total(Metric::MpiEarlyReduce, 0) == Approx(ns(61 - 50)));
+    CHECK(r.total(Metric::MpiEarlyReduce, 1) == 0.0);
+    CHECK(r.total(Metric::MpiEarlyReduce, 2) == 0.0);
+    // All of it in MPI_Wait, none in the starting calls.
+    CHECK(r.own(Metric::MpiLateBroadcast, 1, "main/MPI_Wait") == Approx(ns(17)));
+    CHECK(r.with_children(Metric::MpiLateBroadcast, 1, "main/MPI_Ibcast") == 0.0);
 }

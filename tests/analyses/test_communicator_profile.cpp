@@ -7,6 +7,7 @@
 
 #include "analyses/communication/communicator_profile.hpp"
 #include "tests/analyses/analysis_harness.hpp"
+#include "tests/analyses/backward/nonblocking_allreduce.hpp"
 #include "tests/analyses/split_communicators.hpp"
 
 using namespace hindsight;
@@ -104,4 +105,20 @@ TEST_CASE("communicator profile: merging adds entry by entry", "[communicators]"
     CHECK(a[2].time == 30);
     CHECK(a[2].waiting == 4);
     CHECK(a[2].bytes_received == 8);
+}
+
+TEST_CASE("communicator profile: a non-blocking collective counts with its starting call", "[communicators]") {
+    // nonblocking_allreduce.hpp: MPI_Iallreduce calls of 2 ticks, awaited
+    // in MPI_Wait from 27, 57 and 37 to 80; 24 + 14 ticks of waiting, 8
+    // bytes sent and received by each rank.
+    const AnalysisResults r(nonblocking_allreduce_trace());
+    const CommunicatorProfile p = all_ranks(r, 3);
+    const CommOperationStats& iallreduce = entry(p, r.trace(0), kWorldComm, "MPI_Iallreduce");
+    CHECK(iallreduce.operations == 1);
+    CHECK(iallreduce.calls == 3);
+    CHECK(iallreduce.time == 3 * 2 + (80 - 27) + (80 - 57) + (80 - 37));
+    CHECK(iallreduce.waiting == 24 + 14);
+    CHECK(iallreduce.bytes_sent == 3 * 8);
+    CHECK(iallreduce.bytes_received == 3 * 8);
+    CHECK(p.size() == 1);  // no entry of its own for MPI_Wait
 }

@@ -2,6 +2,7 @@
 // event store (see trace/event.hpp and the builder's placement rules).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -156,7 +157,8 @@ TEST_CASE("the loader marks sends, blocking or not", "[loader]") {
     CHECK(t.messages.size() == 2);
 }
 
-TEST_CASE("the loader keeps non-blocking collectives' completions aside, at the completing call", "[loader]") {
+TEST_CASE("the loader places non-blocking collectives where they complete, started where their request is",
+          "[loader]") {
     ScratchDir dir;
     TraceBuilder t(2);
     for (int r = 0; r < 2; ++r) {
@@ -171,17 +173,57 @@ TEST_CASE("the loader keeps non-blocking collectives' completions aside, at the 
     t.write(dir.path());
     const auto loaded = load_local_trace(dir.anchor(), 0, 2);
     const LocalTrace& trace = loaded.trace;
-    REQUIRE(trace.nonblocking_collectives.size() == 1);
-    const Collective& bcast = trace.nonblocking_collectives[0];
+    // MPI_Init's and MPI_Finalize's synchronizations around the broadcast.
+    REQUIRE(trace.collectives.size() == 3);
+    const Collective& bcast = trace.collectives[1];
     CHECK(bcast.op == CollectiveOp::Bcast);
+    CHECK(bcast.nonblocking);
     CHECK(bcast.root == 1);
     CHECK(bcast.bytes_sent == 0);
     CHECK(bcast.bytes_received == 8);
     CHECK(path(trace, bcast.call_enter) == "main/MPI_Wait");
-    // Only MPI_Init's and MPI_Finalize's synchronizations are collective
-    // events; the request is bookkeeping, nothing is skipped.
-    CHECK(trace.collectives.size() == 2);
+    CHECK(path(trace, bcast.starting_call) == "main/MPI_Ibcast");
+    CHECK(bcast.begin == 21);  // the request
+    CHECK(bcast.started_as == 1);
+    CHECK(trace.collectives[2].started_as == 2);
+    // Its event stands in MPI_Wait, at the completion.
+    const auto event = std::find_if(trace.events.begin(), trace.events.end(), [&](const Event& e) {
+        return e.kind == EventKind::CollectiveEnd && e.ref == 1;
+    });
+    REQUIRE(event != trace.events.end());
+    CHECK(event->time == 45);
     CHECK(loaded.stats.other_skipped == 0);
+    CHECK(loaded.stats.damage.empty());
+}
+
+TEST_CASE("the loader numbers collectives in the order they were started, per communicator", "[loader]") {
+    // Two MPI_Iallreduce started in the order a, b, completed b, a by one
+    // MPI_Waitall, a barrier in between on a communicator of its own.
+    ScratchDir dir;
+    TraceBuilder t(2);
+    const auto half = t.communicator({0, 1}, t.world(), "half");
+    for (int r = 0; r < 2; ++r) {
+        auto& rank = t.rank(r);
+        rank.enter(0, "main").init(1, 2).enter(10, "MPI_Iallreduce");
+        const auto a = rank.nonblocking_collective_request_event(11);
+        rank.leave(12).barrier(13, 14, half).enter(20, "MPI_Iallreduce");
+        const auto b = rank.nonblocking_collective_request_event(21);
+        rank.leave(22).enter(30, "MPI_Waitall");
+        rank.nonblocking_collective_complete_event(31, b, OTF2_COLLECTIVE_OP_ALLREDUCE, hindsight::testing::kWorld, -1,
+                                                   8, 8);
+        rank.nonblocking_collective_complete_event(32, a, OTF2_COLLECTIVE_OP_ALLREDUCE, hindsight::testing::kWorld, -1,
+                                                   8, 8);
+        rank.leave(33).finalize(40, 41).leave(50);
+    }
+    t.write(dir.path());
+    const LocalTrace trace = load_local_trace(dir.anchor(), 1, 2).trace;
+    // Init, barrier, b, a, Finalize in event order.
+    REQUIRE(trace.collectives.size() == 5);
+    CHECK(trace.collectives[0].started_as == 0);  // MPI_Init on MPI_COMM_WORLD
+    CHECK(trace.collectives[1].started_as == 0);  // the first on "half"
+    CHECK(trace.collectives[2].started_as == 2);  // b, started after a
+    CHECK(trace.collectives[3].started_as == 1);  // a
+    CHECK(trace.collectives[4].started_as == 3);  // MPI_Finalize
 }
 
 TEST_CASE("the loader pairs receive requests with their completions", "[loader]") {

@@ -3,6 +3,7 @@
 //   backward_report_check check REPORT  checks the report's values
 //   backward_report_check write-sendrecv DIR / check-sendrecv REPORT
 //                                       the same for sendrecv_exchange.hpp
+//   (and -irecv, -nonblocking: irecv_late_receiver.hpp, nonblocking_allreduce.hpp)
 // (run_backward_e2e.py runs the analyzer in between). The expected values
 // are the paper's (see figure3.hpp) and the hand-derived ones of the
 // scenarios' headers.
@@ -15,6 +16,7 @@
 #include "common/cube/reader.hpp"
 #include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
+#include "tests/analyses/backward/nonblocking_allreduce.hpp"
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
 
 using namespace hindsight;
@@ -86,6 +88,21 @@ int check_irecv(const std::string& path) {
     return failures == 0 ? 0 : 1;
 }
 
+// nonblocking_allreduce.hpp's values.
+int check_nonblocking(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath wait{"main", "MPI_Wait"}, prep{"main", "prep"}, start{"main", "MPI_Iallreduce"};
+    constexpr double ns = 1e9;  // compared in ticks
+    expect("Wait at N x N on rank 0", ns * cube::value_at(report, "mpi_wait_nxn", wait, 0), 24);
+    expect("Wait at N x N on rank 2", ns * cube::value_at(report, "mpi_wait_nxn", wait, 2), 14);
+    expect("Wait at N x N", ns * cube::total(report, "mpi_wait_nxn"), 38);
+    expect("N x N delay costs at prep on rank 1", ns * cube::value_at(report, "delay_n2n", prep, 1), 38);
+    expect("critical path", ns * cube::total(report, "critical_path"), 80);
+    expect("critical path at MPI_Iallreduce on rank 1", ns * cube::value_at(report, "critical_path", start, 1), 1);
+    expect("critical path at MPI_Wait on rank 0", ns * cube::value_at(report, "critical_path", wait, 0), 29);
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,7 +123,13 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "check-irecv") return check_irecv(argv[2]);
-        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv] DIR | check[-sendrecv|-irecv] REPORT\n");
+        if (mode == "write-nonblocking") {
+            testing::nonblocking_allreduce_trace().write(argv[2]);
+            return 0;
+        }
+        if (mode == "check-nonblocking") return check_nonblocking(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking] DIR | "
+                             "check[-sendrecv|-irecv|-nonblocking] REPORT\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "backward_report_check: %s\n", e.what());

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes Figure 3's trace, analyzes it with hindsight-analyze on 3 ranks and
 checks the report's backward-analysis values; then the same for the
-MPI_Sendrecv exchange on 2 ranks and for a Late Receiver posted by MPI_Irecv.
+MPI_Sendrecv exchange on 2 ranks, for a Late Receiver posted by MPI_Irecv and
+for a non-blocking collective awaited in MPI_Wait on 3 ranks.
 
 usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
 """
@@ -59,6 +60,17 @@ def main():
             step([args.mpiexec, "-n", "2", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
                   "-o", report, "--timeout", "60"])
             step([args.checker, "check-" + scenario, report])
+
+        # A non-blocking collective awaited in MPI_Wait, on 3 ranks, with the
+        # activity graph too: its pass goes event by event, where a
+        # collective that stood where it completes must not make the ranks
+        # wait for each other.
+        trace_dir = os.path.join(work, "nonblocking")
+        report = os.path.join(work, "nonblocking.cubex")
+        step([args.checker, "write-nonblocking", trace_dir])
+        step([args.mpiexec, "-n", "3", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+              "-o", report, "--graph", "--timeout", "60"])
+        step([args.checker, "check-nonblocking", report])
 
 if __name__ == "__main__":
     main()

@@ -5,6 +5,7 @@
 #include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
+#include "tests/analyses/backward/nonblocking_allreduce.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
@@ -230,4 +231,23 @@ TEST_CASE("delay costs: a Late Receiver posted by MPI_Irecv and completed after 
     CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(50)));
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Irecv") == Approx(ns(1)));
     CHECK(r.with_children(Metric::CriticalPath, 1, "main") == Approx(ns(16)));
+}
+
+TEST_CASE("delay costs and critical path: a non-blocking collective awaited in MPI_Wait", "[delay]") {
+    // The scenario of nonblocking_allreduce.hpp, with its hand-derived values.
+    const AnalysisResults r(nonblocking_allreduce_trace(), kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiWaitNxN, 0, "main/MPI_Wait") == Approx(ns(24)));
+    REQUIRE(r.own(Metric::MpiWaitNxN, 2, "main/MPI_Wait") == Approx(ns(14)));
+    REQUIRE(r.total(Metric::MpiWaitNxN, 1) == 0.0);
+    CHECK(all_ranks(r, Metric::MpiNxNCompletion, 3) == 0.0);
+    CHECK(r.own(Metric::DelayN2n, 1, "main/prep") == Approx(ns(38)));
+    CHECK(all_ranks(r, Metric::DelayN2nLongterm, 3) == 0.0);
+    check_conservation(r, 3, Metric::MpiWaitNxN, Metric::DelayN2n, Metric::DelayN2nLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(80)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Wait") == Approx(ns(29)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Iallreduce") == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/prep") == Approx(ns(40)));
+    // What the ranks did between starting and awaiting the operation is on
+    // no path.
+    for (int rank = 0; rank < 3; ++rank) CHECK(r.with_children(Metric::CriticalPath, rank, "main/overlap") == 0.0);
 }
