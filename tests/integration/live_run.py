@@ -338,6 +338,44 @@ def latecoll():
     return ranks, ["--delay", str(delay)], check
 
 
+def latecoll_nb():
+    ranks, delay = 3, 0.2
+    last = ranks - 1
+
+    def check(c, r):
+        # 1. MPI_Iallreduce: the others start at once, work D/2, then wait
+        # about D/2 in MPI_Wait for the last rank's start.
+        for rank in range(0, last):
+            c.at_least(r.at("mpi_wait_nxn", "main/MPI_Wait", rank), 0.75 * delay / 2,
+                       f"rank {rank}: Wait at N x N at main/MPI_Wait")
+            c.at_most(r.at("mpi_wait_nxn", "main/MPI_Wait", rank), 1.25 * delay / 2,
+                      f"rank {rank}: Wait at N x N at main/MPI_Wait (the overlapped work is no waiting)")
+        # 2. MPI_Ibarrier: the others wait about D.
+        for rank in range(0, last):
+            c.at_least(r.at("mpi_barrier_wait", "main/MPI_Wait", rank), 0.75 * delay,
+                       f"rank {rank}: Wait at Barrier at main/MPI_Wait")
+        # 3. MPI_Ibcast from a late root: the others wait about D.
+        for rank in range(1, ranks):
+            c.at_least(r.at("mpi_latebroadcast", "main/MPI_Wait", rank), 0.75 * delay,
+                       f"rank {rank}: Late Broadcast at main/MPI_Wait")
+        # The late starts caused it: each waiter's wait is short-term cost of
+        # the late rank's delayed_work (its overlapped_work is on no side:
+        # the late rank did none).
+        c.at_least(r.at("delay_n2n", "main/delayed_work", last), 0.75 * delay / 2 * (ranks - 1),
+                   f"rank {last}: short-term Wait at N x N delay cost at main/delayed_work")
+        c.at_least(r.at("delay_barrier", "main/delayed_work", last), 0.75 * delay * (ranks - 1),
+                   f"rank {last}: short-term Wait at Barrier delay cost at main/delayed_work")
+        c.at_least(r.at("delay_12n", "main/delayed_work", 0), 0.75 * delay * (ranks - 1),
+                   "rank 0: short-term Late Broadcast delay cost at main/delayed_work")
+        c.at_most(r.over_ranks("delay_n2n", "main/overlapped_work"), 0.05 * delay,
+                  "short-term Wait at N x N delay costs at main/overlapped_work (all ranks)")
+        calls = with_lifecycle({"MPI_Barrier": 1, "MPI_Iallreduce": 1, "MPI_Ibarrier": 1, "MPI_Ibcast": 1,
+                                "MPI_Wait": 3})
+        check_visits(c, r, "main/", [calls] * ranks)
+
+    return ranks, ["--delay", str(delay)], check
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -547,6 +585,7 @@ def fpingpong():
 SCENARIOS = {
     "pingpong-delay": pingpong_delay,
     "latecoll": latecoll,
+    "latecoll_nb": latecoll_nb,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),
