@@ -303,6 +303,42 @@ def scenario_fpingpong(args, workdir):
     equal(sent, collections.Counter({(0, 1, 0, 1, 512): count, (1, 0, 0, 2, 512): count}), "messages")
 
 
+def check_mpi_not_nested(trace, rank):
+    """No MPI region inside another: MPI's own calls through the PMPI_* names
+    (and the collector's) belong to the call that makes them."""
+    depth = 0
+    for e in trace.events[rank]:
+        if isinstance(e, (otf2.events.Enter, otf2.events.Leave)) and e.region.name.startswith("MPI_"):
+            depth += 1 if isinstance(e, otf2.events.Enter) else -1
+            expect(depth in (0, 1), f"rank {rank}: {e.region.name} inside another MPI call")
+
+
+def scenario_f08pingpong(args, workdir):
+    # examples/f08pingpong.f90 through MPICH's `use mpi_f08` binding, whose
+    # MPI_Init, MPI_Comm_rank/size, MPI_Wait, MPI_Barrier and MPI_Finalize
+    # call PMPI_* directly: each of them, and every message, must be there.
+    ranks, count, elements = 3, 5, 128
+    trace = collect(args, workdir, ranks, args.program, ["--count", str(count), "--elements", str(elements)])
+    check_balanced(trace)
+    for rank in range(ranks):
+        check_calls(trace, rank, {
+            "MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Finalize": 1,
+            "MPI_Send": count if rank == 0 else 0, "MPI_Irecv": count if rank == 0 else 0,
+            "MPI_Recv": count if rank == 1 else 0, "MPI_Isend": count if rank == 1 else 0,
+            "MPI_Wait": count if rank < 2 else 0, "MPI_Allreduce": 1, "MPI_Barrier": 1})
+        equal(sum(trace.enters(rank).values()), 6 + (3 * count if rank < 2 else 0),
+              f"rank {rank}: regions entered (nothing but the program's MPI calls)")
+        check_mpi_not_nested(trace, rank)
+        # 1 integer from each of 3 ranks to each (Score-P's count for MPI_Allreduce).
+        check_collective(trace, rank, Op.ALLREDUCE, [0, 1, 2], NO_ROOT, 4 * ranks, 4 * ranks)
+        check_collective(trace, rank, Op.BARRIER, [0, 1, 2], NO_ROOT, 0, 0)
+    equal(len(trace.of_type(0, otf2.events.MpiIrecv)), count, "rank 0: completed receives")
+    equal(len(trace.of_type(1, otf2.events.MpiIsendComplete)), count, "rank 1: completed sends")
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 1, 4 * elements): count, (1, 0, 0, 2, 4 * elements): count}),
+          "messages")
+
+
 def scenario_coverage(args, workdir):
     trace = collect(args, workdir, 4, args.program, [])
     check_balanced(trace)
