@@ -10,6 +10,7 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
+#include "collector/mpi_seen.hpp"
 #include "collector/output_directory.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
@@ -39,7 +40,7 @@ std::string hostname() {
 
 void exit_without_finalize() {
     if (Measurement::live_here()) {
-        Measurement::abandon("the program ended without calling MPI_Finalize");
+        Measurement::abandon(finalize_missed());
     }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "collector/measurement.hpp"
+#include "collector/mpi_seen.hpp"
 #include "collector/timer.hpp"
 
 using hindsight::collect::Measurement;
@@ -15,6 +16,7 @@ namespace next = hindsight::collect::next;
 extern "C" int MPI_Init(int* argc, char*** argv) {
     const std::uint64_t enter = hindsight::collect::timestamp();
     const int rc = next::PMPI_Init(argc, argv);
+    hindsight::collect::note_mpi_init_seen();
     const Measurement::InsideMpi own_calls;
     if (rc == MPI_SUCCESS) Measurement::start(MpiFunction::MPI_Init, enter);
     return rc;
@@ -24,6 +26,7 @@ extern "C" int PMPI_Init(int* argc, char*** argv) __attribute__((alias("MPI_Init
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
     const std::uint64_t enter = hindsight::collect::timestamp();
     const int rc = next::PMPI_Init_thread(argc, argv, required, provided);
+    hindsight::collect::note_mpi_init_seen();
     const Measurement::InsideMpi own_calls;
     if (rc == MPI_SUCCESS) Measurement::start(MpiFunction::MPI_Init_thread, enter);
     return rc;

@@ -339,6 +339,65 @@ def scenario_f08pingpong(args, workdir):
           "messages")
 
 
+def collector_lines(stderr):
+    return [l for l in stderr.splitlines() if l.startswith("hindsight-collect:")]
+
+
+def scenario_unseen_mpi(args, workdir):
+    # tests/collector/unseen_mpi.c calls MPI past the collector: one line
+    # (the first process on the node speaks) says nothing was recorded, and
+    # the program's own exit status (3) stays.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, [], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = collector_lines(result.stderr)
+    equal(len(lines), 1, f"lines of the collector in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)} initialized MPI without going "
+                               "through the collector") and lines[0].endswith("; nothing was recorded"),
+           f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(trace_dir), "a trace directory was made though nothing was measured")
+
+
+def scenario_own_mpi(args, workdir):
+    # tests/collector/own_mpi.c defines MPI_Init and PMPI_Init itself, as a
+    # program with MPI linked in statically does: one line says so.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, [], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = collector_lines(result.stderr)
+    equal(len(lines), 1, f"lines of the collector in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)} contains its own copy of MPI")
+           and "nothing was recorded" in lines[0], f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(trace_dir), "a trace directory was made though nothing was measured")
+
+
+def scenario_finalize_unseen(args, workdir):
+    # MPI_Init and the message go through the collector, PMPI_Finalize past
+    # it: each rank says that its trace stops short, why, and where it is.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, ["finalize-unseen"], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = sorted(collector_lines(result.stderr))
+    equal(len(lines), 2, f"lines of the collector in\n{result.stderr}")
+    for rank, line in enumerate(lines):
+        expect(line.startswith(f"hindsight-collect: rank {rank}: MPI_Finalize was called without going through the "
+                               f"collector; the events recorded so far are in {trace_dir}"),
+               f"unexpected line: {line}")
+
+
+def scenario_static_program(args, workdir):
+    # No library can be preloaded into a statically linked program: the
+    # launcher refuses it before it starts (status 2, one line, as any refusal).
+    marker = os.path.join(workdir, "started")
+    result = run(args, 2, args.program, [marker], ["-o", os.path.join(workdir, "trace")], check=False)
+    equal(result.returncode, 2, f"exit status (stderr:\n{result.stderr})")
+    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    equal(len(lines), 1, f"lines in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)}: is linked statically: "),
+           f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(marker), "the program was started")
+
+
 def scenario_coverage(args, workdir):
     trace = collect(args, workdir, 4, args.program, [])
     check_balanced(trace)
