@@ -52,6 +52,7 @@ program f08pingpong
       call MPI_Wait(request, MPI_STATUS_IGNORE)
     end if
   end do
+  deallocate (buffer)
 
   call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (total /= ranks * (ranks - 1) / 2) wrong = wrong + 1

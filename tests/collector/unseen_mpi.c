@@ -34,14 +34,16 @@ static int find_mpi(struct dl_phdr_info *info, size_t size, void *unused)
     return mpi_library != NULL;
 }
 
-static void *own(const char *name)
+/* The MPI library's own function `name` into the function pointer at
+ * `function` (copied: ISO C converts no object pointer to a function one). */
+static void own(const char *name, void *function, size_t size)
 {
     void *f = dlsym(mpi_library, name);
-    if (!f) {
+    if (!f || size != sizeof f) {
         fprintf(stderr, "unseen_mpi: the MPI library has no %s\n", name);
         exit(1);
     }
-    return f;
+    memcpy(function, &f, size);
 }
 
 int main(int argc, char **argv)
@@ -52,16 +54,23 @@ int main(int argc, char **argv)
         return 1;
     }
     const int only_finalize = argc > 1 && strcmp(argv[1], "finalize-unseen") == 0;
+    rank_fn comm_rank = MPI_Comm_rank;
+    send_fn send = MPI_Send;
+    recv_fn recv = MPI_Recv;
+    finalize_fn finalize = NULL;
+    own("PMPI_Finalize", &finalize, sizeof finalize);
     if (only_finalize) {
         MPI_Init(&argc, &argv);
     } else {
-        ((init_fn)own("PMPI_Init"))(&argc, &argv);
+        init_fn init = NULL;
+        own("PMPI_Init", &init, sizeof init);
+        own("PMPI_Comm_rank", &comm_rank, sizeof comm_rank);
+        own("PMPI_Send", &send, sizeof send);
+        own("PMPI_Recv", &recv, sizeof recv);
+        init(&argc, &argv);
     }
     int rank = 0;
     int value = 42;
-    const rank_fn comm_rank = only_finalize ? MPI_Comm_rank : (rank_fn)own("PMPI_Comm_rank");
-    const send_fn send = only_finalize ? MPI_Send : (send_fn)own("PMPI_Send");
-    const recv_fn recv = only_finalize ? MPI_Recv : (recv_fn)own("PMPI_Recv");
     comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) send(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
     if (rank == 1) {
@@ -69,6 +78,6 @@ int main(int argc, char **argv)
         recv(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (value != 42) return 1;
     }
-    ((finalize_fn)own("PMPI_Finalize"))();
+    finalize();
     return 3;
 }
