@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,9 +48,16 @@ public:
     // collector's own, and those the MPI library makes itself through the
     // PMPI_* names (MPICH's MPI-IO calls PMPI_Allreduce & co.), which the
     // collector intercepts too; they belong to the call that makes them.
+    // Calls of other threads are counted, so that the trace does not pass
+    // for the whole program unremarked (finish() says how many).
     static Measurement* enter_mpi() noexcept {
-        Measurement* m = live_here();
-        if (!m || inside_mpi_) return nullptr;
+        Measurement* m = live_;
+        if (!m) return nullptr;
+        if (!pthread_equal(pthread_self(), master_thread_)) [[unlikely]] {
+            other_thread_calls_.fetch_add(1, std::memory_order_relaxed);
+            return nullptr;
+        }
+        if (inside_mpi_) return nullptr;
         inside_mpi_ = true;
         return m;
     }
@@ -162,6 +170,8 @@ private:
     static inline pthread_t master_thread_{};
     // Only the master thread records, so only it reads and writes this.
     static inline bool inside_mpi_ = false;
+    // MPI calls of the program made by other threads while measuring.
+    static inline std::atomic<std::uint64_t> other_thread_calls_{0};
 
     Config config_;
     RegionFilter filter_;

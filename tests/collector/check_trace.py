@@ -371,6 +371,25 @@ def scenario_own_mpi(args, workdir):
     expect(not os.path.exists(trace_dir), "a trace directory was made though nothing was measured")
 
 
+def scenario_worker_thread(args, workdir):
+    # tests/collector/worker_thread.c: 3 MPI calls of a worker thread per rank
+    # go unrecorded, and each rank says so; the main thread's are all there.
+    ranks, worker_calls = 2, 3
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, ranks, args.program, [], ["-o", trace_dir])
+    lines = sorted(collector_lines(result.stderr))
+    equal(len(lines), ranks + 1, f"lines of the collector in\n{result.stderr}")
+    for rank in range(ranks):
+        equal(lines[rank], f"hindsight-collect: rank {rank}: {worker_calls} MPI calls of threads other than the "
+                           "main thread were not recorded; the trace shows the main thread's only", "line")
+    expect(lines[ranks].startswith("hindsight-collect: wrote "), f"unexpected line: {lines[ranks]}")
+    trace = Trace(os.path.join(trace_dir, "traces.otf2"))
+    check_balanced(trace)
+    for rank in range(ranks):
+        equal(dict(trace.enters(rank)), {"MPI_Init_thread": 1, "MPI_Barrier": 1, "MPI_Finalize": 1},
+              f"rank {rank}: regions entered")
+
+
 def scenario_finalize_unseen(args, workdir):
     # MPI_Init and the message go through the collector, PMPI_Finalize past
     # it: each rank says that its trace stops short, why, and where it is.
