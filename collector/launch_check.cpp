@@ -10,6 +10,7 @@
 #include "collector/launch_environment.hpp"
 #include "collector/output_directory_check.hpp"
 #include "collector/region_filter.hpp"
+#include "collector/static_executable.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -52,6 +53,10 @@ std::optional<std::string> trace_directory(const Config& config, const std::stri
 }  // namespace
 
 void check_before_launch(const std::string& program) {
+    if (const std::string path = resolve_program(program); is_static_executable(path)) {
+        throw Error(path, "is linked statically: the collector, a shared library, cannot be loaded into it, and "
+                          "nothing would be recorded (link it with the shared libraries of MPI and the C library)");
+    }
     const Config config = read_config([](const char* name) { return std::getenv(name); });
     if (!config.filter_file.empty()) static_cast<void>(RegionFilter::load(config.filter_file));
     const auto dir = trace_directory(config, program);

@@ -10,6 +10,7 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
+#include "collector/mpi_seen.hpp"
 #include "collector/output_directory.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
@@ -39,7 +40,7 @@ std::string hostname() {
 
 void exit_without_finalize() {
     if (Measurement::live_here()) {
-        Measurement::abandon("the program ended without calling MPI_Finalize");
+        Measurement::abandon(finalize_missed());
     }
 }
 
@@ -151,6 +152,11 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.events_, nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
+    if (const std::uint64_t calls = other_thread_calls_.load(std::memory_order_relaxed); calls > 0) {
+        say("rank " + std::to_string(m.world_rank_) + ": " + std::to_string(calls) +
+            " MPI calls of threads other than the main thread were not recorded; the trace shows the main "
+            "thread's only");
+    }
     m.write_trace(end);
     instance().reset();
 }

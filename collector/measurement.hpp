@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,6 +43,38 @@ public:
         Measurement* m = live_;
         return m && pthread_equal(pthread_self(), master_thread_) ? m : nullptr;
     }
+    // The measurement for an MPI call of the program: none on other threads,
+    // and none for MPI calls made while another one is in progress: the
+    // collector's own, and those the MPI library makes itself through the
+    // PMPI_* names (MPICH's MPI-IO calls PMPI_Allreduce & co.), which the
+    // collector intercepts too; they belong to the call that makes them.
+    // Calls of other threads are counted, so that the trace does not pass
+    // for the whole program unremarked (finish() says how many).
+    static Measurement* enter_mpi() noexcept {
+        Measurement* m = live_;
+        if (!m) return nullptr;
+        if (!pthread_equal(pthread_self(), master_thread_)) [[unlikely]] {
+            other_thread_calls_.fetch_add(1, std::memory_order_relaxed);
+            return nullptr;
+        }
+        if (inside_mpi_) return nullptr;
+        inside_mpi_ = true;
+        return m;
+    }
+    // Ends what enter_mpi() began.
+    static void leave_mpi() noexcept { inside_mpi_ = false; }
+    // Marks the MPI calls the collector makes outside every wrapper (while it
+    // starts and ends the measurement) as its own.
+    class InsideMpi {
+    public:
+        InsideMpi() noexcept : outer_(inside_mpi_) { inside_mpi_ = true; }
+        ~InsideMpi() { inside_mpi_ = outer_; }
+        InsideMpi(const InsideMpi&) = delete;
+        InsideMpi& operator=(const InsideMpi&) = delete;
+
+    private:
+        bool outer_;
+    };
     // Remembers the thread that loads the library as the master thread.
     static void set_master_thread(pthread_t thread) noexcept { master_thread_ = thread; }
 
@@ -135,6 +168,10 @@ private:
 
     static inline Measurement* live_ = nullptr;
     static inline pthread_t master_thread_{};
+    // Only the master thread records, so only it reads and writes this.
+    static inline bool inside_mpi_ = false;
+    // MPI calls of the program made by other threads while measuring.
+    static inline std::atomic<std::uint64_t> other_thread_calls_{0};
 
     Config config_;
     RegionFilter filter_;

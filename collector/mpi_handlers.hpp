@@ -20,7 +20,7 @@ inline constexpr int kNoRoot = -1;
 // instead of through the PLT.
 class __attribute__((visibility("hidden"))) MpiCall {
 public:
-    explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::live_here()) {
+    explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::enter_mpi()) {
         if (live_ && live_->recording()) {
             region_ = live_->regions().mpi(f);
             entered_ = timestamp();
@@ -28,7 +28,9 @@ public:
         }
     }
     ~MpiCall() {
+        if (!live_) return;
         if (region_ != OTF2_UNDEFINED_REGION) live_->leave(region_);
+        Measurement::leave_mpi();
     }
     MpiCall(const MpiCall&) = delete;
     MpiCall& operator=(const MpiCall&) = delete;

@@ -58,7 +58,8 @@ const SymbolTable::ObjectSymbols& SymbolTable::symbols_of(const std::string& fil
         for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= table.sh_size; off += sizeof(Elf64_Sym)) {
             Elf64_Sym sym{};
             if (!read_at(image, table.sh_offset + off, sym)) break;
-            if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0) continue;
+            // An undefined function may carry the address of its PLT stub.
+            if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 || sym.st_shndx == SHN_UNDEF) continue;
             if (sym.st_name >= strings.sh_size) continue;
             const char* name = image.data() + strings.sh_offset + sym.st_name;
             const std::size_t max = strings.sh_size - sym.st_name;
@@ -81,6 +82,15 @@ std::string SymbolTable::name_of(const void* address) {
     --it;
     if (key == it->first || key < it->first + it->second.first) return it->second.second;
     return info.dli_sname ? info.dli_sname : "";
+}
+
+bool SymbolTable::executable_defines(const std::string& name) {
+    // The executable is no shared object, so no load address of a library
+    // can be the key 0.
+    for (const auto& [start, function] : symbols_of("/proc/self/exe", 0).functions) {
+        if (function.second == name) return true;
+    }
+    return false;
 }
 
 }  // namespace hindsight::collect

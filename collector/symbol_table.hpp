@@ -13,6 +13,8 @@ class SymbolTable {
 public:
     // The (mangled) name of the function at `address`; empty when unknown.
     std::string name_of(const void* address);
+    // Whether the running executable itself defines the function `name`.
+    bool executable_defines(const std::string& name);
 
 private:
     struct ObjectSymbols {

@@ -303,6 +303,120 @@ def scenario_fpingpong(args, workdir):
     equal(sent, collections.Counter({(0, 1, 0, 1, 512): count, (1, 0, 0, 2, 512): count}), "messages")
 
 
+def check_mpi_not_nested(trace, rank):
+    """No MPI region inside another: MPI's own calls through the PMPI_* names
+    (and the collector's) belong to the call that makes them."""
+    depth = 0
+    for e in trace.events[rank]:
+        if isinstance(e, (otf2.events.Enter, otf2.events.Leave)) and e.region.name.startswith("MPI_"):
+            depth += 1 if isinstance(e, otf2.events.Enter) else -1
+            expect(depth in (0, 1), f"rank {rank}: {e.region.name} inside another MPI call")
+
+
+def scenario_f08pingpong(args, workdir):
+    # examples/f08pingpong.f90 through MPICH's `use mpi_f08` binding, whose
+    # MPI_Init, MPI_Comm_rank/size, MPI_Wait, MPI_Barrier and MPI_Finalize
+    # call PMPI_* directly: each of them, and every message, must be there.
+    ranks, count, elements = 3, 5, 128
+    trace = collect(args, workdir, ranks, args.program, ["--count", str(count), "--elements", str(elements)])
+    check_balanced(trace)
+    for rank in range(ranks):
+        check_calls(trace, rank, {
+            "MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Finalize": 1,
+            "MPI_Send": count if rank == 0 else 0, "MPI_Irecv": count if rank == 0 else 0,
+            "MPI_Recv": count if rank == 1 else 0, "MPI_Isend": count if rank == 1 else 0,
+            "MPI_Wait": count if rank < 2 else 0, "MPI_Allreduce": 1, "MPI_Barrier": 1})
+        equal(sum(trace.enters(rank).values()), 6 + (3 * count if rank < 2 else 0),
+              f"rank {rank}: regions entered (nothing but the program's MPI calls)")
+        check_mpi_not_nested(trace, rank)
+        # 1 integer from each of 3 ranks to each (Score-P's count for MPI_Allreduce).
+        check_collective(trace, rank, Op.ALLREDUCE, [0, 1, 2], NO_ROOT, 4 * ranks, 4 * ranks)
+        check_collective(trace, rank, Op.BARRIER, [0, 1, 2], NO_ROOT, 0, 0)
+    equal(len(trace.of_type(0, otf2.events.MpiIrecv)), count, "rank 0: completed receives")
+    equal(len(trace.of_type(1, otf2.events.MpiIsendComplete)), count, "rank 1: completed sends")
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 1, 4 * elements): count, (1, 0, 0, 2, 4 * elements): count}),
+          "messages")
+
+
+def collector_lines(stderr):
+    return [l for l in stderr.splitlines() if l.startswith("hindsight-collect:")]
+
+
+def scenario_unseen_mpi(args, workdir):
+    # tests/collector/unseen_mpi.c calls MPI past the collector: one line
+    # (the first process on the node speaks) says nothing was recorded, and
+    # the program's own exit status (3) stays.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, [], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = collector_lines(result.stderr)
+    equal(len(lines), 1, f"lines of the collector in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)} initialized MPI without going "
+                               "through the collector") and lines[0].endswith("; nothing was recorded"),
+           f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(trace_dir), "a trace directory was made though nothing was measured")
+
+
+def scenario_own_mpi(args, workdir):
+    # tests/collector/own_mpi.c defines MPI_Init and PMPI_Init itself, as a
+    # program with MPI linked in statically does: one line says so.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, [], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = collector_lines(result.stderr)
+    equal(len(lines), 1, f"lines of the collector in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)} contains its own copy of MPI")
+           and "nothing was recorded" in lines[0], f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(trace_dir), "a trace directory was made though nothing was measured")
+
+
+def scenario_worker_thread(args, workdir):
+    # tests/collector/worker_thread.c: 3 MPI calls of a worker thread per rank
+    # go unrecorded, and each rank says so; the main thread's are all there.
+    ranks, worker_calls = 2, 3
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, ranks, args.program, [], ["-o", trace_dir])
+    lines = sorted(collector_lines(result.stderr))
+    equal(len(lines), ranks + 1, f"lines of the collector in\n{result.stderr}")
+    for rank in range(ranks):
+        equal(lines[rank], f"hindsight-collect: rank {rank}: {worker_calls} MPI calls of threads other than the "
+                           "main thread were not recorded; the trace shows the main thread's only", "line")
+    expect(lines[ranks].startswith("hindsight-collect: wrote "), f"unexpected line: {lines[ranks]}")
+    trace = Trace(os.path.join(trace_dir, "traces.otf2"))
+    check_balanced(trace)
+    for rank in range(ranks):
+        equal(dict(trace.enters(rank)), {"MPI_Init_thread": 1, "MPI_Barrier": 1, "MPI_Finalize": 1},
+              f"rank {rank}: regions entered")
+
+
+def scenario_finalize_unseen(args, workdir):
+    # MPI_Init and the message go through the collector, PMPI_Finalize past
+    # it: each rank says that its trace stops short, why, and where it is.
+    trace_dir = os.path.join(workdir, "trace")
+    result = run(args, 2, args.program, ["finalize-unseen"], ["-o", trace_dir], check=False)
+    equal(result.returncode, 3, f"exit status of the program (stderr:\n{result.stderr})")
+    lines = sorted(collector_lines(result.stderr))
+    equal(len(lines), 2, f"lines of the collector in\n{result.stderr}")
+    for rank, line in enumerate(lines):
+        expect(line.startswith(f"hindsight-collect: rank {rank}: MPI_Finalize was called without going through the "
+                               f"collector; the events recorded so far are in {trace_dir}"),
+               f"unexpected line: {line}")
+
+
+def scenario_static_program(args, workdir):
+    # No library can be preloaded into a statically linked program: the
+    # launcher refuses it before it starts (status 2, one line, as any refusal).
+    marker = os.path.join(workdir, "started")
+    result = run(args, 2, args.program, [marker], ["-o", os.path.join(workdir, "trace")], check=False)
+    equal(result.returncode, 2, f"exit status (stderr:\n{result.stderr})")
+    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    equal(len(lines), 1, f"lines in\n{result.stderr}")
+    expect(lines[0].startswith(f"hindsight-collect: {os.path.realpath(args.program)}: is linked statically: "),
+           f"unexpected line: {lines[0]}")
+    expect(not os.path.exists(marker), "the program was started")
+
+
 def scenario_coverage(args, workdir):
     trace = collect(args, workdir, 4, args.program, [])
     check_balanced(trace)

@@ -48,11 +48,23 @@ check("kMpiFunctionCount = 6" in header, "six functions")
 check("int MPI_Init(" not in source, "custom functions get no generated wrapper")
 check('extern "C" int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {' in source,
       "MPI_Send keeps its signature")
-check("if (call) on_send(call, count, datatype, dest, tag, comm);\n    return PMPI_Send(buf, count, datatype, dest, tag, comm);" in source,
-      "MPI_SEND is recorded before PMPI_Send")
+check("if (call) on_send(call, count, datatype, dest, tag, comm);\n    return next::PMPI_Send(buf, count, datatype, dest, tag, comm);" in source,
+      "MPI_SEND is recorded before the MPI library's PMPI_Send")
+# Every binding is seen: the wrapper also answers to PMPI_Send (MPICH's
+# `use mpi_f08` calls PMPI_* directly), so it must reach MPI's own through
+# the pointer found at load, never by that name.
+check('extern "C" int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) '
+      '__attribute__((alias("MPI_Send")));' in source, "MPI_Send's wrapper is PMPI_Send too")
+check("int PMPI_Init(" not in source, "custom functions define their PMPI_* names by hand")
+check("extern __attribute__((visibility(\"hidden\"))) int (*PMPI_Testall)(int, MPI_Request [], int *, MPI_Status []);"
+      in header, "a pointer to MPI's own PMPI_Testall, of its type")
+check("extern __attribute__((visibility(\"hidden\"))) int (*PMPI_Init)(int *, char ***);" in header,
+      "custom functions get the pointer too")
+for name in ("PMPI_Init", "PMPI_Send", "PMPI_Bcast", "PMPI_Testall", "PMPI_Comm_dup", "PMPI_Cart_create"):
+    check(f'find_next_mpi(next::{name}, "{name}");' in source, f"{name} is found when the library is loaded")
 check("on_collective_end(call, OTF2_COLLECTIVE_OP_BCAST, comm, root, bytes::bcast(count, datatype, root, comm))" in source,
       "MPI_Bcast records its operation, root and bytes")
-check("complete_all(call, count, array_of_requests, flag, array_of_statuses, [&](MPI_Status* hs_statuses) { return PMPI_Testall(count, array_of_requests, flag, hs_statuses); })" in source,
+check("complete_all(call, count, array_of_requests, flag, array_of_statuses, [&](MPI_Status* hs_statuses) { return next::PMPI_Testall(count, array_of_requests, flag, hs_statuses); })" in source,
       "MPI_Testall goes through complete_all with its flag")
 check("on_comm_created(call, *newcomm, comm, MpiFunction::MPI_Comm_dup, false)" in source, "MPI_Comm_dup records the new communicator")
 check("on_comm_created(call, *comm_cart, comm_old, MpiFunction::MPI_Cart_create, reorder != 0)" in source,

@@ -582,6 +582,28 @@ def fpingpong():
     return ranks, ["--count", str(count), "--elements", str(elements)], check
 
 
+def f08pingpong():
+    ranks, count, elements, delay = 3, 5, 128, 0.3
+
+    def check(c, r):
+        # Through `use mpi_f08`, whose MPI_Init, MPI_Wait, MPI_Barrier ... call
+        # PMPI_* directly; not instrumented: the MPI calls are the program's children.
+        rank_0 = with_lifecycle({"MPI_Send": count, "MPI_Irecv": count, "MPI_Wait": count,
+                                 "MPI_Allreduce": 1, "MPI_Barrier": 1})
+        rank_1 = with_lifecycle({"MPI_Recv": count, "MPI_Isend": count, "MPI_Wait": count,
+                                 "MPI_Allreduce": 1, "MPI_Barrier": 1})
+        check_visits(c, r, "", [rank_0, rank_1, with_lifecycle({"MPI_Allreduce": 1, "MPI_Barrier": 1})])
+        check_bytes(c, r, [count * 4 * elements] * 2 + [0])
+        check_messages(c, r, 2 * count)
+        check_collective_counts(c, r, [1] * ranks, [1] * ranks)
+        # Rank 0 computes `delay` seconds before its first send: rank 1 waits
+        # for it in MPI_Recv, rank 2 (and the pair's ping-pong) in MPI_Allreduce.
+        c.at_least(r.at("mpi_latesender", "MPI_Recv", 1), 0.75 * delay, "rank 1: Late Sender at MPI_Recv")
+        c.at_least(r.at("mpi_wait_nxn", "MPI_Allreduce", 2), 0.75 * delay, "rank 2: Wait at N x N at MPI_Allreduce")
+
+    return ranks, ["--count", str(count), "--elements", str(elements), "--delay", str(delay)], check
+
+
 SCENARIOS = {
     "pingpong-delay": pingpong_delay,
     "latecoll": latecoll,
@@ -596,6 +618,7 @@ SCENARIOS = {
     "subcomm": subcomm,
     "cartgrid": cartgrid,
     "fpingpong": fpingpong,
+    "f08pingpong": f08pingpong,
 }
 
 

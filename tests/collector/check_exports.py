@@ -1,0 +1,28 @@
+#!/usr/bin/python3
+"""The collector library defines every function of the spec under both of its
+names, MPI_* and PMPI_* (doc/collector.md, "Bindings"): a binding that calls
+PMPI_* directly (MPICH's `use mpi_f08`) is seen only then. Checks the
+library's dynamic symbol table against the spec, whatever the spec lists.
+
+Usage: check_exports.py SPEC LIBRARY
+"""
+
+import re
+import subprocess
+import sys
+
+spec_path, library = sys.argv[1:]
+names = []
+with open(spec_path, encoding="utf-8") as spec:
+    for line in spec:
+        match = re.search(r"\|\s*int\s+(MPI_\w+)\s*\(", line)
+        if match and not line.lstrip().startswith("#"):
+            names.append(match.group(1))
+if not names:
+    sys.exit(f"{spec_path}: no function found")
+symbols = subprocess.run(["nm", "-D", "--defined-only", library], capture_output=True, text=True, check=True).stdout
+defined = {fields[-1] for fields in (l.split() for l in symbols.splitlines()) if len(fields) >= 3 and fields[-2] in ("T", "W")}
+missing = [name for n in names for name in (n, "P" + n) if name not in defined]
+if missing:
+    sys.exit(f"{library}: defines no {', '.join(missing)} (of {len(names)} functions in the spec)")
+print(f"all {len(names)} functions of the spec defined under both names")
