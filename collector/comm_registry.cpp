@@ -78,6 +78,24 @@ void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, std::string name) {
     add(comm, std::move(record));
 }
 
+void CommRegistry::begin_dup(MPI_Comm comm, MPI_Comm parent, std::string name, std::uint64_t request) {
+    if (comm == MPI_COMM_NULL) return;
+    CommRecord record;
+    record.creator = std::move(name);
+    record.parent = records_[id(parent)].key;
+    record.key = derived_comm_key(record.parent, dups_of_[record.parent]++);
+    pending_dups_.emplace(request, PendingDup{comm, std::move(record)});
+}
+
+void CommRegistry::finish_dup(std::uint64_t request) {
+    const auto it = pending_dups_.find(request);
+    if (it == pending_dups_.end()) return;
+    PendingDup dup = std::move(it->second);
+    pending_dups_.erase(it);
+    fill_members(dup.comm, dup.record);
+    add(dup.comm, std::move(dup.record));
+}
+
 OTF2_CommRef CommRegistry::adopt(MPI_Comm comm) {
     CommRecord record;
     record.key = kRankLocalKeyBit | (static_cast<CommKey>(world_rank_) << 32) | ++adopted_here_;

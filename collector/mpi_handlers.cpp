@@ -1,5 +1,7 @@
 #include "collector/mpi_handlers.hpp"
 
+#include <cstring>
+
 #include "common/communicator_origin.hpp"
 
 namespace hindsight::collect {
@@ -19,6 +21,17 @@ std::uint64_t received_bytes(const MPI_Status& status) {
 }
 
 std::uint32_t u32(int v) { return static_cast<std::uint32_t>(v); }
+
+// FNV-1a over the bits of MPI handles and integers (handles are integers in
+// MPICH, pointers in other MPIs): equal for equal arguments in equal order.
+constexpr std::uint64_t kSignatureBasis = 0xcbf29ce484222325ULL;
+template <class T>
+std::uint64_t signature_step(std::uint64_t hash, const T& value) {
+    static_assert(sizeof(T) <= sizeof(std::uint64_t));
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return (hash ^ bits) * 0x100000001b3ULL;
+}
 
 // Rootless operations have the root "undefined".
 std::uint32_t otf2_root(int root) { return root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root); }
@@ -87,6 +100,40 @@ void on_recv_init(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Req
     m.requests().add_persistent(request, recv_request(m, comm));
 }
 
+void on_mprobe(MpiCall& call, MPI_Comm comm, MPI_Message message) {
+    // Remembered while recording is paused too: the receive may come later.
+    Measurement& m = call.measurement();
+    m.messages().matched(message, m.comms().id(comm));
+}
+
+void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message) {
+    Measurement& m = call.measurement();
+    const auto comm = m.messages().received(message);
+    if (!call || !comm || status.MPI_SOURCE == MPI_PROC_NULL) return;
+    m.mpi_recv(u32(status.MPI_SOURCE), *comm, u32(status.MPI_TAG), received_bytes(status));
+}
+
+void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request) {
+    Measurement& m = call.measurement();
+    const auto comm = m.messages().received(message);
+    if (!call || !comm) return;
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Recv;
+    r.comm = *comm;
+    m.mpi_irecv_request(m.requests().start(request, r));
+}
+
+void on_iprobe(MpiCall& call, int source, int tag, MPI_Comm comm, int flag) {
+    // The envelope identifies the poll.
+    if (!flag) call.unsuccessful(signature_step(signature_step(signature_step(kSignatureBasis, source), tag), comm));
+}
+
+std::uint64_t request_signature(int count, const MPI_Request requests[]) {
+    std::uint64_t hash = signature_step(kSignatureBasis, count);
+    for (int i = 0; i < count; ++i) hash = signature_step(hash, requests[i]);
+    return hash;
+}
+
 void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
     Measurement& m = call.measurement();
     for (int i = 0; i < count; ++i) {
@@ -124,6 +171,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
         m.mpi_isend_complete(r->id);
     } else if (r->kind == TrackedRequest::Kind::Collective) {
         m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id);
+    } else if (r->kind == TrackedRequest::Kind::CommDup) {
+        m.comms().finish_dup(r->id);
     } else {
         m.mpi_irecv(u32(status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status), r->id);
     }
@@ -133,7 +182,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
 void on_tested(MpiCall& call, MPI_Request handle) {
     Measurement& m = call.measurement();
     const TrackedRequest* r = m.requests().find(handle);
-    if (r && r->active) m.mpi_request_test(r->id);
+    // An idup's request has no OTF2 request events to test.
+    if (r && r->active && r->kind != TrackedRequest::Kind::CommDup) m.mpi_request_test(r->id);
 }
 
 void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begin(); }
@@ -162,5 +212,13 @@ void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction 
 }
 
 void on_comm_free(MpiCall& call, MPI_Comm comm) { call.measurement().comms().freed(comm); }
+
+void on_comm_idup(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, MPI_Request request) {
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::CommDup;
+    const std::uint64_t id = m.requests().start(request, r);
+    m.comms().begin_dup(comm, parent, communicator_name({info(creator).name, false, m.call_path()}), id);
+}
 
 }  // namespace hindsight::collect

@@ -377,6 +377,80 @@ def scenario_coverage(args, workdir):
     equal(merged[0].parent._ref, inter[0]._ref, "parent of the merged communicator")
 
 
+def region_roles(trace):
+    return {r.name: r.region_role for r in trace.regions}
+
+
+def check_analyzed(args, workdir, ranks, anchor):
+    """The analyzer reads the trace and analyzes it to the end."""
+    expect(args.analyze, "the scenario needs --analyze")
+    command = [args.mpiexec, "-n", str(ranks), args.analyze, anchor, "-o", os.path.join(workdir, "report.cubex"),
+               "--no-page"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    equal(result.returncode, 0, f"exit status of the analyzer on the trace\n{result.stdout}\n{result.stderr}")
+
+
+def scenario_families(args, workdir):
+    trace = collect(args, workdir, 4, args.program, [workdir])
+    check_balanced(trace)
+    Role = otf2.RegionRole
+    # Roles of Score-P's regions of the same functions.
+    expected_roles = {
+        "MPI_Mprobe": Role.POINT2POINT, "MPI_Mrecv": Role.POINT2POINT, "MPI_Improbe": Role.POINT2POINT,
+        "MPI_Imrecv": Role.POINT2POINT, "MPI_Neighbor_alltoall": Role.COLL_ALL2ALL,
+        "MPI_Neighbor_allgather": Role.COLL_ALL2ALL, "MPI_Ineighbor_alltoall": Role.COLL_ALL2ALL,
+        "MPI_Comm_idup": Role.FUNCTION, "MPI_Comm_disconnect": Role.FUNCTION,
+        "MPI_Win_allocate": Role.ALLOCATE, "MPI_Win_fence": Role.FUNCTION, "MPI_Put": Role.RMA,
+        "MPI_Accumulate": Role.ATOMIC, "MPI_Win_free": Role.FUNCTION,
+        "MPI_File_open": Role.FILE_IO_METADATA, "MPI_File_write_at_all": Role.FILE_IO,
+        "MPI_File_iread_at": Role.FILE_IO, "MPI_File_close": Role.FILE_IO_METADATA,
+        "MPI_File_delete": Role.FILE_IO_METADATA, "MPI_Testsome": Role.FUNCTION, "MPI_Test": Role.FUNCTION,
+    }
+    roles = region_roles(trace)
+    for name, role in expected_roles.items():
+        equal(roles.get(name), role, f"role of {name}")
+    for r in range(4):
+        odd = r % 2
+        check_calls(trace, r, {
+            # One matched message each way of probing; the probe of MPI_PROC_NULL and its receive.
+            "MPI_Mprobe": 1 + odd, "MPI_Mrecv": 1 + odd, "MPI_Imrecv": odd,
+            "MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1, "MPI_Ineighbor_alltoall": 1,
+            "MPI_Comm_idup": 1, "MPI_Comm_disconnect": 1, "MPI_Intercomm_create": 1,
+            "MPI_Win_allocate": 1, "MPI_Win_fence": 2, "MPI_Put": 1, "MPI_Accumulate": 1, "MPI_Win_free": 1,
+            "MPI_File_open": 1, "MPI_File_write_at_all": 1, "MPI_File_iread_at": 1, "MPI_File_close": 1,
+            "MPI_File_delete": 1 if r == 0 else 0,
+            # Imrecv (odd ranks), Ineighbor_alltoall, the idup, the file read.
+            "MPI_Wait": 3 + odd,
+            # The inter-communicator broadcast; the barriers of file_io and polling.
+            "MPI_Bcast": 1, "MPI_Barrier": 2})
+        expect(trace.enters(r)["MPI_Improbe"] >= odd, f"rank {r}: MPI_Improbe calls")
+        # The neighbourhood collectives are regions only, as in Score-P.
+        equal([e for e in collective_ends(trace, r) if e.collective_op not in (Op.BCAST, Op.BARRIER)], [],
+              f"rank {r}: collective operations other than the broadcast and the barriers")
+    # Every message pairs, on the same communicator on both sides.
+    sent = check_messages_pair(trace)
+    idup = trace.comm_named("MPI_Comm_idup")
+    equal([members(c) for c in idup], [[0, 1, 2, 3]], "MPI_Comm_idup communicator")
+    inter = trace.comm_named("MPI_Intercomm_create")
+    equal(len(inter), 1, "inter-communicators")
+    equal(sent, collections.Counter({
+        (0, 1, 0, 21, 12): 1, (2, 3, 0, 21, 12): 1,          # MPI_Mprobe + MPI_Mrecv
+        (0, 1, 0, 22, 20): 1, (2, 3, 0, 22, 20): 1,          # MPI_Improbe + MPI_Imrecv
+        (3, 0, idup[0]._ref, 23, 8): 1,                      # on the idup communicator
+        (0, 3, inter[0]._ref, 24, 16): 1,                    # to remote rank 1 of the inter-communicator
+        (0, 1, 0, 25, 4): 1,                                 # the polled message
+    }), "messages")
+    # The polling loop: every unsuccessful MPI_Testsome writes its test of
+    # the request; the run after the first is one summed region.
+    polled = [e for e in trace.of_type(1, otf2.events.MpiIrecvRequest)]
+    tests = trace.of_type(1, otf2.events.MpiRequestTest)
+    expect(len(tests) >= 1, "rank 1: no MPI_REQUEST_TEST of the polled request")
+    expect(all(t.request_id in {p.request_id for p in polled} for t in tests), "rank 1: tests of unknown requests")
+    equal(trace.enters(1)["MPI_Testsome"], 2, "rank 1: MPI_Testsome regions (the first call and the summed rest)")
+    expect(trace.enters(1)["MPI_Test"] <= 3, f"rank 1: MPI_Test regions: {trace.enters(1)['MPI_Test']}")
+    check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
+
+
 def scenario_scope(args, workdir):
     filter_file = os.path.join(workdir, "filter.txt")
     with open(filter_file, "w") as out:
@@ -601,6 +675,7 @@ def main():
     parser.add_argument("--program")
     parser.add_argument("--scorep")
     parser.add_argument("--project-version")
+    parser.add_argument("--analyze")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-collect-test.") as workdir:
         try:
