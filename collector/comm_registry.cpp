@@ -27,6 +27,7 @@ CommRegistry::CommRegistry(int world_rank, int world_size) : world_rank_(world_r
     std::iota(world.members.begin(), world.members.end(), 0);
     records_.push_back(std::move(world));
     records_.push_back(CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}, {}, {}});
+    remote_offsets_.assign(2, 0);
 }
 
 void CommRegistry::fill_members(MPI_Comm comm, CommRecord& record) const {
@@ -105,6 +106,8 @@ OTF2_CommRef CommRegistry::adopt(MPI_Comm comm) {
 }
 
 OTF2_CommRef CommRegistry::add(MPI_Comm comm, CommRecord record) {
+    const bool remote_after = record.inter && local_group_first(record);
+    remote_offsets_.push_back(remote_after ? static_cast<std::uint32_t>(record.members.size()) : 0);
     records_.push_back(std::move(record));
     const auto id = static_cast<OTF2_CommRef>(records_.size() - 1);
     handles_[comm] = id;

@@ -18,6 +18,7 @@
 // coincide with a probability of 2^-62 per pair of communicators.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -54,6 +55,15 @@ struct CommRecord {
     std::vector<int> cart_dims;
     std::vector<int> cart_periods;
 };
+
+// An inter-communicator is written as one communicator over both groups,
+// the group holding the lower MPI_COMM_WORLD rank first: an order both
+// groups derive alike. Events on it name ranks of that joint order.
+inline bool local_group_first(const CommRecord& record) {
+    if (record.members.empty() || record.remote_members.empty()) return true;
+    return *std::min_element(record.members.begin(), record.members.end()) <
+           *std::min_element(record.remote_members.begin(), record.remote_members.end());
+}
 
 // Key of the communicator agreed by rank `root_world_rank` with its
 // `number`-th communicator.
@@ -106,6 +116,14 @@ public:
 
     const std::vector<CommRecord>& records() const { return records_; }
 
+    // Rank `rank` of `comm` (local id) as events name it: on an
+    // inter-communicator MPI names the remote group's ranks, the trace
+    // ranks of both groups in their joint order (local_group_first).
+    std::uint32_t peer(OTF2_CommRef comm, int rank) const {
+        return static_cast<std::uint32_t>(rank) + remote_offsets_[comm];
+    }
+    bool inter(OTF2_CommRef comm) const { return records_[comm].inter; }
+
 private:
     OTF2_CommRef adopt(MPI_Comm comm);
     OTF2_CommRef add(MPI_Comm comm, CommRecord record);
@@ -125,6 +143,7 @@ private:
     MPI_Comm last_handle_ = MPI_COMM_NULL;
     OTF2_CommRef last_id_ = 0;
     std::vector<CommRecord> records_;
+    std::vector<std::uint32_t> remote_offsets_;  // per record: where the remote group starts
 };
 
 }  // namespace hindsight::collect

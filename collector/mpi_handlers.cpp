@@ -33,15 +33,20 @@ std::uint64_t signature_step(std::uint64_t hash, const T& value) {
     return (hash ^ bits) * 0x100000001b3ULL;
 }
 
-// Rootless operations have the root "undefined".
-std::uint32_t otf2_root(int root) { return root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root); }
+// Rootless operations have the root "undefined". So have rooted ones on an
+// inter-communicator: there MPI names the root to the other group only (the
+// root's own group passes MPI_ROOT or MPI_PROC_NULL), so not every member
+// could name it; all of them record the same operation without a root.
+std::uint32_t collective_root(Measurement& m, OTF2_CommRef comm, int root) {
+    return root < 0 || m.comms().inter(comm) ? OTF2_UNDEFINED_UINT32 : u32(root);
+}
 
 // What a send request will need to record when it starts or completes.
 TrackedRequest send_request(Measurement& m, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     TrackedRequest r;
     r.kind = TrackedRequest::Kind::Send;
     r.comm = m.comms().id(comm);
-    r.peer = u32(dest);
+    r.peer = m.comms().peer(r.comm, dest);
     r.tag = u32(tag);
     r.bytes = message_bytes(count, type);
     return r;
@@ -60,13 +65,15 @@ TrackedRequest recv_request(Measurement& m, MPI_Comm comm) {
 void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    m.mpi_send(u32(dest), m.comms().id(comm), u32(tag), message_bytes(count, type));
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_send(m.comms().peer(id, dest), id, u32(tag), message_bytes(count, type));
 }
 
 void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm) {
     if (source == MPI_PROC_NULL || status.MPI_SOURCE == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    m.mpi_recv(u32(status.MPI_SOURCE), m.comms().id(comm), u32(status.MPI_TAG), received_bytes(status));
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_recv(m.comms().peer(id, status.MPI_SOURCE), id, u32(status.MPI_TAG), received_bytes(status));
 }
 
 void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request) {
@@ -110,7 +117,7 @@ void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message) {
     Measurement& m = call.measurement();
     const auto comm = m.messages().received(message);
     if (!call || !comm || status.MPI_SOURCE == MPI_PROC_NULL) return;
-    m.mpi_recv(u32(status.MPI_SOURCE), *comm, u32(status.MPI_TAG), received_bytes(status));
+    m.mpi_recv(m.comms().peer(*comm, status.MPI_SOURCE), *comm, u32(status.MPI_TAG), received_bytes(status));
 }
 
 void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request) {
@@ -174,7 +181,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
     } else if (r->kind == TrackedRequest::Kind::CommDup) {
         m.comms().finish_dup(r->id);
     } else {
-        m.mpi_irecv(u32(status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status), r->id);
+        m.mpi_irecv(m.comms().peer(r->comm, status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status),
+                    r->id);
     }
     m.requests().completed(handle);
 }
@@ -190,7 +198,8 @@ void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begi
 
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes) {
     Measurement& m = call.measurement();
-    m.mpi_collective_end(op, m.comms().id(comm), otf2_root(root), bytes.sent, bytes.received);
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received);
 }
 
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
@@ -200,7 +209,7 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
     r.kind = TrackedRequest::Kind::Collective;
     r.op = op;
     r.comm = m.comms().id(comm);
-    r.peer = otf2_root(root);
+    r.peer = collective_root(m, r.comm, root);
     r.bytes = bytes.sent;
     r.received = bytes.received;
     m.nonblocking_collective_request(m.requests().start(request, r));

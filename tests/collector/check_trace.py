@@ -440,6 +440,12 @@ def scenario_families(args, workdir):
         (0, 3, inter[0]._ref, 24, 16): 1,                    # to remote rank 1 of the inter-communicator
         (0, 1, 0, 25, 4): 1,                                 # the polled message
     }), "messages")
+    # One communicator over both groups, the group of world rank 0 first;
+    # the broadcast of 24 bytes from world rank 1 (MPI_ROOT) to the other
+    # group, recorded without a root by every member.
+    equal(members(inter[0]), [0, 1, 2, 3], "members of the inter-communicator, in the order its events use")
+    for r, moved in ((0, (0, 0)), (1, (48, 0)), (2, (0, 24)), (3, (0, 24))):
+        check_collective(trace, r, Op.BCAST, [0, 1, 2, 3], NO_ROOT, *moved)
     # The polling loop: every unsuccessful MPI_Testsome writes its test of
     # the request; the run after the first is one summed region.
     polled = [e for e in trace.of_type(1, otf2.events.MpiIrecvRequest)]
