@@ -28,7 +28,7 @@ KINDS = {
     "sendrecv": ({"count", "type", "tag"}, ["dest", "comm", "status"]),
     "isend": (set(), ["count", "datatype", "dest", "tag", "comm", "request"]),
     "irecv": (set(), ["source", "tag", "comm", "request"]),
-    "mprobe": (set(), ["comm", "message"]),
+    "mprobe": (set(), ["source", "tag", "comm", "message"]),
     "iprobe": (set(), ["source", "tag", "comm", "flag"]),
     "mrecv": (set(), ["message", "status"]),
     "imrecv": (set(), ["message", "request"]),
@@ -264,7 +264,8 @@ def body(function):
     call = pmpi_call(function)
     kind = function.kind
     # Tests write their ENTER late: an unsuccessful one may join a run.
-    is_test = kind == "iprobe" or (kind == "complete" and k["test"] == "yes")
+    is_test = (kind == "iprobe" or (kind == "complete" and k["test"] == "yes")
+               or (kind == "mprobe" and "flag" in function.param_names()))
     lines = [f"MpiCall call({enum}{', MpiCall::deferred' if is_test else ''});"]
 
     def with_rc(after):
@@ -295,8 +296,11 @@ def body(function):
         with_rc(["if (call && hs_rc == MPI_SUCCESS) on_irecv(call, source, tag, comm, *request);"])
     elif kind == "mprobe":
         # MPI_Improbe sets *flag; MPI_Mprobe always finds a message.
-        found = "*flag" if "flag" in function.param_names() else "1"
-        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS && {found}) on_mprobe(call, comm, *message);"])
+        if "flag" in function.param_names():
+            with_rc(["if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);",
+                     "if (call.live() && hs_rc == MPI_SUCCESS && *flag) on_mprobe(call, comm, *message);"])
+        else:
+            with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_mprobe(call, comm, *message);"])
     elif kind == "iprobe":
         with_rc(["if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);"])
     elif kind == "mrecv":

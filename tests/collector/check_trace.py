@@ -457,6 +457,59 @@ def scenario_families(args, workdir):
     check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
 
 
+def region_durations(trace, rank, name):
+    """Seconds spent in each visit of region `name` on `rank`."""
+    resolution = trace.defs.clock_properties.timer_resolution
+    durations, entered = [], None
+    for e in trace.events[rank]:
+        if isinstance(e, otf2.events.Enter) and e.region.name == name:
+            entered = e.time
+        elif isinstance(e, otf2.events.Leave) and e.region.name == name:
+            durations.append((e.time - entered) / resolution)
+    return durations
+
+
+def scenario_mprobe(args, workdir):
+    # doc/examples.md: rank 0 computes --delay before each of its two sends
+    # to every other rank; they wait inside MPI_Mprobe, then poll with
+    # MPI_Improbe. Coarse bound: at least half the delay in the probe.
+    delay, count = 0.3, 64
+    trace = collect(args, workdir, 3, args.program, ["--delay", str(delay), "--count", str(count)])
+    check_balanced(trace)
+    for r in (1, 2):
+        check_calls(trace, r, {"MPI_Mprobe": 1, "MPI_Mrecv": 1, "MPI_Imrecv": 1, "MPI_Wait": 1})
+        waited = region_durations(trace, r, "MPI_Mprobe")
+        expect(len(waited) == 1 and waited[0] >= delay / 2, f"rank {r}: time in MPI_Mprobe {waited}")
+        # The polling loop spans the delay; unsuccessful probes after the
+        # first are summed, so few regions remain.
+        probes = [e.time for e in trace.events[r] if isinstance(e, (otf2.events.Enter, otf2.events.Leave))
+                  and e.region.name == "MPI_Improbe"]
+        span = (probes[-1] - probes[0]) / trace.defs.clock_properties.timer_resolution
+        expect(span >= delay / 2, f"rank {r}: polling with MPI_Improbe for {span:.3f} s")
+        expect(trace.enters(r)["MPI_Improbe"] <= 3, f"rank {r}: {trace.enters(r)['MPI_Improbe']} MPI_Improbe regions")
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 3, 4 * count): 2, (0, 2, 0, 3, 4 * count): 2}), "messages")
+    check_analyzed(args, workdir, 3, os.path.join(workdir, "trace", "traces.otf2"))
+
+
+def scenario_neighbors(args, workdir):
+    # doc/examples.md: rank 0 computes --delay before each of three
+    # neighbourhood exchanges on a ring of 4; its neighbours 1 and 3 wait.
+    delay = 0.3
+    trace = collect(args, workdir, 4, args.program, ["--delay", str(delay)])
+    check_balanced(trace)
+    equal(region_roles(trace).get("MPI_Neighbor_alltoall"), otf2.RegionRole.COLL_ALL2ALL,
+          "role of MPI_Neighbor_alltoall")
+    for r in range(4):
+        check_calls(trace, r, {"MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1,
+                               "MPI_Ineighbor_alltoall": 1, "MPI_Wait": 1, "MPI_Cart_create": 1})
+    for r in (1, 3):
+        for name in ("MPI_Neighbor_alltoall", "MPI_Neighbor_allgather"):
+            waited = region_durations(trace, r, name)
+            expect(len(waited) == 1 and waited[0] >= delay / 2, f"rank {r}: time in {name} {waited}")
+    check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
+
+
 def scenario_scope(args, workdir):
     filter_file = os.path.join(workdir, "filter.txt")
     with open(filter_file, "w") as out:

@@ -90,6 +90,9 @@ check("on_comm_idup(call, *newcomm, comm, MpiFunction::MPI_Comm_idup, *request)"
 check("MpiCall call(MpiFunction::MPI_Testsome, MpiCall::deferred);" in source
       and "MpiCall call(MpiFunction::MPI_Iprobe, MpiCall::deferred);" in source,
       "tests defer their ENTER")
+check("MpiCall call(MpiFunction::MPI_Improbe, MpiCall::deferred);" in source
+      and "if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);" in source,
+      "an unsuccessful MPI_Improbe may join a run like MPI_Iprobe")
 check("MpiCall call(MpiFunction::MPI_Wait);" in source, "waits do not defer their ENTER")
 check("complete_some(call, incount, array_of_requests, outcount, array_of_indices, true, array_of_statuses," in source,
       "MPI_Testsome is a test")
