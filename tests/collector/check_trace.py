@@ -377,8 +377,10 @@ def scenario_coverage(args, workdir):
     equal(merged[0].parent._ref, inter[0]._ref, "parent of the merged communicator")
 
 
-def region_roles(trace):
-    return {r.name: r.region_role for r in trace.regions}
+def check_role(trace, name, role):
+    roles = {r.name: r.region_role for r in trace.regions}
+    expect(name in roles, f"no region {name} in the trace")
+    equal(roles[name], role, f"role of {name}")
 
 
 def check_analyzed(args, workdir, ranks, anchor):
@@ -406,9 +408,8 @@ def scenario_families(args, workdir):
         "MPI_File_iread_at": Role.FILE_IO, "MPI_File_close": Role.FILE_IO_METADATA,
         "MPI_File_delete": Role.FILE_IO_METADATA, "MPI_Testsome": Role.FUNCTION, "MPI_Test": Role.FUNCTION,
     }
-    roles = region_roles(trace)
     for name, role in expected_roles.items():
-        equal(roles.get(name), role, f"role of {name}")
+        check_role(trace, name, role)
     for r in range(4):
         odd = r % 2
         check_calls(trace, r, {
@@ -498,8 +499,7 @@ def scenario_neighbors(args, workdir):
     delay = 0.3
     trace = collect(args, workdir, 4, args.program, ["--delay", str(delay)])
     check_balanced(trace)
-    equal(region_roles(trace).get("MPI_Neighbor_alltoall"), otf2.RegionRole.COLL_ALL2ALL,
-          "role of MPI_Neighbor_alltoall")
+    check_role(trace, "MPI_Neighbor_alltoall", otf2.RegionRole.COLL_ALL2ALL)
     for r in range(4):
         check_calls(trace, r, {"MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1,
                                "MPI_Ineighbor_alltoall": 1, "MPI_Wait": 1, "MPI_Cart_create": 1})
