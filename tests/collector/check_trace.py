@@ -410,6 +410,13 @@ def scenario_families(args, workdir):
     }
     for name, role in expected_roles.items():
         check_role(trace, name, role)
+    # And every MPI region Score-P's trace defines too has Score-P's role.
+    if args.scorep:
+        with otf2.reader.open(args.scorep) as reader:
+            scorep_roles = {r.name: r.region_role for r in reader.definitions.regions}
+        for region in trace.regions:
+            if region.name in scorep_roles:
+                equal(region.region_role, scorep_roles[region.name], f"{region.name}: role against Score-P's")
     for r in range(4):
         odd = r % 2
         check_calls(trace, r, {
