@@ -68,6 +68,12 @@ CollectiveBytes reduce_scatter(int me, std::span<const std::uint64_t> blocks, bo
     return {sum(blocks), n * mine};
 }
 
+CollectiveBytes inter_rooted(int root, std::uint64_t at_root, std::uint64_t block, bool root_sends) {
+    if (root == MPI_PROC_NULL) return {};
+    if (root == MPI_ROOT) return root_sends ? CollectiveBytes{at_root, 0} : CollectiveBytes{0, at_root};
+    return root_sends ? CollectiveBytes{0, block} : CollectiveBytes{block, 0};
+}
+
 CollectiveBytes scan(int me, int n, std::uint64_t block, bool in_place) {
     if (in_place) return {(u(n) - u(me) - 1) * block, u(me) * block};
     return {(u(n) - u(me)) * block, (u(me) + 1) * block};

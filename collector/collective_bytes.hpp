@@ -45,14 +45,21 @@ CollectiveBytes allgather_varying(int me, std::uint64_t own, std::span<const std
                                   bool in_place);
 // Reduce_scatter: the whole vector (sum of blocks) goes in, n times block[me] comes back.
 CollectiveBytes reduce_scatter(int me, std::span<const std::uint64_t> blocks, bool in_place);
+// A rooted operation on an inter-communicator: `root` as MPI gives it
+// (MPI_ROOT at the root, MPI_PROC_NULL in the rest of the root's group, the
+// root's rank in the other group). The root moves `at_root` bytes (all its
+// blocks to or from the other group), each member of the other group its
+// `block`; the rest of the root's group takes no part. `root_sends`: Bcast,
+// Scatter(v); otherwise data flows to the root (Reduce, Gather(v)).
+CollectiveBytes inter_rooted(int root, std::uint64_t at_root, std::uint64_t block, bool root_sends);
 // Scan: rank me sends to ranks me..n-1 and receives from ranks 0..me;
 // Exscan is Scan without the rank itself (the in_place form).
 CollectiveBytes scan(int me, int n, std::uint64_t block, bool in_place);
 
 }  // namespace rules
 
-// The rules applied to MPI arguments (intra-communicators; on an
-// inter-communicator n is the size of the remote group).
+// The rules applied to MPI arguments (on an inter-communicator n is the
+// size of the remote group, and rooted operations follow inter_rooted).
 namespace bytes {
 
 CollectiveBytes barrier();

@@ -23,6 +23,7 @@ std::uint64_t block(int count, MPI_Datatype type) {
 struct Place {
     int me = 0;
     int n = 0;
+    bool inter = false;
 };
 
 // Rank and peer count: the remote group's size on an inter-communicator.
@@ -31,6 +32,7 @@ Place place(MPI_Comm comm) {
     PMPI_Comm_rank(comm, &p.me);
     int inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
+    p.inter = inter != 0;
     if (inter) {
         PMPI_Comm_remote_size(comm, &p.n);
     } else {
@@ -54,18 +56,28 @@ std::vector<std::uint64_t> blocks(int n, const int counts[], const MPI_Datatype 
 
 bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
 
+std::uint64_t sum(const std::vector<std::uint64_t>& blocks) {
+    std::uint64_t total = 0;
+    for (const std::uint64_t b : blocks) total += b;
+    return total;
+}
+
 }  // namespace
 
 CollectiveBytes barrier() { return {}; }
 
 CollectiveBytes bcast(int count, MPI_Datatype type, int root, MPI_Comm comm) {
     const Place p = place(comm);
-    return rules::one_to_all(p.me, p.n, root, block(count, type), false);
+    const std::uint64_t b = block(count, type);
+    if (p.inter) return rules::inter_rooted(root, static_cast<std::uint64_t>(p.n) * b, b, true);
+    return rules::one_to_all(p.me, p.n, root, b, false);
 }
 
 CollectiveBytes reduce(const void* sendbuf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     const Place p = place(comm);
-    return rules::all_to_one(p.me, p.n, root, block(count, type), in_place(sendbuf));
+    const std::uint64_t b = block(count, type);
+    if (p.inter) return rules::inter_rooted(root, static_cast<std::uint64_t>(p.n) * b, b, false);
+    return rules::all_to_one(p.me, p.n, root, b, in_place(sendbuf));
 }
 
 CollectiveBytes allreduce(const void* sendbuf, int count, MPI_Datatype type, MPI_Comm comm) {
@@ -77,6 +89,10 @@ CollectiveBytes allreduce(const void* sendbuf, int count, MPI_Datatype type, MPI
 CollectiveBytes gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
     const Place p = place(comm);
+    if (p.inter) {
+        return rules::inter_rooted(root, static_cast<std::uint64_t>(p.n) * block(recvcount, recvtype),
+                                   block(sendcount, sendtype), false);
+    }
     // The root's receive block and everyone else's send block are equal
     // in size (MPI requires matching type signatures).
     const std::uint64_t b = p.me == root ? block(recvcount, recvtype) : block(sendcount, sendtype);
@@ -86,6 +102,10 @@ CollectiveBytes gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 CollectiveBytes gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                         const int recvcounts[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     const Place p = place(comm);
+    if (p.inter) {
+        const std::uint64_t all = root == MPI_ROOT ? sum(blocks(p.n, recvcounts, recvtype)) : 0;
+        return rules::inter_rooted(root, all, block(sendcount, sendtype), false);
+    }
     if (p.me != root) return {block(sendcount, sendtype), 0};
     const auto b = blocks(p.n, recvcounts, recvtype);
     return rules::all_to_one_varying(p.me, root, b, 0, in_place(sendbuf));
@@ -94,6 +114,10 @@ CollectiveBytes gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 CollectiveBytes scatter(int sendcount, MPI_Datatype sendtype, const void* recvbuf, int recvcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
     const Place p = place(comm);
+    if (p.inter) {
+        return rules::inter_rooted(root, static_cast<std::uint64_t>(p.n) * block(sendcount, sendtype),
+                                   block(recvcount, recvtype), true);
+    }
     const std::uint64_t b = p.me == root ? block(sendcount, sendtype) : block(recvcount, recvtype);
     return rules::one_to_all(p.me, p.n, root, b, in_place(recvbuf));
 }
@@ -101,6 +125,10 @@ CollectiveBytes scatter(int sendcount, MPI_Datatype sendtype, const void* recvbu
 CollectiveBytes scatterv(const int sendcounts[], MPI_Datatype sendtype, const void* recvbuf,
                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     const Place p = place(comm);
+    if (p.inter) {
+        const std::uint64_t all = root == MPI_ROOT ? sum(blocks(p.n, sendcounts, sendtype)) : 0;
+        return rules::inter_rooted(root, all, block(recvcount, recvtype), true);
+    }
     if (p.me != root) return {0, block(recvcount, recvtype)};
     const auto b = blocks(p.n, sendcounts, sendtype);
     return rules::one_to_all_varying(p.me, root, b, 0, in_place(recvbuf));

@@ -27,6 +27,7 @@ CommRegistry::CommRegistry(int world_rank, int world_size) : world_rank_(world_r
     std::iota(world.members.begin(), world.members.end(), 0);
     records_.push_back(std::move(world));
     records_.push_back(CommRecord{kSelfKey, kNoCommKey, "", false, {}, {}, {}, {}});
+    remote_offsets_.assign(2, 0);
 }
 
 void CommRegistry::fill_members(MPI_Comm comm, CommRecord& record) const {
@@ -78,6 +79,24 @@ void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, std::string name) {
     add(comm, std::move(record));
 }
 
+void CommRegistry::begin_dup(MPI_Comm comm, MPI_Comm parent, std::string name, std::uint64_t request) {
+    if (comm == MPI_COMM_NULL) return;
+    CommRecord record;
+    record.creator = std::move(name);
+    record.parent = records_[id(parent)].key;
+    record.key = derived_comm_key(record.parent, dups_of_[record.parent]++);
+    pending_dups_.emplace(request, PendingDup{comm, std::move(record)});
+}
+
+void CommRegistry::finish_dup(std::uint64_t request) {
+    const auto it = pending_dups_.find(request);
+    if (it == pending_dups_.end()) return;
+    PendingDup dup = std::move(it->second);
+    pending_dups_.erase(it);
+    fill_members(dup.comm, dup.record);
+    add(dup.comm, std::move(dup.record));
+}
+
 OTF2_CommRef CommRegistry::adopt(MPI_Comm comm) {
     CommRecord record;
     record.key = kRankLocalKeyBit | (static_cast<CommKey>(world_rank_) << 32) | ++adopted_here_;
@@ -87,6 +106,8 @@ OTF2_CommRef CommRegistry::adopt(MPI_Comm comm) {
 }
 
 OTF2_CommRef CommRegistry::add(MPI_Comm comm, CommRecord record) {
+    const bool remote_after = record.inter && local_group_first(record);
+    remote_offsets_.push_back(remote_after ? static_cast<std::uint32_t>(record.members.size()) : 0);
     records_.push_back(std::move(record));
     const auto id = static_cast<OTF2_CommRef>(records_.size() - 1);
     handles_[comm] = id;

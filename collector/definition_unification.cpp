@@ -80,11 +80,15 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
             comm.name = record->creator;
             comm.cart_dims = record->cart_dims;
             comm.cart_periods = record->cart_periods;
-            // An inter-communicator becomes one COMM over both groups (this
-            // side's first): OTF2 readers, the Python bindings among them,
-            // do not all read INTER_COMM definitions.
-            std::vector<int> all = record->members;
-            all.insert(all.end(), record->remote_members.begin(), record->remote_members.end());
+            // An inter-communicator becomes one COMM over both groups in
+            // the order its events' ranks refer to (local_group_first):
+            // OTF2 readers, the Python bindings among them, do not all
+            // read INTER_COMM definitions.
+            const bool local_first = local_group_first(*record);
+            const std::vector<int>& first = local_first ? record->members : record->remote_members;
+            const std::vector<int>& second = local_first ? record->remote_members : record->members;
+            std::vector<int> all = first;
+            all.insert(all.end(), second.begin(), second.end());
             comm.group = groups.of(all);
             const auto parent = comm_ids.find(record->parent);
             if (parent != comm_ids.end()) comm.parent = parent->second;

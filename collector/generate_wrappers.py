@@ -4,14 +4,17 @@
 Usage: generate_wrappers.py SPEC OUT_HEADER OUT_SOURCE
 
 OUT_HEADER declares the MpiFunction enumeration, the table of MPI regions
-(name and OTF2 role) and, for every spec line, a pointer to the MPI library's
-own PMPI_* function (namespace `next`). OUT_SOURCE defines one extern "C"
-MPI_* function per spec line (except kind "custom") that calls the MPI
-library's PMPI_* through that pointer and hands the arguments to the semantic
-handler of its kind (mpi_handlers.hpp), the same function under the name
-PMPI_* as well (bindings such as MPICH's `use mpi_f08` call PMPI_* directly),
-and the code that finds the pointers when the library is loaded. Every MPI
-wrapper thus has the same shape; only the handlers are written by hand.
+(name and OTF2 role) and, for every recorded function, a pointer to the MPI
+library's own PMPI_* function (namespace `next`). OUT_SOURCE defines one
+extern "C" MPI_* function per spec line (except kinds "custom" and "local")
+that calls the MPI library's PMPI_* through that pointer and hands the
+arguments to the semantic handler of its kind (mpi_handlers.hpp), the same
+function under the name PMPI_* as well (bindings such as MPICH's `use
+mpi_f08` call PMPI_* directly), and the code that finds the pointers when the
+library is loaded. Lines of kind "local" declare the functions deliberately
+left alone: they get neither a wrapper nor a region, so the spec lists the
+whole MPI interface. Every MPI wrapper thus has the same shape; only the
+handlers are written by hand.
 
 A malformed spec stops the generator with "SPEC:LINE: problem" on stderr and
 exit status 1, so that the build fails at the line to fix.
@@ -24,11 +27,16 @@ import sys
 KINDS = {
     "plain": ({"role"}, []),
     "custom": ({"role"}, []),
+    "local": (set(), []),
     "send": (set(), ["count", "datatype", "dest", "tag", "comm"]),
     "recv": (set(), ["source", "comm", "status"]),
     "sendrecv": ({"count", "type", "tag"}, ["dest", "comm", "status"]),
     "isend": (set(), ["count", "datatype", "dest", "tag", "comm", "request"]),
     "irecv": (set(), ["source", "tag", "comm", "request"]),
+    "mprobe": (set(), ["source", "tag", "comm", "message"]),
+    "iprobe": (set(), ["source", "tag", "comm", "flag"]),
+    "mrecv": (set(), ["message", "status"]),
+    "imrecv": (set(), ["message", "request"]),
     "send_init": (set(), ["count", "datatype", "dest", "tag", "comm", "request"]),
     "recv_init": (set(), ["source", "tag", "comm", "request"]),
     "start": ({"requests", "count"}, []),
@@ -37,6 +45,7 @@ KINDS = {
     "coll": ({"op", "root", "bytes"}, ["comm"]),
     "icoll": ({"op", "root", "bytes"}, ["comm"]),
     "comm_new": ({"out", "parent", "reorder"}, []),
+    "comm_idup": ({"out", "parent"}, ["request"]),
     "comm_free": ({"comm"}, []),
 }
 
@@ -46,11 +55,13 @@ REQUIRED_KEYS = {
     "coll": {"op", "bytes"},
     "icoll": {"op", "bytes"},
     "comm_new": {"out", "parent"},
+    "comm_idup": {"out", "parent"},
     "comm_free": {"comm"},
 }
 
 ROLES = {"FUNCTION", "POINT2POINT", "BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE",
-         "COLL_ALL2ALL", "COLL_OTHER"}
+         "COLL_ALL2ALL", "COLL_OTHER", "RMA", "ATOMIC", "ALLOCATE", "FILE_IO",
+         "FILE_IO_METADATA"}
 
 # Score-P's role of a collective, by its OTF2 collective operation.
 OP_ROLES = {
@@ -64,7 +75,8 @@ OP_ROLES = {
     "REDUCE_SCATTER_BLOCK": "COLL_ALL2ALL",
 }
 
-POINT_TO_POINT_KINDS = {"send", "recv", "sendrecv", "isend", "irecv", "send_init", "recv_init"}
+POINT_TO_POINT_KINDS = {"send", "recv", "sendrecv", "isend", "irecv", "send_init", "recv_init",
+                        "mprobe", "mrecv", "imrecv", "iprobe"}
 
 # Parameters the completion handlers take, by form; "flag" only for tests.
 COMPLETE_ARGS = {
@@ -76,7 +88,9 @@ COMPLETE_ARGS = {
 }
 
 PROTOTYPE = re.compile(r"^int\s+(MPI_\w+)\s*\((.*)\)$")
-PARAM_NAME = re.compile(r"(\w+)\s*(\[\])?$")
+# A function left alone may return anything (MPI_Wtime: double).
+LOCAL_PROTOTYPE = re.compile(r"^\w+\s+(MPI_\w+)\s*\((.*)\)$")
+PARAM_NAME = re.compile(r"(\w+)\s*(\[\])?(\[\d+\])?$")
 BYTES_RULE = re.compile(r"^(\w+)\(([\w,]*)\)$")
 
 
@@ -151,6 +165,11 @@ def parse_line(number, text):
     if missing:
         raise SpecError(number, f"kind '{kind}' needs the key(s) {', '.join(sorted(missing))}")
 
+    if kind == "local":
+        match = LOCAL_PROTOTYPE.match(prototype.strip())
+        if not match:
+            raise SpecError(number, "the prototype must read 'TYPE MPI_Name(PARAMETERS)'")
+        return Function(number, kind, keys, match.group(1), [])
     match = PROTOTYPE.match(prototype.strip())
     if not match:
         raise SpecError(number, "the prototype must read 'int MPI_Name(PARAMETERS)'")
@@ -204,7 +223,7 @@ def check_names(function, needed_params):
             need(arg, "bytes rule")
         if function.kind == "icoll":
             need("request", "kind 'icoll'")
-    if function.kind == "comm_new":
+    if function.kind in ("comm_new", "comm_idup"):
         need(keys["out"], "key out")
         need(keys["parent"], "key parent")
         if "reorder" in keys:
@@ -258,9 +277,12 @@ def body(function):
     """Lines of the wrapper body for each kind."""
     k = function.keys
     enum = f"MpiFunction::{function.name}"
-    lines = [f"MpiCall call({enum});"]
     call = pmpi_call(function)
     kind = function.kind
+    # Tests write their ENTER late: an unsuccessful one may join a run.
+    is_test = (kind == "iprobe" or (kind == "complete" and k["test"] == "yes")
+               or (kind == "mprobe" and "flag" in function.param_names()))
+    lines = [f"MpiCall call({enum}{', MpiCall::deferred' if is_test else ''});"]
 
     def with_rc(after):
         lines.append(f"const int hs_rc = {call};")
@@ -288,6 +310,24 @@ def body(function):
                  "on_isend(call, count, datatype, dest, tag, comm, *request);"])
     elif kind == "irecv":
         with_rc(["if (call && hs_rc == MPI_SUCCESS) on_irecv(call, source, tag, comm, *request);"])
+    elif kind == "mprobe":
+        # MPI_Improbe sets *flag; MPI_Mprobe always finds a message.
+        if "flag" in function.param_names():
+            with_rc(["if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);",
+                     "if (call.live() && hs_rc == MPI_SUCCESS && *flag) on_mprobe(call, comm, *message);"])
+        else:
+            with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_mprobe(call, comm, *message);"])
+    elif kind == "iprobe":
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);"])
+    elif kind == "mrecv":
+        # MPI sets *message to MPI_MESSAGE_NULL: the handle is read before.
+        lines.append("const MPI_Message hs_message = *message;")
+        lines.append("MPI_Status hs_status;")
+        lines.append("if (call.live() && status == MPI_STATUS_IGNORE) status = &hs_status;")
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_mrecv(call, *status, hs_message);"])
+    elif kind == "imrecv":
+        lines.append("const MPI_Message hs_message = *message;")
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_imrecv(call, hs_message, *request);"])
     elif kind == "send_init":
         with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) "
                  "on_send_init(call, count, datatype, dest, tag, comm, *request);"])
@@ -303,11 +343,14 @@ def body(function):
     elif kind == "complete":
         form = k["form"]
         inputs, outputs = COMPLETE_ARGS[form]
-        flag = "flag" if k["test"] == "yes" and form != "some" else "nullptr"
+        if form == "some":
+            flag = "true" if k["test"] == "yes" else "false"
+        else:
+            flag = "flag" if k["test"] == "yes" else "nullptr"
         status_param = outputs[0]
         status_type = "MPI_Status*"
         pmpi = pmpi_call(function, {status_param: "hs_statuses"})
-        args = ", ".join(inputs + ([flag] if form != "some" else []) + [status_param])
+        args = ", ".join(inputs + [flag, status_param])
         lines.append(f"if (!call) return {call};")
         lines.append(f"return complete_{form}(call, {args}, "
                      f"[&]({status_type} hs_statuses) {{ return {pmpi}; }});")
@@ -328,6 +371,9 @@ def body(function):
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
                  f"on_comm_created(call, *{k['out']}, {k['parent']}, {enum}, "
                  f"{k['reorder'] + ' != 0' if 'reorder' in k else 'false'});"])
+    elif kind == "comm_idup":
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
+                 f"on_comm_idup(call, *{k['out']}, {k['parent']}, {enum}, *request);"])
     elif kind == "comm_free":
         lines.append(f"if (call.live()) on_comm_free(call, *{k['comm']});")
         lines.append(f"return {call};")
@@ -339,7 +385,12 @@ def body(function):
 GENERATED_NOTE = "// Generated by collector/generate_wrappers.py from {spec}; do not edit.\n"
 
 
+def recorded(functions):
+    return [f for f in functions if f.kind != "local"]
+
+
 def header(functions, spec_name):
+    functions = recorded(functions)
     out = [GENERATED_NOTE.format(spec=spec_name),
            "// The MPI functions the collector intercepts and the regions they become.\n",
            "#pragma once\n\n#include <array>\n#include <cstdint>\n\n#include <mpi.h>\n#include <otf2/otf2.h>\n\n",
@@ -372,6 +423,7 @@ def source(functions, spec_name, header_name):
            f'#include "{header_name}"\n#include "collector/mpi_handlers.hpp"\n'
            '#include "collector/next_mpi.hpp"\n\n',
            "using namespace hindsight::collect;\n"]
+    functions = recorded(functions)
     out.append("\nnamespace hindsight::collect::next {\n")
     out.extend(f"int (*P{f.name})({param_types(f)}) = nullptr;\n" for f in functions)
     out.append("}  // namespace hindsight::collect::next\n")

@@ -132,7 +132,7 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     install_crash_report(rank, absolute_path(dir));
 
     m.regions_.program(executable_path());
-    m.record(OTF2_EvtWriter_ProgramBegin(m.events_, nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));
+    m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));
     replay_early_regions(m);
     const OTF2_RegionRef region = m.regions_.mpi(init);
     m.enter_at(region, init_enter);
@@ -149,7 +149,7 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     const TimerSample end = Timer::sample();
     if (recorded) m.leave_at(region, end.ticks);
     m.close_user_regions(end.ticks);
-    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.events_, nullptr, end.ticks, 0));
+    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
     if (const std::uint64_t calls = other_thread_calls_.load(std::memory_order_relaxed); calls > 0) {
@@ -187,9 +187,9 @@ void Measurement::drop() {
 
 void Measurement::set_recording(bool on) {
     if (on == recording_ || failed_) return;
-    if (!on) record(OTF2_EvtWriter_MeasurementOnOff(events_, nullptr, timestamp(), OTF2_MEASUREMENT_OFF));
+    if (!on) record(OTF2_EvtWriter_MeasurementOnOff(writer(), nullptr, timestamp(), OTF2_MEASUREMENT_OFF));
     recording_ = on;
-    if (on) record(OTF2_EvtWriter_MeasurementOnOff(events_, nullptr, timestamp(), OTF2_MEASUREMENT_ON));
+    if (on) record(OTF2_EvtWriter_MeasurementOnOff(writer(), nullptr, timestamp(), OTF2_MEASUREMENT_ON));
 }
 
 // --- events --------------------------------------------------------------------
@@ -205,8 +205,8 @@ void Measurement::after_write(OTF2_ErrorCode code) {
         const OTF2_RegionRef region = regions_.buffer_flush();
         // The flush happened while writing the event before; its interval
         // follows that event, so timestamps still never decrease.
-        if (OTF2_EvtWriter_Enter(events_, nullptr, flush->begin, region) != OTF2_SUCCESS ||
-            OTF2_EvtWriter_Leave(events_, nullptr, flush->end, region) != OTF2_SUCCESS) {
+        if (OTF2_EvtWriter_Enter(writer(), nullptr, flush->begin, region) != OTF2_SUCCESS ||
+            OTF2_EvtWriter_Leave(writer(), nullptr, flush->end, region) != OTF2_SUCCESS) {
             fail("writing the trace failed while recording a buffer flush");
         }
         flushed_until_ = flush->end;
@@ -221,61 +221,71 @@ void Measurement::fail(const std::string& problem) {
         "; recording stops, the program continues");
 }
 
+void Measurement::close_test_run() {
+    const TestRun run = test_run_;
+    test_run_.open = false;
+    if (run.joined == 0 || failed_) return;
+    // Starts no earlier than the first call of the run returned: the summed
+    // calls all lie between that and run.last_leave.
+    record(OTF2_EvtWriter_Enter(events_, nullptr, run.last_leave - run.inside, run.region));
+    record(OTF2_EvtWriter_Leave(events_, nullptr, run.last_leave, run.region));
+}
+
 void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
-    record(OTF2_EvtWriter_MpiSend(events_, nullptr, timestamp(), peer, comm, tag, bytes));
+    record(OTF2_EvtWriter_MpiSend(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
 void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
-    record(OTF2_EvtWriter_MpiRecv(events_, nullptr, timestamp(), peer, comm, tag, bytes));
+    record(OTF2_EvtWriter_MpiRecv(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
 void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
                                std::uint64_t bytes, std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIsend(events_, nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
+    record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIsendComplete(events_, nullptr, timestamp(), request));
+    record(OTF2_EvtWriter_MpiIsendComplete(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request(std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIrecvRequest(events_, nullptr, timestamp(), request));
+    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIrecvRequest(events_, nullptr, std::max(time, flushed_until_), request));
+    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, flushed_until_), request));
 }
 
 void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
                             std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiIrecv(events_, nullptr, timestamp(), peer, comm, tag, bytes, request));
+    record(OTF2_EvtWriter_MpiIrecv(writer(), nullptr, timestamp(), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_request_test(std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiRequestTest(events_, nullptr, timestamp(), request));
+    record(OTF2_EvtWriter_MpiRequestTest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_request_cancelled(std::uint64_t request) {
-    record(OTF2_EvtWriter_MpiRequestCancelled(events_, nullptr, timestamp(), request));
+    record(OTF2_EvtWriter_MpiRequestCancelled(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_collective_begin() {
-    record(OTF2_EvtWriter_MpiCollectiveBegin(events_, nullptr, timestamp()));
+    record(OTF2_EvtWriter_MpiCollectiveBegin(writer(), nullptr, timestamp()));
 }
 
 void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                      std::uint64_t sent, std::uint64_t received) {
-    record(OTF2_EvtWriter_MpiCollectiveEnd(events_, nullptr, timestamp(), op, comm, root, sent, received));
+    record(OTF2_EvtWriter_MpiCollectiveEnd(writer(), nullptr, timestamp(), op, comm, root, sent, received));
 }
 
 void Measurement::nonblocking_collective_request(std::uint64_t request) {
-    record(OTF2_EvtWriter_NonBlockingCollectiveRequest(events_, nullptr, timestamp(), request));
+    record(OTF2_EvtWriter_NonBlockingCollectiveRequest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                                   std::uint64_t sent, std::uint64_t received,
                                                   std::uint64_t request) {
-    record(OTF2_EvtWriter_NonBlockingCollectiveComplete(events_, nullptr, timestamp(), op, comm, root, sent,
+    record(OTF2_EvtWriter_NonBlockingCollectiveComplete(writer(), nullptr, timestamp(), op, comm, root, sent,
                                                         received, request));
 }
 

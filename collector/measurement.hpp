@@ -22,6 +22,7 @@
 #include "collector/config.hpp"
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
+#include "collector/message_registry.hpp"
 #include "collector/mpi_functions.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
@@ -99,6 +100,7 @@ public:
     RegionRegistry& regions() { return regions_; }
     CommRegistry& comms() { return comms_; }
     RequestRegistry& requests() { return requests_; }
+    MessageRegistry& messages() { return messages_; }
     const RegionFilter& filter() const { return filter_; }
     int world_rank() const { return world_rank_; }
     bool verbose() const { return config_.verbose; }
@@ -113,10 +115,36 @@ public:
     void enter(OTF2_RegionRef region) { enter_at(region, timestamp()); }
     void leave(OTF2_RegionRef region) { leave_at(region, timestamp()); }
     void enter_at(OTF2_RegionRef region, std::uint64_t time) {
-        if (!failed_) record(OTF2_EvtWriter_Enter(events_, nullptr, time, region));
+        if (!failed_) record(OTF2_EvtWriter_Enter(writer(), nullptr, time, region));
     }
     void leave_at(OTF2_RegionRef region, std::uint64_t time) {
-        if (!failed_) record(OTF2_EvtWriter_Leave(events_, nullptr, time, region));
+        if (!failed_) record(OTF2_EvtWriter_Leave(writer(), nullptr, time, region));
+    }
+
+    // --- runs of unsuccessful tests ------------------------------------------
+    // A polling loop calls MPI_Test (Testany, Testall, Testsome, Iprobe) on
+    // the same requests until one completes. The first unsuccessful call of
+    // such a run is recorded in full; the calls after it that are just as
+    // unsuccessful, on the same requests, with nothing recorded in between,
+    // are summed into one region of that function that ends when the last of
+    // them left and lasts as long as they did together. The time inside the
+    // calls stays exact, their number is not; the run is closed by the next
+    // event this location records.
+    //
+    // After an unsuccessful test of `region` on requests hashed to
+    // `signature` was recorded (its LEAVE written): later ones may join it.
+    void arm_test_run(OTF2_RegionRef region, std::uint64_t signature) {
+        test_run_ = TestRun{true, region, signature, 0, 0, 0};
+    }
+    // An unsuccessful test entered at `entered`: true when it joined the
+    // run and is therefore not to be recorded on its own.
+    bool join_test_run(OTF2_RegionRef region, std::uint64_t signature, std::uint64_t entered) {
+        if (!test_run_.open || test_run_.region != region || test_run_.signature != signature) return false;
+        const std::uint64_t now = timestamp();
+        test_run_.inside += now - entered;
+        test_run_.last_leave = now;
+        ++test_run_.joined;
+        return true;
     }
     void mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
     void mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
@@ -152,6 +180,13 @@ public:
 private:
     Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size);
 
+    // The event writer, once a run of unsuccessful tests has been closed:
+    // every event goes through here.
+    OTF2_EvtWriter* writer() {
+        if (test_run_.open) [[unlikely]] close_test_run();
+        return events_;
+    }
+    void close_test_run();
     // Checks an OTF2 result and records a buffer flush that happened while
     // writing; after a failure the measurement stops recording.
     void record(OTF2_ErrorCode code) {
@@ -184,6 +219,16 @@ private:
     RegionRegistry regions_;
     CommRegistry comms_;
     RequestRegistry requests_;
+    MessageRegistry messages_;
+    struct TestRun {
+        bool open = false;
+        OTF2_RegionRef region = OTF2_UNDEFINED_REGION;
+        std::uint64_t signature = 0;
+        std::uint64_t joined = 0;      // calls summed after the first
+        std::uint64_t inside = 0;      // their time inside MPI
+        std::uint64_t last_leave = 0;  // when the last of them returned
+    };
+    TestRun test_run_;
     std::vector<ClockOffset> clock_offsets_;
     TimerSample program_begin_;  // also the first point of the timer's calibration
     bool recording_ = false;

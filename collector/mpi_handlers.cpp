@@ -1,5 +1,7 @@
 #include "collector/mpi_handlers.hpp"
 
+#include <cstring>
+
 #include "common/communicator_origin.hpp"
 
 namespace hindsight::collect {
@@ -20,15 +22,31 @@ std::uint64_t received_bytes(const MPI_Status& status) {
 
 std::uint32_t u32(int v) { return static_cast<std::uint32_t>(v); }
 
-// Rootless operations have the root "undefined".
-std::uint32_t otf2_root(int root) { return root < 0 ? OTF2_UNDEFINED_UINT32 : u32(root); }
+// FNV-1a over the bits of MPI handles and integers (handles are integers in
+// MPICH, pointers in other MPIs): equal for equal arguments in equal order.
+constexpr std::uint64_t kSignatureBasis = 0xcbf29ce484222325ULL;
+template <class T>
+std::uint64_t signature_step(std::uint64_t hash, const T& value) {
+    static_assert(sizeof(T) <= sizeof(std::uint64_t));
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return (hash ^ bits) * 0x100000001b3ULL;
+}
+
+// Rootless operations have the root "undefined". So have rooted ones on an
+// inter-communicator: there MPI names the root to the other group only (the
+// root's own group passes MPI_ROOT or MPI_PROC_NULL), so not every member
+// could name it; all of them record the same operation without a root.
+std::uint32_t collective_root(Measurement& m, OTF2_CommRef comm, int root) {
+    return root < 0 || m.comms().inter(comm) ? OTF2_UNDEFINED_UINT32 : u32(root);
+}
 
 // What a send request will need to record when it starts or completes.
 TrackedRequest send_request(Measurement& m, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     TrackedRequest r;
     r.kind = TrackedRequest::Kind::Send;
     r.comm = m.comms().id(comm);
-    r.peer = u32(dest);
+    r.peer = m.comms().peer(r.comm, dest);
     r.tag = u32(tag);
     r.bytes = message_bytes(count, type);
     return r;
@@ -47,13 +65,15 @@ TrackedRequest recv_request(Measurement& m, MPI_Comm comm) {
 void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    m.mpi_send(u32(dest), m.comms().id(comm), u32(tag), message_bytes(count, type));
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_send(m.comms().peer(id, dest), id, u32(tag), message_bytes(count, type));
 }
 
 void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm) {
     if (source == MPI_PROC_NULL || status.MPI_SOURCE == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
-    m.mpi_recv(u32(status.MPI_SOURCE), m.comms().id(comm), u32(status.MPI_TAG), received_bytes(status));
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_recv(m.comms().peer(id, status.MPI_SOURCE), id, u32(status.MPI_TAG), received_bytes(status));
 }
 
 void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request) {
@@ -85,6 +105,40 @@ void on_recv_init(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Req
     if (source == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     m.requests().add_persistent(request, recv_request(m, comm));
+}
+
+void on_mprobe(MpiCall& call, MPI_Comm comm, MPI_Message message) {
+    // Remembered while recording is paused too: the receive may come later.
+    Measurement& m = call.measurement();
+    m.messages().matched(message, m.comms().id(comm));
+}
+
+void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message) {
+    Measurement& m = call.measurement();
+    const auto comm = m.messages().received(message);
+    if (!call || !comm || status.MPI_SOURCE == MPI_PROC_NULL) return;
+    m.mpi_recv(m.comms().peer(*comm, status.MPI_SOURCE), *comm, u32(status.MPI_TAG), received_bytes(status));
+}
+
+void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request) {
+    Measurement& m = call.measurement();
+    const auto comm = m.messages().received(message);
+    if (!call || !comm) return;
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::Recv;
+    r.comm = *comm;
+    m.mpi_irecv_request(m.requests().start(request, r));
+}
+
+void on_iprobe(MpiCall& call, int source, int tag, MPI_Comm comm, int flag) {
+    // The envelope identifies the poll.
+    if (!flag) call.unsuccessful(signature_step(signature_step(signature_step(kSignatureBasis, source), tag), comm));
+}
+
+std::uint64_t request_signature(int count, const MPI_Request requests[]) {
+    std::uint64_t hash = signature_step(kSignatureBasis, count);
+    for (int i = 0; i < count; ++i) hash = signature_step(hash, requests[i]);
+    return hash;
 }
 
 void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
@@ -124,8 +178,11 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
         m.mpi_isend_complete(r->id);
     } else if (r->kind == TrackedRequest::Kind::Collective) {
         m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id);
+    } else if (r->kind == TrackedRequest::Kind::CommDup) {
+        m.comms().finish_dup(r->id);
     } else {
-        m.mpi_irecv(u32(status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status), r->id);
+        m.mpi_irecv(m.comms().peer(r->comm, status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status),
+                    r->id);
     }
     m.requests().completed(handle);
 }
@@ -133,14 +190,16 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
 void on_tested(MpiCall& call, MPI_Request handle) {
     Measurement& m = call.measurement();
     const TrackedRequest* r = m.requests().find(handle);
-    if (r && r->active) m.mpi_request_test(r->id);
+    // An idup's request has no OTF2 request events to test.
+    if (r && r->active && r->kind != TrackedRequest::Kind::CommDup) m.mpi_request_test(r->id);
 }
 
 void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begin(); }
 
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes) {
     Measurement& m = call.measurement();
-    m.mpi_collective_end(op, m.comms().id(comm), otf2_root(root), bytes.sent, bytes.received);
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received);
 }
 
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
@@ -150,7 +209,7 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
     r.kind = TrackedRequest::Kind::Collective;
     r.op = op;
     r.comm = m.comms().id(comm);
-    r.peer = otf2_root(root);
+    r.peer = collective_root(m, r.comm, root);
     r.bytes = bytes.sent;
     r.received = bytes.received;
     m.nonblocking_collective_request(m.requests().start(request, r));
@@ -162,5 +221,13 @@ void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction 
 }
 
 void on_comm_free(MpiCall& call, MPI_Comm comm) { call.measurement().comms().freed(comm); }
+
+void on_comm_idup(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, MPI_Request request) {
+    Measurement& m = call.measurement();
+    TrackedRequest r;
+    r.kind = TrackedRequest::Kind::CommDup;
+    const std::uint64_t id = m.requests().start(request, r);
+    m.comms().begin_dup(comm, parent, communicator_name({info(creator).name, false, m.call_path()}), id);
+}
 
 }  // namespace hindsight::collect

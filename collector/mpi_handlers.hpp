@@ -20,6 +20,10 @@ inline constexpr int kNoRoot = -1;
 // instead of through the PLT.
 class __attribute__((visibility("hidden"))) MpiCall {
 public:
+    // A test (MPI_Test..., MPI_Iprobe) writes its ENTER only once it is
+    // known not to join a run of unsuccessful tests (Measurement::arm_test_run).
+    enum Deferred { deferred };
+
     explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::enter_mpi()) {
         if (live_ && live_->recording()) {
             region_ = live_->regions().mpi(f);
@@ -27,9 +31,20 @@ public:
             live_->enter_at(region_, entered_);
         }
     }
+    MpiCall(MpiFunction f, Deferred) noexcept : live_(Measurement::enter_mpi()) {
+        if (live_ && live_->recording()) {
+            region_ = live_->regions().mpi(f);
+            entered_ = timestamp();
+            pending_enter_ = true;
+        }
+    }
     ~MpiCall() {
         if (!live_) return;
-        if (region_ != OTF2_UNDEFINED_REGION) live_->leave(region_);
+        if (region_ != OTF2_UNDEFINED_REGION && !joined_) {
+            begin();
+            live_->leave(region_);
+            if (unsuccessful_) live_->arm_test_run(region_, signature_);
+        }
         Measurement::leave_mpi();
     }
     MpiCall(const MpiCall&) = delete;
@@ -45,11 +60,39 @@ public:
     // say what the call started, which happened before MPI got control.
     std::uint64_t entered() const noexcept { return entered_; }
 
+    // A deferred call: writes its ENTER now (before the events of the call).
+    void begin() {
+        if (pending_enter_) {
+            pending_enter_ = false;
+            live_->enter_at(region_, entered_);
+        }
+    }
+    // A recorded test that found nothing, on the requests (or probe
+    // envelope) hashed to `signature`: it joins the run of its predecessors
+    // (true: record nothing more) or, recorded in full, may start one.
+    bool unsuccessful(std::uint64_t signature) {
+        if (live_->join_test_run(region_, signature, entered_)) {
+            joined_ = true;
+            return true;
+        }
+        unsuccessful_ = true;
+        signature_ = signature;
+        begin();
+        return false;
+    }
+
 private:
     Measurement* live_;
     OTF2_RegionRef region_ = OTF2_UNDEFINED_REGION;
     std::uint64_t entered_ = 0;
+    bool pending_enter_ = false;
+    bool joined_ = false;
+    bool unsuccessful_ = false;
+    std::uint64_t signature_ = 0;
 };
+
+// Identifies the requests of a test, for runs of unsuccessful tests.
+std::uint64_t request_signature(int count, const MPI_Request requests[]);
 
 // Point-to-point
 void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
@@ -58,6 +101,13 @@ void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MP
 void on_irecv(MpiCall& call, int source, int tag, MPI_Comm comm, MPI_Request request);
 void on_send_init(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request);
 void on_recv_init(MpiCall& call, int source, int tag, MPI_Comm comm, MPI_Request request);
+// Matched probes: the probe that matched `message` on `comm`; its receive.
+void on_mprobe(MpiCall& call, MPI_Comm comm, MPI_Message message);
+void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message);
+void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request);
+// MPI_Iprobe: an unsuccessful probe of (source, tag, comm) may join a run
+// of unsuccessful tests.
+void on_iprobe(MpiCall& call, int source, int tag, MPI_Comm comm, int flag);
 void on_start(MpiCall& call, int count, const MPI_Request requests[]);
 void on_request_free(MpiCall& call, MPI_Request request);
 
@@ -79,6 +129,8 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
 // `reorder`: the argument of a topology constructor (false for the others).
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder);
 void on_comm_free(MpiCall& call, MPI_Comm comm);
+// MPI_Comm_idup: `comm` is recorded when `request` completes.
+void on_comm_idup(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, MPI_Request request);
 
 // --- the Wait/Test family -------------------------------------------------------
 // Each calls `pmpi(statuses)` with statuses it can read even when the
@@ -91,8 +143,12 @@ int complete_one(MpiCall& call, MPI_Request* request, int* flag, MPI_Status* sta
     MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
     const int rc = pmpi(st);
     if (rc != MPI_SUCCESS || handle == MPI_REQUEST_NULL) return rc;
-    if (!flag || *flag) on_completed(call, handle, *st);
-    else on_tested(call, handle);
+    if (!flag || *flag) {
+        call.begin();
+        on_completed(call, handle, *st);
+    } else if (!call.unsuccessful(request_signature(1, &handle))) {
+        on_tested(call, handle);
+    }
     return rc;
 }
 
@@ -105,6 +161,8 @@ int complete_all(MpiCall& call, int count, MPI_Request requests[], int* flag, MP
     const int rc = pmpi(st);
     if (rc != MPI_SUCCESS) return rc;
     const auto& handles = call.measurement().scratch_requests();
+    if (flag && !*flag && call.unsuccessful(request_signature(count, handles.data()))) return rc;
+    call.begin();
     for (int i = 0; i < count; ++i) {
         if (handles[static_cast<std::size_t>(i)] == MPI_REQUEST_NULL) continue;
         if (!flag || *flag) on_completed(call, handles[static_cast<std::size_t>(i)], st[i]);
@@ -122,6 +180,8 @@ int complete_any(MpiCall& call, int count, MPI_Request requests[], int* index, i
     const int rc = pmpi(st);
     if (rc != MPI_SUCCESS) return rc;
     const auto& handles = call.measurement().scratch_requests();
+    if (flag && !*flag && call.unsuccessful(request_signature(count, handles.data()))) return rc;
+    call.begin();
     if ((!flag || *flag) && *index != MPI_UNDEFINED) {
         on_completed(call, handles[static_cast<std::size_t>(*index)], *st);
     } else if (flag) {
@@ -132,13 +192,22 @@ int complete_any(MpiCall& call, int count, MPI_Request requests[], int* index, i
     return rc;
 }
 
+// `test`: MPI_Testsome, whose call may complete nothing.
 template <class Pmpi>
-int complete_some(MpiCall& call, int count, MPI_Request requests[], int* outcount, int indices[],
+int complete_some(MpiCall& call, int count, MPI_Request requests[], int* outcount, int indices[], bool test,
                   MPI_Status statuses[], Pmpi pmpi) {
     MPI_Status* st = prepare_completion(call, count, requests, statuses);
     const int rc = pmpi(st);
     if (rc != MPI_SUCCESS || *outcount == MPI_UNDEFINED) return rc;
     const auto& handles = call.measurement().scratch_requests();
+    if (test && *outcount == 0) {
+        if (call.unsuccessful(request_signature(count, handles.data()))) return rc;
+        for (int i = 0; i < count; ++i) {
+            if (handles[static_cast<std::size_t>(i)] != MPI_REQUEST_NULL) on_tested(call, handles[static_cast<std::size_t>(i)]);
+        }
+        return rc;
+    }
+    call.begin();
     for (int k = 0; k < *outcount; ++k) {
         on_completed(call, handles[static_cast<std::size_t>(indices[k])], st[k]);
     }

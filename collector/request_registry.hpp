@@ -17,7 +17,9 @@
 namespace hindsight::collect {
 
 struct TrackedRequest {
-    enum class Kind : std::uint8_t { Send, Recv, Collective };
+    // CommDup: an MPI_Comm_idup, whose communicator is recorded when the
+    // request completes (CommRegistry::finish_dup).
+    enum class Kind : std::uint8_t { Send, Recv, Collective, CommDup };
     Kind kind = Kind::Send;
     bool persistent = false;
     bool active = false;       // started and not yet completed

@@ -1,20 +1,67 @@
-/* Cost of an intercepted MPI call: times a loop of MPI_Comm_rank calls
- * (the cheapest MPI function) and prints nanoseconds per call. Run it with
- * and without the collector; the difference is what ENTER + LEAVE cost.
- * Usage: call_cost [CALLS] */
+/* Cost of an intercepted MPI call: times a loop of one MPI function and
+ * prints nanoseconds per call. Run it with and without the collector; the
+ * difference is what the wrapper adds.
+ * Usage: call_cost [CALLS] [FUNCTION]
+ *   comm_rank   MPI_Comm_rank, the cheapest MPI function (ENTER + LEAVE)
+ *   win_sync    MPI_Win_sync on a window of this rank: a one-sided region
+ *   neighbor    MPI_Neighbor_alltoall of one int on a periodic ring of
+ *               one rank (its own two neighbours): a neighborhood region
+ *   test        unsuccessful MPI_Test of a receive nobody matches: the
+ *               polling loop the collector records compactly */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     const long calls = argc > 1 ? atol(argv[1]) : 1000000;
+    const char *function = argc > 2 ? argv[2] : "comm_rank";
     int rank = 0;
-    const double start = MPI_Wtime();
-    for (long i = 0; i < calls; ++i) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const double elapsed = MPI_Wtime() - start;
-    if (rank == 0) printf("call_cost: %.1f ns per MPI_Comm_rank\n", 1e9 * elapsed / (double)calls);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    double elapsed = 0;
+    if (strcmp(function, "comm_rank") == 0) {
+        const double start = MPI_Wtime();
+        for (long i = 0; i < calls; ++i) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        elapsed = MPI_Wtime() - start;
+    } else if (strcmp(function, "win_sync") == 0) {
+        int *base = NULL;
+        MPI_Win win;
+        MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &base, &win);
+        MPI_Win_lock_all(0, win);
+        const double start = MPI_Wtime();
+        for (long i = 0; i < calls; ++i) MPI_Win_sync(win);
+        elapsed = MPI_Wtime() - start;
+        MPI_Win_unlock_all(win);
+        MPI_Win_free(&win);
+    } else if (strcmp(function, "neighbor") == 0) {
+        const int dims[1] = {1};
+        const int periods[1] = {1};
+        MPI_Comm ring;
+        MPI_Cart_create(MPI_COMM_SELF, 1, dims, periods, 0, &ring);
+        int out[2] = {1, 2};
+        int in[2] = {0, 0};
+        const double start = MPI_Wtime();
+        for (long i = 0; i < calls; ++i) MPI_Neighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, ring);
+        elapsed = MPI_Wtime() - start;
+        MPI_Comm_free(&ring);
+    } else if (strcmp(function, "test") == 0) {
+        int data = 0;
+        int flag = 0;
+        MPI_Request request;
+        MPI_Irecv(&data, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &request);
+        const double start = MPI_Wtime();
+        for (long i = 0; i < calls && !flag; ++i) MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+        elapsed = MPI_Wtime() - start;
+        MPI_Cancel(&request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else {
+        if (rank == 0) fprintf(stderr, "call_cost: unknown function '%s'\n", function);
+        MPI_Finalize();
+        return 2;
+    }
+    if (rank == 0) printf("call_cost: %.1f ns per call of %s\n", 1e9 * elapsed / (double)calls, function);
     MPI_Finalize();
     return 0;
 }

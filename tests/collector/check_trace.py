@@ -491,6 +491,153 @@ def scenario_coverage(args, workdir):
     equal(merged[0].parent._ref, inter[0]._ref, "parent of the merged communicator")
 
 
+def check_role(trace, name, role):
+    roles = {r.name: r.region_role for r in trace.regions}
+    expect(name in roles, f"no region {name} in the trace")
+    equal(roles[name], role, f"role of {name}")
+
+
+def check_analyzed(args, workdir, ranks, anchor):
+    """The analyzer reads the trace and analyzes it to the end."""
+    expect(args.analyze, "the scenario needs --analyze")
+    command = [args.mpiexec, "-n", str(ranks), args.analyze, anchor, "-o", os.path.join(workdir, "report.cubex"),
+               "--no-page"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    equal(result.returncode, 0, f"exit status of the analyzer on the trace\n{result.stdout}\n{result.stderr}")
+
+
+def scenario_families(args, workdir):
+    trace = collect(args, workdir, 4, args.program, [workdir])
+    check_balanced(trace)
+    Role = otf2.RegionRole
+    # Roles of Score-P's regions of the same functions.
+    expected_roles = {
+        "MPI_Mprobe": Role.POINT2POINT, "MPI_Mrecv": Role.POINT2POINT, "MPI_Improbe": Role.POINT2POINT,
+        "MPI_Imrecv": Role.POINT2POINT, "MPI_Neighbor_alltoall": Role.COLL_ALL2ALL,
+        "MPI_Neighbor_allgather": Role.COLL_ALL2ALL, "MPI_Ineighbor_alltoall": Role.COLL_ALL2ALL,
+        "MPI_Comm_idup": Role.FUNCTION, "MPI_Comm_disconnect": Role.FUNCTION,
+        "MPI_Win_allocate": Role.ALLOCATE, "MPI_Win_fence": Role.FUNCTION, "MPI_Put": Role.RMA,
+        "MPI_Accumulate": Role.ATOMIC, "MPI_Win_free": Role.FUNCTION,
+        "MPI_File_open": Role.FILE_IO_METADATA, "MPI_File_write_at_all": Role.FILE_IO,
+        "MPI_File_iread_at": Role.FILE_IO, "MPI_File_close": Role.FILE_IO_METADATA,
+        "MPI_File_delete": Role.FILE_IO_METADATA, "MPI_Testsome": Role.FUNCTION, "MPI_Test": Role.FUNCTION,
+    }
+    for name, role in expected_roles.items():
+        check_role(trace, name, role)
+    # And every MPI region Score-P's trace defines too has Score-P's role.
+    if args.scorep:
+        with otf2.reader.open(args.scorep) as reader:
+            scorep_roles = {r.name: r.region_role for r in reader.definitions.regions}
+        for region in trace.regions:
+            if region.name in scorep_roles:
+                equal(region.region_role, scorep_roles[region.name], f"{region.name}: role against Score-P's")
+    for r in range(4):
+        odd = r % 2
+        check_calls(trace, r, {
+            # One matched message each way of probing; the probe of MPI_PROC_NULL and its receive.
+            "MPI_Mprobe": 1 + odd, "MPI_Mrecv": 1 + odd, "MPI_Imrecv": odd,
+            "MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1, "MPI_Ineighbor_alltoall": 1,
+            "MPI_Comm_idup": 1, "MPI_Comm_disconnect": 1, "MPI_Intercomm_create": 1,
+            "MPI_Win_allocate": 1, "MPI_Win_fence": 2, "MPI_Put": 1, "MPI_Accumulate": 1, "MPI_Win_free": 1,
+            "MPI_File_open": 1, "MPI_File_write_at_all": 1, "MPI_File_iread_at": 1, "MPI_File_close": 1,
+            "MPI_File_delete": 1 if r == 0 else 0,
+            # Imrecv (odd ranks), Ineighbor_alltoall, the idup, the file read.
+            "MPI_Wait": 3 + odd,
+            # The inter-communicator broadcast; the barriers of file_io and polling.
+            "MPI_Bcast": 1, "MPI_Barrier": 2})
+        expect(trace.enters(r)["MPI_Improbe"] >= odd, f"rank {r}: MPI_Improbe calls")
+        # The neighbourhood collectives are regions only, as in Score-P.
+        equal([e for e in collective_ends(trace, r) if e.collective_op not in (Op.BCAST, Op.BARRIER)], [],
+              f"rank {r}: collective operations other than the broadcast and the barriers")
+    # Every message pairs, on the same communicator on both sides.
+    sent = check_messages_pair(trace)
+    idup = trace.comm_named("MPI_Comm_idup")
+    equal([members(c) for c in idup], [[0, 1, 2, 3]], "MPI_Comm_idup communicator")
+    inter = trace.comm_named("MPI_Intercomm_create")
+    equal(len(inter), 1, "inter-communicators")
+    equal(sent, collections.Counter({
+        (0, 1, 0, 21, 12): 1, (2, 3, 0, 21, 12): 1,          # MPI_Mprobe + MPI_Mrecv
+        (0, 1, 0, 22, 20): 1, (2, 3, 0, 22, 20): 1,          # MPI_Improbe + MPI_Imrecv
+        (3, 0, idup[0]._ref, 23, 8): 1,                      # on the idup communicator
+        (0, 3, inter[0]._ref, 24, 16): 1,                    # to remote rank 1 of the inter-communicator
+        (0, 1, 0, 25, 4): 1,                                 # the polled message
+    }), "messages")
+    # One communicator over both groups, the group of world rank 0 first;
+    # the broadcast of 24 bytes from world rank 1 (MPI_ROOT) to the other
+    # group, recorded without a root by every member.
+    equal(members(inter[0]), [0, 1, 2, 3], "members of the inter-communicator, in the order its events use")
+    for r, moved in ((0, (0, 0)), (1, (48, 0)), (2, (0, 24)), (3, (0, 24))):
+        check_collective(trace, r, Op.BCAST, [0, 1, 2, 3], NO_ROOT, *moved)
+    # The polling loop: every unsuccessful MPI_Testsome writes its test of
+    # the request; the run after the first is one summed region.
+    polled = {e.request_id for e in trace.of_type(1, otf2.events.MpiIrecvRequest)}
+    tested_in = collections.Counter()
+    inside = None
+    for e in trace.events[1]:
+        if isinstance(e, otf2.events.Enter):
+            inside = e.region.name
+        elif isinstance(e, otf2.events.MpiRequestTest):
+            expect(e.request_id in polled, f"rank 1: a test of the unknown request {e.request_id}")
+            tested_in[inside] += 1
+    equal(tested_in, collections.Counter({"MPI_Testsome": 1, "MPI_Test": 1}),
+          "rank 1: MPI_REQUEST_TEST events: the first unsuccessful call of each run")
+    equal(trace.enters(1)["MPI_Testsome"], 2, "rank 1: MPI_Testsome regions (the first call and the summed rest)")
+    expect(trace.enters(1)["MPI_Test"] <= 3, f"rank 1: MPI_Test regions: {trace.enters(1)['MPI_Test']}")
+    check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
+
+
+def region_durations(trace, rank, name):
+    """Seconds spent in each visit of region `name` on `rank`."""
+    resolution = trace.defs.clock_properties.timer_resolution
+    durations, entered = [], None
+    for e in trace.events[rank]:
+        if isinstance(e, otf2.events.Enter) and e.region.name == name:
+            entered = e.time
+        elif isinstance(e, otf2.events.Leave) and e.region.name == name:
+            durations.append((e.time - entered) / resolution)
+    return durations
+
+
+def scenario_mprobe(args, workdir):
+    # doc/examples.md: rank 0 computes --delay before each of its two sends
+    # to every other rank; they wait inside MPI_Mprobe, then poll with
+    # MPI_Improbe. Coarse bound: at least half the delay in the probe.
+    delay, count = 0.3, 64
+    trace = collect(args, workdir, 3, args.program, ["--delay", str(delay), "--count", str(count)])
+    check_balanced(trace)
+    for r in (1, 2):
+        check_calls(trace, r, {"MPI_Mprobe": 1, "MPI_Mrecv": 1, "MPI_Imrecv": 1, "MPI_Wait": 1})
+        waited = region_durations(trace, r, "MPI_Mprobe")
+        expect(len(waited) == 1 and waited[0] >= delay / 2, f"rank {r}: time in MPI_Mprobe {waited}")
+        # The polling loop spans the delay; unsuccessful probes after the
+        # first are summed, so few regions remain.
+        probes = [e.time for e in trace.events[r] if isinstance(e, (otf2.events.Enter, otf2.events.Leave))
+                  and e.region.name == "MPI_Improbe"]
+        span = (probes[-1] - probes[0]) / trace.defs.clock_properties.timer_resolution
+        expect(span >= delay / 2, f"rank {r}: polling with MPI_Improbe for {span:.3f} s")
+        expect(trace.enters(r)["MPI_Improbe"] <= 3, f"rank {r}: {trace.enters(r)['MPI_Improbe']} MPI_Improbe regions")
+    sent = check_messages_pair(trace)
+    equal(sent, collections.Counter({(0, 1, 0, 3, 4 * count): 2, (0, 2, 0, 3, 4 * count): 2}), "messages")
+    check_analyzed(args, workdir, 3, os.path.join(workdir, "trace", "traces.otf2"))
+
+
+def scenario_neighbors(args, workdir):
+    # doc/examples.md: rank 0 computes --delay before each of three
+    # neighbourhood exchanges on a ring of 4; its neighbours 1 and 3 wait.
+    delay = 0.3
+    trace = collect(args, workdir, 4, args.program, ["--delay", str(delay)])
+    check_balanced(trace)
+    check_role(trace, "MPI_Neighbor_alltoall", otf2.RegionRole.COLL_ALL2ALL)
+    for r in range(4):
+        check_calls(trace, r, {"MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1,
+                               "MPI_Ineighbor_alltoall": 1, "MPI_Wait": 1, "MPI_Cart_create": 1})
+    for r in (1, 3):
+        for name in ("MPI_Neighbor_alltoall", "MPI_Neighbor_allgather"):
+            waited = region_durations(trace, r, name)
+            expect(len(waited) == 1 and waited[0] >= delay / 2, f"rank {r}: time in {name} {waited}")
+    check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
+
+
 def scenario_scope(args, workdir):
     filter_file = os.path.join(workdir, "filter.txt")
     with open(filter_file, "w") as out:
@@ -715,6 +862,7 @@ def main():
     parser.add_argument("--program")
     parser.add_argument("--scorep")
     parser.add_argument("--project-version")
+    parser.add_argument("--analyze")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-collect-test.") as workdir:
         try:

@@ -226,6 +226,18 @@ TEST_CASE("collective bytes follow Score-P's rules", "[collector][bytes]") {
     CHECK(scan(1, 4, 4, true) == CollectiveBytes{8, 4});
 }
 
+TEST_CASE("rooted collectives on an inter-communicator move bytes between the groups only", "[collector][bytes]") {
+    using namespace rules;
+    // Bcast of 24 bytes from a root whose other group has 2 members.
+    CHECK(inter_rooted(MPI_ROOT, 48, 24, true) == CollectiveBytes{48, 0});
+    CHECK(inter_rooted(MPI_PROC_NULL, 48, 24, true) == CollectiveBytes{0, 0});
+    CHECK(inter_rooted(1, 48, 24, true) == CollectiveBytes{0, 24});
+    // Reduce/Gather towards the root: the other group sends, the root receives.
+    CHECK(inter_rooted(MPI_ROOT, 48, 24, false) == CollectiveBytes{0, 48});
+    CHECK(inter_rooted(MPI_PROC_NULL, 48, 24, false) == CollectiveBytes{0, 0});
+    CHECK(inter_rooted(0, 48, 24, false) == CollectiveBytes{24, 0});
+}
+
 TEST_CASE("the chunk pool never hands out more than its size", "[collector][buffer]") {
     ChunkPool pool(4096, 1024);
     void* a = pool.allocate(OTF2_FILETYPE_EVENTS, 0, 1024);
@@ -322,4 +334,28 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
     CHECK(u.groups[u.comms[4].group].members == std::vector<std::uint64_t>{1});
     CHECK(u.nodes == std::vector<std::string>{"a", "b"});
     CHECK(u.events_of_rank == std::vector<std::uint64_t>{10, 20});
+}
+
+TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[collector][definitions]") {
+    // Groups {2, 3} and {0, 1}: the group with world rank 0 comes first,
+    // seen from either side.
+    const CommRecord from_low{make_comm_key(0, 1), kWorldKey, "MPI_Intercomm_create", true, {0, 1}, {2, 3}, {}, {}};
+    const CommRecord from_high{make_comm_key(0, 1), kWorldKey, "MPI_Intercomm_create", true, {2, 3}, {0, 1}, {}, {}};
+    CHECK(local_group_first(from_low));
+    CHECK_FALSE(local_group_first(from_high));
+    for (const CommRecord& first : {from_low, from_high}) {
+        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0};
+        const UnifiedDefinitions u = unify({rank});
+        REQUIRE(u.comms.size() == 3);
+        CHECK(u.groups[u.comms[2].group].members == std::vector<std::uint64_t>{0, 1, 2, 3});
+    }
+}
+
+TEST_CASE("MPI_Comm_idup keys: the same on every member, distinct per parent and number", "[collector][definitions]") {
+    const CommKey a = derived_comm_key(kWorldKey, 0);
+    CHECK(a == derived_comm_key(kWorldKey, 0));
+    CHECK(a != derived_comm_key(kWorldKey, 1));
+    CHECK(a != derived_comm_key(make_comm_key(0, 1), 0));
+    CHECK((a & kDerivedKeyBit) != 0);
+    CHECK((a & kRankLocalKeyBit) == 0);
 }

@@ -70,6 +70,48 @@ check("on_comm_created(call, *newcomm, comm, MpiFunction::MPI_Comm_dup, false)" 
 check("on_comm_created(call, *comm_cart, comm_old, MpiFunction::MPI_Cart_create, reorder != 0)" in source,
       "MPI_Cart_create records the new communicator with its reorder flag")
 
+# The kinds of the whole interface: functions left alone, matched probes,
+# MPI_Comm_idup, tests that may join a run of unsuccessful ones, roles.
+WHOLE = """local | double MPI_Wtime(void)
+local | int MPI_Pcontrol(const int level, ...)
+mprobe | int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
+mrecv | int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+imrecv | int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+iprobe | int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+comm_idup out=newcomm parent=comm | int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+complete form=some test=yes | int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+complete form=one test=no | int MPI_Wait(MPI_Request *request, MPI_Status *status)
+plain role=RMA | int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+plain role=FILE_IO_METADATA | int MPI_File_close(MPI_File *fh)
+plain | int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+"""
+result, header, source = generate(WHOLE)
+check(result.returncode == 0, f"the whole-interface spec failed: {result.stderr}")
+check("kMpiFunctionCount = 10" in header, "functions left alone are no regions")
+check("MPI_Wtime" not in header + source and "MPI_Pcontrol" not in header + source,
+      "functions left alone get neither a region nor a wrapper")
+check('{"MPI_Improbe", OTF2_REGION_ROLE_POINT2POINT}' in header and '{"MPI_Mrecv", OTF2_REGION_ROLE_POINT2POINT}' in header,
+      "matched probes and receives are point-to-point")
+check("if (call.live() && hs_rc == MPI_SUCCESS && *flag) on_mprobe(call, comm, *message);" in source,
+      "MPI_Improbe remembers the message only when it found one")
+check("const MPI_Message hs_message = *message;" in source and "on_mrecv(call, *status, hs_message)" in source,
+      "MPI_Mrecv reads the message handle before MPI resets it")
+check("on_imrecv(call, hs_message, *request)" in source, "MPI_Imrecv records its request")
+check("on_comm_idup(call, *newcomm, comm, MpiFunction::MPI_Comm_idup, *request)" in source,
+      "MPI_Comm_idup hands over the request that completes it")
+check("MpiCall call(MpiFunction::MPI_Testsome, MpiCall::deferred);" in source
+      and "MpiCall call(MpiFunction::MPI_Iprobe, MpiCall::deferred);" in source,
+      "tests defer their ENTER")
+check("MpiCall call(MpiFunction::MPI_Improbe, MpiCall::deferred);" in source
+      and "if (call && hs_rc == MPI_SUCCESS) on_iprobe(call, source, tag, comm, *flag);" in source,
+      "an unsuccessful MPI_Improbe may join a run like MPI_Iprobe")
+check("MpiCall call(MpiFunction::MPI_Wait);" in source, "waits do not defer their ENTER")
+check("complete_some(call, incount, array_of_requests, outcount, array_of_indices, true, array_of_statuses," in source,
+      "MPI_Testsome is a test")
+check('{"MPI_Put", OTF2_REGION_ROLE_RMA}' in header and '{"MPI_File_close", OTF2_REGION_ROLE_FILE_IO_METADATA}' in header,
+      "roles of one-sided communication and MPI-IO")
+check("return PMPI_Group_range_incl(group, n, ranges, newgroup);" in source, "array parameters of two dimensions")
+
 BAD = [
     ("send | int MPI_Send(const void *buf, int n, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)\n",
      ":1: MPI_Send has no parameter 'count'"),
@@ -80,6 +122,10 @@ BAD = [
      ":1: MPI_Bcast has no parameter 'size' (bytes rule)"),
     ("plain | MPI_Barrier(MPI_Comm comm)\n", ":1: the prototype must read"),
     ("plain | int MPI_A(void)\nplain | int MPI_A(void)\n", ":2: MPI_A is listed twice"),
+    ("local | MPI_Wtime(void)\n", ":1: the prototype must read 'TYPE MPI_Name(PARAMETERS)'"),
+    ("plain role=DISK | int MPI_File_sync(MPI_File fh)\n", ":1: unknown role 'DISK'"),
+    ("mrecv | int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *msg, MPI_Status *status)\n",
+     ":1: MPI_Mrecv has no parameter 'message'"),
 ]
 for spec, message in BAD:
     result, _, _ = generate(spec)
