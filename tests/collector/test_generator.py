@@ -110,7 +110,9 @@ check("complete_some(call, incount, array_of_requests, outcount, array_of_indice
       "MPI_Testsome is a test")
 check('{"MPI_Put", OTF2_REGION_ROLE_RMA}' in header and '{"MPI_File_close", OTF2_REGION_ROLE_FILE_IO_METADATA}' in header,
       "roles of one-sided communication and MPI-IO")
-check("return PMPI_Group_range_incl(group, n, ranges, newgroup);" in source, "array parameters of two dimensions")
+check("return next::PMPI_Group_range_incl(group, n, ranges, newgroup);" in source
+      and "int (*PMPI_Group_range_incl)(MPI_Group, int, int [][3], MPI_Group *)" in source,
+      "array parameters of two dimensions")
 
 BAD = [
     ("send | int MPI_Send(const void *buf, int n, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)\n",
