@@ -58,16 +58,19 @@ struct Message {
 };
 static_assert(sizeof(Message) == 24, "keep the message record compact");
 
-// The call that posted a non-blocking receive (the MPI_Irecv, or the
-// MPI_Start of a persistent request, that recorded its MPI_IRECV_REQUEST),
-// for the Late Receiver pattern, which compares a send with the moment its
-// receive was posted. Only non-blocking receives have one, so it lives in a
-// table of its own (LocalTrace::posted_receives) instead of in every Message.
-struct PostedReceive {
+// A call of a receive other than the one holding its Recv event, in a side
+// table of its own since few receives have one (instead of a field in every
+// Message): the call that posted a non-blocking receive (the MPI_Irecv, or
+// the MPI_Start of a persistent request, that recorded its
+// MPI_IRECV_REQUEST), for the Late Receiver pattern, which compares a send
+// with the moment its receive was posted (LocalTrace::posted_receives); the
+// blocking probe that waited for the message before the receive took it
+// (LocalTrace::probed_receives).
+struct ReceiveCall {
     std::uint32_t message = 0;             // index into the message table
-    EventIndex call_enter = kNoEvent;      // Enter of the posting call
+    EventIndex call_enter = kNoEvent;      // Enter of the call
 };
-static_assert(sizeof(PostedReceive) == 8, "keep the posted-receive record compact");
+static_assert(sizeof(ReceiveCall) == 8, "keep the receive-call record compact");
 
 enum class CollectiveOp : std::uint8_t {
     Barrier,

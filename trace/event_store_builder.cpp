@@ -30,12 +30,12 @@ EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrecti
         layouts_.push_back(comm_layout(d, c));
         member_of_.push_back(layouts_.back().valid && layouts_.back().rank_of(trace.rank) >= 0);
     }
-    lifecycle_.reserve(d.regions.size());
+    special_.reserve(d.regions.size());
     for (const Region& r : d.regions) {
-        lifecycle_.push_back(is_mpi_call(r, "MPI_Init") || is_mpi_call(r, "MPI_Init_thread")
-                                 ? MpiLifecycle::Init
-                             : is_mpi_call(r, "MPI_Finalize") ? MpiLifecycle::Finalize
-                                                              : MpiLifecycle::None);
+        special_.push_back(is_mpi_call(r, "MPI_Init") || is_mpi_call(r, "MPI_Init_thread") ? SpecialCall::Init
+                           : is_mpi_call(r, "MPI_Finalize")                               ? SpecialCall::Finalize
+                           : is_mpi_call(r, "MPI_Probe") || is_mpi_call(r, "MPI_Mprobe")   ? SpecialCall::BlockingProbe
+                                                                                          : SpecialCall::None);
     }
 }
 
@@ -181,10 +181,12 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
         drop_collective_begin();
     // MPI_Init and MPI_Finalize synchronize all ranks; unless the trace
     // recorded that itself, a collective on MPI_COMM_WORLD marks it.
-    const MpiLifecycle kind = lifecycle_[r];
-    if (kind != MpiLifecycle::None && world_ != kNoId && last_collective_call_ != open_call())
+    const SpecialCall kind = special_[r];
+    if ((kind == SpecialCall::Init || kind == SpecialCall::Finalize) && world_ != kNoId &&
+        last_collective_call_ != open_call())
         push_collective(t, Collective{world_, -1, 0, 0, open_call(),
-                                      kind == MpiLifecycle::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
+                                      kind == SpecialCall::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
+    if (kind == SpecialCall::BlockingProbe) unclaimed_probe_ = open_call();
     push_leave(t);
 }
 
@@ -210,6 +212,12 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
     m.call_enter = open_call();
     const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
     slots_.add(m, event, kind == EventKind::Send, layout(c).world_rank_of(m.partner, trace_.rank));
+    // The first receive after a blocking probe takes the message the probe
+    // waited for (MPI_Probe then MPI_Recv; MPI_Mprobe then MPI_Mrecv).
+    if (kind == EventKind::Recv && unclaimed_probe_ != kNoEvent) {
+        trace_.probed_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), unclaimed_probe_});
+        unclaimed_probe_ = kNoEvent;
+    }
 }
 
 void EventStoreBuilder::reserve_messages(std::size_t messages) {

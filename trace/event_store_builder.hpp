@@ -85,7 +85,10 @@ public:
     LoadStats stats;
 
 private:
-    enum class MpiLifecycle : std::uint8_t { None, Init, Finalize };
+    // MPI calls the store treats apart: MPI_Init and MPI_Finalize, which
+    // synchronize all ranks, and the blocking probes (MPI_Probe,
+    // MPI_Mprobe), which wait for the message the next receive takes.
+    enum class SpecialCall : std::uint8_t { None, Init, Finalize, BlockingProbe };
 
     // Every record passes the checks below; their failures are kept out of
     // line, so that the common path is a few compares.
@@ -122,7 +125,7 @@ private:
     LocalTrace& trace_;
     std::vector<CommLayout> layouts_;
     std::vector<bool> member_of_;  // by communicator: whether this rank belongs to it
-    std::vector<MpiLifecycle> lifecycle_;  // by region
+    std::vector<SpecialCall> special_;  // by region
     CommId world_;
     // The open regions, innermost last: their Enter events, regions and
     // call paths (what every Leave checks and every event is filed under).
@@ -157,6 +160,8 @@ private:
     bool any_receive_posted_ = false;  // the writer records MPI_IRECV_REQUEST
     // Send requests started (MPI_ISEND) and not yet completed.
     std::unordered_set<std::uint64_t> open_send_requests_;
+    // The Enter of the last blocking probe, until a receive takes it.
+    EventIndex unclaimed_probe_ = kNoEvent;
     // Non-blocking collectives started and not yet completed: when, and the
     // Enter of the starting call.
     struct Started {

@@ -34,7 +34,11 @@ public:
     // The calls that posted the non-blocking receives, for those whose
     // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
     // message index. Read it through posting_call().
-    std::vector<PostedReceive> posted_receives;
+    std::vector<ReceiveCall> posted_receives;
+    // The blocking probes (MPI_Probe, MPI_Mprobe) that waited for the
+    // message a receive then took: the first receive after each, ordered by
+    // message index. Read it through probing_call().
+    std::vector<ReceiveCall> probed_receives;
     // How the stream began: without PROGRAM_BEGIN, or with one whose name
     // found no region, or with one naming the program's region (the call
     // tree's root then). Ranks of one run agree on it unless a name is damaged.
@@ -47,6 +51,9 @@ public:
     // MPI_Irecv (or MPI_Start) for a non-blocking one, whose receive
     // completes in a later call; kNoEvent when the trace does not show it.
     EventIndex posting_call(const Event& e) const;
+    // Enter of the blocking probe that waited for the message of Recv event
+    // `e` before the receive call took it; kNoEvent when none did.
+    EventIndex probing_call(const Event& e) const;
     const Collective& collective(const Event& e) const { return collectives[e.ref]; }
     // The region a call path ends in.
     const Region& region_of(CallPathId cnode) const {
@@ -77,6 +84,10 @@ public:
     // completes the operation, once its part began. The two differ for a
     // non-blocking operation, started in one call and awaited in another.
     Ticks collective_wait_start() const;
+    // For a communication event: from when this rank could wait there. The
+    // entry into its call, for a collective collective_wait_start(), for a
+    // receive whose message a blocking probe waited for the probe's entry.
+    Ticks wait_start() const;
 
     // Enter and Leave of the region instance this event belongs to: for
     // Enter/Leave events their own pair, for communication events the
@@ -91,12 +102,22 @@ private:
     EventIndex index_;
 };
 
+namespace detail {
+// The call a side table of receives (ordered by message) gives `message`.
+inline EventIndex call_of(const std::vector<ReceiveCall>& table, std::uint32_t message) {
+    const auto it = std::lower_bound(table.begin(), table.end(), message,
+                                     [](const ReceiveCall& p, std::uint32_t m) { return p.message < m; });
+    return it != table.end() && it->message == message ? it->call_enter : kNoEvent;
+}
+}  // namespace detail
+
 inline EventIndex LocalTrace::posting_call(const Event& e) const {
     const Message& m = message(e);
-    if (!m.nonblocking) return m.call_enter;
-    const auto it = std::lower_bound(posted_receives.begin(), posted_receives.end(), e.ref,
-                                     [](const PostedReceive& p, std::uint32_t message) { return p.message < message; });
-    return it != posted_receives.end() && it->message == e.ref ? it->call_enter : kNoEvent;
+    return m.nonblocking ? detail::call_of(posted_receives, e.ref) : m.call_enter;
+}
+
+inline EventIndex LocalTrace::probing_call(const Event& e) const {
+    return probed_receives.empty() ? kNoEvent : detail::call_of(probed_receives, e.ref);
 }
 
 inline EventIndex EventView::enter_index() const {
@@ -117,6 +138,15 @@ inline Ticks EventView::collective_arrival() const {
 }
 
 inline Ticks EventView::collective_wait_start() const { return std::max(collective_arrival(), enter().time); }
+
+inline Ticks EventView::wait_start() const {
+    if (kind() == EventKind::CollectiveEnd) return collective_wait_start();
+    if (kind() == EventKind::Recv) {
+        const EventIndex probe = trace_->probing_call(event());
+        if (probe != kNoEvent) return trace_->events[probe].time;
+    }
+    return enter().time;
+}
 
 inline EventIndex EventView::leave_index() const {
     const EventIndex enter = enter_index();

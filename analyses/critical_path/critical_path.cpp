@@ -182,10 +182,21 @@ void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
     const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()));
-    // pass_event() counted [event, before_] already; a send's event comes
-    // before its wait, so that may include waiting time.
-    on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -
-                              static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
+    const EventIndex probe =
+        view.kind() == EventKind::Recv ? trace_->probing_call(view.event()) : trace::kNoEvent;
+    if (probe != trace::kNoEvent) {
+        // The wait was in the blocking probe before the receive call: the
+        // path keeps what lies between, call path by call path, down to the
+        // wait's end in the probe.
+        Ticks position = view.time();
+        for (EventIndex k = view.index(); k-- > probe && position > until;)
+            hold_through(call_path_after(*trace_, k), std::max(trace_->events[k].time, until), position);
+    } else {
+        // pass_event() counted [event, before_] already; a send's event comes
+        // before its wait, so that may include waiting time.
+        on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -
+                                  static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
+    }
     token_ = {};
     ++hand_offs_;
 }

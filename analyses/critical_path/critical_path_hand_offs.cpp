@@ -29,10 +29,7 @@ EventIndex posting_enter(const trace::LocalTrace& trace, EventIndex recv) {
 
 }  // namespace
 
-Ticks hand_off_end(const EventView& view, const WaitState& wait) {
-    const Ticks from = view.kind() == EventKind::CollectiveEnd ? view.collective_wait_start() : view.enter().time;
-    return from + wait.waiting;
-}
+Ticks hand_off_end(const EventView& view, const WaitState& wait) { return view.wait_start() + wait.waiting; }
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                                            const ForwardFacts& facts, EventIndex finish, EventIndex start)

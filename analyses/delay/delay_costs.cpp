@@ -381,7 +381,9 @@ void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks w
     const double total = static_cast<double>(waiting);
     const double propagated = std::min(propagating(event), total);
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    const CallPathId cnode = EventView(*trace_, event).cnode();
+    // Where the waiting was claimed: the call of the point (a receive's
+    // blocking probe, where the wait was there).
+    const CallPathId cnode = sync_points_[point].cnode;
     cube_->add(split.indirect, cnode, seconds(indirect));
     cube_->add(split.direct, cnode, seconds(total - indirect));
     cube_->add(split.propagating, cnode, seconds(propagated));

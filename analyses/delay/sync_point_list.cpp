@@ -88,12 +88,18 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         const bool held_up_at_start = e.kind == EventKind::CollectiveEnd && state->waiting <= 0 &&
                                       trace.collective(e).starting_call != trace::kNoEvent;
         if (held_up_at_start) point.enter = trace.collective(e).starting_call;
+        // A receive whose message a blocking probe waited for began to wait
+        // in the probe, which is all waiting: the next interval begins with
+        // the receive call.
+        const bool waited_in_probe = e.kind == EventKind::Recv && state->pattern == WaitPattern::LateSender &&
+                                     trace.probing_call(e) != trace::kNoEvent;
+        if (waited_in_probe) point.enter = trace.probing_call(e);
         point.cnode = trace.events[point.enter].cnode;
         point.wait = state->waiting;
         const EventIndex leave = trace.events[point.enter].kind == EventKind::Enter ? trace.events[point.enter].ref
                                                                                    : trace::kNoEvent;
         const Ticks duration = leave == trace::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
-        point.prune = held_up_at_start ? duration : std::max<Ticks>(0, duration - state->completion);
+        point.prune = held_up_at_start || waited_in_probe ? duration : std::max<Ticks>(0, duration - state->completion);
 
         Group group;
         if (e.kind == EventKind::CollectiveEnd) {

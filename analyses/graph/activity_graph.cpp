@@ -67,7 +67,7 @@ void ActivityGraph::begin_pass(const trace::LocalTrace& trace) {
         if (kind != EventKind::Send && kind != EventKind::Recv && kind != EventKind::CollectiveEnd) continue;
         const Ticks waiting = waiting_at(i);
         if (waiting > 0) {
-            const Ticks from = kind == EventKind::CollectiveEnd ? collective_begin(i) : EventView(trace, i).enter().time;
+            const Ticks from = EventView(trace, i).wait_start();
             waits_.emplace_back(from, from + waiting);
         }
         if (kind == EventKind::Recv && facts_->late_receivers_caused().contains(i)) {
@@ -96,6 +96,7 @@ Ticks ActivityGraph::collective_begin(EventIndex k) const { return EventView(*tr
 Ticks ActivityGraph::waiting_at(EventIndex k) const {
     const trace::Event& e = trace_->events[k];
     if (e.kind == EventKind::CollectiveEnd && trace_->collective(e).nonblocking) return 0;
+    if (e.kind == EventKind::Recv && trace_->probing_call(e) != trace::kNoEvent) return 0;
     const WaitState* wait = facts_->wait_states().find(k);
     if (!wait || wait->waiting <= 0 || wait->cause < 0) return 0;
     if (wait->pattern == WaitPattern::LateReceiver && facts_->late_receivers_posted_apart().contains(k)) return 0;

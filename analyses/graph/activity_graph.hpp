@@ -10,8 +10,10 @@
 // 1-to-n, the senders for the root of n-to-1, the lower ranks for scans).
 // Waiting is no edge: where a rank waited, the wait is cut out and the
 // rank's progress is the latest of its own and the awaited rank's.
-// Non-blocking collectives join nothing yet: a wait where one completes
-// stays the rank's own activity, so what-if scenarios do not move it.
+// Non-blocking collectives join nothing yet, and a receive whose message a
+// blocking probe waited for joins only where the receive took it: a wait
+// where such a collective completes, or in such a probe, stays the rank's
+// own activity, so what-if scenarios do not move it.
 //
 // One forward replay computes, for every vertex, the length of the longest
 // path reaching it: each rank walks its own events in order, adds its

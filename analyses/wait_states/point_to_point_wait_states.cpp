@@ -148,15 +148,24 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
         notes_.push_back({recv, waiting, false, posting_leave, posting != view.enter_index()});
     }
 
-    const CallPathId call = view.enter().cnode;
-    const Completion completion = completion_[call];
+    // A blocking probe that found this message waited for it before the
+    // receive call began: then the wait is the probe's, from its entry to
+    // its end at the latest (the receive call itself finds the message).
+    const trace::EventIndex probe = trace_->probing_call(view.event());
+    const bool probed = probe != trace::kNoEvent;
+    const CallPathId call = probed ? trace_->events[probe].cnode : view.enter().cnode;
+    const Completion completion = probed ? Completion::Single : completion_[call];
     if (completion == Completion::Test) return;
-    // The wait ends when the send begins, or when the receive ends if the
+    const Ticks wait_from = probed ? trace_->events[probe].time : recv_enter;
+    const Ticks wait_until = probed ? trace_->events[trace_->events[probe].ref].time : recv_leave;
+    // The wait ends when the send begins, or when the call ends if the
     // clocks say the send began later still.
-    const Ticks waiting = std::min(sent.enter, recv_leave) - recv_enter;
+    const Ticks waiting = std::min(sent.enter, wait_until) - wait_from;
     if (waiting <= 0) return;
-    const LateMessage late{recv,   call,        waiting,        sent.send,
-                           source, msg.partner, msg.bytes == 0, std::max<Ticks>(0, recv_leave - sent.leave)};
+    const LateMessage late{recv,        call,           view.enter().cnode,
+                           waiting,     sent.send,      wait_from,
+                           source,      msg.partner,    msg.bytes == 0,
+                           std::max<Ticks>(0, recv_leave - sent.leave)};
     if (completion == Completion::Single) {
         report_late_sender(late);
         return;
@@ -207,16 +216,17 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
     if ((flags & 2) != 0) facts_->late_receiver_posted_apart(view.index());
     const CallPathId call = view.enter().cnode;
     facts_->offer_longest_wait({WaitPattern::LateReceiver, call, view.enter().time, waiting});
-    claim_pattern(WaitPattern::LateReceiver, call, waiting, msg.bytes == 0);
+    claim_pattern(WaitPattern::LateReceiver, call, call, waiting, msg.bytes == 0);
 }
 
 // The pattern's waiting, and its occurrence among the messages of its kind
 // (zero-byte or with data), as its row names them.
-void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode, Ticks waiting, bool zero_bytes) {
+void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting,
+                                           bool zero_bytes) {
     const PatternInfo& row = pattern_info(pattern);
     claim_time(*cube_, *trace_, *row.wait, cnode, waiting);
     const Metric count = zero_bytes ? row.point_to_point->synchronizations : row.point_to_point->communications;
-    claim(*cube_, *info(count).parent, count, cnode, 1.0);
+    claim(*cube_, *info(count).parent, count, counted, 1.0);
 }
 
 void PointToPointWaitStates::end_pass(const trace::LocalTrace&) { close_call(); }
@@ -228,11 +238,11 @@ void PointToPointWaitStates::close_call() {
 }
 
 void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
-    claim_pattern(WaitPattern::LateSender, late.cnode, late.waiting, late.zero_bytes);
+    claim_pattern(WaitPattern::LateSender, late.cnode, late.receive_cnode, late.waiting, late.zero_bytes);
     facts_->record_wait(late.recv,
                         {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
     const trace::EventView recv(*trace_, late.recv);
-    facts_->offer_longest_wait({WaitPattern::LateSender, late.cnode, recv.enter().time, late.waiting});
+    facts_->offer_longest_wait({WaitPattern::LateSender, late.cnode, late.start, late.waiting});
     notes_.push_back({late.recv, 0, true, trace_->events[recv.leave_index()].time});
     if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
     candidates_.push_back(late);
@@ -256,9 +266,9 @@ void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
         claim(*cube_, *late_sender.wait, it->source == source ? wrong.same_source : wrong.different_sources,
               it->cnode, trace_->seconds(it->waiting));
         if (it->zero_bytes)
-            claim(*cube_, counts.synchronizations, wrong.synchronizations, it->cnode, 1.0);
+            claim(*cube_, counts.synchronizations, wrong.synchronizations, it->receive_cnode, 1.0);
         else
-            claim(*cube_, counts.communications, wrong.communications, it->cnode, 1.0);
+            claim(*cube_, counts.communications, wrong.communications, it->receive_cnode, 1.0);
         it = candidates_.erase(it);
     }
 }

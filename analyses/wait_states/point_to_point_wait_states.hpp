@@ -4,7 +4,11 @@
 //    MPI_Irecv) began before the matching send; the receiver waited from
 //    its own entry until the send began, at most until it left the call.
 //    A call completing several messages (MPI_Waitall, ...) counts only the
-//    longest of their waits. Completion by MPI_Test* never waits.
+//    longest of their waits. Completion by MPI_Test* never waits. Where a
+//    blocking probe (MPI_Probe, MPI_Mprobe) waited for the message before
+//    the receive took it, the wait is the probe's: from its entry until
+//    the send began, at most until the probe ended (LocalTrace::
+//    probing_call).
 //  - Late Sender, wrong order: a Late Sender message turns out to have been
 //    sent after a message this rank received later; receiving in the order
 //    of sending would have avoided (part of) the wait. Split by whether the
@@ -71,9 +75,11 @@ private:
     // One receive that waited for its sender.
     struct LateMessage {
         trace::EventIndex recv = trace::kNoEvent;
-        CallPathId cnode = kNoCallPath;
+        CallPathId cnode = kNoCallPath;          // where the wait was (the receive, or its probe)
+        CallPathId receive_cnode = kNoCallPath;  // the receive call, which counts the message
         Ticks waiting = 0;
         Ticks send = 0;  // when the message was sent
+        Ticks start = 0;  // when the wait began (in the receive, or in the probe before it)
         int source = -1;  // sender's world rank
         int source_in_comm = -1;
         bool zero_bytes = false;
@@ -95,7 +101,9 @@ private:
     // Reports the longest wait of the open multiple-completion call.
     void close_call();
     void report_late_sender(const LateMessage& late);
-    void claim_pattern(WaitPattern pattern, CallPathId cnode, Ticks waiting, bool zero_bytes);
+    // The waiting claimed at `cnode`, the occurrence at `counted` (the call
+    // that counts the message).
+    void claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting, bool zero_bytes);
     void check_wrong_order(Ticks send, int source);
     int world_rank(CommId comm, int rank);
 

@@ -91,6 +91,8 @@ public:
         else if (e.region == "MPI_Finalize")
             add_collective(t, trace::CollectiveOp::Finalize);
         const trace::EventIndex enter = open_.back();
+        // As the loader: the next receive takes the message a blocking probe waited for.
+        if (e.region == "MPI_Probe" || e.region == "MPI_Mprobe") unclaimed_probe_ = enter;
         open_.pop_back();
         const trace::EventIndex leave = add({t, trace_.events[enter].cnode, enter, trace::EventKind::Leave});
         trace_.events[enter].ref = leave;
@@ -167,6 +169,10 @@ private:
         msg.nonblocking = nonblocking;
         trace_.messages.push_back(msg);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.messages.size() - 1), kind});
+        if (kind == trace::EventKind::Recv && unclaimed_probe_ != trace::kNoEvent) {
+            trace_.probed_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), unclaimed_probe_});
+            unclaimed_probe_ = trace::kNoEvent;
+        }
     }
     void add_collective(Ticks t, trace::CollectiveOp op) {
         trace::Collective coll;
@@ -183,6 +189,7 @@ private:
     const std::map<std::string, RegionId>& regions_;
     std::vector<trace::EventIndex> open_;
     std::map<std::uint64_t, trace::EventIndex> posted_requests_;  // receive requests not yet completed
+    trace::EventIndex unclaimed_probe_ = trace::kNoEvent;  // the last blocking probe, until a receive takes it
     // Non-blocking collectives not yet completed: when and in which call they began.
     std::map<std::uint64_t, std::pair<Ticks, trace::EventIndex>> started_collectives_;
 };

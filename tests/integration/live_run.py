@@ -376,6 +376,24 @@ def latecoll_nb():
     return ranks, ["--delay", str(delay)], check
 
 
+def mprobe():
+    ranks, delay = 3, 0.2
+
+    def check(c, r):
+        # Round 1: every other rank waits about D inside MPI_Mprobe for rank
+        # 0's send (a Late Sender in the probe, none in MPI_Mrecv), which
+        # rank 0's delayed_work caused.
+        for rank in range(1, ranks):
+            c.at_least(r.at("mpi_latesender", "main/receive_round/MPI_Mprobe", rank), 0.75 * delay,
+                       f"rank {rank}: Late Sender at main/receive_round/MPI_Mprobe")
+            c.at_most(r.at("mpi_latesender", "main/receive_round/MPI_Mrecv", rank), 0.05 * delay,
+                      f"rank {rank}: Late Sender at main/receive_round/MPI_Mrecv")
+        c.at_least(r.at("delay_latesender", "main/delayed_work", 0), 0.75 * delay * (ranks - 1),
+                   "rank 0: short-term Late Sender delay cost at main/delayed_work")
+
+    return ranks, ["--delay", str(delay)], check
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -613,6 +631,7 @@ SCENARIOS = {
     "pingpong-delay": pingpong_delay,
     "latecoll": latecoll,
     "latecoll_nb": latecoll_nb,
+    "mprobe": mprobe,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),

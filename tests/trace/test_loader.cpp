@@ -368,3 +368,22 @@ TEST_CASE("METRIC records are skipped and counted", "[loader][scorep]") {
     CHECK(loaded.stats.metric_records == 42);  // 84 METRIC records over 2 locations, one per ENTER/LEAVE
     CHECK(loaded.stats.other_skipped == 0);
 }
+
+TEST_CASE("the loader gives the first receive after a blocking probe that probe", "[loader]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").send(10, 11, 1, 1, 8).send(12, 13, 1, 2, 8).send(14, 15, 1, 3, 8).leave(100);
+    // MPI_Probe, then two receives (only the first is the probed one), then
+    // MPI_Mprobe and MPI_Mrecv.
+    t.rank(1).enter(0, "main").region(20, 30, "MPI_Probe").recv(31, 32, 0, 1, 8).recv(33, 34, 0, 2, 8)
+        .region(40, 41, "MPI_Mprobe").enter(42, "MPI_Mrecv").recv_event(43, 0, 3, 8).leave(44).leave(100);
+    t.write(dir.path());
+    const LocalTrace trace = load_local_trace(dir.anchor(), 1, 2).trace;
+    std::vector<std::string> probes;
+    for (const Event& e : trace.events) {
+        if (e.kind != EventKind::Recv) continue;
+        const EventIndex probe = trace.probing_call(e);
+        probes.push_back(probe == kNoEvent ? "-" : path(trace, probe));
+    }
+    CHECK(probes == std::vector<std::string>{"main/MPI_Probe", "-", "main/MPI_Mprobe"});
+}

@@ -3,7 +3,8 @@
 //   backward_report_check check REPORT  checks the report's values
 //   backward_report_check write-sendrecv DIR / check-sendrecv REPORT
 //                                       the same for sendrecv_exchange.hpp
-//   (and -irecv, -nonblocking: irecv_late_receiver.hpp, nonblocking_allreduce.hpp)
+//   (and -irecv, -nonblocking, -probe: irecv_late_receiver.hpp,
+//   nonblocking_allreduce.hpp, probed_late_sender.hpp)
 // (run_backward_e2e.py runs the analyzer in between). The expected values
 // are the paper's (see figure3.hpp) and the hand-derived ones of the
 // scenarios' headers.
@@ -17,6 +18,7 @@
 #include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/probed_late_sender.hpp"
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
 
 using namespace hindsight;
@@ -103,6 +105,19 @@ int check_nonblocking(const std::string& path) {
     return failures == 0 ? 0 : 1;
 }
 
+// probed_late_sender.hpp's values, with MPI_Mprobe and MPI_Mrecv.
+int check_probe(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath probe{"main", "MPI_Mprobe"}, work{"main", "work"};
+    constexpr double ns = 1e9;  // compared in ticks
+    expect("Late Sender in MPI_Mprobe on rank 1", ns * cube::value_at(report, "mpi_latesender", probe, 1), 35);
+    expect("Late Sender", ns * cube::total(report, "mpi_latesender"), 35);
+    expect("Late Sender delay costs at work on rank 0", ns * cube::value_at(report, "delay_latesender", work, 0), 35);
+    expect("critical path", ns * cube::total(report, "critical_path"), 65);
+    expect("critical path at MPI_Mprobe on rank 1", ns * cube::value_at(report, "critical_path", probe, 1), 1);
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,8 +143,13 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "check-nonblocking") return check_nonblocking(argv[2]);
-        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking] DIR | "
-                             "check[-sendrecv|-irecv|-nonblocking] REPORT\n");
+        if (mode == "write-probe") {
+            testing::probed_late_sender_trace("MPI_Mprobe", "MPI_Mrecv").write(argv[2]);
+            return 0;
+        }
+        if (mode == "check-probe") return check_probe(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking|-probe] DIR | "
+                             "check[-sendrecv|-irecv|-nonblocking|-probe] REPORT\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "backward_report_check: %s\n", e.what());

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes Figure 3's trace, analyzes it with hindsight-analyze on 3 ranks and
 checks the report's backward-analysis values; then the same for the
-MPI_Sendrecv exchange on 2 ranks, for a Late Receiver posted by MPI_Irecv and
-for a non-blocking collective awaited in MPI_Wait on 3 ranks.
+MPI_Sendrecv exchange on 2 ranks, for a Late Receiver posted by MPI_Irecv, for
+a Late Sender waited for in MPI_Mprobe, and for a non-blocking collective
+awaited in MPI_Wait on 3 ranks.
 
 usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
 """
@@ -50,10 +51,11 @@ def main():
                 sys.exit(f"FAIL: the summary does not say {line!r}")
         step([args.checker, "check", report])
 
-        # The MPI_Sendrecv exchange, and a Late Receiver whose answer the
-        # MPI engine must take where the receive was posted, not where it
-        # completed (that would deadlock).
-        for scenario in ("sendrecv", "irecv"):
+        # The MPI_Sendrecv exchange, a Late Receiver whose answer the MPI
+        # engine must take where the receive was posted, not where it
+        # completed (that would deadlock), and a Late Sender waited for in
+        # MPI_Mprobe.
+        for scenario in ("sendrecv", "irecv", "probe"):
             trace_dir = os.path.join(work, scenario)
             report = os.path.join(work, scenario + ".cubex")
             step([args.checker, "write-" + scenario, trace_dir])

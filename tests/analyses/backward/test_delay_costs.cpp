@@ -6,6 +6,7 @@
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/probed_late_sender.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
@@ -250,4 +251,22 @@ TEST_CASE("delay costs and critical path: a non-blocking collective awaited in M
     // What the ranks did between starting and awaiting the operation is on
     // no path.
     for (int rank = 0; rank < 3; ++rank) CHECK(r.with_children(Metric::CriticalPath, rank, "main/overlap") == 0.0);
+}
+
+TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for in a blocking probe", "[delay]") {
+    // The scenario of probed_late_sender.hpp, with its hand-derived values.
+    for (const auto& [probe, receive] : {std::pair{"MPI_Probe", "MPI_Recv"}, std::pair{"MPI_Mprobe", "MPI_Mrecv"}}) {
+        INFO(probe << " then " << receive);
+        const std::string main = "main/";
+        const AnalysisResults r(probed_late_sender_trace(probe, receive), kAllAnalyses);
+        CHECK(r.own(Metric::MpiLateSender, 1, main + probe) == Approx(ns(35)));
+        CHECK(r.own(Metric::MpiLateSender, 1, main + receive) == 0.0);
+        CHECK(r.own(Metric::DelayLateSender, 0, "main/work") == Approx(ns(35)));
+        check_conservation(r, 2, Metric::MpiLateSender, Metric::DelayLateSender, Metric::DelayLateSenderLongterm);
+        CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(65)));
+        CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(7 + 2)));
+        CHECK(r.with_children(Metric::CriticalPath, 1, main + receive) == Approx(ns(5)));
+        CHECK(r.with_children(Metric::CriticalPath, 1, main + probe) == Approx(ns(1)));
+        CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(40)));
+    }
 }
