@@ -29,46 +29,62 @@ void compact(std::vector<Record>& table, const std::vector<std::uint32_t>& to) {
 }  // namespace
 
 void leave_out(LocalTrace& trace, const std::vector<bool>& messages, const std::vector<bool>& collectives) {
+    if (std::find(messages.begin(), messages.end(), true) == messages.end() &&
+        std::find(collectives.begin(), collectives.end(), true) == collectives.end())
+        return;
+    const std::vector<std::uint32_t> message_to = renumbering(trace.messages.size(), messages);
+    const std::vector<std::uint32_t> collective_to = renumbering(trace.collectives.size(), collectives);
     // The events that go, in increasing order. They are few next to the
     // events that stay (a trace has far more Enters and Leaves), so an
     // event's new index is found by counting those before it rather than
-    // held in a table as long as the store.
+    // held in a table as long as the store. Only Enter events are referred
+    // to from outside the store, and only Enters and Leaves from inside it;
+    // none of them goes.
     std::vector<EventIndex> gone;
-    for (EventIndex i = 0; i < trace.events.size(); ++i) {
-        const Event& e = trace.events[i];
-        if (((e.kind == EventKind::Send || e.kind == EventKind::Recv) && flagged(messages, e.ref)) ||
-            (e.kind == EventKind::CollectiveEnd && flagged(collectives, e.ref)))
-            gone.push_back(i);
-    }
-    if (gone.empty()) return;
-    // Only Enter events are referred to from outside the store, and only
-    // Enters and Leaves from inside it; none of them goes.
     const auto moved = [&](EventIndex i) {
         if (i == kNoEvent) return kNoEvent;
         return i - static_cast<EventIndex>(std::lower_bound(gone.begin(), gone.end(), i) - gone.begin());
     };
-    const std::vector<std::uint32_t> message_to = renumbering(trace.messages.size(), messages);
-    const std::vector<std::uint32_t> collective_to = renumbering(trace.collectives.size(), collectives);
 
-    // In place: every event moves to the same or a lower index.
-    std::size_t next_gone = 0;
+    // One pass, in place: every event moves to the same or a lower index
+    // (the store is large; a pass costs its reading). Regions nest (the
+    // loader checks it), so a Leave finds its Enter among the open ones, on
+    // top, with its new index; the Enter learns its Leave's there.
+    struct Open {
+        EventIndex old_index, new_index;
+    };
+    std::vector<Open> open;
     EventIndex kept = 0;
     for (EventIndex i = 0; i < trace.events.size(); ++i) {
-        if (next_gone < gone.size() && gone[next_gone] == i) {
-            ++next_gone;
-            continue;
-        }
         Event e = trace.events[i];
         switch (e.kind) {
-        case EventKind::Enter:
-        case EventKind::Leave: e.ref = moved(e.ref); break;
+        case EventKind::Enter: open.push_back({i, kept}); break;  // ref: set at its Leave
+        case EventKind::Leave: {
+            const auto it = std::find_if(open.rbegin(), open.rend(), [&](const Open& o) { return o.old_index == e.ref; });
+            const EventIndex enter = it == open.rend() ? moved(e.ref) : it->new_index;
+            if (it != open.rend()) open.erase(std::next(it).base());
+            trace.events[enter].ref = kept;
+            e.ref = enter;
+            break;
+        }
         case EventKind::Send:
-        case EventKind::Recv: e.ref = message_to[e.ref]; break;
-        case EventKind::CollectiveEnd: e.ref = collective_to[e.ref]; break;
+        case EventKind::Recv:
+        case EventKind::CollectiveEnd: {
+            const std::uint32_t to = (e.kind == EventKind::CollectiveEnd ? collective_to : message_to)[e.ref];
+            if (to == kNoEvent) {
+                gone.push_back(i);
+                continue;  // the event goes
+            }
+            e.ref = to;
+            break;
+        }
         }
         trace.events[kept++] = e;
     }
     trace.events.resize(kept);
+    // Enters whose Leave never came (none in a loaded trace) still hold
+    // its old index.
+    for (const Open& o : open) trace.events[o.new_index].ref = moved(trace.events[o.new_index].ref);
 
     compact(trace.messages, message_to);
     for (Message& m : trace.messages) m.call_enter = moved(m.call_enter);
