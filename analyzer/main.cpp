@@ -11,6 +11,10 @@
 // vain for the others in any phase: when every rank has waited for the
 // timeout (ProgressWatch, StallCheck).
 //
+// What does not pair up between the ranks' traces is no failure: pairing
+// leaves it out and the warnings say so; with --strict the run then ends
+// with status 3 (analyzer::kStrictStatus), after the report is written.
+//
 // Every wait for other ranks goes through one ProgressWatch, which yields
 // the core instead of spinning in MPI (analysis ranks may outnumber cores).
 //
@@ -147,6 +151,8 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     return facts;
 }
 
+// Whether any rank left part of its trace out (what --strict fails on);
+// every rank learns it, so that all exit alike.
 bool left_out_anywhere(const World& world, const replay::Pairing& pairing) {
     int any = std::any_of(pairing.unpaired.begin(), pairing.unpaired.end(),
                           [](const replay::Unpaired& u) { return replay::left_out(u.kind); });

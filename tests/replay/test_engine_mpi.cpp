@@ -207,11 +207,12 @@ int ring_ranks() {
     return world_size();
 }
 
-// Checked: the ring's trace is consistent.
+// Paired: everything of the ring's trace pairs up.
 struct RingReplay {
     RingReplay() : trace(load(ring_scenario(ring_ranks()), dir)), mirror(trace, MPI_COMM_WORLD, watch) {
-        INFO(problem.value_or(""));
-        REQUIRE_FALSE(problem);
+        INFO(pairing.problem.value_or(""));
+        REQUIRE_FALSE(pairing.problem);
+        REQUIRE(pairing.unpaired.empty());
     }
 
     SharedScratch dir;
@@ -219,7 +220,6 @@ struct RingReplay {
     LocalTrace trace;
     MessageSlots slots{trace};
     const Pairing pairing = pair_traces(trace, slots, MPI_COMM_WORLD, watch);
-    const std::optional<std::string> problem = pairing.unpaired.empty() ? pairing.problem : "something left out";
     const CommunicatorMirror mirror;
     MpiReplayEngine engine{trace, slots, mirror, watch};
 };
