@@ -11,11 +11,16 @@
 // vain for the others in any phase: when every rank has waited for the
 // timeout (ProgressWatch, StallCheck).
 //
+// What does not pair up between the ranks' traces is no failure: pairing
+// leaves it out and the warnings say so; with --strict the run then ends
+// with status 3 (analyzer::kStrictStatus), after the report is written.
+//
 // Every wait for other ranks goes through one ProgressWatch, which yields
 // the core instead of spinning in MPI (analysis ranks may outnumber cores).
 //
 // Rank 0 shows the phases and the replay's progress on standard error
 // (progress_display.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +45,7 @@
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
+#include "analyzer/pairing_warnings.hpp"
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
@@ -48,9 +54,9 @@
 #include "analyzer/summary.hpp"
 #include "replay/call_tree_unification.hpp"
 #include "replay/communicator_mirror.hpp"
-#include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
 #include "replay/mpi_handles.hpp"
+#include "replay/pairing.hpp"
 #include "replay/rank_agreement.hpp"
 #include "report/communication_data.hpp"
 #include "report/page.hpp"
@@ -98,7 +104,7 @@ int report_problem(const World& world, const std::string& problem) {
 }
 
 analyzer::RunFacts run_facts(const World& world, const analyzer::Options& options, const trace::LoadedTrace& loaded,
-                             const analyses::AnalysisFindings& findings) {
+                             const replay::Pairing& pairing, const analyses::AnalysisFindings& findings) {
     const trace::LoadStats& s = loaded.stats;
     std::uint64_t sums[6] = {s.metric_records,
                              s.parameter_records,
@@ -137,8 +143,23 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
             else facts.damage.push_back(std::exchange(line, {}));
         }
     }
+    // What each rank left out: rank 0 words them.
+    const auto unpaired = analyzer::gather_records(pairing.unpaired, world.comm, world.watch,
+                                                   "what all ranks left out");
+    facts.unpaired = analyzer::pairing_warnings(unpaired, loaded.trace);
     facts.graph = findings.graph;
     return facts;
+}
+
+// Whether any rank left part of its trace out (what --strict fails on);
+// every rank learns it, so that all exit alike.
+bool left_out_anywhere(const World& world, const replay::Pairing& pairing) {
+    int any = std::any_of(pairing.unpaired.begin(), pairing.unpaired.end(),
+                          [](const replay::Unpaired& u) { return replay::left_out(u.kind); });
+    world.watch.complete("what all ranks left out", [&](auto& r) {
+        MPI_Iallreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, world.comm, &r[0]);
+    });
+    return any != 0;
 }
 
 // The activity graph runs on request (--graph, --what-if), with three
@@ -192,13 +213,14 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         return report_problem(world, *problem);
     trace::LocalTrace& trace = loaded.trace;
 
-    // 2. Same call tree everywhere; the traces fit together.
+    // 2. Same call tree everywhere; the traces fit together, once what
+    // does not pair up is left out.
     phase("unify");
     replay::unify_call_trees(trace, world.comm, world.watch);
-    phase("check");
+    phase("pair");
+    const replay::Pairing pairing = replay::pair_traces(trace, loaded.slots, world.comm, world.watch);
+    if (pairing.problem) return report_problem(world, options.trace + ": " + *pairing.problem);
     const trace::MessageSlots& slots = loaded.slots;
-    if (auto problem = replay::check_consistency(trace, slots, world.comm, world.watch))
-        return report_problem(world, options.trace + ": " + *problem);
 
     // 3. The replay with the analyses.
     phase("replay");
@@ -215,7 +237,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
 
     // 4. Report and summary on rank 0.
     phase("report");
-    analyzer::RunFacts facts = run_facts(world, options, loaded, findings);
+    analyzer::RunFacts facts = run_facts(world, options, loaded, pairing, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
     const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     std::optional<cube::Report> report;
@@ -259,6 +281,9 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                       << "\n";
         }
     }
+    // --strict: a report with anything left out is written, but the run
+    // counts as failed (on every rank, so that mpiexec passes the status on).
+    if (options.strict && left_out_anywhere(world, pairing)) return analyzer::kStrictStatus;
     return EXIT_SUCCESS;
 }
 

@@ -56,6 +56,8 @@ po::options_description declare_options(Options& options, Switches& switches) {
          "seconds every rank may wait for another before the analysis gives up")
         ("cores-per-node", po::value<int>(&options.cores_per_node),
          "ranks per node for the placement advice (default: the most ranks any node of the trace ran)")
+        ("strict", po::bool_switch(&options.strict),
+         "exit with status 3 (after writing the report) when part of the trace did not pair up and was left out")
         ("quiet,q", po::bool_switch(&options.quiet), "print no summary and no progress")
         ("stats", po::bool_switch(&options.stats), "print phase times and memory use (for benchmarks)");
     return visible;

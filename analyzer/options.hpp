@@ -22,8 +22,14 @@ struct Options {
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks
+    bool strict = false;           // exit with kStrictStatus when anything did not pair up
     int cores_per_node = 0;        // for the placement advice; 0: the most ranks any node of the trace ran
 };
+
+// The exit status of a run with --strict that left out part of the trace
+// (messages or collective operations that did not pair up), after writing
+// the report and the summary.
+inline constexpr int kStrictStatus = 3;
 
 // The analyzer's one environment variable, yes/no (common/yes_no.hpp):
 // whether large blocks are advised as transparent huge pages (default yes).

@@ -160,7 +160,8 @@ std::vector<SummarySection> summary_sections() {
 }
 
 std::string warnings_line(const RunFacts& f) {
-    std::vector<std::string> parts(f.damage);
+    std::vector<std::string> parts(f.unpaired);
+    parts.insert(parts.end(), f.damage.begin(), f.damage.end());
     const auto violations = f.clock_violations_p2p + f.clock_violations_collective;
     if (violations)
         parts.push_back(std::to_string(violations) + " clock-condition violations (" +

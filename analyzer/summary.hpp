@@ -65,6 +65,10 @@ struct RunFacts {
     // Damage in the trace the analysis went around, one sentence per rank
     // and kind, naming the rank (trace::LoadStats::damage).
     std::vector<std::string> damage;
+    // What did not pair up between the ranks' traces and was left out of
+    // the analysis (or kept despite a difference), one sentence per kind
+    // (pairing_warnings.hpp).
+    std::vector<std::string> unpaired;
     // Each rank's longest waits of each pattern, in any order.
     std::vector<RankedWait> longest_waits;
     // Sections of other analyses, printed before the warnings; given the

@@ -9,8 +9,9 @@
 
 namespace hindsight::replay {
 
-std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                                    MPI_Comm world, ProgressWatch& watch) {
+std::vector<std::vector<std::uint32_t>> find_impossible_order(const trace::LocalTrace& trace,
+                                                              const trace::MessageSlots& slots, MPI_Comm world,
+                                                              ProgressWatch& watch) {
     const std::size_t ranks = slots.sends().size();
     // What each peer needs of this rank's order, in its slot order: how many
     // sends to it preceded each receive of its messages, then each send's
@@ -37,7 +38,7 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
     }
     // The check is symmetric: the lower rank of each pair makes it, with
     // the higher rank's block. The peer's counts equal ours the other way
-    // round (checked before), so the same counts and offsets describe what
+    // round (paired before), so the same counts and offsets describe what
     // comes in. Messages a rank sends to itself need nobody's block: its
     // own says everything (below).
     std::vector<int> send_counts(counts), receive_counts(counts);
@@ -50,14 +51,11 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
         MPI_Ialltoallv(outgoing.data(), send_counts.data(), offsets.data(), MPI_UINT32_T, incoming.data(),
                        receive_counts.data(), offsets.data(), MPI_UINT32_T, world, &r[0]);
     });
+    std::vector<std::vector<std::uint32_t>> caught(ranks);
     // A message to oneself is received after it is sent: a receive that
     // precedes the send of its message waits for ever.
-    for (std::uint32_t k = 0; k < slots.receives()[rank]; ++k) {
-        if (send_position(rank)[k] >= sends_before_receive(rank)[k])
-            return "rank " + std::to_string(trace.rank) + " receives its message " +
-                   std::to_string(send_position(rank)[k] + 1) +
-                   " to itself before it sends it; this message order cannot have happened";
-    }
+    for (std::uint32_t k = 0; k < slots.receives()[rank]; ++k)
+        if (send_position(rank)[k] >= sends_before_receive(rank)[k]) caught[rank].push_back(k);
 
     std::vector<std::uint32_t> earliest;
     for (std::size_t peer = 0; peer < ranks; ++peer) {
@@ -75,17 +73,13 @@ std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& tra
         for (std::uint32_t q = sends; q-- > 0;) earliest[q] = std::min(earliest[q], earliest[q + 1]);
         // Our receive of slot k comes before our sends at positions
         // sends_before_receive and later; if the peer received one of those
-        // before it sent k, each side waits for the other.
-        for (std::uint32_t k = 0; k < receives; ++k) {
-            if (earliest[sends_before_receive(peer)[k]] <= peer_send_position[k])
-                return "rank " + std::to_string(trace.rank) + " and rank " + std::to_string(peer) +
-                       " wait for each other: each receives a message before sending the one the other receives "
-                       "first (message " + std::to_string(peer_send_position[k] + 1) + " from rank " +
-                       std::to_string(peer) + " to rank " + std::to_string(trace.rank) +
-                       "); this message order cannot have happened";
-        }
+        // before it sent k, each side waits for the other. Without all such
+        // receives none is left: leaving messages out changes no order of
+        // the others, so no other receive comes to wait this way.
+        for (std::uint32_t k = 0; k < receives; ++k)
+            if (earliest[sends_before_receive(peer)[k]] <= peer_send_position[k]) caught[peer].push_back(k);
     }
-    return std::nullopt;
+    return caught;
 }
 
 }  // namespace hindsight::replay

@@ -2,8 +2,9 @@
 // have happened. A blocking receive waits for its send; if rank A receives
 // message k from B before it sends message j to B, while B receives j
 // before it sends k, each waits for the other: no run records that, and a
-// replay would wait for ever. This check finds such pairs before any
-// replay, from the positions of the messages in each rank's event order.
+// replay would wait for ever. This check finds such messages before any
+// replay, from the positions of the messages in each rank's event order,
+// so that pairing (pairing.hpp) can leave them out.
 // A message a rank sends to itself (a periodic boundary on one rank, a
 // transpose's diagonal block) is a pair of its own: its receive must come
 // after its send.
@@ -13,8 +14,8 @@
 // --timeout ends such a replay).
 #pragma once
 
-#include <optional>
-#include <string>
+#include <cstdint>
+#include <vector>
 
 #include <mpi.h>
 
@@ -24,9 +25,16 @@
 
 namespace hindsight::replay {
 
-// Collective over `world`; expects check_consistency's message counts to
-// agree already. Returns this rank's finding (not agreed among ranks).
-std::optional<std::string> find_message_order_cycle(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                                    MPI_Comm world, ProgressWatch& watch);
+// Collective over `world`; expects every stream to be as long as its
+// peer's (stream_pairing.hpp). The lower rank of each pair checks it: the
+// result holds, by peer, the slots (in increasing order) of this rank's
+// receives from that peer that wait for a send the peer makes only after
+// receiving one of this rank's later sends, for the peers above this rank
+// and for itself (a receive of a message to itself before its send);
+// nothing for the peers below. Leaving these messages out leaves no such
+// pair of messages between the two ranks.
+std::vector<std::vector<std::uint32_t>> find_impossible_order(const trace::LocalTrace& trace,
+                                                              const trace::MessageSlots& slots, MPI_Comm world,
+                                                              ProgressWatch& watch);
 
 }  // namespace hindsight::replay

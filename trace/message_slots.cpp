@@ -25,8 +25,6 @@ MessageSlots::MessageSlots(const LocalTrace& trace) {
 MessageSlotsBuilder::MessageSlotsBuilder(std::size_t ranks) {
     slots_.sends_.assign(ranks, 0);
     slots_.receives_.assign(ranks, 0);
-    slots_.send_checksums_.assign(ranks, 0);
-    slots_.receive_checksums_.assign(ranks, 0);
 }
 
 void MessageSlotsBuilder::reserve(std::size_t messages) {
@@ -37,29 +35,38 @@ void MessageSlotsBuilder::add(const Message& message, EventIndex event, bool sen
     const Stream stream{send, peer, message.comm, message.tag};
     if (last_[send] != stream) {
         const auto [it, added] = stream_ids_.try_emplace(stream, static_cast<std::uint32_t>(stream_sizes_.size()));
-        if (added) stream_sizes_.push_back(0);
+        if (added) {
+            stream_sizes_.push_back(0);
+            stream_checksums_.push_back(0);
+        }
         last_[send] = stream;
         last_id_[send] = it->second;
-        last_hash_[send] = mix((std::uint64_t{message.comm} << 32) | message.tag);
     }
     const std::uint32_t id = last_id_[send];
     slots_.messages_.push_back({static_cast<std::uint32_t>(peer), send, stream_sizes_[id]++, event, id});
-    // The message's signature: communicator, tag (of the stream) and size.
-    (send ? slots_.send_checksums_ : slots_.receive_checksums_).at(static_cast<std::size_t>(peer)) +=
-        mix(last_hash_[send] ^ message.bytes);
+    // Folded along the stream: its peer's stream holds the same sizes in
+    // the same order.
+    stream_checksums_[id] = mix(stream_checksums_[id] ^ message.bytes);
 }
 
 MessageSlots MessageSlotsBuilder::finish() && {
     // In sorted order, each stream starts where the previous ones of the
     // same direction and peer end.
     std::vector<std::uint32_t> stream_start(stream_sizes_.size(), 0);
+    // By stream id: its place among the streams in sorted order.
+    std::vector<std::uint32_t> sorted(stream_sizes_.size(), 0);
     for (const auto& [stream, id] : stream_ids_) {
         const auto& [send, peer, comm, tag] = stream;
         auto& count = (send ? slots_.sends_ : slots_.receives_).at(static_cast<std::size_t>(peer));
         stream_start[id] = count;
+        sorted[id] = static_cast<std::uint32_t>(slots_.streams_.size());
+        slots_.streams_.push_back({stream_checksums_[id], comm, tag, peer, send, count, stream_sizes_[id]});
         count += stream_sizes_[id];
     }
-    for (MessageSlots::Numbered& m : slots_.messages_) m.slot += stream_start[m.stream];
+    for (MessageSlots::Numbered& m : slots_.messages_) {
+        m.slot += stream_start[m.stream];
+        m.stream = sorted[m.stream];
+    }
     return std::move(slots_);
 }
 

@@ -40,11 +40,23 @@ public:
     // Number of sends to / receives from each world rank.
     const std::vector<std::uint32_t>& sends() const { return sends_; }
     const std::vector<std::uint32_t>& receives() const { return receives_; }
-    // Per world rank, an order-independent checksum of the communicators,
-    // tags and sizes of the messages sent to it / received from it: the
-    // peer's checksum of the opposite direction must be the same.
-    const std::vector<std::uint64_t>& send_checksums() const { return send_checksums_; }
-    const std::vector<std::uint64_t>& receive_checksums() const { return receive_checksums_; }
+
+    // The messages of one direction, peer, communicator and tag, which MPI
+    // matches in order: the peer's stream of the opposite direction must be
+    // as long, and hold the same sizes in the same order.
+    struct Stream {
+        std::uint64_t sizes = 0;  // order-dependent checksum of the messages' sizes
+        CommId comm = kNoId;
+        std::uint32_t tag = 0;
+        std::int32_t peer = -1;   // a world rank
+        bool send = false;
+        std::uint32_t first_slot = 0;  // its messages hold slots first_slot, first_slot + 1, ...
+        std::uint32_t length = 0;
+    };
+    // Ordered by direction (receives first), peer, communicator and tag.
+    const std::vector<Stream>& streams() const { return streams_; }
+    // The index in streams() of a message's stream.
+    std::uint32_t stream(std::uint32_t message) const { return messages_[message].stream; }
 
 private:
     friend class MessageSlotsBuilder;
@@ -54,11 +66,11 @@ private:
         std::uint32_t send : 1 = 0;
         std::uint32_t slot = 0;
         EventIndex event = kNoEvent;
-        std::uint32_t stream = 0;  // while building: the message's stream
+        std::uint32_t stream = 0;
     };
     std::vector<Numbered> messages_;  // one per message
     std::vector<std::uint32_t> sends_, receives_;
-    std::vector<std::uint64_t> send_checksums_, receive_checksums_;
+    std::vector<Stream> streams_;
 };
 
 // Numbers messages one by one in trace order.
@@ -86,12 +98,12 @@ private:
     // size of the streams before it.
     std::map<Stream, std::uint32_t> stream_ids_;
     std::vector<std::uint32_t> stream_sizes_;
+    std::vector<std::uint64_t> stream_checksums_;  // of the message sizes, by stream id
     // The last stream of each direction: a rank's sends mostly share one
     // stream, and so do its receives, while the two alternate. (No stream
     // has peer -1, so the initial ones match none.)
     Stream last_[2] = {{false, -1, kNoId, 0}, {true, -1, kNoId, 0}};
     std::uint32_t last_id_[2] = {0, 0};
-    std::uint64_t last_hash_[2] = {0, 0};  // of their communicators and tags
 };
 
 }  // namespace hindsight::trace

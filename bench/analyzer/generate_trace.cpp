@@ -1,12 +1,13 @@
 // Writes a synthetic OTF2 trace for the analyzer benchmarks:
-//   generate_trace [--shape SHAPE] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]
+//   generate_trace [--shape SHAPE] [--unmatched PERCENT] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]
 // Every rank repeats an iteration of the SHAPE (shapes.cpp; default pairs:
 // a compute region, then a message exchange with a partner, 8 events, a mix
 // close to a bulk-synchronous code), and after every ALLREDUCE_EVERY-th
 // iteration (default 64) an MPI_Allreduce, until it has written about
 // EVENTS_PER_RANK events (within 10). WAIT_PERCENT (default 10) is the
 // share of Late Senders in the pairs shape; the other shapes wait where
-// their pattern makes them.
+// their pattern makes them. --unmatched PERCENT (pairs only, default 0):
+// that share of the messages has no receive.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -40,6 +41,7 @@ struct Options {
     const Shape* shape = find_shape("pairs");
     unsigned wait_percent = 10;
     std::uint64_t allreduce_every = 64;
+    unsigned unmatched_percent = 0;
 };
 
 // Every iteration takes its shape's body, then this window for the
@@ -78,7 +80,7 @@ void write_iteration(Events& events, const Options& o, const Step& step) {
 }
 
 Step step_of(const Options& o, int rank, std::uint64_t i) {
-    return Step{rank, o.ranks, i, iteration_base(o, i), o.wait_percent, 1};
+    return Step{rank, o.ranks, i, iteration_base(o, i), o.wait_percent, 1, o.unmatched_percent};
 }
 
 // All ranks write the same number of iterations (their messages and
@@ -152,7 +154,8 @@ void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std
     OTF2_GlobalDefWriter_WriteComm(d, kWorld, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 }
 
-// --shape NAME (or --shape=NAME) anywhere, the rest positional.
+// --shape NAME (or --shape=NAME) and --unmatched PERCENT anywhere, the
+// rest positional.
 bool parse(int argc, char** argv, Options& o) {
     std::vector<const char*> positional;
     for (int i = 1; i < argc; ++i) {
@@ -161,6 +164,8 @@ bool parse(int argc, char** argv, Options& o) {
             shape = argv[++i];
         else if (std::strncmp(argv[i], "--shape=", 8) == 0)
             shape = argv[i] + 8;
+        else if (std::strcmp(argv[i], "--unmatched") == 0 && i + 1 < argc)
+            o.unmatched_percent = static_cast<unsigned>(std::atoi(argv[++i]));
         else
             positional.push_back(argv[i]);
         if (shape && !(o.shape = find_shape(shape))) return false;
@@ -180,7 +185,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
         std::cerr << "usage: generate_trace [--shape " << shape_names()
-                  << "] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]\n";
+                  << "] [--unmatched PERCENT] DIR RANKS EVENTS_PER_RANK [WAIT_PERCENT [ALLREDUCE_EVERY]]\n";
         return 2;
     }
     // 1 MiB chunks for events and definitions, as the collector writes them

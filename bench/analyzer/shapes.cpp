@@ -40,7 +40,9 @@ void shift(Events& events, int to, int from, std::uint32_t tag, OTF2_TimeStamp s
 // Rank pairs (0-1, 2-3, ...) exchange a message each way: even ranks send
 // first. In wait_percent percent of the iterations (spread evenly) the
 // sender comes late (a Late Sender); in the others the receive begins after
-// the send ended.
+// the send ended. In unmatched_percent percent of them (spread evenly too)
+// neither message is received: they go with tag 2 (as to a receive the
+// trace does not show), so that the others still pair.
 OTF2_TimeStamp pairs_body(int) { return 1200; }
 void pairs(Events& events, const Step& step) {
     const OTF2_TimeStamp base = step.base;
@@ -48,11 +50,12 @@ void pairs(Events& events, const Step& step) {
     const int partner = (step.rank % 2 == 0) ? step.rank + 1 : step.rank - 1;
     if (partner >= step.ranks) return;
     const bool late = (step.iteration * 37) % 100 < step.wait_percent;
+    const bool unmatched = (step.iteration * 53) % 100 < step.unmatched_percent;
     for (int phase = 0; phase < 2; ++phase) {
         const OTF2_TimeStamp t = base + 300 + static_cast<OTF2_TimeStamp>(phase) * 400;
         if ((phase == 0) == (step.rank % 2 == 0))
-            events.send(late ? t + 50 : t, partner, 1);
-        else
+            events.send(late ? t + 50 : t, partner, unmatched ? 2 : 1);
+        else if (!unmatched)
             events.recv(late ? t + 2 : t + 20, t + 200, partner, 1);
     }
 }

@@ -23,6 +23,9 @@ struct Step {
     // that communicate less in an iteration (the ends of a pipeline) write
     // more calls, so that every rank ends near the requested event count.
     std::uint64_t work_calls = 1;
+    // The pairs shape: the share of iterations whose messages the receiver
+    // never receives (a trace of which part does not pair up).
+    unsigned unmatched_percent = 0;
 };
 
 struct Shape {

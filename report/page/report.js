@@ -659,9 +659,12 @@ async function main() {
     const data = await decodeData();
     document.title = data.title;
     document.getElementById("title").textContent = data.title;
-    // What the reader found suspicious in the file, above everything else.
+    // What the analysis could not be trusted with (the analyzer's warnings
+    // line, kept as an attribute of the report) and what the reader found
+    // suspicious in the file, above everything else.
+    const analysis = data.attributes.filter(([key]) => key === "Hindsight warnings").map(([, value]) => value);
     document.getElementById("warnings").replaceChildren(
-      ...data.warnings.map((w) => el("p", "", `Warning: ${w}`)));
+      ...[...analysis, ...data.warnings].map((w) => el("p", "", `Warning: ${w}`)));
     if (!data.metrics.length || !data.cnodes.length) {
       status.textContent = "The report holds no metrics or no call paths: there is nothing to show.";
       document.body.dataset.ready = document.body.dataset.findings = String(performance.now());

@@ -23,7 +23,7 @@ PHASE = r"hindsight-analyze: {} \d+\.\d\d s"
 # activity graph's pass and the rounds of its path.
 REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, critical path \d+\.\d\d s, "
           r"delay costs \d+\.\d\d s(, activity graph \d+\.\d\d s, activity graph's path \d+\.\d\d s)?\)")
-LOG_LINES = [PHASE.format("load"), PHASE.format("unify"), PHASE.format("check"), REPLAY, PHASE.format("report")]
+LOG_LINES = [PHASE.format("load"), PHASE.format("unify"), PHASE.format("pair"), REPLAY, PHASE.format("report")]
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 STATUS = re.compile(r"\rhindsight-analyze: replay (forward pass|activity graph) +\d+% \[[# ]{16}\]( \d+:\d\d left)?\x1b\[K")
 

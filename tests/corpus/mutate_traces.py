@@ -93,7 +93,7 @@ ANALYZER_ENVIRONMENT = {
                     + f":allocator_may_return_null=1:max_allocation_size_mb={ADDRESS_SPACE_LIMIT >> 20}",
 }
 # The analyzer's line at the end of each phase (analyzer/progress_display.*).
-PHASE_LINE = re.compile(rf"^{PROGRAM}: (load|unify|check|replay|report) [0-9.]+ [µmn]?s( \(.*\))?$")
+PHASE_LINE = re.compile(rf"^{PROGRAM}: (load|unify|pair|replay|report) [0-9.]+ [µmn]?s( \(.*\))?$")
 VALUE_LINE = re.compile(r"(?P<metric>[^\t\n]*)\t(?P<path>.*?)\t(?P<rank>\d+)\t(?P<value>[^\t\n]+)\n", re.S)
 # What a sanitized build adds without a problem: the table of the leak
 # suppressions it used (the libraries' known leaks), and the note on an

@@ -1,8 +1,8 @@
 // The MPI replay engine on builder traces, run with several ranks: payloads
 // reach the recorded partners, replies come back,
 // collective exchanges compute what they promise on the mirrored
-// communicators, and the consistency checks catch unmatched messages and
-// collectives.
+// communicators, and pairing leaves out the messages and collectives that
+// do not pair up, agreeing on both sides which.
 #define CATCH_CONFIG_RUNNER
 // Catch's own implementation (compiled here for the MPI-aware main below)
 // trips a false positive of GCC 12 in sanitizer builds.
@@ -19,14 +19,15 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/error.hpp"
 #include "replay/batched_collectives.hpp"
 #include "replay/call_tree_unification.hpp"
 #include "replay/communicator_mirror.hpp"
-#include "replay/consistency.hpp"
 #include "replay/mpi_engine.hpp"
+#include "replay/pairing.hpp"
 #include "trace/trace_loader.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
@@ -206,18 +207,19 @@ int ring_ranks() {
     return world_size();
 }
 
-// Checked: the ring's trace is consistent.
+// Paired: everything of the ring's trace pairs up.
 struct RingReplay {
     RingReplay() : trace(load(ring_scenario(ring_ranks()), dir)), mirror(trace, MPI_COMM_WORLD, watch) {
-        INFO(problem.value_or(""));
-        REQUIRE_FALSE(problem);
+        INFO(pairing.problem.value_or(""));
+        REQUIRE_FALSE(pairing.problem);
+        REQUIRE(pairing.unpaired.empty());
     }
 
     SharedScratch dir;
     ProgressWatch watch = test_watch();
-    const LocalTrace trace;
-    const MessageSlots slots{trace};
-    const std::optional<std::string> problem = check_consistency(trace, slots, MPI_COMM_WORLD, watch);
+    LocalTrace trace;
+    MessageSlots slots{trace};
+    const Pairing pairing = pair_traces(trace, slots, MPI_COMM_WORLD, watch);
     const CommunicatorMirror mirror;
     MpiReplayEngine engine{trace, slots, mirror, watch};
 };
@@ -378,10 +380,12 @@ TEST_CASE("notes reach their packing events after the pass, in pass order", "[en
     const int n = world_size();
     REQUIRE(n >= 2);
     SharedScratch dir;
-    const LocalTrace trace = load(tags_scenario(n), dir);
+    LocalTrace trace = load(tags_scenario(n), dir);
     ProgressWatch watch = test_watch();
-    const MessageSlots slots(trace);
-    REQUIRE_FALSE(check_consistency(trace, slots, MPI_COMM_WORLD, watch));
+    MessageSlots slots(trace);
+    const Pairing pairing = pair_traces(trace, slots, MPI_COMM_WORLD, watch);
+    REQUIRE_FALSE(pairing.problem);
+    REQUIRE(pairing.unpaired.empty());
     const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
     MpiReplayEngine engine(trace, slots, mirror, watch);
 
@@ -463,7 +467,72 @@ TEST_CASE("stall detection: every rank waiting for what nobody sends ends in a c
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-TEST_CASE("consistency: a message without a receive is found before any replay", "[consistency][mpi]") {
+namespace {
+
+// Pairs the loaded trace; the problem must be none.
+struct Paired {
+    Paired(const TraceBuilder& t, const SharedScratch& dir) : trace(load(t, dir)), slots(trace) {
+        ProgressWatch watch = test_watch();
+        pairing = pair_traces(trace, slots, MPI_COMM_WORLD, watch);
+        INFO(pairing.problem.value_or(""));
+        REQUIRE_FALSE(pairing.problem);
+    }
+    // This rank's records, as (kind, from, to, count), with the call path's
+    // region.
+    std::vector<std::tuple<Unpairing, int, int, std::uint32_t, std::string>> found() const {
+        std::vector<std::tuple<Unpairing, int, int, std::uint32_t, std::string>> out;
+        for (const Unpaired& u : pairing.unpaired)
+            out.emplace_back(u.kind, u.from, u.to, u.count, trace.region_of(u.cnode).name);
+        return out;
+    }
+    // The times of this rank's Send (or Recv) events.
+    std::vector<Ticks> times(EventKind kind) const {
+        std::vector<Ticks> out;
+        for (const Event& e : trace.events)
+            if (e.kind == kind) out.push_back(e.time);
+        return out;
+    }
+    LocalTrace trace;
+    MessageSlots slots;
+    Pairing pairing;
+};
+
+// Passes each send's time to its receive (a payload that must arrive) and
+// takes part in every collective.
+class PassingObserver final : public ReplayObserver {
+public:
+    int unpacked = 0, collectives = 0;
+
+    replay::Participation participation() const override {
+        return {.payloads = replay::Payloads::FromPass, .collectives = true};
+    }
+    void pack(const EventView& v, PayloadWriter& w) override { w.put<Ticks>(v.time()); }
+    void unpack(const EventView&, PayloadReader& r) override {
+        static_cast<void>(r.get<Ticks>());
+        ++unpacked;
+    }
+    CollectiveTask on_collective(const EventView&, CollectiveChannel&) override {
+        ++collectives;
+        co_return;
+    }
+};
+
+// Replays the paired trace: a pass in which every message and collective
+// synchronizes must end, with every receive and collective left seen.
+void replays(const Paired& paired) {
+    ProgressWatch watch = test_watch();
+    const CommunicatorMirror mirror(paired.trace, MPI_COMM_WORLD, watch);
+    MpiReplayEngine engine(paired.trace, paired.slots, mirror, watch);
+    PassingObserver observer;
+    std::array<ReplayObserver*, 1> observers{&observer};
+    engine.run("paired", observers);
+    CHECK(observer.unpacked == static_cast<int>(paired.times(EventKind::Recv).size()));
+    CHECK(observer.collectives == static_cast<int>(paired.trace.collectives.size()));
+}
+
+}  // namespace
+
+TEST_CASE("pairing: a send without a receive is left out on the sender's side only", "[pairing][mpi]") {
     const int n = world_size();
     SharedScratch dir;
     TraceBuilder t(n);
@@ -471,14 +540,28 @@ TEST_CASE("consistency: a message without a receive is found before any replay",
     t.rank(0).send(10, 20, 1, 3, 8).send(30, 40, 1, 3, 8);
     t.rank(1).recv(10, 40, 0, 3, 8);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
-    const LocalTrace trace = load(t, dir);
-    ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
-    REQUIRE(problem);
-    CHECK(*problem == "1 messages from rank 0 to rank 1 have no matching receive");
+    const Paired p(t, dir);
+    using Found = decltype(p.found());
+    if (world_rank() == 0) {
+        // The first send pairs (MPI matches in order), the second goes.
+        CHECK(p.found() == Found{{Unpairing::NoReceive, 0, 1, 1, "MPI_Send"}});
+        CHECK(p.times(EventKind::Send) == std::vector<Ticks>{10});
+        CHECK(p.trace.messages.size() == 1);
+        CHECK(p.slots.sends()[1] == 1);
+    } else {
+        CHECK(p.found().empty());
+    }
+    if (world_rank() == 1) CHECK(p.times(EventKind::Recv) == std::vector<Ticks>{40});
+    // The calls stay: rank 0's two MPI_Send calls, each an Enter and its Leave.
+    for (EventIndex i = 0; i < p.trace.events.size(); ++i) {
+        const Event& e = p.trace.events[i];
+        if (e.kind == EventKind::Enter) CHECK(p.trace.events[e.ref].ref == i);
+    }
+    if (world_rank() == 0) CHECK(p.trace.events.size() == 2 + 2 * 2 + 1);
+    replays(p);
 }
 
-TEST_CASE("consistency: differing tags between sender and receiver are found", "[consistency][mpi]") {
+TEST_CASE("pairing: differing tags leave out the send and the receive", "[pairing][mpi]") {
     const int n = world_size();
     SharedScratch dir;
     TraceBuilder t(n);
@@ -486,25 +569,55 @@ TEST_CASE("consistency: differing tags between sender and receiver are found", "
     t.rank(0).send(10, 20, 1, 3, 8);
     t.rank(1).recv(10, 40, 0, 4, 8);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
-    const LocalTrace trace = load(t, dir);
-    ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
-    REQUIRE(problem);
-    CHECK_THAT(*problem, Catch::Contains("messages from rank 0 to rank 1 differ"));
+    const Paired p(t, dir);
+    using Found = decltype(p.found());
+    if (world_rank() == 0) CHECK(p.found() == Found{{Unpairing::NoReceive, 0, 1, 1, "MPI_Send"}});
+    if (world_rank() == 1) CHECK(p.found() == Found{{Unpairing::NoSend, 0, 1, 1, "MPI_Recv"}});
+    if (world_rank() > 1) CHECK(p.found().empty());
+    CHECK(p.trace.messages.empty());
+    replays(p);
 }
 
-TEST_CASE("consistency: a collective missing on one rank is found", "[consistency][mpi]") {
+TEST_CASE("pairing: messages of differing sizes pair, with a warning from the receiver", "[pairing][mpi]") {
     const int n = world_size();
     SharedScratch dir;
     TraceBuilder t(n);
-    for (int r = 0; r < n; ++r) t.rank(r).enter(0, "main").barrier(10, 20);
-    t.rank(n - 1).barrier(30, 40);
+    for (int r = 0; r < n; ++r) t.rank(r).enter(0, "main");
+    // The same sizes in another order differ too.
+    t.rank(0).send(10, 20, 1, 3, 8).send(30, 40, 1, 3, 16);
+    t.rank(1).recv(10, 20, 0, 3, 16).recv(30, 40, 0, 3, 8);
     for (int r = 0; r < n; ++r) t.rank(r).leave(100);
-    const LocalTrace trace = load(t, dir);
-    ProgressWatch watch = test_watch();
-    const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
-    REQUIRE(problem);
-    CHECK(*problem == "MPI_COMM_WORLD: rank " + std::to_string(n - 1) + " records 2 collective operations, rank 0 only 1");
+    const Paired p(t, dir);
+    using Found = decltype(p.found());
+    if (world_rank() == 1) CHECK(p.found() == Found{{Unpairing::SizesDiffer, 0, 1, 2, "MPI_Recv"}});
+    else CHECK(p.found().empty());
+    if (world_rank() < 2) CHECK(p.trace.messages.size() == 2);
+    replays(p);
+}
+
+TEST_CASE("pairing: a collective missing on one rank leaves out the communicator's collectives", "[pairing][mpi]") {
+    const int n = world_size();
+    SharedScratch dir;
+    TraceBuilder t(n);
+    for (int r = 0; r < n; ++r) t.rank(r).enter(0, "main").init(1, 5).barrier(10, 20);
+    t.rank(n - 1).barrier(30, 40);
+    t.rank(0).send(50, 60, n - 1, 2, 8);
+    t.rank(n - 1).recv(50, 60, 0, 2, 8);
+    for (int r = 0; r < n; ++r) t.rank(r).finalize(70, 80).leave(100);
+    const Paired p(t, dir);
+    using Found = decltype(p.found());
+    // MPI_Init and MPI_Finalize are collectives of MPI_COMM_WORLD too; the
+    // rank with most records them (rank n - 1), the lowest with fewest
+    // (rank 0), are named by every member.
+    const std::uint32_t barriers = world_rank() == n - 1 ? 2 : 1;
+    CHECK(p.found() == Found{{Unpairing::Collectives, n - 1, 0, 1, "MPI_Init"},
+                             {Unpairing::Collectives, n - 1, 0, barriers, "MPI_Barrier"},
+                             {Unpairing::Collectives, n - 1, 0, 1, "MPI_Finalize"}});
+    CHECK(p.trace.collectives.empty());
+    for (const Event& e : p.trace.events) CHECK(e.kind != EventKind::CollectiveEnd);
+    // The message stays.
+    if (world_rank() == 0 || world_rank() == n - 1) CHECK(p.trace.messages.size() == 1);
+    replays(p);
 }
 
 namespace {
@@ -525,21 +638,47 @@ TraceBuilder messages_to_oneself(int n, bool receive_first) {
 
 }  // namespace
 
-TEST_CASE("consistency: messages to oneself pass, a receive before its own send is found", "[consistency][mpi]") {
+TEST_CASE("pairing: messages to oneself pair, a receive before its own send is left out", "[pairing][mpi]") {
     const int n = world_size();
     for (const bool receive_first : {false, true}) {
         SharedScratch dir;
-        const LocalTrace trace = load(messages_to_oneself(n, receive_first), dir);
-        ProgressWatch watch = test_watch();
-        const auto problem = check_consistency(trace, MessageSlots(trace), MPI_COMM_WORLD, watch);
-        if (!receive_first) {
-            CHECK_FALSE(problem);
-            continue;
+        const Paired p(messages_to_oneself(n, receive_first), dir);
+        using Found = decltype(p.found());
+        if (receive_first && world_rank() == 0) {
+            CHECK(p.found() == Found{{Unpairing::ImpossibleOrder, 0, 0, 1, "MPI_Recv"}});
+            // Left: the message of the sendrecv to itself and the one to n - 1.
+            CHECK(p.times(EventKind::Send) == std::vector<Ticks>{10, 30});
+            CHECK(p.times(EventKind::Recv) == std::vector<Ticks>{20});
+        } else {
+            CHECK(p.found().empty());
         }
-        REQUIRE(problem);
-        CHECK(*problem ==
-              "rank 0 receives its message 2 to itself before it sends it; this message order cannot have happened");
+        replays(p);
     }
+}
+
+TEST_CASE("pairing: two ranks that each receive before sending what the other waits for", "[pairing][mpi]") {
+    const int n = world_size();
+    SharedScratch dir;
+    TraceBuilder t(n);
+    for (int r = 0; r < n; ++r) t.rank(r).enter(0, "main");
+    // Rank 0 waits for tag 1 before it sends tag 2, rank 1 for tag 2 before
+    // it sends tag 1; then a ping-pong in a possible order (tags 5, 6).
+    t.rank(0).recv(10, 20, 1, 1, 8).send(30, 40, 1, 2, 8).send(50, 60, 1, 5, 8).recv(70, 80, 1, 6, 8);
+    t.rank(1).recv(10, 20, 0, 2, 8).send(30, 40, 0, 1, 8).recv(50, 60, 0, 5, 8).send(70, 80, 0, 6, 8);
+    for (int r = 0; r < n; ++r) t.rank(r).leave(100);
+    const Paired p(t, dir);
+    using Found = decltype(p.found());
+    // The lower rank checks the pair and leaves out its receive of tag 1;
+    // rank 1 its send of tag 1. Tag 2 can then have been sent before it was
+    // received: no message waits for the other any more.
+    if (world_rank() == 0) {
+        CHECK(p.found() == Found{{Unpairing::ImpossibleOrder, 1, 0, 1, "MPI_Recv"}});
+        CHECK(p.times(EventKind::Recv) == std::vector<Ticks>{80});
+    } else {
+        CHECK(p.found().empty());
+    }
+    if (world_rank() == 1) CHECK(p.times(EventKind::Send) == std::vector<Ticks>{70});
+    replays(p);
 }
 
 namespace {
@@ -659,10 +798,12 @@ TEST_CASE("batched collective exchanges: thousands of collectives on two communi
         }
         b.finalize(time, time + 10).leave(time + 20);
     }
-    const LocalTrace trace = load(t, dir);
+    LocalTrace trace = load(t, dir);
     ProgressWatch watch = test_watch();
-    const MessageSlots slots(trace);
-    REQUIRE_FALSE(check_consistency(trace, slots, MPI_COMM_WORLD, watch));
+    MessageSlots slots(trace);
+    const Pairing pairing = pair_traces(trace, slots, MPI_COMM_WORLD, watch);
+    REQUIRE_FALSE(pairing.problem);
+    REQUIRE(pairing.unpaired.empty());
     const CommunicatorMirror mirror(trace, MPI_COMM_WORLD, watch);
     MpiReplayEngine engine(trace, slots, mirror, watch);
     NumberedCollectives observer;

@@ -545,6 +545,20 @@ def check_suspect_values(driver, args, work):
     check(not page.console_errors(), f"console errors: {page.console_errors()}")
 
 
+def check_analysis_warnings(driver, args, work):
+    """The analyzer's warnings line (the report's 'Hindsight warnings'
+    attribute) in the page's band: rank 0 of the corpus trace "unmatched"
+    sends rank 1 a second message it never receives."""
+    trace = os.path.join(work, "unmatched")
+    run([args.writer, "unmatched", trace])
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", os.path.join(trace, "traces.otf2")])
+    page = Page(driver, os.path.join(trace, "analysis.html"))
+    band = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "#warnings p")]
+    check(band == ["Warning: 1 message from rank 0 to rank 1 has no matching receive (at main/MPI_Send); it is left "
+                   "out of the analysis"], f"the warnings band: {band}")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+
 def check_scorep_profile(driver, args, work):
     cubex = os.path.join(work, "profile.cubex")
     run([args.scorep_writer, cubex])
@@ -581,7 +595,7 @@ def main():
         try:
             driver = start_browser(os.path.join(work, "profile"))
             for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
-                             check_scorep_profile, check_communication, check_matrix_scale):
+                             check_analysis_warnings, check_scorep_profile, check_communication, check_matrix_scale):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:

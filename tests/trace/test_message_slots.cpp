@@ -3,6 +3,7 @@
 // direction: by communicator, then tag, then order of occurrence).
 #include <catch2/catch.hpp>
 
+#include <tuple>
 #include <vector>
 
 #include "trace/message_slots.hpp"
@@ -75,12 +76,36 @@ TEST_CASE("message slots number each peer's messages by communicator, tag and or
     CHECK(slots_in_order(two) == SlotList{{0, 0}, {0, 3}, {0, 1}, {0, 2}});
     CHECK(two.slots.receives() == std::vector<std::uint32_t>{4, 0, 0});
 
-    // Sender and receivers agree on what went between them, and a rank that
-    // exchanged nothing with a peer has nothing to compare.
-    CHECK(sender.slots.send_checksums()[1] == one.slots.receive_checksums()[0]);
-    CHECK(sender.slots.send_checksums()[2] == two.slots.receive_checksums()[0]);
-    CHECK(sender.slots.send_checksums()[1] != sender.slots.send_checksums()[2]);
-    CHECK(sender.slots.receive_checksums() == std::vector<std::uint64_t>{0, 0, 0});
+    // Sender and receivers agree on each stream's length and sizes: a
+    // stream of one direction meets the peer's of the other. Rank 0's
+    // streams to rank 2 are world tag 5, world tag 9 and the pair's tag 5,
+    // at slots 0, 1-2 and 3.
+    using Described = std::vector<std::tuple<CommId, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t>>;
+    const auto streams = [](const MessageSlots& slots, bool send, int peer) {
+        Described out;
+        for (const MessageSlots::Stream& s : slots.streams())
+            if (s.send == send && s.peer == peer) out.emplace_back(s.comm, s.tag, s.first_slot, s.length, s.sizes);
+        return out;
+    };
+    CHECK(streams(sender.slots, true, 1) == streams(one.slots, false, 0));
+    CHECK(streams(sender.slots, true, 2) == streams(two.slots, false, 0));
+    const Described to_two = streams(sender.slots, true, 2);
+    REQUIRE(to_two.size() == 3);
+    CHECK(std::get<1>(to_two[0]) == 5);
+    CHECK(std::get<1>(to_two[1]) == 9);
+    CHECK(std::get<1>(to_two[2]) == 5);
+    CHECK(std::get<0>(to_two[2]) != std::get<0>(to_two[0]));
+    CHECK(std::get<2>(to_two[1]) == 1);
+    CHECK(std::get<3>(to_two[1]) == 2);
+    CHECK(std::get<2>(to_two[2]) == 3);
+    CHECK(streams(sender.slots, false, 1).empty());
+    // Each message knows its stream.
+    for (std::uint32_t m = 0; m < two.trace.messages.size(); ++m) {
+        const MessageSlots::Stream& s = two.slots.streams()[two.slots.stream(m)];
+        CHECK(two.slots.slot(m) >= s.first_slot);
+        CHECK(two.slots.slot(m) < s.first_slot + s.length);
+        CHECK(two.trace.messages[m].tag == s.tag);
+    }
 
     // Each message knows its event.
     for (const LoadedTrace* loaded : {&sender, &two}) {

@@ -1,0 +1,121 @@
+// Leaving events out of a loaded trace: what stays must read as if the
+// left-out events had never been recorded, every index renumbered.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "trace/leave_out.hpp"
+#include "trace/message_slots.hpp"
+#include "trace/trace_loader.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tests/support/trace_builder.hpp"
+
+using namespace hindsight;
+using namespace hindsight::trace;
+using hindsight::testing::ScratchDir;
+using hindsight::testing::TraceBuilder;
+
+namespace {
+
+// Rank 0: a send (message 0), a receive posted by MPI_Irecv at 20 and
+// completed in MPI_Wait at 45 (message 1), a barrier (collective 1, after
+// MPI_Init), a send at 50 (message 2), an MPI_Probe at 55, a receive posted
+// at 60 and completed at 75 (message 3, the probed one), a non-blocking
+// allreduce started at 80 and completed in MPI_Wait at 84 (collective 2).
+LocalTrace rank_zero(const ScratchDir& dir) {
+    TraceBuilder t(2);
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main").init(1, 5).send(10, 12, 1, 7, 8);
+    const auto first = r0.irecv(20, 21, 1, 8, 8);
+    r0.barrier(30, 35).wait(40, 45, first).send(50, 52, 1, 9, 8).region(55, 58, "MPI_Probe");
+    const auto second = r0.irecv(60, 61, 1, 10, 8);
+    r0.wait(70, 75, second).enter(80, "MPI_Iallreduce");
+    const auto reduction = r0.nonblocking_collective_request_event(80);
+    r0.leave(81).enter(82, "MPI_Wait");
+    r0.nonblocking_collective_complete_event(84, reduction, OTF2_COLLECTIVE_OP_ALLREDUCE, t.world(), -1, 16, 16);
+    r0.leave(85).finalize(90, 95).leave(100);
+    t.rank(1).enter(0, "main").leave(100);
+    t.write(dir.path());
+    return load_local_trace(dir.anchor(), 0, 2).trace;
+}
+
+// The time of the Enter of the call holding each event of `kind`.
+std::vector<Ticks> call_entries(const LocalTrace& trace, EventKind kind) {
+    std::vector<Ticks> out;
+    for (EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == kind) out.push_back(EventView(trace, i).enter().time);
+    return out;
+}
+
+std::vector<Ticks> times(const LocalTrace& trace, EventKind kind) {
+    std::vector<Ticks> out;
+    for (const Event& e : trace.events)
+        if (e.kind == kind) out.push_back(e.time);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("leaving out messages and collectives renumbers every index", "[leave_out]") {
+    ScratchDir dir;
+    LocalTrace trace = rank_zero(dir);
+    REQUIRE(trace.messages.size() == 4);
+    REQUIRE(trace.collectives.size() == 4);  // MPI_Init, the barrier, the allreduce, MPI_Finalize
+    REQUIRE(trace.posted_receives.size() == 2);
+    REQUIRE(trace.probed_receives.size() == 1);
+    const std::size_t events = trace.events.size();
+
+    // The first send, the first receive (with its posting) and the barrier.
+    leave_out(trace, {true, true, false, false}, {false, true, false, false});
+
+    CHECK(trace.events.size() == events - 3);
+    CHECK(times(trace, EventKind::Send) == std::vector<Ticks>{50});
+    CHECK(times(trace, EventKind::Recv) == std::vector<Ticks>{75});
+    CHECK(times(trace, EventKind::CollectiveEnd) == std::vector<Ticks>{5, 84, 95});
+    // Every Enter and its Leave still refer to each other.
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        const Event& e = trace.events[i];
+        if (e.kind != EventKind::Enter) continue;
+        REQUIRE(e.ref < trace.events.size());
+        CHECK(trace.events[e.ref].kind == EventKind::Leave);
+        CHECK(trace.events[e.ref].ref == i);
+    }
+    // The tables: the remaining messages and collectives, their calls.
+    REQUIRE(trace.messages.size() == 2);
+    CHECK(trace.messages[0].tag == 9);
+    CHECK(trace.messages[1].tag == 10);
+    CHECK(call_entries(trace, EventKind::Send) == std::vector<Ticks>{50});
+    CHECK(call_entries(trace, EventKind::Recv) == std::vector<Ticks>{70});
+    REQUIRE(trace.collectives.size() == 3);
+    CHECK(call_entries(trace, EventKind::CollectiveEnd) == std::vector<Ticks>{1, 82, 90});
+    // The posting of the second receive remains, the first's is gone.
+    REQUIRE(trace.posted_receives.size() == 1);
+    CHECK(trace.posted_receives[0].message == 1);
+    for (EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == EventKind::Recv) CHECK(trace.events[trace.posting_call(trace.events[i])].time == 60);
+    // The allreduce's starting call, and the receive's probe.
+    CHECK(trace.events[trace.collectives[1].starting_call].time == 80);
+    CHECK(trace.region_of(trace.events[trace.collectives[1].starting_call].cnode).name == "MPI_Iallreduce");
+    for (EventIndex i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == EventKind::Recv) CHECK(trace.events[trace.probing_call(trace.events[i])].time == 55);
+
+    // Numbered anew, the slots name the events that remain.
+    const MessageSlots slots(trace);
+    CHECK(trace.events[slots.event(0)].time == 50);
+    CHECK(trace.events[slots.event(1)].time == 75);
+    CHECK(slots.sends()[1] == 1);
+    CHECK(slots.receives()[1] == 1);
+}
+
+TEST_CASE("leaving out nothing changes nothing", "[leave_out]") {
+    ScratchDir dir;
+    LocalTrace trace = rank_zero(dir);
+    const std::vector<Ticks> before = times(trace, EventKind::Enter);
+    const std::size_t events = trace.events.size();
+    leave_out(trace, {}, {false, false, false});
+    CHECK(trace.events.size() == events);
+    CHECK(times(trace, EventKind::Enter) == before);
+    CHECK(trace.messages.size() == 4);
+    CHECK(trace.posted_receives.size() == 2);
+}
