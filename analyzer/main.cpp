@@ -27,7 +27,9 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -66,6 +68,16 @@ namespace {
 
 using namespace hindsight;
 constexpr const char* kProgram = "hindsight-analyze";
+
+// Ends the job after this rank's own failure, which it has written to
+// stderr. MPI_Abort makes the launcher kill every process at once, which
+// can come before it forwarded the line just written: a moment first lets
+// the line reach the user.
+[[noreturn]] void abort_job(MPI_Comm comm) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    MPI_Abort(comm, EXIT_FAILURE);
+    std::exit(EXIT_FAILURE);  // not reached
+}
 
 struct World {
     MPI_Comm comm;
@@ -318,8 +330,7 @@ int run(int argc, char** argv, int rank, int size) {
         progress.interrupt();
         write_whole(std::cerr, std::string(kProgram) + ": " + options->trace + ": rank " + std::to_string(world.rank) +
                                    ": " + current_failure() + "\n");
-        MPI_Abort(world.comm, EXIT_FAILURE);
-        return EXIT_FAILURE;  // not reached
+        abort_job(world.comm);
     }
 }
 
@@ -335,7 +346,6 @@ int main(int argc, char** argv) {
         return run(argc, argv, rank, size);
     } catch (...) {
         std::fprintf(stderr, "%s: rank %d: %s\n", kProgram, rank, current_failure());
-        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
-        return EXIT_FAILURE;  // not reached
+        abort_job(MPI_COMM_WORLD);
     }
 }

@@ -9,12 +9,10 @@
 #include "analyses/local_cube.hpp"
 #include "analyses/pipeline.hpp"
 #include "trace/local_trace.hpp"
+#include "tests/support/builder_ticks.hpp"
 #include "tests/support/trace_builder.hpp"
 
 namespace hindsight::testing {
-
-// Seconds that `ticks` last on the builder's default clock (1 ns ticks).
-inline double ns(Ticks ticks) { return static_cast<double>(ticks) * 1e-9; }
 
 // The passes of the forward analyses alone (wait states, profile, counts,
 // and the Late Receiver delivery, which always runs).

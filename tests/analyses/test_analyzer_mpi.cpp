@@ -15,6 +15,8 @@
 #include "common/cube/query.hpp"
 #include "common/cube/reader.hpp"
 #include "tests/analyses/backward/messages_to_oneself.hpp"
+#include "tests/support/builder_ticks.hpp"
+#include "tests/support/test_environment.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
@@ -22,14 +24,6 @@ using namespace hindsight::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-double ns(Ticks ticks) { return static_cast<double>(ticks) * 1e-9; }
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    if (!value) FAIL("environment variable " << name << " is not set");
-    return value;
-}
 
 // Writes the scenario, analyses it on as many ranks (with the extra
 // analyzer options `options`) and reads the report.
@@ -39,8 +33,8 @@ cube::Report analyse(const TraceBuilder& t, const std::string& name, const std::
     fs::remove_all(dir);
     t.write(dir / "trace");
     const fs::path report = dir / "report.cubex";
-    const std::string command = env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) +
-                                " " + env("HINDSIGHT_ANALYZE") + " --quiet " + options + " -o " +
+    const std::string command = required_env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) +
+                                " " + required_env("HINDSIGHT_ANALYZE") + " --quiet " + options + " -o " +
                                 report.string() + " " + (dir / "trace" / "traces.otf2").string();
     REQUIRE(std::system(command.c_str()) == 0);
     cube::Report result = cube::read_cubex(report);
@@ -240,7 +234,7 @@ TEST_CASE("analyzer: a cycle of messages through three ranks ends in a clear err
     fs::remove_all(dir);
     t.write(dir / "trace");
     const std::string output = (dir / "output").string();
-    const std::string command = env("HINDSIGHT_MPIEXEC") + " -n 3 " + env("HINDSIGHT_ANALYZE") +
+    const std::string command = required_env("HINDSIGHT_MPIEXEC") + " -n 3 " + required_env("HINDSIGHT_ANALYZE") +
                                 " --quiet --timeout 5 -o " + (dir / "report.cubex").string() + " " +
                                 (dir / "trace" / "traces.otf2").string() + " 2> " + output;
     CHECK(std::system(command.c_str()) != 0);

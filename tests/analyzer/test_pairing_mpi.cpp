@@ -21,6 +21,8 @@
 #include "common/cube/reader.hpp"
 #include "tests/reference/invariants.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/builder_ticks.hpp"
+#include "tests/support/test_environment.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
@@ -28,14 +30,6 @@ using namespace hindsight::testing;
 using cube::value_at;
 
 namespace {
-
-double ns(Ticks ticks) { return static_cast<double>(ticks) * 1e-9; }
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    if (!value) FAIL("environment variable " << name << " is not set");
-    return value;
-}
 
 struct Analysis {
     int status = -1;
@@ -55,8 +49,8 @@ Analysis analyse(const TraceBuilder& t, const std::string& options = "") {
     const ScratchDir dir;
     t.write(dir.path() / "trace");
     const auto report = dir.path() / "report.cubex", summary = dir.path() / "summary.txt";
-    const std::string command = env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) + " " +
-                                env("HINDSIGHT_ANALYZE") + " --timeout 60 --no-page " + options + " -o " +
+    const std::string command = required_env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) + " " +
+                                required_env("HINDSIGHT_ANALYZE") + " --timeout 60 --no-page " + options + " -o " +
                                 report.string() + " " + (dir.path() / "trace" / "traces.otf2").string() + " > " +
                                 summary.string();
     const int status = std::system(command.c_str());
