@@ -104,6 +104,11 @@ struct Communicator {
     std::string name;
     GroupId group = kNoId;
     CommId parent = kNoId;
+    // An intercommunicator (OTF2's InterComm, as Score-P writes them): its
+    // group holds both of its groups, the first one's `first_group_size`
+    // members, then the second's; its events name ranks of the remote
+    // group. 0 for an intracommunicator.
+    std::uint32_t first_group_size = 0;
 };
 
 // A Cartesian topology of a communicator (OTF2's CartTopology with its

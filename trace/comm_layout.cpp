@@ -26,6 +26,8 @@ CommLayout comm_layout(const Definitions& definitions, CommId comm) {
         std::sort(sorted.begin(), sorted.end());
         layout.valid = !sorted.empty() && sorted.front() >= 0 && sorted.back() < world_size &&
                        std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+        const auto first = definitions.communicators[comm].first_group_size;
+        if (first > 0 && first < layout.members.size()) layout.first_group_size = static_cast<int>(first);
     }
     return layout;
 }

@@ -77,6 +77,30 @@ public:
                                                     optional_ref(result.comm_ids, parent, "communicator")});
     }
 
+    // Score-P's intercommunicators: one communicator over both groups (the
+    // first's members, then the second's), whose group is made once all
+    // groups are read (finish_inter_comms), since a group made now would
+    // shift the dense numbering of the groups defined after it.
+    void inter_comm(OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef first, OTF2_GroupRef second) {
+        define(result.comm_ids, self, "communicator");
+        const GroupId a = optional_ref(group_ids_, first, "group"), b = optional_ref(group_ids_, second, "group");
+        if (a == kNoId || b == kNoId) fail("intercommunicator " + std::to_string(self) + " lacks one of its groups");
+        inter_comms_.push_back({static_cast<CommId>(result.definitions.communicators.size()), a, b});
+        result.definitions.communicators.push_back({text(name), kNoId, kNoId});
+    }
+    void finish_inter_comms() {
+        auto& d = result.definitions;
+        for (const InterComm& inter : inter_comms_) {
+            Group joint{"", GroupType::CommGroup, Paradigm::Mpi, d.groups[inter.first].members};
+            const auto& second = d.groups[inter.second].members;
+            joint.members.insert(joint.members.end(), second.begin(), second.end());
+            d.communicators[inter.comm].group = static_cast<GroupId>(d.groups.size());
+            d.communicators[inter.comm].first_group_size =
+                static_cast<std::uint32_t>(d.groups[inter.first].members.size());
+            d.groups.push_back(std::move(joint));
+        }
+    }
+
     void cart_dimension(OTF2_CartDimensionRef self, std::uint32_t size, OTF2_CartPeriodicity periodicity) {
         define(cart_dimension_ids_, self, "Cartesian dimension");
         cart_dimensions_.push_back({static_cast<int>(size), periodicity == OTF2_CART_PERIODIC_TRUE});
@@ -127,6 +151,11 @@ private:
         bool periodic;
     };
     std::vector<CartDimension> cart_dimensions_;
+    struct InterComm {
+        CommId comm;
+        GroupId first, second;
+    };
+    std::vector<InterComm> inter_comms_;
 };
 
 using Collector = GlobalDefinitionsCollector;
@@ -170,6 +199,11 @@ otf2::GlobalDefCallbacks make_callbacks() {
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(
         cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
                      OTF2_CommFlag) { return self(ud).guarded([&] { self(ud).comm(id, name, group, parent); }); });
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(
+        cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef first, OTF2_GroupRef second,
+                     OTF2_CommRef, OTF2_CommFlag) {
+            return self(ud).guarded([&] { self(ud).inter_comm(id, name, first, second); });
+        });
     OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(
         cb.get(), [](void* ud, OTF2_CartDimensionRef id, OTF2_StringRef, std::uint32_t size,
                      OTF2_CartPeriodicity periodicity) {
@@ -211,6 +245,7 @@ TraceDefinitions read_global_definitions(const otf2::Reader& reader) {
     const OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalDefinitions(reader.get(), defs.get(), &count);
     collector.rethrow_if_interrupted();
     reader.check(code, "cannot read the global definitions");
+    collector.finish_inter_comms();
     if (collector.result.definitions.mpi_rank_count() == 0)
         throw Error(reader.path(), "the trace defines no MPI ranks (no MPI COMM_LOCATIONS group)");
     return std::move(collector.result);

@@ -193,6 +193,15 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
 void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
                                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking) {
     const CommId c = comm_index(comm);
+    // On an intercommunicator the record names a rank of the other group.
+    if (layout(c).first_group_size > 0 && member_of_[c]) {
+        const int peer = layout(c).peer_rank(static_cast<int>(partner), layout(c).rank_of(trace_.rank));
+        if (peer < 0)
+            fail(std::string(kind == EventKind::Send ? "a send to" : "a receive from") + " rank " +
+                 std::to_string(partner) + " of the other group of " + defs_.definitions.comm_display_name(c) +
+                 ", which has fewer ranks");
+        partner = static_cast<std::uint32_t>(peer);
+    }
     if (partner >= static_cast<std::uint32_t>(layout(c).size()))
         fail(std::string(kind == EventKind::Send ? "a send to" : "a receive from") + " rank " +
              std::to_string(partner) + " of " + defs_.definitions.comm_display_name(c) + ", which has only " +
@@ -284,6 +293,10 @@ void EventStoreBuilder::request_cancelled(std::uint64_t time, std::uint64_t requ
 Collective EventStoreBuilder::collective(OTF2_CollectiveOp op, OTF2_CommRef otf2_comm, std::uint32_t root,
                                          std::uint64_t sent, std::uint64_t received) const {
     const CommId comm = comm_index(otf2_comm);
+    // On an intercommunicator the groups name the root differently (the
+    // root itself, its group, a rank of the other group): like Hindsight's
+    // collector, every member records it without one.
+    if (layout(comm).first_group_size > 0) root = OTF2_UNDEFINED_UINT32;
     // Checked as read, unsigned: a root of 2^31 or more would turn negative
     // as an int and pass for "no root".
     if (root != OTF2_UNDEFINED_UINT32 && root >= static_cast<std::uint32_t>(layout(comm).size()))

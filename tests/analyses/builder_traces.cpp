@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "trace/comm_layout.hpp"
 #include "trace/event_store_builder.hpp"
 #include "trace/otf2_enums.hpp"
 #include "tests/support/mpi_regions.hpp"
@@ -51,7 +52,8 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
         for (int r : entry.world_ranks) group.members.push_back(static_cast<std::uint64_t>(r));
         defs.communicators.push_back(
             {entry.name, static_cast<GroupId>(defs.groups.size()),
-             entry.parent == OTF2_UNDEFINED_COMM ? kNoId : entry.parent});
+             entry.parent == OTF2_UNDEFINED_COMM ? kNoId : entry.parent,
+             static_cast<std::uint32_t>(entry.first_group_size)});
         defs.groups.push_back(std::move(group));
     }
     // The system tree as the archive has it: the machine, then its nodes in
@@ -73,9 +75,9 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
 // Turns one rank's recorded OTF2 events into event-store records.
 class RankConverter {
 public:
-    RankConverter(trace::LocalTrace& trace, CallTree& tree,
+    RankConverter(trace::LocalTrace& trace, const Definitions& defs, CallTree& tree,
                   const std::map<std::string, RegionId>& regions)
-        : trace_(trace), tree_(tree), regions_(regions) {}
+        : trace_(trace), defs_(defs), tree_(tree), regions_(regions) {}
 
     void operator()(Ticks t, const event::Enter& e) {
         const CallPathId parent = open_.empty() ? kNoCallPath : top().cnode;
@@ -152,7 +154,10 @@ private:
     trace::Collective collective(const event::MpiCollectiveEnd& e) const {
         trace::Collective coll;
         coll.comm = e.comm;
-        coll.root = e.root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<std::int32_t>(e.root);
+        // As the loader: no root on an intercommunicator.
+        coll.root = e.root == OTF2_UNDEFINED_UINT32 || trace::comm_layout(defs_, e.comm).first_group_size > 0
+                        ? -1
+                        : static_cast<std::int32_t>(e.root);
         coll.bytes_sent = e.sent;
         coll.bytes_received = e.received;
         coll.call_enter = open_.back();
@@ -162,7 +167,9 @@ private:
     void message(Ticks t, trace::EventKind kind, const event::Envelope& env, bool nonblocking) {
         trace::Message msg;
         msg.comm = env.comm;
-        msg.partner = static_cast<std::int32_t>(env.peer);
+        // As the loader: an intercommunicator's events name ranks of the other group.
+        const trace::CommLayout layout = trace::comm_layout(defs_, env.comm);
+        msg.partner = layout.peer_rank(static_cast<int>(env.peer), layout.rank_of(trace_.rank));
         msg.tag = env.tag;
         msg.bytes = env.bytes;
         msg.call_enter = open_.back();
@@ -185,6 +192,7 @@ private:
     }
 
     trace::LocalTrace& trace_;
+    const Definitions& defs_;
     CallTree& tree_;
     const std::map<std::string, RegionId>& regions_;
     std::vector<trace::EventIndex> open_;
@@ -219,7 +227,7 @@ std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
         trace::LocalTrace& trace = traces[static_cast<std::size_t>(r)];
         trace.rank = r;
         trace.anchor_path = "builder-trace";
-        RankConverter convert(trace, tree, regions);
+        RankConverter convert(trace, defs, tree, regions);
         for (const RecordedEvent& e : builder.rank(r).events())
             std::visit([&](const auto& payload) { convert(e.time, payload); }, e.payload);
         trace::number_starts(trace.collectives);

@@ -219,3 +219,33 @@ TEST_CASE("pairing: MPI_COMM_WORLD's collectives, MPI_Init and MPI_Finalize with
     CHECK(value_at(*a.report, "mpi_finalize_wait", {"main", "MPI_Finalize"}, 1) == 0.0);
     CHECK(value_at(*a.report, "time", {"main", "MPI_Finalize"}, 1) == Approx(ns(95 - 80)));
 }
+
+TEST_CASE("pairing: an intercommunicator as Score-P writes it pairs whole and is analyzed", "[mpi][pairing]") {
+    // Groups {0, 1} and {2, 3}; the records name ranks of the other group.
+    // Rank 3 waits from 20 for rank 0's send at 50 (its rank 1 of the other
+    // group): a Late Sender of 30 ns; rank 1 waits from 10 for rank 2's send
+    // at 30: 20 ns. A broadcast on it with Score-P's roots (rank 0 "self",
+    // rank 1 "this group", the other group the root's rank 0) stays in.
+    TraceBuilder t(4);
+    const Comm inter = t.intercommunicator({0, 1}, {2, 3}, "inter");
+    const std::uint32_t roots[] = {OTF2_COLLECTIVE_ROOT_SELF, OTF2_COLLECTIVE_ROOT_THIS_GROUP, 0, 0};
+    for (int r = 0; r < 4; ++r) {
+        auto& rank = t.rank(r).enter(0, "main").init(1, 5);
+        if (r == 0) rank.send(50, 55, 1, 4, 16, inter);
+        if (r == 3) rank.recv(20, 56, 0, 4, 16, inter);
+        if (r == 2) rank.send(30, 31, 1, 5, 8, inter);
+        if (r == 1) rank.recv(10, 32, 0, 5, 8, inter);
+        rank.enter(60, "MPI_Bcast")
+            .collective_end_event_raw_root(61, OTF2_COLLECTIVE_OP_BCAST, inter, roots[r], r == 0 ? 64 : 0,
+                                           r >= 2 ? 32 : 0)
+            .leave(62)
+            .finalize(90, 95)
+            .leave(100);
+    }
+    const Analysis a = analyse(t);
+    CHECK(a.status == 0);
+    CHECK(a.warnings == "none");
+    REQUIRE(a.report);
+    CHECK(value_at(*a.report, "mpi_latesender", {"main", "MPI_Recv"}, 3) == Approx(ns(30)));
+    CHECK(value_at(*a.report, "mpi_latesender", {"main", "MPI_Recv"}, 1) == Approx(ns(20)));
+}

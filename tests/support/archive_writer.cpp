@@ -24,6 +24,14 @@ constexpr OTF2_GroupRef kLocationsGroup = 0;
 constexpr OTF2_GroupRef kSelfGroup = 1;
 constexpr OTF2_GroupRef kFirstCommGroup = 2;
 
+// The two groups of an intercommunicator's entry (CommTable::Entry).
+std::vector<int> first_group(const CommTable::Entry& c) {
+    return {c.world_ranks.begin(), c.world_ranks.begin() + static_cast<std::ptrdiff_t>(c.first_group_size)};
+}
+std::vector<int> second_group(const CommTable::Entry& c) {
+    return {c.world_ranks.begin() + static_cast<std::ptrdiff_t>(c.first_group_size), c.world_ranks.end()};
+}
+
 // Buffers are flushed whenever OTF2 asks, and no timestamps are recorded
 // for the flushes (the trace holds exactly the declared events).
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
@@ -105,12 +113,18 @@ struct Layout {
             if (node_ids.try_emplace(node, id<OTF2_SystemTreeNodeRef>(nodes) + 1).second)
                 nodes.push_back(node);
         }
+        const auto add_group = [&](const std::vector<int>& members) {
+            if (comm_group_ids.try_emplace(members, kFirstCommGroup + id<OTF2_GroupRef>(comm_groups)).second)
+                comm_groups.push_back(members);
+        };
         for (const CommTable::Entry& c : trace.comms().entries()) {
             if (c.world_ranks.empty()) continue;  // MPI_COMM_SELF has a group of its own
-            if (comm_group_ids
-                    .try_emplace(c.world_ranks, kFirstCommGroup + id<OTF2_GroupRef>(comm_groups))
-                    .second)
-                comm_groups.push_back(c.world_ranks);
+            if (c.first_group_size == 0) {
+                add_group(c.world_ranks);
+            } else {  // an intercommunicator refers to its two groups
+                add_group(first_group(c));
+                add_group(second_group(c));
+            }
         }
 
         empty = strings.intern("");
@@ -208,6 +222,15 @@ void write_communicators(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const 
 
     const auto& comms = trace.comms().entries();
     for (std::size_t i = 0; i < comms.size(); ++i) {
+        if (comms[i].first_group_size > 0) {
+            a.check(OTF2_GlobalDefWriter_WriteInterComm(w, static_cast<OTF2_CommRef>(i),
+                                                        layout.strings.at(comms[i].name),
+                                                        layout.comm_group_ids.at(first_group(comms[i])),
+                                                        layout.comm_group_ids.at(second_group(comms[i])),
+                                                        static_cast<OTF2_CommRef>(kWorld.id), OTF2_COMM_FLAG_NONE),
+                    "intercommunicator " + std::to_string(i));
+            continue;
+        }
         const OTF2_GroupRef group = comms[i].world_ranks.empty()
                                         ? kSelfGroup
                                         : layout.comm_group_ids.at(comms[i].world_ranks);

@@ -44,6 +44,16 @@ CommTable::CommTable(int world_size) : world_size_(world_size) {
     entries_.push_back({"MPI_COMM_SELF", {}, OTF2_UNDEFINED_COMM});
 }
 
+Comm CommTable::add_inter(std::vector<int> first, std::vector<int> second, std::string name) {
+    if (first.empty() || second.empty()) fail_builder("each group of an intercommunicator needs a member");
+    const std::size_t first_size = first.size();
+    first.insert(first.end(), second.begin(), second.end());
+    const Comm c = add(std::move(first), kWorld, std::move(name));
+    entries_.back().parent = OTF2_UNDEFINED_COMM;
+    entries_.back().first_group_size = first_size;
+    return c;
+}
+
 Comm CommTable::add(std::vector<int> world_ranks, Comm parent, std::string name) {
     const Entry& p = at(parent);
     if (world_ranks.empty()) fail_builder("a communicator needs at least one member");
@@ -499,6 +509,10 @@ void TraceBuilder::check_rank(int r) const {
 
 Comm TraceBuilder::communicator(std::vector<int> world_ranks, Comm parent, std::string name) {
     return comms_->add(std::move(world_ranks), parent, std::move(name));
+}
+
+Comm TraceBuilder::intercommunicator(std::vector<int> first, std::vector<int> second, std::string name) {
+    return comms_->add_inter(std::move(first), std::move(second), std::move(name));
 }
 
 RankBuilder& TraceBuilder::rank(int r) {

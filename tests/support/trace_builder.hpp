@@ -100,9 +100,16 @@ public:
         std::string name;
         std::vector<int> world_ranks;  // empty for MPI_COMM_SELF
         std::uint32_t parent;          // OTF2_UNDEFINED_COMM for the roots
+        // An intercommunicator: world_ranks holds its first group's
+        // `first_group_size` ranks, then its second's; written as Score-P
+        // writes one (OTF2's InterComm), its events name ranks of the other
+        // group. 0 for an intracommunicator.
+        std::size_t first_group_size = 0;
     };
 
     Comm add(std::vector<int> world_ranks, Comm parent, std::string name);
+    // An intercommunicator between two disjoint groups of world ranks.
+    Comm add_inter(std::vector<int> first, std::vector<int> second, std::string name);
     const Entry& at(Comm c) const;  // throws on an unknown handle
     const std::vector<Entry>& entries() const { return entries_; }
     int world_size() const { return world_size_; }
@@ -276,6 +283,9 @@ public:
     // rank i is world rank world_ranks[i]; members must belong to `parent`.
     // An empty name is written as "" (readers use the "Comm ${id}" template).
     Comm communicator(std::vector<int> world_ranks, Comm parent, std::string name = "");
+    // An intercommunicator of two disjoint groups (CommTable::add_inter):
+    // its messages name ranks of the other group, as MPI's calls do.
+    Comm intercommunicator(std::vector<int> first, std::vector<int> second, std::string name);
     const CommTable& comms() const { return *comms_; }
 
     RankBuilder& rank(int r);
