@@ -69,6 +69,8 @@ std::string section(const std::string& summary, const std::string& title) {
     return summary.substr(begin, end - begin);
 }
 
+constexpr const char* kCollectiveImbalance = "Collective imbalance (waiting in collective calls against their execution)";
+
 constexpr const char* kLateSenderAdvice =
     "    advice: the sender is late: balance the work before the send, or receive without blocking "
     "(MPI_Irecv) and wait for the message only when it is needed\n";
@@ -210,11 +212,11 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
     graph.suggestions = 3;
     const std::string summary = summary_of(t, 0.33, graph);
 
-    CHECK(section(summary, "Collective imbalance ((wait before + wait after) / execution)") ==
-          "Collective imbalance ((wait before + wait after) / execution):\n"
-          "  program 0.55 (execution and computation of all ranks)\n"
-          "  main > MPI_Barrier: 11.67 (waiting 350 ms, execution 30.0 ms)\n"
-          "  most imbalanced rank: 0, 1.54 (with its computation)\n");
+    CHECK(section(summary, kCollectiveImbalance) ==
+          std::string(kCollectiveImbalance) + ":\n"
+          "  program: waiting 0.55 times the execution and computation of all ranks\n"
+          "  main > MPI_Barrier: waiting 350 ms, 11.67 times its execution (30.0 ms)\n"
+          "  most imbalanced rank: 0, waiting 1.54 times its execution and computation\n");
     CHECK(summary.find("What if: --graph") == std::string::npos);
     const auto graph_block = summary.substr(summary.find("Longest path of the activity graph"));
     CHECK(graph_block ==
@@ -227,6 +229,25 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
           "    balance main/solve: 203 ms (-36.5 %)\n"
           "      on the path: main > solve 183 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
           "Warnings: none\n");
+}
+
+// One tick is 1 ms. Both ranks leave MPI_Init at 10; rank 0 computes in
+// solve until 110, rank 1 until 410; both leave MPI_Finalize at 411. The
+// finalize's execution is 410..411 on each rank, 2 ms in all, against
+// rank 0's 300 ms of waiting before it: under 1 % of the waiting, so no
+// ratio (it would be 150). The program: 300 / (MPI_Init 2 x 10 + the
+// finalize's 2 + solve 100 + 400) = 0.57; rank 0: 300 / (10 + 1 + 100) =
+// 2.70, rank 1 waited nowhere.
+TEST_CASE("summary: a collective whose execution is negligible gets no ratio", "[summary]") {
+    TraceBuilder t(2);
+    t.set_ticks_per_second(1000);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 110, "solve").finalize(110, 411).leave(411);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 410, "solve").finalize(410, 411).leave(411);
+    CHECK(section(summary_of(t, 0.411), kCollectiveImbalance) ==
+          std::string(kCollectiveImbalance) + ":\n"
+          "  program: waiting 0.57 times the execution and computation of all ranks\n"
+          "  main > MPI_Finalize: waiting 300 ms, its execution negligible (2.00 ms, under 1 % of the waiting)\n"
+          "  most imbalanced rank: 0, waiting 2.70 times its execution and computation\n");
 }
 
 TEST_CASE("summary: damage found in the trace leads the warnings line", "[summary][damage]") {
