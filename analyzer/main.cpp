@@ -245,6 +245,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     auto problem = agreed(world, options.report, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        facts.flushes = analyzer::buffer_flushes(*report);
         // The report itself tells what it could not be trusted with.
         if (const std::string warnings = analyzer::warnings_line(facts); !warnings.empty())
             report->set_attribute("Hindsight warnings", warnings);

@@ -55,6 +55,7 @@ std::string summary_of(const TraceBuilder& builder, double wall_seconds, const a
     }
     facts.longest_waits = analyzer::decode_waits(sent, counts);
     facts.graph = results.findings(0).graph;
+    facts.flushes = analyzer::buffer_flushes(report);  // as the analyzer finds them
     std::ostringstream out;
     analyzer::print_summary(out, report, facts, analyzer::summary_sections());
     return out.str();
@@ -248,6 +249,24 @@ TEST_CASE("summary: a collective whose execution is negligible gets no ratio", "
           "  program: waiting 0.57 times the execution and computation of all ranks\n"
           "  main > MPI_Finalize: waiting 300 ms, its execution negligible (2.00 ms, under 1 % of the waiting)\n"
           "  most imbalanced rank: 0, waiting 2.70 times its execution and computation\n");
+}
+
+// One tick is 1 ms. Rank 0 flushes its trace buffer at 10..30 and 50..55,
+// rank 2 at 10..12; rank 1 never: 3 flushes of 20 + 5 + 2 ms. (Rank 1's
+// waiting at the barrier is rank 0's flushes: what the warning says.)
+TEST_CASE("summary: the trace buffer's flushes are warned about", "[summary]") {
+    TraceBuilder t(3);
+    t.set_ticks_per_second(1000);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 30, kBufferFlushRegion).region(30, 50, "solve")
+        .region(50, 55, kBufferFlushRegion).barrier(55, 60).finalize(60, 70).leave(70);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 50, "solve").barrier(50, 60).finalize(60, 70).leave(70);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 12, kBufferFlushRegion).region(12, 50, "solve")
+        .barrier(50, 60).finalize(60, 70).leave(70);
+    const std::string summary = summary_of(t, 0.07);
+    CHECK(summary.substr(summary.find("\nWarnings: ") + 1) ==
+          "Warnings: 3 trace buffer flushes (2 on rank 0, 1 on rank 2, 27.0 ms): the rank stood still while its "
+          "buffer was written, so waiting and times after a flush are distorted; a larger trace buffer avoids "
+          "them\n");
 }
 
 TEST_CASE("summary: damage found in the trace leads the warnings line", "[summary][damage]") {
