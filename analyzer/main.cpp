@@ -59,6 +59,7 @@
 #include "replay/pairing.hpp"
 #include "replay/rank_agreement.hpp"
 #include "report/communication_data.hpp"
+#include "report/json.hpp"
 #include "report/page.hpp"
 #include "trace/trace_loader.hpp"
 
@@ -249,6 +250,9 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         // The report itself tells what it could not be trusted with.
         if (const std::string warnings = analyzer::warnings_line(facts); !warnings.empty())
             report->set_attribute("Hindsight warnings", warnings);
+        // The basis the summary gives the critical path against, for the
+        // page to give the same (seconds, as a JSON number).
+        report->set_attribute("Hindsight wall clock", report::json_number(facts.wall_seconds));
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);

@@ -54,8 +54,14 @@ std::string number_text(Number value) {
 std::span<const WaitStateNames> wait_state_names() { return kWaitStates; }
 
 std::string findings_json() {
-    std::string j = "{\"time\":\"time\",\"criticalPath\":\"critical_path\",\"delay\":\"delay\","
-                    "\"imbalance\":[\"critical_path_imbalance\",\"imbalance\"],\"waitStates\":[";
+    // As the summary's sections: the critical path and its imbalance against
+    // the wall clock (the analyzer's attribute `wallClock`), the imbalance
+    // indicators (and Scalasca's computational imbalance) against the total
+    // time.
+    std::string j = "{\"time\":\"time\",\"criticalPath\":[\"critical_path\",\"critical_path_imbalance\"],"
+                    "\"wallClock\":\"Hindsight wall clock\",\"delay\":\"delay\","
+                    "\"imbalance\":[\"critical_imbalance_impact\",\"intra_partition_imbalance\","
+                    "\"inter_partition_imbalance\",\"imbalance\"],\"waitStates\":[";
     const char* sep = "";
     for (const WaitStateNames& w : kWaitStates) {
         j += sep + ("[" + json_string(w.wait) + "," + json_string(w.short_term_delay) + "," +

@@ -559,6 +559,7 @@ class Browser {
     link.dataset.metric = String(m);
     link.dataset.cnode = String(cell.cnode);
     link.dataset.rank = cell.group >= 0 ? String(d.groups[cell.group][1]) : "";
+    link.dataset.group = String(cell.group);
     link.addEventListener("click", (e) => { e.preventDefault(); this.show(m, cell.cnode, cell.group); });
     const item = el("span", "cell");
     item.append(link, ` (${formatValue(cell.value, d.metrics[m].unit, d.metrics[m].integer)})`);
@@ -607,12 +608,18 @@ class Browser {
 
 // The first view: what the terminal summary says, from any report that
 // uses Scalasca's metric names, each line a link into the panes.
-function showAnswers(browser) {
+function showAnswers(browser, untouched) {
   const model = browser.model, d = model.data, f = d.findings;
   const present = (id) => { const m = model.metricNamed(id); return m >= 0 && model.metricTotal(m, true) > 0 ? m : -1; };
   const time = model.metricNamed(f.time);
   const timeTotal = time >= 0 ? model.metricTotal(time, true) : 0;
-  const share = (v) => (timeTotal > 0 ? ` (${(100 * v / timeTotal).toFixed(1)} % of the time)` : "");
+  // The summary's words: shares of the total time (summed over ranks), the
+  // critical path against the wall clock, which only the analyzer's
+  // attribute gives (another tool's report: no share at all).
+  const share = (v) => (timeTotal > 0 ? ` (${(100 * v / timeTotal).toFixed(1)} % of the total time)` : "");
+  const wallAttribute = d.attributes.find(([key]) => key === f.wallClock);
+  const wall = wallAttribute ? Number(wallAttribute[1]) : NaN;
+  const ofWall = () => (wall > 0 ? ` (of ${formatValue(wall, "sec")} wall clock)` : "");
   const sections = [];
   const section = (title, items) => {
     if (!items.length) return;
@@ -638,19 +645,35 @@ function showAnswers(browser) {
     return item;
   }));
 
-  const critical = present(f.criticalPath);
-  if (critical >= 0)
-    section("Critical path", model.largestCallPaths(critical, 3).map((cell) => [browser.cellLink(critical, cell)]));
+  // Each metric with its total and where it is largest; a metric with the
+  // same total and place as the one before is joined to its line ("Imbalance
+  // impact = Intra-partition imbalance"), as the summary does.
+  const totals = (ids, shareOf) => {
+    const lines = [];
+    for (const m of ids.map(present).filter((x) => x >= 0)) {
+      const metric = d.metrics[m], total = model.metricTotal(m, true);
+      const top = model.largestCallPaths(m, 1)[0];
+      const before = lines[lines.length - 1];
+      if (before && Math.abs(before.total - total) <= 1e-9 * Math.abs(before.total) && before.top.cnode === top.cnode) {
+        before.names.push(metric.name);
+        continue;
+      }
+      lines.push({ m, total, top, names: [metric.name], metric });
+    }
+    return lines.map((l) => [el("strong", "", l.names.join(" = ")),
+      ` ${formatValue(l.total, l.metric.unit, l.metric.integer)}${shareOf(l.total)}, most at `, browser.cellLink(l.m, l.top)]);
+  };
+  section("Critical path and its imbalance", totals(f.criticalPath, ofWall));
   const delay = present(f.delay);
   if (delay >= 0)
     section("Root causes (delay costs)", model.largestCells([delay], 3).map((cell) => [browser.cellLink(delay, cell)]));
-  const imbalance = f.imbalance.map(present).filter((m) => m >= 0).map((m) => {
-    const metric = d.metrics[m], total = model.metricTotal(m, true);
-    return [el("strong", "", metric.name), ` ${formatValue(total, metric.unit, metric.integer)}${share(total)}, most at `,
-            browser.cellLink(m, model.largestCallPaths(m, 1)[0])];
-  });
-  section("Imbalance", imbalance);
+  section("Imbalance indicators", totals(f.imbalance, share));
   document.getElementById("answers").replaceChildren(...sections);
+  // The first view shows the largest finding in the panes (not the root
+  // call path, whose own time says nothing), unless the reader has chosen
+  // something meanwhile.
+  const first = document.querySelector("#answers a");
+  if (first && untouched()) browser.show(Number(first.dataset.metric), Number(first.dataset.cnode), Number(first.dataset.group));
 }
 
 async function main() {
@@ -679,8 +702,10 @@ async function main() {
     // Milliseconds from the start of navigation until the trees are shown.
     document.body.dataset.ready = String(performance.now());
     // The findings scan whole metrics: after the trees are on the screen.
+    const selection = () => [browser.selectedMetric, browser.selectedCnode, browser.system.selected].join();
+    const opened = selection();
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    showAnswers(browser);
+    showAnswers(browser, () => selection() === opened);
     document.body.dataset.findings = String(performance.now());
   } catch (e) {
     status.textContent = `This page could not show its report: ${e.message}`;

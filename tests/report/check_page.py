@@ -208,6 +208,7 @@ def check_late_sender(driver, args, work):
          os.path.join(trace, "no-rootcause.cubex"), trace])
     check(not os.path.exists(os.path.join(trace, "no-rootcause.html")), "--no-page wrote a page")
     page = Page(driver, page_path)
+    check_first_view(driver, page, summary)
     check_late_sender_communication(driver, page)
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
@@ -297,6 +298,31 @@ def check_late_sender(driver, args, work):
     driver.save_screenshot(args.screenshot)
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
+
+
+def check_first_view(driver, page, summary):
+    """Before any click the panes show the largest finding, the Late Sender at main/MPI_Recv on
+    rank 1, and the findings speak the summary's words: shares of the total time (30 of 2 x 100
+    ns: 15.0 %), the critical path against the wall clock (the trace spans 0 to 100 ns), as the
+    summary does."""
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Late Sender",
+          f"first view: {driver.find_element(By.ID, 'call-heading').text}")
+    check(page.row("call-tree", "MPI_Recv").get_attribute("aria-selected") == "true", "first view: MPI_Recv not selected")
+    check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1']").get_attribute("class"),
+          "first view: rank 1 not selected")
+    check(close(page.rank_value(1), 30e-9), f"first view: rank 1 shows {page.rank_value(1)}, expected 30 ns")
+    check("  Late Sender: 30.0 ns (15.0 %)\n" in summary and "percentages: shares of the total time" in summary,
+          f"the summary's Late Sender:\n{summary}")
+    waits = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Largest wait states']/ol/li")
+    check(waits and waits[0].text.startswith("Late Sender 30 ns (15.0 % of the total time), most at "),
+          f"first wait state: {[w.text for w in waits]}")
+    lines = [line for line in summary.splitlines() if line.startswith("  Critical path: ")]
+    check(len(lines) == 1 and lines[0].endswith(" (of 100 ns wall clock)"), f"the summary's critical path:\n{summary}")
+    critical = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Critical path and its imbalance']/ol/li")
+    check(critical and critical[0].text.startswith("Critical path ") and " (of 100 ns wall clock), most at " in critical[0].text,
+          f"the page's critical path: {[c.text for c in critical]}")
+    check(not driver.find_elements(By.XPATH, "//div[@class='finding']//li[contains(., '% of the time)')]"),
+          "a finding in other words than the summary's")
 
 
 def check_late_sender_communication(driver, page):
