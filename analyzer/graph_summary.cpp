@@ -8,6 +8,7 @@
 
 #include "analyzer/report_queries.hpp"
 #include "analyzer/time_format.hpp"
+#include "report/json.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -45,7 +46,37 @@ void print_path(std::ostream& out, const cube::Report& report, const analyses::G
     if (!line.empty()) out << "      on the path: " << line << '\n';
 }
 
+// Call paths per scenario in the report's document.
+constexpr std::size_t kKept = 10;
+
+std::string seconds_json(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.12g", seconds);
+    return text;
+}
+
+std::string scenario_json(const analyses::GraphScenario& g) {
+    std::string j = "{\"label\":" + report::json_string(g.label) + ",\"seconds\":" + seconds_json(g.length_seconds) +
+                    ",\"path\":[";
+    for (std::size_t i = 0; i < g.path.size() && i < kKept; ++i)
+        j += (i ? ",[" : "[") + std::to_string(g.path[i].first) + "," + seconds_json(g.path[i].second) + "]";
+    return j + "]}";
+}
+
+std::string scenarios_json(const std::vector<analyses::GraphScenario>& scenarios) {
+    std::string j = "[";
+    for (std::size_t i = 0; i < scenarios.size(); ++i) j += (i ? "," : "") + scenario_json(scenarios[i]);
+    return j + "]";
+}
+
 }  // namespace
+
+std::string graph_findings_json(const analyses::GraphFindings& graph) {
+    if (!graph.computed) return "";
+    return "{\"schema\":\"hindsight-activity-graph\",\"version\":1,\"recorded\":" + scenario_json(graph.recorded) +
+           ",\"what_ifs\":" + scenarios_json(graph.what_ifs) + ",\"suggestions\":" + scenarios_json(graph.suggestions) +
+           "}";
+}
 
 void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
     const auto before = report.find_metric(analyses::info(analyses::Metric::CollWaitBefore).unique_name);

@@ -41,6 +41,7 @@
 #include "analyzer/communication_files.hpp"
 #include "analyzer/communication_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
+#include "analyzer/graph_summary.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
@@ -253,6 +254,10 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         // The basis the summary gives the critical path against, for the
         // page to give the same (seconds, as a JSON number).
         report->set_attribute("Hindsight wall clock", report::json_number(facts.wall_seconds));
+        // What the activity graph predicted, for the page (and any reader)
+        // to show beside the report's values.
+        if (const std::string graph = analyzer::graph_findings_json(facts.graph); !graph.empty())
+            report->set_attribute(analyzer::kGraphAttribute, graph);
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);

@@ -57,9 +57,11 @@ std::string findings_json() {
     // As the summary's sections: the critical path and its imbalance against
     // the wall clock (the analyzer's attribute `wallClock`), the imbalance
     // indicators (and Scalasca's computational imbalance) against the total
-    // time.
+    // time; the activity graph's predictions, which the analyzer keeps as
+    // the attribute `activityGraph`.
     std::string j = "{\"time\":\"time\",\"criticalPath\":[\"critical_path\",\"critical_path_imbalance\"],"
-                    "\"wallClock\":\"Hindsight wall clock\",\"delay\":\"delay\","
+                    "\"wallClock\":\"Hindsight wall clock\",\"activityGraph\":\"Hindsight activity graph\","
+                    "\"delay\":\"delay\","
                     "\"imbalance\":[\"critical_imbalance_impact\",\"intra_partition_imbalance\","
                     "\"inter_partition_imbalance\",\"imbalance\"],\"waitStates\":[";
     const char* sep = "";

@@ -606,6 +606,40 @@ class Browser {
 
 // ------------------------------------------------------------ findings ---
 
+// The activity graph's longest path and predicted run times (--graph,
+// --what-if), which the analyzer keeps as the report's attribute `key`
+// (schema hindsight-activity-graph): [title, items] per section, as the
+// summary has them; the call paths most on each path as links to their
+// time.
+function graphFindings(browser, key) {
+  const d = browser.model.data;
+  const attribute = d.attributes.find(([k]) => k === key);
+  if (!attribute) return [];
+  let graph;
+  try { graph = JSON.parse(attribute[1]); } catch { graph = null; }
+  const time = browser.model.metricNamed(d.findings.time);
+  if (!graph || graph.schema !== "hindsight-activity-graph" || !graph.recorded || time < 0)
+    return [["Longest path of the activity graph", [["The report's activity graph findings cannot be read."]]]];
+  const length = graph.recorded.seconds;
+  const onPath = (scenario) => {
+    const cells = (scenario.path || []).filter(([c]) => Number.isInteger(c) && c >= 0 && c < d.cnodes.length).slice(0, 3);
+    if (!cells.length) return [];
+    const parts = [el("br"), "on the path: "];
+    cells.forEach(([cnode, value], i) => {
+      if (i) parts.push(", ");
+      parts.push(browser.cellLink(time, { cnode, group: -1, value }));
+    });
+    return parts;
+  };
+  const predicted = (scenario) => [el("strong", "", scenario.label), ` ${formatValue(scenario.seconds, "sec")}` +
+    (length > 0 ? ` (${(100 * (scenario.seconds - length) / length).toFixed(1)} %)` : ""), ...onPath(scenario)];
+  return [
+    ["Longest path of the activity graph", [[`${formatValue(length, "sec")}`, ...onPath(graph.recorded)]]],
+    ["What if (predicted run time)", (graph.what_ifs || []).map(predicted)],
+    ["Most promising changes (predicted run time)", (graph.suggestions || []).map(predicted)],
+  ];
+}
+
 // The first view: what the terminal summary says, from any report that
 // uses Scalasca's metric names, each line a link into the panes.
 function showAnswers(browser, untouched) {
@@ -668,6 +702,7 @@ function showAnswers(browser, untouched) {
   if (delay >= 0)
     section("Root causes (delay costs)", model.largestCells([delay], 3).map((cell) => [browser.cellLink(delay, cell)]));
   section("Imbalance indicators", totals(f.imbalance, share));
+  graphFindings(browser, f.activityGraph).forEach(([title, items]) => section(title, items));
   document.getElementById("answers").replaceChildren(...sections);
   // The first view shows the largest finding in the panes (not the root
   // call path, whose own time says nothing), unless the reader has chosen

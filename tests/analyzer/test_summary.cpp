@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "analyzer/graph_summary.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyses/graph/what_if.hpp"
@@ -230,6 +231,22 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
           "    balance main/solve: 203 ms (-36.5 %)\n"
           "      on the path: main > solve 183 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
           "Warnings: none\n");
+
+    // The same findings as the report keeps them, the call paths by the
+    // report's cnodes.
+    const AnalysisResults results(t, kAllAnalyses, graph);
+    const cube::Report report = analyzer::assemble_report(results.trace(0), gathered(results, t.size()));
+    const auto cnode = [&](const char* region) {
+        return std::to_string(report.find_cnode({"main", region}));
+    };
+    const std::string on_path = "[" + cnode("MPI_Init") + ",0.01],[" + cnode("MPI_Barrier") + ",0.01]]}";
+    CHECK(analyzer::graph_findings_json(results.findings(0).graph) ==
+          "{\"schema\":\"hindsight-activity-graph\",\"version\":1,"
+          "\"recorded\":{\"label\":\"as recorded\",\"seconds\":0.32,\"path\":[[" + cnode("solve") + ",0.3]," + on_path +
+          ",\"what_ifs\":[{\"label\":\"callpath=main/solve,rank=2,scale=0.5\",\"seconds\":0.17,\"path\":[[" +
+          cnode("solve") + ",0.15]," + on_path + "]"
+          ",\"suggestions\":[{\"label\":\"balance main/solve\",\"seconds\":0.203333333333,\"path\":[[" +
+          cnode("solve") + ",0.183333333333]," + on_path + "]}");
 }
 
 // One tick is 1 ms. Both ranks leave MPI_Init at 10; rank 0 computes in

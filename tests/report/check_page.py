@@ -46,7 +46,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
+from xml.etree import ElementTree
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
@@ -585,6 +587,44 @@ def check_analysis_warnings(driver, args, work):
     check(not page.console_errors(), f"console errors: {page.console_errors()}")
 
 
+def check_activity_graph(driver, args, work):
+    """--graph with a --what-if on the corpus trace "good": the report keeps the graph's findings as
+    its attribute 'Hindsight activity graph', and the page shows them as the summary does (the
+    longest path, at most the 100 ns the trace spans; the what-if with its predicted run time and
+    change; the call paths on each path as links to their time)."""
+    trace = os.path.join(work, "graph")
+    run([args.writer, "good", trace])
+    what_if = "callpath=main,rank=0,scale=0.5"
+    summary = run([args.mpiexec, "-n", "2", args.analyzer, "--graph", "--what-if", what_if,
+                   os.path.join(trace, "traces.otf2")]).stdout
+    with tarfile.open(os.path.join(trace, "analysis.cubex")) as archive:
+        anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+    kept = [a.get("value") for a in anchor.iter("attr") if a.get("key") == "Hindsight activity graph"]
+    check(len(kept) == 1, "the report keeps no activity graph")
+    graph = json.loads(kept[0])
+    length = graph["recorded"]["seconds"]
+    check(graph["schema"] == "hindsight-activity-graph" and 0 < length <= 100e-9 and
+          [w["label"] for w in graph["what_ifs"]] == [what_if], f"the report's activity graph: {graph}")
+    check(f"    {what_if}: " in summary, f"the summary has no what-if:\n{summary}")
+
+    page = Page(driver, os.path.join(trace, "analysis.html"))
+    shown = lambda v: driver.execute_script("return formatValue(arguments[0], 'sec')", v)
+    items = lambda title: driver.find_elements(By.XPATH, f"//div[@class='finding'][h2='{title}']/ol/li")
+    recorded = items("Longest path of the activity graph")
+    check(len(recorded) == 1 and recorded[0].text.startswith(shown(length) + "\non the path: "),
+          f"the longest path: {[r.text for r in recorded]}")
+    links = recorded[0].find_elements(By.TAG_NAME, "a")
+    check(len(links) == min(3, len(graph["recorded"]["path"])), f"the longest path's links: {[a.text for a in links]}")
+    predicted = graph["what_ifs"][0]["seconds"]
+    change = 100 * (predicted - length) / length
+    what_ifs = items("What if (predicted run time)")
+    check(len(what_ifs) == 1 and what_ifs[0].text.startswith(f"{what_if} {shown(predicted)} ({change:.1f} %)"),
+          f"the what-if: {[w.text for w in what_ifs]}")
+    links[0].click()
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Time", "the path's link did not select Time")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+
 def check_scorep_profile(driver, args, work):
     cubex = os.path.join(work, "profile.cubex")
     run([args.scorep_writer, cubex])
@@ -621,7 +661,8 @@ def main():
         try:
             driver = start_browser(os.path.join(work, "profile"))
             for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
-                             check_analysis_warnings, check_scorep_profile, check_communication, check_matrix_scale):
+                             check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
+                             check_matrix_scale):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:
