@@ -16,11 +16,8 @@ namespace hindsight::analyzer {
 void print_collective_imbalance(std::ostream& out, const cube::Report& report);
 void print_graph_findings(std::ostream& out, const cube::Report& report, const analyses::GraphFindings& graph);
 
-// The report's attribute that keeps the graph's findings for the page and
-// other readers, as graph_findings_json() writes them.
-inline constexpr const char* kGraphAttribute = "Hindsight activity graph";
-
 // The longest path as recorded, each --what-if and each suggestion, as JSON
+// (the report's attribute report::kActivityGraphAttribute)
 // (schema hindsight-activity-graph, version 1; doc/activity-graph.md):
 // label, length in seconds and the call paths most on the path (the
 // report's cnode indices, at most 10, largest first). Seconds to 12

@@ -60,6 +60,7 @@
 #include "replay/pairing.hpp"
 #include "replay/rank_agreement.hpp"
 #include "report/communication_data.hpp"
+#include "report/findings.hpp"
 #include "report/json.hpp"
 #include "report/page.hpp"
 #include "trace/trace_loader.hpp"
@@ -253,11 +254,11 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
             report->set_attribute("Hindsight warnings", warnings);
         // The basis the summary gives the critical path against, for the
         // page to give the same (seconds, as a JSON number).
-        report->set_attribute("Hindsight wall clock", report::json_number(facts.wall_seconds));
+        report->set_attribute(report::kWallClockAttribute, report::json_number(facts.wall_seconds));
         // What the activity graph predicted, for the page (and any reader)
         // to show beside the report's values.
         if (const std::string graph = analyzer::graph_findings_json(facts.graph); !graph.empty())
-            report->set_attribute(analyzer::kGraphAttribute, graph);
+            report->set_attribute(report::kActivityGraphAttribute, graph);
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);

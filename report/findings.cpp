@@ -60,8 +60,8 @@ std::string findings_json() {
     // time; the activity graph's predictions, which the analyzer keeps as
     // the attribute `activityGraph`.
     std::string j = "{\"time\":\"time\",\"criticalPath\":[\"critical_path\",\"critical_path_imbalance\"],"
-                    "\"wallClock\":\"Hindsight wall clock\",\"activityGraph\":\"Hindsight activity graph\","
-                    "\"delay\":\"delay\","
+                    "\"wallClock\":" + json_string(kWallClockAttribute) + ",\"activityGraph\":" +
+                    json_string(kActivityGraphAttribute) + ",\"delay\":\"delay\","
                     "\"imbalance\":[\"critical_imbalance_impact\",\"intra_partition_imbalance\","
                     "\"inter_partition_imbalance\",\"imbalance\"],\"waitStates\":[";
     const char* sep = "";

@@ -23,6 +23,12 @@ struct WaitStateNames {
 
 std::span<const WaitStateNames> wait_state_names();
 
+// Attributes of the analyzer's reports the findings read: the wall clock in
+// seconds, and the activity graph's findings (analyzer/graph_summary.hpp).
+// Both describe one run: a difference of two reports has neither.
+inline constexpr const char* kWallClockAttribute = "Hindsight wall clock";
+inline constexpr const char* kActivityGraphAttribute = "Hindsight activity graph";
+
 // The findings names as the page's JSON ("findings" of page_data.hpp).
 std::string findings_json();
 

@@ -495,6 +495,9 @@ def check_diff(driver, args, work):
     # Both runs by their directory and name: every report is analysis.cubex.
     title = "trace/no-rootcause.cubex − trace/analysis.cubex"
     check(driver.title == title, f"the difference's title is {driver.title!r}, not {title!r}")
+    # What describes one run (its wall clock, its activity graph) is no part of a difference.
+    keys = driver.execute_script("return window.hindsightReport.model.data.attributes.map(([key]) => key)")
+    check("Creator" in keys and "Hindsight wall clock" not in keys, f"the difference's attributes: {keys}")
     # Shares: rounding noise of changes that cancel is 0, a small share stays.
     for value, shown in ((-6.1e-17, "0.00 %"), (5e-5, "0.0050 %"), (-0.25, "-25.00 %")):
         text = driver.execute_script("return formatPercent(arguments[0], 1)", value)
