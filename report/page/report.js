@@ -164,8 +164,9 @@ class Model {
   // The `count` (call path, rank) cells where the stored values of the
   // metrics `ms` add up to most, largest first (ties: call path, then rank
   // order); zero cells left out. One pass over the rows, call path by call
-  // path, keeping only the best `count` cells.
-  largestCells(ms, count) {
+  // path, keeping only the best `count` cells. With `sign` -1: the most
+  // negative (a difference's largest decreases).
+  largestCells(ms, count, sign = 1) {
     const groups = this.data.groups.length;
     const rowsOf = new Map();  // call path -> [metric, row] of the metrics asked for
     for (const m of ms) {
@@ -185,9 +186,10 @@ class Model {
           sums[this.data.locations[locations ? locations[k] : k][2]] += v.value[i];
       }
       for (let g = 0; g < groups; ++g) {
-        if (!(sums[g] > 0) || (best.length === count && sums[g] <= best[count - 1].value)) continue;
+        const key = sign * sums[g];
+        if (!(key > 0) || (best.length === count && key <= sign * best[count - 1].value)) continue;
         let at = best.length;
-        while (at > 0 && best[at - 1].value < sums[g]) --at;
+        while (at > 0 && sign * best[at - 1].value < key) --at;
         best.splice(at, 0, { cnode, group: g, value: sums[g] });
         if (best.length > count) best.pop();
       }
@@ -664,6 +666,29 @@ function showAnswers(browser, untouched) {
     block.append(list);
     sections.push(block);
   };
+
+  // A difference of two runs: what got worse, what got better, of the
+  // metrics the findings look at (all times: more is worse), as
+  // hindsight-report --diff --text begins.
+  if (d.attributes.some(([key]) => key === f.difference)) {
+    const ids = [f.time, ...f.waitStates.map((w) => w[0]), ...f.criticalPath, f.delay, ...f.imbalance];
+    const changes = [...new Set(ids.map((id) => model.metricNamed(id)).filter((m) => m >= 0))].map((m) => {
+      const total = model.metricTotal(m, true), sign = total > 0 ? 1 : -1;
+      const cell = model.largestCells([m], 1, sign)[0];
+      // Changes that cancel leave rounding noise, no change.
+      return cell && Math.abs(total) > 1e-9 * Math.abs(cell.value) ? { m, total, cell } : null;
+    }).filter((c) => c).sort((a, b) => Math.abs(b.total) - Math.abs(a.total));
+    const line = ({ m, total, cell }) => {
+      const metric = d.metrics[m];
+      return [el("strong", "", metric.name), ` ${total > 0 ? "+" : ""}${formatValue(total, metric.unit, metric.integer)}, most at `,
+              browser.cellLink(m, cell)];
+    };
+    section("What got worse", changes.filter((c) => c.total > 0).map(line));
+    section("What got better", changes.filter((c) => c.total < 0).map(line));
+    if (!sections.length) section("No change", [["None of the findings' metrics changed."]]);
+    document.getElementById("answers").replaceChildren(...sections);
+    return;
+  }
 
   const waits = f.waitStates.map((w) => ({ m: present(w[0]), noise: w[3] }))
     .filter((w) => w.m >= 0 && !(w.noise && model.metricTotal(w.m, true) <= @NOISE_SHARE@ * timeTotal))

@@ -498,6 +498,12 @@ def check_diff(driver, args, work):
     # What describes one run (its wall clock, its activity graph) is no part of a difference.
     keys = driver.execute_script("return window.hindsightReport.model.data.attributes.map(([key]) => key)")
     check("Creator" in keys and "Hindsight wall clock" not in keys, f"the difference's attributes: {keys}")
+    # Its findings are the changes: only the delay costs changed, -30 ns at main on rank 0.
+    headings = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "#answers .finding h2")]
+    check(headings == ["What got better"], f"the difference's findings: {headings}")
+    better = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='What got better']/ol/li")
+    check([b.text for b in better] == ["Delay costs -30 ns, most at main on rank 0 (-30 ns)"],
+          f"what got better: {[b.text for b in better]}")
     # Shares: rounding noise of changes that cancel is 0, a small share stays.
     for value, shown in ((-6.1e-17, "0.00 %"), (5e-5, "0.0050 %"), (-0.25, "-25.00 %")):
         text = driver.execute_script("return formatPercent(arguments[0], 1)", value)
