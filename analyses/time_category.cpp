@@ -44,9 +44,7 @@ bool is_init_or_finalize(std::string_view name) {
 
 // Score-P's measurement regions that stand for its own work rather than the
 // program's.
-bool is_measurement_overhead(std::string_view name) {
-    return name == "TRACE BUFFER FLUSH" || name == "TRACING";
-}
+bool is_measurement_overhead(std::string_view name) { return name == "TRACING"; }
 
 Metric mpi_time_category(const Region& region) {
     const std::string_view name = region.canonical_name.empty() ? region.name : region.canonical_name;
@@ -78,11 +76,16 @@ bool is_mpi_region(const Region& region) {
     return region.paradigm == Paradigm::Unknown && starts_with(region.name, "MPI_");
 }
 
+bool is_buffer_flush(std::string_view name, Paradigm paradigm) {
+    return paradigm == Paradigm::MeasurementSystem && name == "TRACE BUFFER FLUSH";
+}
+
 Metric time_category(const Region& region) {
     // Score-P's "PARALLEL" region of the MPI paradigm spans the whole
     // parallel program; it is not time spent in MPI.
     if (is_mpi_region(region) && region.name != "PARALLEL") return mpi_time_category(region);
-    if (region.paradigm == Paradigm::MeasurementSystem && is_measurement_overhead(region.name))
+    if (is_buffer_flush(region.name, region.paradigm) ||
+        (region.paradigm == Paradigm::MeasurementSystem && is_measurement_overhead(region.name)))
         return Metric::Overhead;
     return Metric::Comp;
 }

@@ -5,6 +5,8 @@
 // other regions as computation.
 #pragma once
 
+#include <string_view>
+
 #include "analyses/metrics.hpp"
 #include "common/definitions.hpp"
 
@@ -17,5 +19,9 @@ Metric time_category(const Region& region);
 
 // True for regions of the MPI API.
 bool is_mpi_region(const Region& region);
+
+// True for the region a flush of the trace buffer is recorded as (Score-P's
+// and the collector's "TRACE BUFFER FLUSH"): the rank stood still meanwhile.
+bool is_buffer_flush(std::string_view name, Paradigm paradigm);
 
 }  // namespace hindsight::analyses

@@ -47,7 +47,7 @@ void write_communicator(std::ostream& out, const CommunicatorLine& c) {
     out << "{\"id\":" << c.id << ",\"name\":" << report::json_string(c.name) << ",\"label\":" << report::json_string(c.label)
         << ",\"parent\":" << (c.parent == kNoId ? std::string("null") : std::to_string(c.parent))
         << ",\"creator\":" << report::json_string(c.origin.creator) << ",\"call_path\":" << report::json_string(c.origin.call_path)
-        << ",\"size\":" << c.members.size() << ",\"members\":";
+        << ",\"size\":" << c.size() << ",\"members\":";
     json_array(out, c.members, [](int m) { return std::to_string(m); });
     out << ",\"topology\":" << report::json_string(topology_name(c.topology)) << ",\"reorder\":" << (c.origin.reorder ? "true" : "false")
         << ",\"dims\":";
@@ -111,7 +111,7 @@ void write_communicators_csv(const std::filesystem::path& path, const std::vecto
                "bytes_sent,bytes_received\n";
         for (const CommunicatorLine& c : table)
             for (const OperationLine& op : c.by_operation)
-                out << c.id << ',' << report::csv_field(c.label) << ',' << c.members.size() << ',' << topology_name(c.topology) << ','
+                out << c.id << ',' << report::csv_field(c.label) << ',' << c.size() << ',' << topology_name(c.topology) << ','
                     << (c.origin.reorder ? 1 : 0) << ',' << report::csv_field(op.operation) << ',' << op.operations << ','
                     << op.calls << ',' << report::json_number(op.seconds) << ',' << report::json_number(op.waiting_seconds) << ','
                     << op.bytes_sent << ',' << op.bytes_received << '\n';

@@ -21,7 +21,7 @@ void print_communicators(std::ostream& out, const std::vector<CommunicatorLine>&
         ++shown;
         out << "  " << c.label << ": " << format_seconds(c.seconds);
         if (allocation_time > 0) out << " (" << format_percent(c.seconds / allocation_time) << ")";
-        out << ", " << c.members.size() << " ranks";
+        out << ", " << c.size() << (c.size() == 1 ? " rank" : " ranks") << (c.self ? " each" : "");
         if (c.topology != TopologyKind::None) out << ", " << topology_name(c.topology) << " topology";
         if (c.origin.reorder) out << " (reorder)";
         out << "\n    " << c.operations << " operations, waiting " << format_seconds(c.waiting_seconds) << ", "

@@ -27,8 +27,14 @@ struct CommunicatorLine {
     CommId id = kNoId;
     std::string name;    // the trace's name, e.g. "MPI_Comm_split @ main > setup"
     CommId parent = kNoId;
-    std::string label;   // name and parent: "MPI_Comm_split @ main > setup of MPI_COMM_WORLD"
-    std::vector<int> members;  // world ranks in communicator rank order
+    // Name and parent, "MPI_Comm_split @ main > setup of MPI_COMM_WORLD";
+    // unique in the table: communicators the same call made (the halves of
+    // a split) add their members, "... of MPI_COMM_WORLD (ranks 1, 3)", and
+    // those alike in that too their place, "#2".
+    std::string label;
+    std::vector<int> members;  // world ranks in communicator rank order; empty for MPI_COMM_SELF
+    bool self = false;         // each rank's own communicator of one rank (MPI_COMM_SELF)
+    std::size_t size() const { return self ? 1 : members.size(); }
     CommunicatorOrigin origin;
     TopologyKind topology = TopologyKind::None;
     std::vector<int> dims;  // Cartesian topologies whose dimensions the trace holds

@@ -1,16 +1,25 @@
 #include "analyzer/graph_summary.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "analyzer/report_queries.hpp"
 #include "analyzer/time_format.hpp"
+#include "report/json.hpp"
 
 namespace hindsight::analyzer {
 namespace {
 
 constexpr std::size_t kShown = 3;  // call paths per list
+
+// A ratio shown only while the execution is at least this share of the
+// waiting: beyond, the call was all but waiting, and a ratio in the hundreds
+// would measure how short its own work was (a few timer ticks), not how
+// imbalanced the ranks arrived.
+constexpr double kNegligibleExecution = 0.01;
 
 struct Ratio {
     double waiting = 0;  // wait before + wait after
@@ -18,12 +27,16 @@ struct Ratio {
     double ratio() const { return base > 0 ? waiting / base : 0.0; }
 };
 
-std::string ratio_text(const Ratio& r) {
-    // Waiting around calls that took no time of their own has no ratio.
-    if (r.base <= 0 && r.waiting > 0) return "n/a";
+// "11.67 times its execution (30.0 ms)", or, for an execution too short to
+// compare with, what the call was instead. `base` names the denominator.
+std::string against(const Ratio& r, const std::string& base, bool show_base) {
+    // Also waiting around calls that took no time of their own.
+    if (r.base < kNegligibleExecution * r.waiting)
+        return base + " negligible (" + format_seconds(r.base) + ", under " +
+               std::to_string(static_cast<int>(kNegligibleExecution * 100)) + " % of the waiting)";
     char text[64];
     std::snprintf(text, sizeof text, "%.2f", r.ratio());
-    return text;
+    return std::string(text) + " times " + base + (show_base ? " (" + format_seconds(r.base) + ")" : "");
 }
 
 void print_path(std::ostream& out, const cube::Report& report, const analyses::GraphScenario& g) {
@@ -33,7 +46,37 @@ void print_path(std::ostream& out, const cube::Report& report, const analyses::G
     if (!line.empty()) out << "      on the path: " << line << '\n';
 }
 
+// Call paths per scenario in the report's document.
+constexpr std::size_t kKept = 10;
+
+std::string seconds_json(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.12g", seconds);
+    return text;
+}
+
+std::string scenario_json(const analyses::GraphScenario& g) {
+    std::string j = "{\"label\":" + report::json_string(g.label) + ",\"seconds\":" + seconds_json(g.length_seconds) +
+                    ",\"path\":[";
+    for (std::size_t i = 0; i < g.path.size() && i < kKept; ++i)
+        j += (i ? ",[" : "[") + std::to_string(g.path[i].first) + "," + seconds_json(g.path[i].second) + "]";
+    return j + "]}";
+}
+
+std::string scenarios_json(const std::vector<analyses::GraphScenario>& scenarios) {
+    std::string j = "[";
+    for (std::size_t i = 0; i < scenarios.size(); ++i) j += (i ? "," : "") + scenario_json(scenarios[i]);
+    return j + "]";
+}
+
 }  // namespace
+
+std::string graph_findings_json(const analyses::GraphFindings& graph) {
+    if (!graph.computed) return "";
+    return "{\"schema\":\"hindsight-activity-graph\",\"version\":1,\"recorded\":" + scenario_json(graph.recorded) +
+           ",\"what_ifs\":" + scenarios_json(graph.what_ifs) + ",\"suggestions\":" + scenarios_json(graph.suggestions) +
+           "}";
+}
 
 void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
     const auto before = report.find_metric(analyses::info(analyses::Metric::CollWaitBefore).unique_name);
@@ -59,8 +102,8 @@ void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
         }
     for (const Ratio& r : by_rank) program.waiting += r.waiting, program.base += r.base;
     if (!(program.waiting > 0)) return;
-    out << "Collective imbalance ((wait before + wait after) / execution):\n"
-        << "  program " << ratio_text(program) << " (execution and computation of all ranks)\n";
+    out << "Collective imbalance (waiting in collective calls against their execution):\n"
+        << "  program: waiting " << against(program, "the execution and computation of all ranks", false) << '\n';
     std::vector<cube::CnodeIndex> paths;
     for (cube::CnodeIndex c = 0; c < by_path.size(); ++c)
         if (by_path[c].waiting > 0) paths.push_back(c);
@@ -68,14 +111,14 @@ void print_collective_imbalance(std::ostream& out, const cube::Report& report) {
               [&](auto a, auto b) { return by_path[a].waiting > by_path[b].waiting || (by_path[a].waiting == by_path[b].waiting && a < b); });
     for (std::size_t i = 0; i < paths.size() && i < kShown; ++i) {
         const Ratio& r = by_path[paths[i]];
-        out << "  " << call_path_name(report, paths[i]) << ": " << ratio_text(r) << " (waiting "
-            << format_seconds(r.waiting) << ", execution " << format_seconds(r.base) << ")\n";
+        out << "  " << call_path_name(report, paths[i]) << ": waiting " << format_seconds(r.waiting) << ", "
+            << against(r, "its execution", true) << '\n';
     }
     const auto worst = std::max_element(by_rank.begin(), by_rank.end(),
                                         [](const Ratio& a, const Ratio& b) { return a.ratio() < b.ratio(); });
     const auto location = static_cast<cube::LocationIndex>(worst - by_rank.begin());
-    out << "  most imbalanced rank: " << report.location_groups()[report.locations()[location].group].rank << ", "
-        << ratio_text(*worst) << " (with its computation)\n";
+    out << "  most imbalanced rank: " << report.location_groups()[report.locations()[location].group].rank
+        << ", waiting " << against(*worst, "its execution and computation", false) << '\n';
 }
 
 void print_graph_findings(std::ostream& out, const cube::Report& report, const analyses::GraphFindings& graph) {

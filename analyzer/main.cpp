@@ -43,6 +43,7 @@
 #include "analyzer/communication_files.hpp"
 #include "analyzer/communication_gathering.hpp"
 #include "analyzer/communicator_summary.hpp"
+#include "analyzer/graph_summary.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/memory_reuse.hpp"
@@ -61,6 +62,8 @@
 #include "replay/pairing.hpp"
 #include "replay/rank_agreement.hpp"
 #include "report/communication_data.hpp"
+#include "report/findings.hpp"
+#include "report/json.hpp"
 #include "report/page.hpp"
 #include "trace/trace_loader.hpp"
 
@@ -257,9 +260,17 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     auto problem = agreed(world, options.report, [&] {
         if (world.rank != 0) return;
         report = analyzer::assemble_report(trace, cubes);
+        facts.flushes = analyzer::buffer_flushes(*report);
         // The report itself tells what it could not be trusted with.
         if (const std::string warnings = analyzer::warnings_line(facts); !warnings.empty())
             report->set_attribute("Hindsight warnings", warnings);
+        // The basis the summary gives the critical path against, for the
+        // page to give the same (seconds, as a JSON number).
+        report->set_attribute(report::kWallClockAttribute, report::json_number(facts.wall_seconds));
+        // What the activity graph predicted, for the page (and any reader)
+        // to show beside the report's values.
+        if (const std::string graph = analyzer::graph_findings_json(facts.graph); !graph.empty())
+            report->set_attribute(report::kActivityGraphAttribute, graph);
         communication = analyzer::communication_structure(trace.definitions, gathered.profile, gathered.rows,
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);

@@ -167,6 +167,7 @@ std::string warnings_line(const RunFacts& f) {
         parts.push_back(std::to_string(violations) + " clock-condition violations (" +
                         std::to_string(f.clock_violations_p2p) + " point-to-point, " +
                         std::to_string(f.clock_violations_collective) + " collective)");
+    if (const std::string flushes = buffer_flush_warning(f.flushes); !flushes.empty()) parts.push_back(flushes);
     if (f.timestamp_fixups)
         parts.push_back(std::to_string(f.timestamp_fixups) + " timestamps raised to keep event streams in order");
     const auto skipped = f.skipped_metric_records + f.skipped_parameter_records + f.skipped_other_records;

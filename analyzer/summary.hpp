@@ -18,6 +18,7 @@
 #include "analyses/graph/activity_graph.hpp"
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
+#include "analyzer/buffer_flushes.hpp"
 #include "common/cube/report.hpp"
 
 namespace hindsight::analyzer {
@@ -74,6 +75,8 @@ struct RunFacts {
     // Sections of other analyses, printed before the warnings; given the
     // total time summed over ranks, the basis of the percentages.
     std::vector<std::function<void(std::ostream&, double total_time)>> further_sections;
+    // The trace buffer's flushes (buffer_flushes.hpp), from the report.
+    BufferFlushes flushes;
     // The activity graph's path and predictions (graph_summary.hpp).
     analyses::GraphFindings graph;
 };

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/findings.hpp"
 #include "report/stored_values.hpp"
 
 namespace hindsight::report {
@@ -102,7 +103,8 @@ cube::Report difference(const cube::Report& before, const cube::Report& after) {
     const cube::Report& a = stored_values(before, copy_a);
     const cube::Report& b = stored_values(after, copy_b);
     cube::Report out;
-    for (const auto& [key, value] : b.attributes()) out.set_attribute(key, value);
+    for (const auto& [key, value] : b.attributes())
+        if (key != kWallClockAttribute && key != kActivityGraphAttribute) out.set_attribute(key, value);
     for (const std::string& mirror : b.mirrors()) out.add_mirror(mirror);
     for (const cube::SystemNode& s : b.system_nodes()) out.add_system_node(s);
     for (const cube::LocationGroup& g : b.location_groups()) out.add_location_group(g);

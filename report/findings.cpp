@@ -49,13 +49,41 @@ std::string number_text(Number value) {
     return std::string(text.data(), end);
 }
 
+// The findings besides the wait states, as findings_json() names them.
+constexpr std::string_view kCriticalPath[] = {"critical_path", "critical_path_imbalance"};
+constexpr std::string_view kImbalance[] = {"critical_imbalance_impact", "intra_partition_imbalance",
+                                           "inter_partition_imbalance", "imbalance"};
+
+std::string names_json(std::span<const std::string_view> names) {
+    std::string j = "[";
+    for (const std::string_view n : names) j += (j.size() > 1 ? "," : "") + json_string(n);
+    return j + "]";
+}
+
 }  // namespace
 
 std::span<const WaitStateNames> wait_state_names() { return kWaitStates; }
 
+std::vector<std::string_view> finding_metric_names() {
+    std::vector<std::string_view> names{"time"};
+    for (const WaitStateNames& w : kWaitStates) names.push_back(w.wait);
+    names.insert(names.end(), std::begin(kCriticalPath), std::end(kCriticalPath));
+    names.push_back("delay");
+    names.insert(names.end(), std::begin(kImbalance), std::end(kImbalance));
+    return names;
+}
+
 std::string findings_json() {
-    std::string j = "{\"time\":\"time\",\"criticalPath\":\"critical_path\",\"delay\":\"delay\","
-                    "\"imbalance\":[\"critical_path_imbalance\",\"imbalance\"],\"waitStates\":[";
+    // As the summary's sections: the critical path and its imbalance against
+    // the wall clock (the analyzer's attribute `wallClock`), the imbalance
+    // indicators (and Scalasca's computational imbalance) against the total
+    // time; the activity graph's predictions, which the analyzer keeps as
+    // the attribute `activityGraph`.
+    std::string j = "{\"time\":\"time\",\"criticalPath\":" + names_json(kCriticalPath) +
+                    ",\"wallClock\":" + json_string(kWallClockAttribute) + ",\"activityGraph\":" +
+                    json_string(kActivityGraphAttribute) + ",\"difference\":" + json_string(kDifferenceAttribute) +
+                    ",\"delay\":\"delay\",\"imbalance\":" +
+                    names_json(kImbalance) + ",\"waitStates\":[";
     const char* sep = "";
     for (const WaitStateNames& w : kWaitStates) {
         j += sep + ("[" + json_string(w.wait) + "," + json_string(w.short_term_delay) + "," +

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hindsight::report {
 
@@ -22,6 +23,20 @@ struct WaitStateNames {
 };
 
 std::span<const WaitStateNames> wait_state_names();
+
+// Attributes of the analyzer's reports the findings read: the wall clock in
+// seconds, and the activity graph's findings (analyzer/graph_summary.hpp).
+// Both describe one run: a difference of two reports has neither.
+inline constexpr const char* kWallClockAttribute = "Hindsight wall clock";
+inline constexpr const char* kActivityGraphAttribute = "Hindsight activity graph";
+// Set on a difference of two reports (hindsight-report --diff), naming both:
+// its findings are what got worse and what got better.
+inline constexpr const char* kDifferenceAttribute = "Hindsight difference";
+
+// Every metric the findings look at, by unique name: the time, the wait
+// states, the critical path and its imbalance, the delay costs, the
+// imbalance indicators.
+std::vector<std::string_view> finding_metric_names();
 
 // The findings names as the page's JSON ("findings" of page_data.hpp).
 std::string findings_json();

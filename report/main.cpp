@@ -13,6 +13,8 @@
 #include "common/failure.hpp"
 #include "report/communication_data.hpp"
 #include "report/diff.hpp"
+#include "report/diff_findings.hpp"
+#include "report/findings.hpp"
 #include "report/options.hpp"
 #include "report/page.hpp"
 #include "report/table.hpp"
@@ -74,6 +76,7 @@ int run(const report::Options& options) {
             overview.notes.emplace(m, "only in " + options.report);
         cube = report::difference(before, cube);
         title = run_name(options.report) + " − " + run_name(options.before);
+        cube.set_attribute(report::kDifferenceAttribute, title);  // the page's findings are the changes
     }
     // What the reader found suspicious goes to the error stream, and beside
     // the values: above the text table (not into CSV or JSON, which scripts
@@ -88,6 +91,10 @@ int run(const report::Options& options) {
         warn();
         if (options.format == report::Format::Text)
             for (const std::string& warning : cube.warnings()) std::cout << "warning: " << report::printable(warning) << '\n';
+        // A difference begins with what changed most, for a reader (not in
+        // CSV or JSON, which scripts parse).
+        if (overview.changes && options.format == report::Format::Text)
+            report::print_diff_findings(std::cout, cube, report::diff_findings(cube));
         report::print_table(std::cout, table, options.format);
         return EXIT_SUCCESS;
     }

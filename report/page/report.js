@@ -164,8 +164,9 @@ class Model {
   // The `count` (call path, rank) cells where the stored values of the
   // metrics `ms` add up to most, largest first (ties: call path, then rank
   // order); zero cells left out. One pass over the rows, call path by call
-  // path, keeping only the best `count` cells.
-  largestCells(ms, count) {
+  // path, keeping only the best `count` cells. With `sign` -1: the most
+  // negative (a difference's largest decreases).
+  largestCells(ms, count, sign = 1) {
     const groups = this.data.groups.length;
     const rowsOf = new Map();  // call path -> [metric, row] of the metrics asked for
     for (const m of ms) {
@@ -185,9 +186,10 @@ class Model {
           sums[this.data.locations[locations ? locations[k] : k][2]] += v.value[i];
       }
       for (let g = 0; g < groups; ++g) {
-        if (!(sums[g] > 0) || (best.length === count && sums[g] <= best[count - 1].value)) continue;
+        const key = sign * sums[g];
+        if (!(key > 0) || (best.length === count && key <= sign * best[count - 1].value)) continue;
         let at = best.length;
-        while (at > 0 && best[at - 1].value < sums[g]) --at;
+        while (at > 0 && sign * best[at - 1].value < key) --at;
         best.splice(at, 0, { cnode, group: g, value: sums[g] });
         if (best.length > count) best.pop();
       }
@@ -559,6 +561,7 @@ class Browser {
     link.dataset.metric = String(m);
     link.dataset.cnode = String(cell.cnode);
     link.dataset.rank = cell.group >= 0 ? String(d.groups[cell.group][1]) : "";
+    link.dataset.group = String(cell.group);
     link.addEventListener("click", (e) => { e.preventDefault(); this.show(m, cell.cnode, cell.group); });
     const item = el("span", "cell");
     item.append(link, ` (${formatValue(cell.value, d.metrics[m].unit, d.metrics[m].integer)})`);
@@ -605,14 +608,54 @@ class Browser {
 
 // ------------------------------------------------------------ findings ---
 
+// The activity graph's longest path and predicted run times (--graph,
+// --what-if), which the analyzer keeps as the report's attribute `key`
+// (schema hindsight-activity-graph): [title, items] per section, as the
+// summary has them; the call paths most on each path as links to their
+// time.
+function graphFindings(browser, key) {
+  const d = browser.model.data;
+  const attribute = d.attributes.find(([k]) => k === key);
+  if (!attribute) return [];
+  let graph;
+  try { graph = JSON.parse(attribute[1]); } catch { graph = null; }
+  const time = browser.model.metricNamed(d.findings.time);
+  if (!graph || graph.schema !== "hindsight-activity-graph" || !graph.recorded || time < 0)
+    return [["Longest path of the activity graph", [["The report's activity graph findings cannot be read."]]]];
+  const length = graph.recorded.seconds;
+  const onPath = (scenario) => {
+    const cells = (scenario.path || []).filter(([c]) => Number.isInteger(c) && c >= 0 && c < d.cnodes.length).slice(0, 3);
+    if (!cells.length) return [];
+    const parts = [el("br"), "on the path: "];
+    cells.forEach(([cnode, value], i) => {
+      if (i) parts.push(", ");
+      parts.push(browser.cellLink(time, { cnode, group: -1, value }));
+    });
+    return parts;
+  };
+  const predicted = (scenario) => [el("strong", "", scenario.label), ` ${formatValue(scenario.seconds, "sec")}` +
+    (length > 0 ? ` (${(100 * (scenario.seconds - length) / length).toFixed(1)} %)` : ""), ...onPath(scenario)];
+  return [
+    ["Longest path of the activity graph", [[`${formatValue(length, "sec")}`, ...onPath(graph.recorded)]]],
+    ["What if (predicted run time)", (graph.what_ifs || []).map(predicted)],
+    ["Most promising changes (predicted run time)", (graph.suggestions || []).map(predicted)],
+  ];
+}
+
 // The first view: what the terminal summary says, from any report that
 // uses Scalasca's metric names, each line a link into the panes.
-function showAnswers(browser) {
+function showAnswers(browser, untouched) {
   const model = browser.model, d = model.data, f = d.findings;
   const present = (id) => { const m = model.metricNamed(id); return m >= 0 && model.metricTotal(m, true) > 0 ? m : -1; };
   const time = model.metricNamed(f.time);
   const timeTotal = time >= 0 ? model.metricTotal(time, true) : 0;
-  const share = (v) => (timeTotal > 0 ? ` (${(100 * v / timeTotal).toFixed(1)} % of the time)` : "");
+  // The summary's words: shares of the total time (summed over ranks), the
+  // critical path against the wall clock, which only the analyzer's
+  // attribute gives (another tool's report: no share at all).
+  const share = (v) => (timeTotal > 0 ? ` (${(100 * v / timeTotal).toFixed(1)} % of the total time)` : "");
+  const wallAttribute = d.attributes.find(([key]) => key === f.wallClock);
+  const wall = wallAttribute ? Number(wallAttribute[1]) : NaN;
+  const ofWall = () => (wall > 0 ? ` (of ${formatValue(wall, "sec")} wall clock)` : "");
   const sections = [];
   const section = (title, items) => {
     if (!items.length) return;
@@ -623,6 +666,29 @@ function showAnswers(browser) {
     block.append(list);
     sections.push(block);
   };
+
+  // A difference of two runs: what got worse, what got better, of the
+  // metrics the findings look at (all times: more is worse), as
+  // hindsight-report --diff --text begins.
+  if (d.attributes.some(([key]) => key === f.difference)) {
+    const ids = [f.time, ...f.waitStates.map((w) => w[0]), ...f.criticalPath, f.delay, ...f.imbalance];
+    const changes = [...new Set(ids.map((id) => model.metricNamed(id)).filter((m) => m >= 0))].map((m) => {
+      const total = model.metricTotal(m, true), sign = total > 0 ? 1 : -1;
+      const cell = model.largestCells([m], 1, sign)[0];
+      // Changes that cancel leave rounding noise, no change.
+      return cell && Math.abs(total) > 1e-9 * Math.abs(cell.value) ? { m, total, cell } : null;
+    }).filter((c) => c).sort((a, b) => Math.abs(b.total) - Math.abs(a.total));
+    const line = ({ m, total, cell }) => {
+      const metric = d.metrics[m];
+      return [el("strong", "", metric.name), ` ${total > 0 ? "+" : ""}${formatValue(total, metric.unit, metric.integer)}, most at `,
+              browser.cellLink(m, cell)];
+    };
+    section("What got worse", changes.filter((c) => c.total > 0).map(line));
+    section("What got better", changes.filter((c) => c.total < 0).map(line));
+    if (!sections.length) section("No change", [["None of the findings' metrics changed."]]);
+    document.getElementById("answers").replaceChildren(...sections);
+    return;
+  }
 
   const waits = f.waitStates.map((w) => ({ m: present(w[0]), noise: w[3] }))
     .filter((w) => w.m >= 0 && !(w.noise && model.metricTotal(w.m, true) <= @NOISE_SHARE@ * timeTotal))
@@ -638,19 +704,36 @@ function showAnswers(browser) {
     return item;
   }));
 
-  const critical = present(f.criticalPath);
-  if (critical >= 0)
-    section("Critical path", model.largestCallPaths(critical, 3).map((cell) => [browser.cellLink(critical, cell)]));
+  // Each metric with its total and where it is largest; a metric with the
+  // same total and place as the one before is joined to its line ("Imbalance
+  // impact = Intra-partition imbalance"), as the summary does.
+  const totals = (ids, shareOf) => {
+    const lines = [];
+    for (const m of ids.map(present).filter((x) => x >= 0)) {
+      const metric = d.metrics[m], total = model.metricTotal(m, true);
+      const top = model.largestCallPaths(m, 1)[0];
+      const before = lines[lines.length - 1];
+      if (before && Math.abs(before.total - total) <= 1e-9 * Math.abs(before.total) && before.top.cnode === top.cnode) {
+        before.names.push(metric.name);
+        continue;
+      }
+      lines.push({ m, total, top, names: [metric.name], metric });
+    }
+    return lines.map((l) => [el("strong", "", l.names.join(" = ")),
+      ` ${formatValue(l.total, l.metric.unit, l.metric.integer)}${shareOf(l.total)}, most at `, browser.cellLink(l.m, l.top)]);
+  };
+  section("Critical path and its imbalance", totals(f.criticalPath, ofWall));
   const delay = present(f.delay);
   if (delay >= 0)
     section("Root causes (delay costs)", model.largestCells([delay], 3).map((cell) => [browser.cellLink(delay, cell)]));
-  const imbalance = f.imbalance.map(present).filter((m) => m >= 0).map((m) => {
-    const metric = d.metrics[m], total = model.metricTotal(m, true);
-    return [el("strong", "", metric.name), ` ${formatValue(total, metric.unit, metric.integer)}${share(total)}, most at `,
-            browser.cellLink(m, model.largestCallPaths(m, 1)[0])];
-  });
-  section("Imbalance", imbalance);
+  section("Imbalance indicators", totals(f.imbalance, share));
+  graphFindings(browser, f.activityGraph).forEach(([title, items]) => section(title, items));
   document.getElementById("answers").replaceChildren(...sections);
+  // The first view shows the largest finding in the panes (not the root
+  // call path, whose own time says nothing), unless the reader has chosen
+  // something meanwhile.
+  const first = document.querySelector("#answers a");
+  if (first && untouched()) browser.show(Number(first.dataset.metric), Number(first.dataset.cnode), Number(first.dataset.group));
 }
 
 async function main() {
@@ -679,8 +762,10 @@ async function main() {
     // Milliseconds from the start of navigation until the trees are shown.
     document.body.dataset.ready = String(performance.now());
     // The findings scan whole metrics: after the trees are on the screen.
+    const selection = () => [browser.selectedMetric, browser.selectedCnode, browser.system.selected].join();
+    const opened = selection();
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    showAnswers(browser);
+    showAnswers(browser, () => selection() === opened);
     document.body.dataset.findings = String(performance.now());
   } catch (e) {
     status.textContent = `This page could not show its report: ${e.message}`;

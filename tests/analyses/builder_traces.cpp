@@ -35,6 +35,9 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
                 region.paradigm = Paradigm::Mpi;
                 region.role = trace::role_from_otf2(mpi_region_role(enter->region));
                 region.source_file = "MPI";
+            } else if (enter->region == kBufferFlushRegion) {  // as the archive writer defines it
+                region.paradigm = Paradigm::MeasurementSystem;
+                region.role = RegionRole::Artificial;
             } else {
                 region.paradigm = Paradigm::User;
                 region.role = RegionRole::Function;

@@ -51,7 +51,9 @@ TEST_CASE("communicator table: largest time first, named with their parent", "[c
     // even: allreduce 40 + barrier 20 ns; odd: allreduces 35 + send 1 +
     // receive 8 ns; world: bcast 4 x 10 ns. MPI_COMM_SELF has nothing.
     REQUIRE(table.size() == 3);
-    CHECK(table[0].label == std::string(kSplitName) + " of MPI_COMM_WORLD");
+    // One split made both halves: their members tell them apart.
+    CHECK(table[0].label == std::string(kSplitName) + " of MPI_COMM_WORLD (ranks 0, 2)");
+    CHECK(table[1].label == std::string(kSplitName) + " of MPI_COMM_WORLD (ranks 1, 3)");
     CHECK(table[0].members == std::vector<int>{0, 2});
     CHECK(table[0].seconds == Approx(ns(40 + 20)));
     CHECK(table[0].waiting_seconds == Approx(ns(20)));
@@ -83,7 +85,7 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     const std::string csv = text_of(communicators_csv_path(report));
     // A header, then even's two operations, world's one, odd's three.
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 + 1 + 3);
-    CHECK(csv.find("\n2,MPI_Comm_split @ main > setup of MPI_COMM_WORLD,2,none,0,MPI_Allreduce,1,2,") !=
+    CHECK(csv.find("\n2,\"MPI_Comm_split @ main > setup of MPI_COMM_WORLD (ranks 0, 2)\",2,none,0,MPI_Allreduce,1,2,") !=
           std::string::npos);
     const std::string json = text_of(communication_json_path(report));
     CHECK(json.find("\"schema\":\"hindsight-communication\",\"version\":1") != std::string::npos);
@@ -101,9 +103,9 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     print_communicators(out, table, /*allocation time*/ ns(400), 2);
     const std::string summary = out.str();
     CHECK(summary.rfind("Communicators taking most time (3 communicators):\n  " + std::string(kSplitName) +
-                            " of MPI_COMM_WORLD: 60.0 ns (15.0 %), 2 ranks\n",
+                            " of MPI_COMM_WORLD (ranks 0, 2): 60.0 ns (15.0 %), 2 ranks\n",
                         0) == 0);
-    CHECK(summary.find("of MPI_COMM_WORLD: 44.0 ns (11.0 %), 2 ranks\n    4 operations, waiting 8.00 ns, 164 bytes sent; "
+    CHECK(summary.find("of MPI_COMM_WORLD (ranks 1, 3): 44.0 ns (11.0 %), 2 ranks\n    4 operations, waiting 8.00 ns, 164 bytes sent; "
                        "mostly MPI_Allreduce (35.0 ns, 2 operations)\n") != std::string::npos);
     CHECK(summary.find("  MPI_COMM_WORLD:") == std::string::npos);  // the limit: two communicators
 
@@ -121,6 +123,44 @@ TEST_CASE("communicator table: CSV, JSON and the summary section", "[communicato
     CHECK(placement.str() ==
           "Placement: every rank fits on one node of 4 cores (as many as the busiest node of the trace ran), no bytes "
           "cross nodes; --cores-per-node N predicts the traffic between nodes of N cores\n");
+}
+
+// Ranks 0 and 1 each call MPI_Barrier on MPI_COMM_SELF (10..20 and
+// 10..15 ns) and once on MPI_COMM_WORLD (20..30 on both): MPI_COMM_SELF is a
+// communicator of one rank, not one without members.
+TEST_CASE("communicator table: MPI_COMM_SELF has one rank", "[communicators]") {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").barrier(10, 20, t.self()).barrier(20, 30).leave(40);
+    t.rank(1).enter(0, "main").barrier(10, 15, t.self()).barrier(20, 30).leave(40);
+    const AnalysisResults results(t);
+    analyses::CommunicatorProfile profile;
+    for (int rank = 0; rank < 2; ++rank) analyses::merge_into(profile, results.findings(rank).communicators);
+    const auto table = communicator_table(results.trace(0).definitions, profile, "t.otf2");
+    REQUIRE(table.size() == 2);
+    CHECK(table[1].label == "MPI_COMM_SELF");
+    CHECK(table[1].size() == 1);
+    CHECK(table[1].seconds == Approx(ns(10 + 5)));
+    std::ostringstream out;
+    print_communicators(out, table, ns(80));
+    CHECK(out.str().find("\n  MPI_COMM_SELF: 15.0 ns (18.8 %), 1 rank each\n") != std::string::npos);
+}
+
+// Two duplicates of MPI_COMM_WORLD made at the same place have the same
+// name, parent and members: their order tells them apart.
+TEST_CASE("communicator table: communicators alike in all but their id are numbered", "[communicators]") {
+    TraceBuilder t(2);
+    const Comm first = t.communicator({0, 1}, t.world(), "MPI_Comm_dup @ main");
+    const Comm second = t.communicator({0, 1}, t.world(), "MPI_Comm_dup @ main");
+    for (int rank = 0; rank < 2; ++rank)
+        t.rank(rank).enter(0, "main").barrier(10, 30, first).barrier(30, 40, second).leave(50);
+    const AnalysisResults results(t);
+    analyses::CommunicatorProfile profile;
+    for (int rank = 0; rank < 2; ++rank) analyses::merge_into(profile, results.findings(rank).communicators);
+    const auto table = communicator_table(results.trace(0).definitions, profile, "t.otf2");
+    REQUIRE(table.size() == 3);  // and MPI_COMM_WORLD, with nothing on it
+    CHECK(table[0].label == "MPI_Comm_dup @ main of MPI_COMM_WORLD (ranks 0, 1) #1");
+    CHECK(table[1].label == "MPI_Comm_dup @ main of MPI_COMM_WORLD (ranks 0, 1) #2");
+    CHECK(table[2].label == "MPI_COMM_WORLD");
 }
 
 // Names come from the trace as bytes: the JSON stays valid UTF-8 and never

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "analyzer/graph_summary.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyses/graph/what_if.hpp"
@@ -55,6 +56,7 @@ std::string summary_of(const TraceBuilder& builder, double wall_seconds, const a
     }
     facts.longest_waits = analyzer::decode_waits(sent, counts);
     facts.graph = results.findings(0).graph;
+    facts.flushes = analyzer::buffer_flushes(report);  // as the analyzer finds them
     std::ostringstream out;
     analyzer::print_summary(out, report, facts, analyzer::summary_sections());
     return out.str();
@@ -68,6 +70,8 @@ std::string section(const std::string& summary, const std::string& title) {
     while (end < summary.size() && summary[end] == ' ') end = summary.find('\n', end) + 1;
     return summary.substr(begin, end - begin);
 }
+
+constexpr const char* kCollectiveImbalance = "Collective imbalance (waiting in collective calls against their execution)";
 
 constexpr const char* kLateSenderAdvice =
     "    advice: the sender is late: balance the work before the send, or receive without blocking "
@@ -210,11 +214,11 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
     graph.suggestions = 3;
     const std::string summary = summary_of(t, 0.33, graph);
 
-    CHECK(section(summary, "Collective imbalance ((wait before + wait after) / execution)") ==
-          "Collective imbalance ((wait before + wait after) / execution):\n"
-          "  program 0.55 (execution and computation of all ranks)\n"
-          "  main > MPI_Barrier: 11.67 (waiting 350 ms, execution 30.0 ms)\n"
-          "  most imbalanced rank: 0, 1.54 (with its computation)\n");
+    CHECK(section(summary, kCollectiveImbalance) ==
+          std::string(kCollectiveImbalance) + ":\n"
+          "  program: waiting 0.55 times the execution and computation of all ranks\n"
+          "  main > MPI_Barrier: waiting 350 ms, 11.67 times its execution (30.0 ms)\n"
+          "  most imbalanced rank: 0, waiting 1.54 times its execution and computation\n");
     CHECK(summary.find("What if: --graph") == std::string::npos);
     const auto graph_block = summary.substr(summary.find("Longest path of the activity graph"));
     CHECK(graph_block ==
@@ -227,6 +231,59 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
           "    balance main/solve: 203 ms (-36.5 %)\n"
           "      on the path: main > solve 183 ms, main > MPI_Init 10.0 ms, main > MPI_Barrier 10.0 ms\n"
           "Warnings: none\n");
+
+    // The same findings as the report keeps them, the call paths by the
+    // report's cnodes.
+    const AnalysisResults results(t, kAllAnalyses, graph);
+    const cube::Report report = analyzer::assemble_report(results.trace(0), gathered(results, t.size()));
+    const auto cnode = [&](const char* region) {
+        return std::to_string(report.find_cnode({"main", region}));
+    };
+    const std::string on_path = "[" + cnode("MPI_Init") + ",0.01],[" + cnode("MPI_Barrier") + ",0.01]]}";
+    CHECK(analyzer::graph_findings_json(results.findings(0).graph) ==
+          "{\"schema\":\"hindsight-activity-graph\",\"version\":1,"
+          "\"recorded\":{\"label\":\"as recorded\",\"seconds\":0.32,\"path\":[[" + cnode("solve") + ",0.3]," + on_path +
+          ",\"what_ifs\":[{\"label\":\"callpath=main/solve,rank=2,scale=0.5\",\"seconds\":0.17,\"path\":[[" +
+          cnode("solve") + ",0.15]," + on_path + "]"
+          ",\"suggestions\":[{\"label\":\"balance main/solve\",\"seconds\":0.203333333333,\"path\":[[" +
+          cnode("solve") + ",0.183333333333]," + on_path + "]}");
+}
+
+// One tick is 1 ms. Both ranks leave MPI_Init at 10; rank 0 computes in
+// solve until 110, rank 1 until 410; both leave MPI_Finalize at 411. The
+// finalize's execution is 410..411 on each rank, 2 ms in all, against
+// rank 0's 300 ms of waiting before it: under 1 % of the waiting, so no
+// ratio (it would be 150). The program: 300 / (MPI_Init 2 x 10 + the
+// finalize's 2 + solve 100 + 400) = 0.57; rank 0: 300 / (10 + 1 + 100) =
+// 2.70, rank 1 waited nowhere.
+TEST_CASE("summary: a collective whose execution is negligible gets no ratio", "[summary]") {
+    TraceBuilder t(2);
+    t.set_ticks_per_second(1000);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 110, "solve").finalize(110, 411).leave(411);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 410, "solve").finalize(410, 411).leave(411);
+    CHECK(section(summary_of(t, 0.411), kCollectiveImbalance) ==
+          std::string(kCollectiveImbalance) + ":\n"
+          "  program: waiting 0.57 times the execution and computation of all ranks\n"
+          "  main > MPI_Finalize: waiting 300 ms, its execution negligible (2.00 ms, under 1 % of the waiting)\n"
+          "  most imbalanced rank: 0, waiting 2.70 times its execution and computation\n");
+}
+
+// One tick is 1 ms. Rank 0 flushes its trace buffer at 10..30 and 50..55,
+// rank 2 at 10..12; rank 1 never: 3 flushes of 20 + 5 + 2 ms. (Rank 1's
+// waiting at the barrier is rank 0's flushes: what the warning says.)
+TEST_CASE("summary: the trace buffer's flushes are warned about", "[summary]") {
+    TraceBuilder t(3);
+    t.set_ticks_per_second(1000);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 30, kBufferFlushRegion).region(30, 50, "solve")
+        .region(50, 55, kBufferFlushRegion).barrier(55, 60).finalize(60, 70).leave(70);
+    t.rank(1).enter(0, "main").init(0, 10).region(10, 50, "solve").barrier(50, 60).finalize(60, 70).leave(70);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 12, kBufferFlushRegion).region(12, 50, "solve")
+        .barrier(50, 60).finalize(60, 70).leave(70);
+    const std::string summary = summary_of(t, 0.07);
+    CHECK(summary.substr(summary.find("\nWarnings: ") + 1) ==
+          "Warnings: 3 trace buffer flushes (2 on rank 0, 1 on rank 2, 27.0 ms): the rank stood still while its "
+          "buffer was written, so waiting and times after a flush are distorted; a larger trace buffer avoids "
+          "them\n");
 }
 
 TEST_CASE("summary: damage found in the trace leads the warnings line", "[summary][damage]") {

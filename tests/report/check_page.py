@@ -46,7 +46,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
+from xml.etree import ElementTree
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
@@ -208,6 +210,7 @@ def check_late_sender(driver, args, work):
          os.path.join(trace, "no-rootcause.cubex"), trace])
     check(not os.path.exists(os.path.join(trace, "no-rootcause.html")), "--no-page wrote a page")
     page = Page(driver, page_path)
+    check_first_view(driver, page, summary)
     check_late_sender_communication(driver, page)
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
@@ -297,6 +300,31 @@ def check_late_sender(driver, args, work):
     driver.save_screenshot(args.screenshot)
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
+
+
+def check_first_view(driver, page, summary):
+    """Before any click the panes show the largest finding, the Late Sender at main/MPI_Recv on
+    rank 1, and the findings speak the summary's words: shares of the total time (30 of 2 x 100
+    ns: 15.0 %), the critical path against the wall clock (the trace spans 0 to 100 ns), as the
+    summary does."""
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Late Sender",
+          f"first view: {driver.find_element(By.ID, 'call-heading').text}")
+    check(page.row("call-tree", "MPI_Recv").get_attribute("aria-selected") == "true", "first view: MPI_Recv not selected")
+    check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1']").get_attribute("class"),
+          "first view: rank 1 not selected")
+    check(close(page.rank_value(1), 30e-9), f"first view: rank 1 shows {page.rank_value(1)}, expected 30 ns")
+    check("  Late Sender: 30.0 ns (15.0 %)\n" in summary and "percentages: shares of the total time" in summary,
+          f"the summary's Late Sender:\n{summary}")
+    waits = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Largest wait states']/ol/li")
+    check(waits and waits[0].text.startswith("Late Sender 30 ns (15.0 % of the total time), most at "),
+          f"first wait state: {[w.text for w in waits]}")
+    lines = [line for line in summary.splitlines() if line.startswith("  Critical path: ")]
+    check(len(lines) == 1 and lines[0].endswith(" (of 100 ns wall clock)"), f"the summary's critical path:\n{summary}")
+    critical = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Critical path and its imbalance']/ol/li")
+    check(critical and critical[0].text.startswith("Critical path ") and " (of 100 ns wall clock), most at " in critical[0].text,
+          f"the page's critical path: {[c.text for c in critical]}")
+    check(not driver.find_elements(By.XPATH, "//div[@class='finding']//li[contains(., '% of the time)')]"),
+          "a finding in other words than the summary's")
 
 
 def check_late_sender_communication(driver, page):
@@ -467,6 +495,15 @@ def check_diff(driver, args, work):
     # Both runs by their directory and name: every report is analysis.cubex.
     title = "trace/no-rootcause.cubex − trace/analysis.cubex"
     check(driver.title == title, f"the difference's title is {driver.title!r}, not {title!r}")
+    # What describes one run (its wall clock, its activity graph) is no part of a difference.
+    keys = driver.execute_script("return window.hindsightReport.model.data.attributes.map(([key]) => key)")
+    check("Creator" in keys and "Hindsight wall clock" not in keys, f"the difference's attributes: {keys}")
+    # Its findings are the changes: only the delay costs changed, -30 ns at main on rank 0.
+    headings = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "#answers .finding h2")]
+    check(headings == ["What got better"], f"the difference's findings: {headings}")
+    better = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='What got better']/ol/li")
+    check([b.text for b in better] == ["Delay costs -30 ns, most at main on rank 0 (-30 ns)"],
+          f"what got better: {[b.text for b in better]}")
     # Shares: rounding noise of changes that cancel is 0, a small share stays.
     for value, shown in ((-6.1e-17, "0.00 %"), (5e-5, "0.0050 %"), (-0.25, "-25.00 %")):
         text = driver.execute_script("return formatPercent(arguments[0], 1)", value)
@@ -559,6 +596,44 @@ def check_analysis_warnings(driver, args, work):
     check(not page.console_errors(), f"console errors: {page.console_errors()}")
 
 
+def check_activity_graph(driver, args, work):
+    """--graph with a --what-if on the corpus trace "good": the report keeps the graph's findings as
+    its attribute 'Hindsight activity graph', and the page shows them as the summary does (the
+    longest path, at most the 100 ns the trace spans; the what-if with its predicted run time and
+    change; the call paths on each path as links to their time)."""
+    trace = os.path.join(work, "graph")
+    run([args.writer, "good", trace])
+    what_if = "callpath=main,rank=0,scale=0.5"
+    summary = run([args.mpiexec, "-n", "2", args.analyzer, "--graph", "--what-if", what_if,
+                   os.path.join(trace, "traces.otf2")]).stdout
+    with tarfile.open(os.path.join(trace, "analysis.cubex")) as archive:
+        anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+    kept = [a.get("value") for a in anchor.iter("attr") if a.get("key") == "Hindsight activity graph"]
+    check(len(kept) == 1, "the report keeps no activity graph")
+    graph = json.loads(kept[0])
+    length = graph["recorded"]["seconds"]
+    check(graph["schema"] == "hindsight-activity-graph" and 0 < length <= 100e-9 and
+          [w["label"] for w in graph["what_ifs"]] == [what_if], f"the report's activity graph: {graph}")
+    check(f"    {what_if}: " in summary, f"the summary has no what-if:\n{summary}")
+
+    page = Page(driver, os.path.join(trace, "analysis.html"))
+    shown = lambda v: driver.execute_script("return formatValue(arguments[0], 'sec')", v)
+    items = lambda title: driver.find_elements(By.XPATH, f"//div[@class='finding'][h2='{title}']/ol/li")
+    recorded = items("Longest path of the activity graph")
+    check(len(recorded) == 1 and recorded[0].text.startswith(shown(length) + "\non the path: "),
+          f"the longest path: {[r.text for r in recorded]}")
+    links = recorded[0].find_elements(By.TAG_NAME, "a")
+    check(len(links) == min(3, len(graph["recorded"]["path"])), f"the longest path's links: {[a.text for a in links]}")
+    predicted = graph["what_ifs"][0]["seconds"]
+    change = 100 * (predicted - length) / length
+    what_ifs = items("What if (predicted run time)")
+    check(len(what_ifs) == 1 and what_ifs[0].text.startswith(f"{what_if} {shown(predicted)} ({change:.1f} %)"),
+          f"the what-if: {[w.text for w in what_ifs]}")
+    links[0].click()
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Time", "the path's link did not select Time")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+
 def check_scorep_profile(driver, args, work):
     cubex = os.path.join(work, "profile.cubex")
     run([args.scorep_writer, cubex])
@@ -595,7 +670,8 @@ def main():
         try:
             driver = start_browser(os.path.join(work, "profile"))
             for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
-                             check_analysis_warnings, check_scorep_profile, check_communication, check_matrix_scale):
+                             check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
+                             check_matrix_scale):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:

@@ -21,8 +21,11 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
     // short- and long-term parts; start-up and finishing waits are noise
     // while small.
     const std::string expected =
-        "{\"time\":\"time\",\"criticalPath\":\"critical_path\",\"delay\":\"delay\","
-        "\"imbalance\":[\"critical_path_imbalance\",\"imbalance\"],\"waitStates\":["
+        "{\"time\":\"time\",\"criticalPath\":[\"critical_path\",\"critical_path_imbalance\"],"
+        "\"wallClock\":\"Hindsight wall clock\",\"activityGraph\":\"Hindsight activity graph\","
+        "\"difference\":\"Hindsight difference\",\"delay\":\"delay\","
+        "\"imbalance\":[\"critical_imbalance_impact\",\"intra_partition_imbalance\","
+        "\"inter_partition_imbalance\",\"imbalance\"],\"waitStates\":["
         "[\"mpi_latesender\",\"delay_latesender\",\"delay_latesender_longterm\",false],"
         "[\"mpi_latereceiver\",\"delay_latereceiver\",\"delay_latereceiver_longterm\",false],"
         "[\"mpi_barrier_wait\",\"delay_barrier\",\"delay_barrier_longterm\",false],"
@@ -35,7 +38,8 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
     CHECK(report::findings_json() == expected);
     CHECK(report::wait_state_names().size() == 9);
     // ("imbalance", the computational imbalance, only Scalasca writes.)
-    for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay"})
+    for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay", "critical_imbalance_impact",
+                             "intra_partition_imbalance", "inter_partition_imbalance"})
         CHECK(analyses::metric_by_name(name).has_value());
 }
 

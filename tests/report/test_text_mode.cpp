@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/diff.hpp"
+#include "report/diff_findings.hpp"
 #include "report/table.hpp"
 #include "report/text_mode.hpp"
 #include "tests/report/report_fixture.hpp"
@@ -157,6 +158,36 @@ TEST_CASE("difference overview: the largest increases and decreases, metrics of 
           "time,(all),0,sec\n"
           "time,main/solve,-1,sec\n"
           "time,main/output,1,sec\n");
+}
+
+// Time at main/solve on rank 0 goes from 4 to 1 s, at main/output on rank
+// 1 from 3 to 3.5 s; a Late Sender below the time at main/solve/MPI_Recv on
+// rank 1 from 2 to 3.5 s: Late Sender +1.5 s (worse), time -3 + 0.5 + 1.5
+// = -1 s, most at main/solve on rank 0 (better); "wait" is no metric the
+// findings look at.
+TEST_CASE("difference findings: what got worse, what got better", "[report]") {
+    const auto with_late_sender = [](cube::Report r, double seconds) {
+        const cube::MetricIndex late = testing::add_seconds_metric(r, "mpi_latesender", "Late Sender", 0);
+        r.set_value(late, 2, 1, seconds);
+        return r;
+    };
+    const cube::Report before = with_late_sender(program(), 2);
+    cube::Report after = with_late_sender(program(), 3.5);
+    after.set_value(0, 1, 0, 1);
+    after.set_value(0, 3, 1, 3.5);
+    const cube::Report d = difference(before, after);
+    const DiffFindings found = diff_findings(d);
+    std::ostringstream out;
+    print_diff_findings(out, d, found);
+    CHECK(out.str() ==
+          "What got worse (AFTER − BEFORE):\n"
+          "  Late Sender: +1.5 sec, most at main/solve/MPI_Recv on rank 1 (+1.5 sec)\n"
+          "What got better:\n"
+          "  Time: -1 sec, most at main/solve on rank 0 (-3 sec)\n");
+    // No change at all: nothing either way.
+    std::ostringstream same;
+    print_diff_findings(same, difference(before, before), diff_findings(difference(before, before)));
+    CHECK(same.str() == "What got worse (AFTER − BEFORE):\n  none\nWhat got better:\n  none\n");
 }
 
 TEST_CASE("difference: sums of changes that cancel print as 0, not as rounding noise", "[report]") {

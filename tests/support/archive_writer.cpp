@@ -157,10 +157,15 @@ void write_region(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Layout&
                   OTF2_RegionRef id, const std::string& name) {
     const OTF2_StringRef name_ref = layout.strings.at(name);
     const bool mpi = is_mpi_region(name);
-    // User regions are plain functions; MPI ones get Score-P's role.
-    const OTF2_RegionRole role =
-        mpi ? mpi_region_role(name) : OTF2_RegionRole{OTF2_REGION_ROLE_FUNCTION};
-    const OTF2_Paradigm paradigm = mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+    // User regions are plain functions; MPI ones get Score-P's role; the
+    // measurement's buffer flush is Score-P's artificial region.
+    const bool flush = name == kBufferFlushRegion;
+    const OTF2_RegionRole role = mpi     ? mpi_region_role(name)
+                                 : flush ? OTF2_RegionRole{OTF2_REGION_ROLE_ARTIFICIAL}
+                                         : OTF2_RegionRole{OTF2_REGION_ROLE_FUNCTION};
+    const OTF2_Paradigm paradigm = mpi     ? OTF2_Paradigm{OTF2_PARADIGM_MPI}
+                                   : flush ? OTF2_Paradigm{OTF2_PARADIGM_MEASUREMENT_SYSTEM}
+                                           : OTF2_Paradigm{OTF2_PARADIGM_USER};
     a.check(OTF2_GlobalDefWriter_WriteRegion(w, id, name_ref, name_ref, layout.empty, role,
                                              paradigm, OTF2_REGION_FLAG_NONE,
                                              mpi ? layout.mpi : OTF2_UNDEFINED_STRING, 0, 0),

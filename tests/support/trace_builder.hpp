@@ -55,8 +55,10 @@
 // canonical name = name, file "MPI") with the role Score-P gives them
 // (BARRIER, COLL_ONE2ALL, COLL_ALL2ONE, COLL_ALL2ALL, COLL_OTHER,
 // POINT2POINT, FUNCTION, ...; like Score-P, MPI_Wait*/MPI_Test* are
-// FUNCTION); any other name is a USER region with role FUNCTION. Only
-// regions that occur are defined.
+// FUNCTION); kBufferFlushRegion is the measurement system's ARTIFICIAL
+// region, as Score-P and the collector record a flush of the trace buffer;
+// any other name is a USER region with role FUNCTION. Only regions that
+// occur are defined.
 //
 // Requests: ids count 1, 2, ... per rank, in the order requests are made.
 //
@@ -86,6 +88,8 @@ struct Comm {
     std::uint32_t id = 0;
     friend bool operator==(Comm, Comm) = default;
 };
+
+inline constexpr const char* kBufferFlushRegion = "TRACE BUFFER FLUSH";
 
 inline constexpr Comm kWorld{0};  // MPI_COMM_WORLD
 inline constexpr Comm kSelf{1};   // MPI_COMM_SELF
