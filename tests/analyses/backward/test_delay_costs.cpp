@@ -6,6 +6,7 @@
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/polled_late_sender.hpp"
 #include "tests/analyses/backward/probed_late_sender.hpp"
 
 using namespace hindsight;
@@ -268,5 +269,34 @@ TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for 
         CHECK(r.with_children(Metric::CriticalPath, 1, main + receive) == Approx(ns(5)));
         CHECK(r.with_children(Metric::CriticalPath, 1, main + probe) == Approx(ns(1)));
         CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(40)));
+    }
+}
+
+TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for in a polling loop", "[delay]") {
+    // The scenario of polled_late_sender.hpp, with its hand-derived values.
+    struct Variant {
+        PollingStyle style;
+        std::string poll, completion;
+    };
+    for (const Variant& v : {Variant{PollingStyle::Test, "main/MPI_Test", "main/MPI_Test"},
+                             Variant{PollingStyle::Iprobe, "main/MPI_Iprobe", "main/MPI_Recv"},
+                             Variant{PollingStyle::Improbe, "main/MPI_Improbe", "main/MPI_Mrecv"}}) {
+        INFO(v.poll << " then " << v.completion);
+        const AnalysisResults r(polled_late_sender_trace(v.style), kAllAnalyses);
+        CHECK(r.own(Metric::MpiLateSender, 1, v.poll) == Approx(ns(15)));
+        CHECK(all_ranks(r, Metric::MpiLateSender, 2) == Approx(ns(15)));
+        CHECK(r.own(Metric::MpiClsCount, 1, v.completion) == 1.0);
+        CHECK(r.own(Metric::DelayLateSender, 0, "main/work") == Approx(ns(15)));
+        check_conservation(r, 2, Metric::MpiLateSender, Metric::DelayLateSender, Metric::DelayLateSenderLongterm);
+        CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(65)));
+        CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+        if (v.style == PollingStyle::Test) {
+            CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9 + 8)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == Approx(ns(3 + 5)));
+        } else {
+            CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9 + 2 + 5)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, v.completion) == Approx(ns(3)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, v.poll) == Approx(ns(1 + 5)));
+        }
     }
 }
