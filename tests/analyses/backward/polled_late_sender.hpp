@@ -36,6 +36,24 @@ namespace hindsight::testing {
 
 enum class PollingStyle { Test, Iprobe, Improbe };
 
+// The same sender; the receiver polls once with MPI_Test, then waits in
+// MPI_Wait 30-56, inside which the send begins:
+//   rank 1: Init 0-10 | MPI_Irecv 10-12 | main 12-15 | MPI_Test 15-20 | main 20-30 | MPI_Wait 30-56
+//           (received at 56) | main 56-65 | Finalize 65-70
+//  - Late Sender: 5 in MPI_Test, 10 in MPI_Wait (30 until the send at 40).
+//  - Delay costs: as above, work's 30 gets all 15.
+//  - Critical path: rank 1 back through main (9) and MPI_Wait after the
+//    send began (16), then rank 0 from 40 (40): 65.
+inline TraceBuilder polled_then_waited_trace() {
+    TraceBuilder t(2);
+    t.rank(0).enter(0, "main").init(0, 10).region(10, 40, "work").send(40, 42, 1, 5, 64).finalize(60, 70).leave(70);
+    RankBuilder& r = t.rank(1);
+    r.enter(0, "main").init(0, 10);
+    const RequestId request = r.irecv(10, 12, 0, 5, 64);
+    r.test(15, 20, request, false).wait(30, 56, request).finalize(65, 70).leave(70);
+    return t;
+}
+
 inline TraceBuilder polled_late_sender_trace(PollingStyle style) {
     TraceBuilder t(2);
     t.rank(0).enter(0, "main").init(0, 10).region(10, 40, "work").send(40, 42, 1, 5, 64).finalize(60, 70).leave(70);

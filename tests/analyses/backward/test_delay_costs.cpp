@@ -300,3 +300,19 @@ TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for 
         }
     }
 }
+
+TEST_CASE("wait states, delay costs and critical path: a Late Sender polled for, then waited for in MPI_Wait",
+          "[delay]") {
+    // polled_then_waited_trace() in polled_late_sender.hpp, hand-derived.
+    const AnalysisResults r(polled_then_waited_trace(), kAllAnalyses);
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Test") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Wait") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiClsCount, 1, "main/MPI_Wait") == 1.0);
+    CHECK(r.own(Metric::DelayLateSender, 0, "main/work") == Approx(ns(15)));
+    check_conservation(r, 2, Metric::MpiLateSender, Metric::DelayLateSender, Metric::DelayLateSenderLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(65)));
+    CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Wait") == Approx(ns(16)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == 0.0);
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+}
