@@ -6,6 +6,7 @@
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/critical_path/inclusive_values.hpp"
+#include "analyses/wait_states/polling_calls.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -70,16 +71,27 @@ void CriticalPathAnalysis::count_activity() {
     // The sums are exact: integral ticks below 2^53.
     for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
         activity_[c] = static_cast<double>(exclusive_[c]);
+    const PollingCalls polling(*trace_);
     facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
         if (!is_synchronization_wait(wait)) return;
         // A receive's wait in a probe or in polling calls before its own
-        // call is theirs (a polling loop's calls are at one call path).
+        // call is theirs (a polling loop's calls are at one call path),
+        // but for what the completing call itself waited after polling
+        // (an MPI_Wait until the send began).
         const trace::Event& e = trace_->events[event];
-        const EventIndex earlier = e.kind == EventKind::Recv ? earlier_waiting_call(*trace_, e) : trace::kNoEvent;
-        const CallPathId cnode = earlier != trace::kNoEvent && wait.pattern == WaitPattern::LateSender
-                                     ? trace_->events[earlier].cnode
-                                     : e.cnode;
-        activity_[cnode] -= static_cast<double>(wait.waiting);
+        const EventIndex earlier = e.kind == EventKind::Recv && wait.pattern == WaitPattern::LateSender
+                                       ? earlier_waiting_call(*trace_, e)
+                                       : trace::kNoEvent;
+        Ticks own = wait.waiting;
+        if (earlier != trace::kNoEvent) {
+            const auto polled = facts_->polled_wait_ends().find(event);
+            const EventView view(*trace_, event);
+            own = polled == facts_->polled_wait_ends().end() || polling.is_polling(e.cnode)
+                      ? 0
+                      : std::clamp<Ticks>(polled->second - view.enter().time, 0, wait.waiting);
+            activity_[trace_->events[earlier].cnode] -= static_cast<double>(wait.waiting - own);
+        }
+        activity_[e.cnode] -= static_cast<double>(own);
     });
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }

@@ -37,6 +37,10 @@ public:
         }
     }
 
+    // Whether call path `cnode` is a call of a polling function (a
+    // completion there never waits itself).
+    bool is_polling(CallPathId cnode) const { return cnode < polling_.size() && polling_[cnode]; }
+
     // Calls visit(enter) for the Enter of each polling call from `first` up
     // to (not including) the completing call's Enter `completing`, in order.
     template <typename Visit>

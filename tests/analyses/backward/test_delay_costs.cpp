@@ -315,4 +315,9 @@ TEST_CASE("wait states, delay costs and critical path: a Late Sender polled for,
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Wait") == Approx(ns(16)));
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == 0.0);
     CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+    // Without its waits rank 1 was active 16 in MPI_Wait (all on the path)
+    // and 0 in MPI_Test.
+    CHECK(r.own(Metric::CriticalPathActivities, 1, "main/MPI_Wait") == Approx(ns(16)));
+    CHECK(r.own(Metric::NonCriticalPathActivities, 1, "main/MPI_Wait") == Approx(0.0).margin(1e-15));
+    CHECK(r.own(Metric::NonCriticalPathActivities, 1, "main/MPI_Test") == Approx(0.0).margin(1e-15));
 }
