@@ -79,7 +79,8 @@ public:
     // Where the Late Sender wait of a receive that a polling loop tested for
     // ended (when the send began, at the latest the receive's event), by
     // the index of its Recv event: the wait is spread over the polling
-    // calls, so its end does not follow from its length.
+    // calls, so its end does not follow from its length; with it they are
+    // split again as they were claimed (PollingCalls::for_each_part).
     const std::unordered_map<trace::EventIndex, Ticks>& polled_wait_ends() const { return polled_wait_ends_; }
 
     const ClockViolations& clock_violations() const { return clock_violations_; }

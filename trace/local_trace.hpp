@@ -44,7 +44,7 @@ public:
     // the receive's request, or an MPI_Iprobe/MPI_Improbe since the
     // previous receive), ordered by message index. Read it through
     // polling_call(); the polling calls are those of the polling functions
-    // from there up to the completing call (analyses/wait_states/polling_calls.hpp).
+    // from there up to the completing call (analyses/polling_calls.hpp).
     std::vector<ReceiveCall> polled_receives;
     // How the stream began: without PROGRAM_BEGIN, or with one whose name
     // found no region, or with one naming the program's region (the call

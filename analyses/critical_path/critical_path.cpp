@@ -6,7 +6,7 @@
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/critical_path/inclusive_values.hpp"
-#include "analyses/wait_states/polling_calls.hpp"
+#include "analyses/polling_calls.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -74,24 +74,22 @@ void CriticalPathAnalysis::count_activity() {
     const PollingCalls polling(*trace_);
     facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
         if (!is_synchronization_wait(wait)) return;
-        // A receive's wait in a probe or in polling calls before its own
-        // call is theirs (a polling loop's calls are at one call path),
-        // but for what the completing call itself waited after polling
-        // (an MPI_Wait until the send began).
+        // A receive's wait in a probe is the probe's; one polled for is
+        // split as the wait states claimed it, over the polling calls and
+        // the completing call.
         const trace::Event& e = trace_->events[event];
         const EventIndex earlier = e.kind == EventKind::Recv && wait.pattern == WaitPattern::LateSender
                                        ? earlier_waiting_call(*trace_, e)
                                        : trace::kNoEvent;
-        Ticks own = wait.waiting;
-        if (earlier != trace::kNoEvent) {
-            const auto polled = facts_->polled_wait_ends().find(event);
-            const EventView view(*trace_, event);
-            own = polled == facts_->polled_wait_ends().end() || polling.is_polling(e.cnode)
-                      ? 0
-                      : std::clamp<Ticks>(polled->second - view.enter().time, 0, wait.waiting);
-            activity_[trace_->events[earlier].cnode] -= static_cast<double>(wait.waiting - own);
+        const auto polled = facts_->polled_wait_ends().find(event);
+        if (earlier != trace::kNoEvent && polled != facts_->polled_wait_ends().end()) {
+            polling.for_each_part(event, polled->second, wait.waiting, [&](CallPathId cnode, Ticks ticks) {
+                activity_[cnode] -= static_cast<double>(ticks);
+            });
+            return;
         }
-        activity_[e.cnode] -= static_cast<double>(own);
+        activity_[earlier != trace::kNoEvent ? trace_->events[earlier].cnode : e.cnode] -=
+            static_cast<double>(wait.waiting);
     });
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }

@@ -39,7 +39,7 @@
 
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
-#include "analyses/wait_states/polling_calls.hpp"
+#include "analyses/polling_calls.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {

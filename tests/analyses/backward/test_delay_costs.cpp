@@ -315,6 +315,11 @@ TEST_CASE("wait states, delay costs and critical path: a Late Sender polled for,
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Wait") == Approx(ns(16)));
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == 0.0);
     CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+    // The wait's classification where the wait was: all direct (rank 0
+    // did not wait), split as the Late Sender.
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 1, "main/MPI_Test") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 1, "main/MPI_Wait") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiWaitTerminalLs, 1, "main/MPI_Wait") == Approx(ns(10)));
     // Without its waits rank 1 was active 16 in MPI_Wait (all on the path)
     // and 0 in MPI_Test.
     CHECK(r.own(Metric::CriticalPathActivities, 1, "main/MPI_Wait") == Approx(ns(16)));

@@ -37,10 +37,6 @@ public:
         }
     }
 
-    // Whether call path `cnode` is a call of a polling function (a
-    // completion there never waits itself).
-    bool is_polling(CallPathId cnode) const { return cnode < polling_.size() && polling_[cnode]; }
-
     // Calls visit(enter) for the Enter of each polling call from `first` up
     // to (not including) the completing call's Enter `completing`, in order.
     template <typename Visit>
@@ -69,6 +65,19 @@ public:
             total += piece;
         }
         return total;
+    }
+
+    // The parts of the Late Sender wait of Recv event `recv`, a receive
+    // polled for whose wait of `waiting` ended at `wait_end`
+    // (ForwardFacts::polled_wait_ends): visit(cnode, ticks) for each
+    // polling call that waited, then for the completing call's own wait
+    // (the rest), as the wait states claimed them.
+    template <typename Visit>
+    void for_each_part(trace::EventIndex recv, Ticks wait_end, Ticks waiting, Visit&& visit) const {
+        const trace::EventView view(*trace_, recv);
+        const trace::EventIndex first = trace_->polling_call(view.event());
+        const Ticks polls = first == trace::kNoEvent ? 0 : this->waiting(first, view.enter_index(), wait_end, visit);
+        if (waiting > polls) visit(view.cnode(), waiting - polls);
     }
 
 private:
