@@ -76,6 +76,13 @@ public:
     // (delay/sync_point_list.hpp).
     const std::unordered_map<trace::EventIndex, std::vector<int>>& partial_groups() const { return partial_groups_; }
 
+    // Where the Late Sender wait of a receive that a polling loop tested for
+    // ended (when the send began, at the latest the receive's event), by
+    // the index of its Recv event: the wait is spread over the polling
+    // calls, so its end does not follow from its length; with it they are
+    // split again as they were claimed (PollingCalls::for_each_part).
+    const std::unordered_map<trace::EventIndex, Ticks>& polled_wait_ends() const { return polled_wait_ends_; }
+
     const ClockViolations& clock_violations() const { return clock_violations_; }
 
     // This rank's longest wait states of each pattern, for the summary.
@@ -88,6 +95,7 @@ private:
     std::unordered_map<trace::EventIndex, Ticks> late_receivers_caused_;
     std::unordered_set<trace::EventIndex> late_receivers_posted_apart_;
     std::unordered_map<trace::EventIndex, std::vector<int>> partial_groups_;
+    std::unordered_map<trace::EventIndex, Ticks> polled_wait_ends_;
     ClockViolations clock_violations_;
     LongestWaits longest_waits_;
 };
@@ -106,6 +114,7 @@ public:
     // The group of a collective that synchronized only some members, to be
     // filled in.
     std::vector<int>& partial_group(trace::EventIndex collective_end) { return facts_.partial_groups_[collective_end]; }
+    void polled_wait_end(trace::EventIndex recv, Ticks end) { facts_.polled_wait_ends_[recv] = end; }
     void point_to_point_clock_violation() { ++facts_.clock_violations_.point_to_point; }
     void collective_clock_violation() { ++facts_.clock_violations_.collective; }
     void offer_longest_wait(const WaitInstance& wait) { facts_.longest_waits_.offer(wait); }

@@ -38,7 +38,8 @@ void RunStats::report(std::ostream& out, const trace::LocalTrace& trace, MPI_Com
     // and takes no memory.
     const double store = static_cast<double>(trace.events.size() * sizeof(trace::Event) +
                                              trace.messages.size() * sizeof(trace::Message) +
-                                             (trace.posted_receives.size() + trace.probed_receives.size()) *
+                                             (trace.posted_receives.size() + trace.probed_receives.size() +
+                                              trace.polled_receives.size()) *
                                                  sizeof(trace::ReceiveCall) +
                                              trace.collectives.size() * sizeof(trace::Collective));
     double local[3] = {static_cast<double>(trace.events.size()), store, static_cast<double>(peak_resident_kib())};

@@ -65,7 +65,9 @@ static_assert(sizeof(Message) == 24, "keep the message record compact");
 // MPI_IRECV_REQUEST), for the Late Receiver pattern, which compares a send
 // with the moment its receive was posted (LocalTrace::posted_receives); the
 // blocking probe that waited for the message before the receive took it
-// (LocalTrace::probed_receives).
+// (LocalTrace::probed_receives); the first call of a polling loop that
+// tested for the message before a later call completed it
+// (LocalTrace::polled_receives).
 struct ReceiveCall {
     std::uint32_t message = 0;             // index into the message table
     EventIndex call_enter = kNoEvent;      // Enter of the call

@@ -35,6 +35,7 @@ EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrecti
         special_.push_back(is_mpi_call(r, "MPI_Init") || is_mpi_call(r, "MPI_Init_thread") ? SpecialCall::Init
                            : is_mpi_call(r, "MPI_Finalize")                               ? SpecialCall::Finalize
                            : is_mpi_call(r, "MPI_Probe") || is_mpi_call(r, "MPI_Mprobe")   ? SpecialCall::BlockingProbe
+                           : is_mpi_call(r, "MPI_Iprobe") || is_mpi_call(r, "MPI_Improbe") ? SpecialCall::PollingProbe
                                                                                           : SpecialCall::None);
     }
 }
@@ -145,8 +146,6 @@ inline void EventStoreBuilder::push_leave(Ticks time) {
     open_.pop_back();
 }
 
-void EventStoreBuilder::bookkeeping(std::uint64_t time, const char* record) { (void)corrected(time, record); }
-
 void EventStoreBuilder::drop_collective_begin() {
     unended_collectives_.add(where(collective_begin_));
     collective_begin_ = Collective::kNoBegin;
@@ -187,11 +186,13 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
         push_collective(t, Collective{world_, -1, 0, 0, open_call(),
                                       kind == SpecialCall::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
     if (kind == SpecialCall::BlockingProbe) unclaimed_probe_ = open_call();
+    if (kind == SpecialCall::PollingProbe && first_polling_probe_ == kNoEvent) first_polling_probe_ = open_call();
     push_leave(t);
 }
 
 void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
-                                     std::uint32_t tag, std::uint64_t bytes, bool nonblocking) {
+                                     std::uint32_t tag, std::uint64_t bytes, bool nonblocking,
+                                     EventIndex first_test) {
     const CommId c = comm_index(comm);
     // On an intercommunicator the record names a rank of the other group.
     if (layout(c).first_group_size > 0 && member_of_[c]) {
@@ -221,12 +222,34 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
     m.call_enter = open_call();
     const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
     slots_.add(m, event, kind == EventKind::Send, layout(c).world_rank_of(m.partner, trace_.rank));
+    if (kind == EventKind::Recv) note_waiting_calls(first_test);
+}
+
+void EventStoreBuilder::note_waiting_calls(EventIndex first_test) {
+    const auto message = static_cast<std::uint32_t>(trace_.messages.size() - 1);
+    const EventIndex polling_probe = std::exchange(first_polling_probe_, kNoEvent);
     // The first receive after a blocking probe takes the message the probe
     // waited for (MPI_Probe then MPI_Recv; MPI_Mprobe then MPI_Mrecv).
-    if (kind == EventKind::Recv && unclaimed_probe_ != kNoEvent) {
-        trace_.probed_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), unclaimed_probe_});
-        unclaimed_probe_ = kNoEvent;
+    if (unclaimed_probe_ != kNoEvent) {
+        trace_.probed_receives.push_back({message, std::exchange(unclaimed_probe_, kNoEvent)});
+        return;
     }
+    // Polling for the message: the unsuccessful tests of the receive's
+    // request, or the non-blocking probes since the previous receive
+    // (MPI_Iprobe then MPI_Recv; MPI_Improbe then MPI_Mrecv or MPI_Imrecv).
+    // Polling calls before the last call that took some belong to that
+    // call's receives (a loop over MPI_Testany or MPI_Testsome polls for
+    // several); receives completed in one call share them.
+    const EventIndex call = open_call();
+    const auto polls_here = [&](EventIndex first) {
+        return first != kNoEvent && first < call &&
+               (polls_taken_by_ == kNoEvent || first > polls_taken_by_ || call == polls_taken_by_);
+    };
+    EventIndex first = polls_here(polling_probe) ? polling_probe : kNoEvent;
+    if (polls_here(first_test) && (first == kNoEvent || first_test < first)) first = first_test;
+    if (first == kNoEvent) return;
+    trace_.polled_receives.push_back({message, first});
+    polls_taken_by_ = call;
 }
 
 void EventStoreBuilder::reserve_messages(std::size_t messages) {
@@ -263,23 +286,37 @@ void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request)
     any_receive_posted_ = true;
     // Outside any call the request has no posting call to remember.
     if (open_.empty()) return;
-    posted_requests_[request] = open_call();
+    posted_requests_[request] = {open_call(), kNoEvent};
+}
+
+void EventStoreBuilder::request_test(std::uint64_t time, std::uint64_t request) {
+    (void)corrected(time, "MPI_REQUEST_TEST");
+    if (open_.empty()) return;
+    // Send requests, and receive requests never posted, poll for nothing
+    // this rank receives.
+    const auto posted = posted_requests_.find(request);
+    if (posted == posted_requests_.end()) return;
+    // A first test before the last call that took polling calls was taken
+    // with them: the request's own polling begins anew.
+    EventIndex& first = posted->second.first_test;
+    if (first == kNoEvent || (polls_taken_by_ != kNoEvent && first <= polls_taken_by_)) first = open_call();
 }
 
 void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
                               std::uint64_t bytes, std::uint64_t request) {
     const Ticks t = corrected(time, "MPI_IRECV");
-    push_message(t, EventKind::Recv, sender, comm, tag, bytes, true);
+    const auto posted = posted_requests_.find(request);
+    const bool known = posted != posted_requests_.end();
+    push_message(t, EventKind::Recv, sender, comm, tag, bytes, true, known ? posted->second.first_test : kNoEvent);
     // A receive whose request the trace never showed posted keeps no
     // posting call. From a writer that records no requests at all that is
     // expected; from one that does, the id is damaged or the post lost, and
     // finish() says so.
-    const auto posted = posted_requests_.find(request);
-    if (posted == posted_requests_.end()) [[unlikely]] {
+    if (!known) [[unlikely]] {
         unposted_receives_.add("request " + std::to_string(request) + " " + where(t));
         return;
     }
-    trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
+    trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second.posted});
     posted_requests_.erase(posted);
 }
 

@@ -59,6 +59,9 @@ public:
     void irecv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
                std::uint64_t bytes, std::uint64_t request);
     void request_cancelled(std::uint64_t time, std::uint64_t request);
+    // MPI_REQUEST_TEST: an unsuccessful test of `request` (MPI_Test* in a
+    // polling loop); the first one of a receive request begins its polling.
+    void request_test(std::uint64_t time, std::uint64_t request);
     void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                         std::uint64_t sent, std::uint64_t received);
     // A non-blocking collective: started by NON_BLOCKING_COLLECTIVE_REQUEST
@@ -70,9 +73,6 @@ public:
                                          std::uint64_t request);
     void program_begin(std::uint64_t time, OTF2_StringRef program_name);
     void program_end(std::uint64_t time);
-    // Records that use no event of the store but are part of it (request
-    // bookkeeping of non-blocking calls): only the time is checked.
-    void bookkeeping(std::uint64_t time, const char* record);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
     void collective_begin(std::uint64_t time);
 
@@ -86,9 +86,10 @@ public:
 
 private:
     // MPI calls the store treats apart: MPI_Init and MPI_Finalize, which
-    // synchronize all ranks, and the blocking probes (MPI_Probe,
-    // MPI_Mprobe), which wait for the message the next receive takes.
-    enum class SpecialCall : std::uint8_t { None, Init, Finalize, BlockingProbe };
+    // synchronize all ranks, the blocking probes (MPI_Probe, MPI_Mprobe),
+    // which wait for the message the next receive takes, and the
+    // non-blocking ones (MPI_Iprobe, MPI_Improbe), which poll for it.
+    enum class SpecialCall : std::uint8_t { None, Init, Finalize, BlockingProbe, PollingProbe };
 
     // Every record passes the checks below; their failures are kept out of
     // line, so that the common path is a few compares.
@@ -113,8 +114,14 @@ private:
     void push_leave(Ticks time);
     EventIndex append(const Event& event);
     EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
+    // `first_test`: for a receive completing a request, the Enter of the
+    // first unsuccessful test of it (kNoEvent: none).
     void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
-                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking);
+                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking,
+                      EventIndex first_test = kNoEvent);
+    // A receive just pushed: files the blocking probe, or the first polling
+    // call, that waited for its message.
+    void note_waiting_calls(EventIndex first_test);
     // A collective as the trace records it, checked against its communicator.
     Collective collective(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
                           std::uint64_t received) const;
@@ -155,13 +162,23 @@ private:
     bool collective_begun_ = false;
     EventIndex collective_begin_call_ = kNoEvent;
     // Receive requests posted and not yet completed: the Enter of the call
-    // that posted each (request ids are unique among a rank's open requests).
-    std::unordered_map<std::uint64_t, EventIndex> posted_requests_;
+    // that posted each (request ids are unique among a rank's open requests)
+    // and of the first unsuccessful test of it since polls were last taken.
+    struct PostedRequest {
+        EventIndex posted = kNoEvent;
+        EventIndex first_test = kNoEvent;
+    };
+    std::unordered_map<std::uint64_t, PostedRequest> posted_requests_;
     bool any_receive_posted_ = false;  // the writer records MPI_IRECV_REQUEST
     // Send requests started (MPI_ISEND) and not yet completed.
     std::unordered_set<std::uint64_t> open_send_requests_;
     // The Enter of the last blocking probe, until a receive takes it.
     EventIndex unclaimed_probe_ = kNoEvent;
+    // The Enter of the first non-blocking probe since the last receive.
+    EventIndex first_polling_probe_ = kNoEvent;
+    // The Enter of the last call whose receive took the polling calls
+    // before it: each polling call belongs to one completing call only.
+    EventIndex polls_taken_by_ = kNoEvent;
     // Non-blocking collectives started and not yet completed: when, and the
     // Enter of the starting call.
     struct Started {

@@ -94,7 +94,7 @@ void leave_out(LocalTrace& trace, const std::vector<bool>& messages, const std::
         c.starting_call = moved(c.starting_call);
     }
     // Ordered by message index, which the renumbering keeps in order.
-    for (std::vector<ReceiveCall>* table : {&trace.posted_receives, &trace.probed_receives}) {
+    for (std::vector<ReceiveCall>* table : {&trace.posted_receives, &trace.probed_receives, &trace.polled_receives}) {
         std::erase_if(*table, [&](const ReceiveCall& p) { return message_to.at(p.message) == kNoEvent; });
         for (ReceiveCall& p : *table) {
             p.message = message_to[p.message];

@@ -39,6 +39,13 @@ public:
     // message a receive then took: the first receive after each, ordered by
     // message index. Read it through probing_call().
     std::vector<ReceiveCall> probed_receives;
+    // The receives a polling loop tested for before a later call completed
+    // them: the first of their polling calls (an unsuccessful MPI_Test* of
+    // the receive's request, or an MPI_Iprobe/MPI_Improbe since the
+    // previous receive), ordered by message index. Read it through
+    // polling_call(); the polling calls are those of the polling functions
+    // from there up to the completing call (analyses/polling_calls.hpp).
+    std::vector<ReceiveCall> polled_receives;
     // How the stream began: without PROGRAM_BEGIN, or with one whose name
     // found no region, or with one naming the program's region (the call
     // tree's root then). Ranks of one run agree on it unless a name is damaged.
@@ -54,6 +61,9 @@ public:
     // Enter of the blocking probe that waited for the message of Recv event
     // `e` before the receive call took it; kNoEvent when none did.
     EventIndex probing_call(const Event& e) const;
+    // Enter of the first polling call that tested for the message of Recv
+    // event `e` before its receive completed; kNoEvent when none did.
+    EventIndex polling_call(const Event& e) const;
     const Collective& collective(const Event& e) const { return collectives[e.ref]; }
     // The region a call path ends in.
     const Region& region_of(CallPathId cnode) const {
@@ -86,7 +96,8 @@ public:
     Ticks collective_wait_start() const;
     // For a communication event: from when this rank could wait there. The
     // entry into its call, for a collective collective_wait_start(), for a
-    // receive whose message a blocking probe waited for the probe's entry.
+    // receive whose message a blocking probe waited for the probe's entry,
+    // for one polled for the entry into its first polling call.
     Ticks wait_start() const;
 
     // Enter and Leave of the region instance this event belongs to: for
@@ -120,6 +131,10 @@ inline EventIndex LocalTrace::probing_call(const Event& e) const {
     return probed_receives.empty() ? kNoEvent : detail::call_of(probed_receives, e.ref);
 }
 
+inline EventIndex LocalTrace::polling_call(const Event& e) const {
+    return polled_receives.empty() ? kNoEvent : detail::call_of(polled_receives, e.ref);
+}
+
 inline EventIndex EventView::enter_index() const {
     const Event& e = event();
     switch (e.kind) {
@@ -144,6 +159,8 @@ inline Ticks EventView::wait_start() const {
     if (kind() == EventKind::Recv) {
         const EventIndex probe = trace_->probing_call(event());
         if (probe != kNoEvent) return trace_->events[probe].time;
+        const EventIndex poll = trace_->polling_call(event());
+        if (poll != kNoEvent) return trace_->events[poll].time;
     }
     return enter().time;
 }

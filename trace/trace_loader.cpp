@@ -110,12 +110,10 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
               std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.isend_complete(t, request); }); });
-    // Other request bookkeeping of non-blocking calls: the store keeps the
-    // messages themselves (MPI_ISEND, MPI_IRECV), not the requests.
+    // An unsuccessful test of a request: a polling loop for its receive.
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t) {
-            return handle(ud, [&] { sink(ud).builder.bookkeeping(t, "MPI_REQUEST_TEST"); });
-        });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.request_test(t, request); }); });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
             return handle(ud, [&] { sink(ud).builder.collective_begin(t); });

@@ -6,6 +6,7 @@
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/critical_path/inclusive_values.hpp"
+#include "analyses/polling_calls.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -13,6 +14,18 @@ namespace hindsight::analyses {
 using trace::EventIndex;
 using trace::EventKind;
 using trace::EventView;
+
+namespace {
+
+// The first call before a receive's own call in which it may have waited:
+// the blocking probe that found its message, or the first polling call
+// that tested for it; kNoEvent when it waited in its own call only.
+EventIndex earlier_waiting_call(const trace::LocalTrace& trace, const trace::Event& recv) {
+    const EventIndex probe = trace.probing_call(recv);
+    return probe != trace::kNoEvent ? probe : trace.polling_call(recv);
+}
+
+}  // namespace
 
 void CriticalPathAnalysis::begin(const trace::LocalTrace& trace) {
     trace_ = &trace;
@@ -58,8 +71,25 @@ void CriticalPathAnalysis::count_activity() {
     // The sums are exact: integral ticks below 2^53.
     for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
         activity_[c] = static_cast<double>(exclusive_[c]);
+    const PollingCalls polling(*trace_);
     facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
-        if (is_synchronization_wait(wait)) activity_[trace_->events[event].cnode] -= static_cast<double>(wait.waiting);
+        if (!is_synchronization_wait(wait)) return;
+        // A receive's wait in a probe is the probe's; one polled for is
+        // split as the wait states claimed it, over the polling calls and
+        // the completing call.
+        const trace::Event& e = trace_->events[event];
+        const EventIndex earlier = e.kind == EventKind::Recv && wait.pattern == WaitPattern::LateSender
+                                       ? earlier_waiting_call(*trace_, e)
+                                       : trace::kNoEvent;
+        const auto polled = facts_->polled_wait_ends().find(event);
+        if (earlier != trace::kNoEvent && polled != facts_->polled_wait_ends().end()) {
+            polling.for_each_part(event, polled->second, wait.waiting, [&](CallPathId cnode, Ticks ticks) {
+                activity_[cnode] -= static_cast<double>(ticks);
+            });
+            return;
+        }
+        activity_[earlier != trace::kNoEvent ? trace_->events[earlier].cnode : e.cnode] -=
+            static_cast<double>(wait.waiting);
     });
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
@@ -181,15 +211,14 @@ void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
     if (!on_path)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
-    const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()));
-    const EventIndex probe =
-        view.kind() == EventKind::Recv ? trace_->probing_call(view.event()) : trace::kNoEvent;
-    if (probe != trace::kNoEvent) {
-        // The wait was in the blocking probe before the receive call: the
-        // path keeps what lies between, call path by call path, down to the
-        // wait's end in the probe.
+    const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()), *facts_);
+    const EventIndex earlier = view.kind() == EventKind::Recv ? earlier_waiting_call(*trace_, view.event()) : trace::kNoEvent;
+    if (earlier != trace::kNoEvent) {
+        // The wait was in the blocking probe before the receive call, or in
+        // the polling calls before the completing one: the path keeps what
+        // lies between, call path by call path, down to the wait's end.
         Ticks position = view.time();
-        for (EventIndex k = view.index(); k-- > probe && position > until;)
+        for (EventIndex k = view.index(); k-- > earlier && position > until;)
             hold_through(call_path_after(*trace_, k), std::max(trace_->events[k].time, until), position);
     } else {
         // pass_event() counted [event, before_] already; a send's event comes

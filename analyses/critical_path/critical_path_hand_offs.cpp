@@ -29,7 +29,13 @@ EventIndex posting_enter(const trace::LocalTrace& trace, EventIndex recv) {
 
 }  // namespace
 
-Ticks hand_off_end(const EventView& view, const WaitState& wait) { return view.wait_start() + wait.waiting; }
+Ticks hand_off_end(const EventView& view, const WaitState& wait, const ForwardFacts& facts) {
+    if (view.kind() == EventKind::Recv) {
+        const auto polled = facts.polled_wait_ends().find(view.index());
+        if (polled != facts.polled_wait_ends().end()) return polled->second;
+    }
+    return view.wait_start() + wait.waiting;
+}
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                                            const ForwardFacts& facts, EventIndex finish, EventIndex start)
@@ -158,7 +164,7 @@ void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_
             const auto ordinal = static_cast<std::uint32_t>(std::lower_bound(own.begin(), own.end(), i) - own.begin());
             request = {Kind::Collective, comm, ordinal, 0, 0};
         }
-        request.until = hand_off_end(EventView(trace_, i), *wait);
+        request.until = hand_off_end(EventView(trace_, i), *wait, facts_);
         nodes_.push_back(i);
         causers_.push_back(causer);
         requests_.push_back(request);

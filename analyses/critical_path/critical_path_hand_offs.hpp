@@ -15,8 +15,9 @@
 //    every member), or for a non-blocking one at the Leave of the call that
 //    started it there.
 // The path arrives at the waiting call's end of the wait: (the call's Enter,
-// or where the rank began to wait at a collective) + waiting, or the arrival
-// event if earlier.
+// or where the rank began to wait at a collective) + waiting, for a receive
+// polled for where the send began (its wait is spread over the polling
+// calls), or the arrival event if earlier.
 // On the causing rank it runs backward from the arrival until that rank's
 // next node, its successor; a rank without one keeps the path down to its
 // first collective on MPI_COMM_WORLD.
@@ -43,8 +44,9 @@ namespace hindsight::analyses {
 
 // The end of a hand-off wait at `view`, where the path continues on the
 // causing rank: a collective's wait is measured from the operation's begin,
-// which may come after the call's entry.
-Ticks hand_off_end(const trace::EventView& view, const WaitState& wait);
+// which may come after the call's entry; a receive polled for waited in
+// several calls, until the send began (ForwardFacts::polled_wait_ends).
+Ticks hand_off_end(const trace::EventView& view, const WaitState& wait, const ForwardFacts& facts);
 
 // Where the path arrives on this rank: the walk takes it at event `at`,
 // positioned at `position`.

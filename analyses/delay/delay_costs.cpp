@@ -40,6 +40,7 @@ std::optional<CostPattern> collective_pattern(CollectiveOp op) {
 void DelayCostAnalysis::prepare() {
     const trace::LocalTrace& trace = *trace_;
     sync_points_ = SyncPointList(trace, *facts_);
+    polling_ = PollingCalls(trace);
     scanner_ = IntervalScanner(trace, sync_points_);
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
@@ -382,12 +383,22 @@ void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks w
     const double propagated = std::min(propagating(event), total);
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     // Where the waiting was claimed: the call of the point (a receive's
-    // blocking probe, where the wait was there).
-    const CallPathId cnode = sync_points_[point].cnode;
-    cube_->add(split.indirect, cnode, seconds(indirect));
-    cube_->add(split.direct, cnode, seconds(total - indirect));
-    cube_->add(split.propagating, cnode, seconds(propagated));
-    cube_->add(split.terminal, cnode, seconds(total - propagated));
+    // blocking probe, where the wait was there), or for a receive polled
+    // for each polling call and the completing call, in proportion.
+    const auto add = [&](CallPathId cnode, double share) {
+        cube_->add(split.indirect, cnode, seconds(share * indirect));
+        cube_->add(split.direct, cnode, seconds(share * (total - indirect)));
+        cube_->add(split.propagating, cnode, seconds(share * propagated));
+        cube_->add(split.terminal, cnode, seconds(share * (total - propagated)));
+    };
+    const auto polled = facts_->polled_wait_ends().find(event);
+    if (pattern == WaitPattern::LateSender && polled != facts_->polled_wait_ends().end() && total > 0 &&
+        trace_->probing_call(trace_->events[event]) == trace::kNoEvent) {
+        polling_.for_each_part(event, polled->second, waiting,
+                               [&](CallPathId cnode, Ticks ticks) { add(cnode, static_cast<double>(ticks) / total); });
+        return;
+    }
+    add(sync_points_[point].cnode, 1.0);
 }
 
 }  // namespace hindsight::analyses

@@ -59,6 +59,7 @@
 #include "analyses/delay/sync_point_list.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/round_analysis.hpp"
+#include "analyses/polling_calls.hpp"
 #include "replay/wavefront_rounds.hpp"
 
 namespace hindsight::analyses {
@@ -139,6 +140,7 @@ private:
 
     LocalCube* cube_;
     const ForwardFacts* facts_ = nullptr;  // during run()
+    PollingCalls polling_;                 // how a receive polled for waited
     const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;

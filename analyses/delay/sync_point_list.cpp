@@ -94,12 +94,25 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         const bool waited_in_probe = e.kind == EventKind::Recv && state->pattern == WaitPattern::LateSender &&
                                      trace.probing_call(e) != trace::kNoEvent;
         if (waited_in_probe) point.enter = trace.probing_call(e);
+        // One that a polling loop waited for began to wait in its first
+        // polling call; of what follows, the waiting in the polling calls
+        // (and the completing call) is left out, the time between them is
+        // the rank's own.
+        const EventIndex poll = e.kind == EventKind::Recv && state->pattern == WaitPattern::LateSender && !waited_in_probe
+                                    ? trace.polling_call(e)
+                                    : trace::kNoEvent;
+        const auto wait_end = facts.polled_wait_ends().find(i);
+        const bool waited_in_polling = poll != trace::kNoEvent && wait_end != facts.polled_wait_ends().end() &&
+                                       wait_end->second > trace.events[poll].time;
+        if (waited_in_polling) point.enter = poll;
         point.cnode = trace.events[point.enter].cnode;
         point.wait = state->waiting;
         const EventIndex leave = trace.events[point.enter].kind == EventKind::Enter ? trace.events[point.enter].ref
                                                                                    : trace::kNoEvent;
         const Ticks duration = leave == trace::kNoEvent ? 0 : trace.events[leave].time - trace.events[point.enter].time;
-        point.prune = held_up_at_start || waited_in_probe ? duration : std::max<Ticks>(0, duration - state->completion);
+        point.prune = held_up_at_start || waited_in_probe ? duration
+                      : waited_in_polling                 ? state->waiting
+                                                          : std::max<Ticks>(0, duration - state->completion);
 
         Group group;
         if (e.kind == EventKind::CollectiveEnd) {

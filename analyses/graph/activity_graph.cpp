@@ -96,7 +96,9 @@ Ticks ActivityGraph::collective_begin(EventIndex k) const { return EventView(*tr
 Ticks ActivityGraph::waiting_at(EventIndex k) const {
     const trace::Event& e = trace_->events[k];
     if (e.kind == EventKind::CollectiveEnd && trace_->collective(e).nonblocking) return 0;
-    if (e.kind == EventKind::Recv && trace_->probing_call(e) != trace::kNoEvent) return 0;
+    if (e.kind == EventKind::Recv &&
+        (trace_->probing_call(e) != trace::kNoEvent || trace_->polling_call(e) != trace::kNoEvent))
+        return 0;
     const WaitState* wait = facts_->wait_states().find(k);
     if (!wait || wait->waiting <= 0 || wait->cause < 0) return 0;
     if (wait->pattern == WaitPattern::LateReceiver && facts_->late_receivers_posted_apart().contains(k)) return 0;

@@ -11,9 +11,10 @@
 // Waiting is no edge: where a rank waited, the wait is cut out and the
 // rank's progress is the latest of its own and the awaited rank's.
 // Non-blocking collectives join nothing yet, and a receive whose message a
-// blocking probe waited for joins only where the receive took it: a wait
-// where such a collective completes, or in such a probe, stays the rank's
-// own activity, so what-if scenarios do not move it.
+// blocking probe or a polling loop waited for joins only where the receive
+// took it: a wait where such a collective completes, or in such a probe or
+// polling loop, stays the rank's own activity, so what-if scenarios do not
+// move it.
 //
 // One forward replay computes, for every vertex, the length of the longest
 // path reaching it: each rank walks its own events in order, adds its

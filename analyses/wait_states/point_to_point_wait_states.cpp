@@ -85,6 +85,7 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     waits_for_receiver_.assign(trace.call_tree.size(), false);
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
         waits_for_receiver_[c] = is_mpi_call(trace.region_of(c), {"MPI_Send", "MPI_Ssend"});
+    polling_ = PollingCalls(trace);
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();
     latest_candidate_send_ = kNoCandidate;
@@ -153,6 +154,13 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
     // its end at the latest (the receive call itself finds the message).
     const trace::EventIndex probe = trace_->probing_call(view.event());
     const bool probed = probe != trace::kNoEvent;
+    if (!probed) {
+        const trace::EventIndex poll = trace_->polling_call(view.event());
+        if (poll != trace::kNoEvent) {
+            polled(view, sent, poll, source);
+            return;
+        }
+    }
     const CallPathId call = probed ? trace_->events[probe].cnode : view.enter().cnode;
     const Completion completion = probed ? Completion::Single : completion_[call];
     if (completion == Completion::Test) return;
@@ -165,11 +173,46 @@ void PointToPointWaitStates::unpack(const trace::EventView& view, replay::Payloa
     const LateMessage late{recv,        call,           view.enter().cnode,
                            waiting,     sent.send,      wait_from,
                            source,      msg.partner,    msg.bytes == 0,
-                           std::max<Ticks>(0, recv_leave - sent.leave)};
+                           std::max<Ticks>(0, recv_leave - sent.leave),
+                           trace::kNoEvent, 0, 0};
     if (completion == Completion::Single) {
         report_late_sender(late);
         return;
     }
+    late_in_call(view, late);
+}
+
+// A receive that a polling loop tested for, from its first polling call
+// `poll` on: it waited inside those calls until the send began, and inside
+// the completing call too unless that is a test.
+void PointToPointWaitStates::polled(const trace::EventView& view, const SendTimes& sent, trace::EventIndex poll,
+                                    int source) {
+    const trace::Message& msg = view.message();
+    const Ticks recv_enter = view.enter().time, recv_leave = view.leave().time;
+    const Completion completion = completion_[view.enter().cnode];
+    const Ticks own =
+        completion == Completion::Test ? 0 : std::max<Ticks>(0, std::min(sent.enter, recv_leave) - recv_enter);
+    const Ticks waiting = polling_.waiting(poll, view.enter_index(), sent.enter, [](CallPathId, Ticks) {}) + own;
+    if (waiting <= 0) return;
+    const LateMessage late{view.index(),   trace_->events[poll].cnode, view.enter().cnode,
+                           waiting,        sent.send,                  trace_->events[poll].time,
+                           source,         msg.partner,                msg.bytes == 0,
+                           std::max<Ticks>(0, recv_leave - sent.leave),
+                           poll,           sent.enter,                 own};
+    // The wait ended when the send began (the path continues on the sender
+    // from there), at the latest where the receive completed.
+    facts_->polled_wait_end(view.index(), std::min(sent.enter, view.time()));
+    if (completion == Completion::Single) {
+        report_late_sender(late);
+        return;
+    }
+    late_in_call(view, late);
+}
+
+// A Late Sender in a call that may complete several receives: only the
+// longest wait of the call counts, once the call is over (close_call).
+void PointToPointWaitStates::late_in_call(const trace::EventView& view, const LateMessage& late) {
+    const Ticks waiting = late.waiting;
     const trace::EventIndex call_enter = view.enter_index();
     if (open_call_ != call_enter || waiting > longest_.waiting) longest_ = late;
     open_call_ = call_enter;
@@ -223,10 +266,24 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
 // (zero-byte or with data), as its row names them.
 void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting,
                                            bool zero_bytes) {
+    claim_time(*cube_, *trace_, *pattern_info(pattern).wait, cnode, waiting);
+    claim_count(pattern, counted, zero_bytes);
+}
+
+void PointToPointWaitStates::claim_count(WaitPattern pattern, CallPathId counted, bool zero_bytes) {
     const PatternInfo& row = pattern_info(pattern);
-    claim_time(*cube_, *trace_, *row.wait, cnode, waiting);
     const Metric count = zero_bytes ? row.point_to_point->synchronizations : row.point_to_point->communications;
     claim(*cube_, *info(count).parent, count, counted, 1.0);
+}
+
+template <typename Visit>
+void PointToPointWaitStates::for_each_part(const LateMessage& late, Visit&& visit) const {
+    if (late.first_poll == trace::kNoEvent) {
+        visit(late.cnode, late.waiting);
+        return;
+    }
+    polling_.waiting(late.first_poll, trace::EventView(*trace_, late.recv).enter_index(), late.send_start, visit);
+    if (late.own_waiting > 0) visit(late.receive_cnode, late.own_waiting);
 }
 
 void PointToPointWaitStates::end_pass(const trace::LocalTrace&) { close_call(); }
@@ -238,7 +295,9 @@ void PointToPointWaitStates::close_call() {
 }
 
 void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
-    claim_pattern(WaitPattern::LateSender, late.cnode, late.receive_cnode, late.waiting, late.zero_bytes);
+    const Metric wait = *pattern_info(WaitPattern::LateSender).wait;
+    for_each_part(late, [&](CallPathId cnode, Ticks ticks) { claim_time(*cube_, *trace_, wait, cnode, ticks); });
+    claim_count(WaitPattern::LateSender, late.receive_cnode, late.zero_bytes);
     facts_->record_wait(late.recv,
                         {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
     const trace::EventView recv(*trace_, late.recv);
@@ -263,8 +322,10 @@ void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
         constexpr const PatternInfo& late_sender = pattern_info(WaitPattern::LateSender);
         constexpr const PointToPointMetrics& counts = *late_sender.point_to_point;
         constexpr const metrics::WrongOrderMetrics& wrong = *counts.wrong_order;
-        claim(*cube_, *late_sender.wait, it->source == source ? wrong.same_source : wrong.different_sources,
-              it->cnode, trace_->seconds(it->waiting));
+        const Metric part = it->source == source ? wrong.same_source : wrong.different_sources;
+        for_each_part(*it, [&](CallPathId cnode, Ticks ticks) {
+            claim(*cube_, *late_sender.wait, part, cnode, trace_->seconds(ticks));
+        });
         if (it->zero_bytes)
             claim(*cube_, counts.synchronizations, wrong.synchronizations, it->receive_cnode, 1.0);
         else

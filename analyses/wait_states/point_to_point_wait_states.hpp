@@ -8,7 +8,13 @@
 //    blocking probe (MPI_Probe, MPI_Mprobe) waited for the message before
 //    the receive took it, the wait is the probe's: from its entry until
 //    the send began, at most until the probe ended (LocalTrace::
-//    probing_call).
+//    probing_call). Where a polling loop tested for the message before the
+//    call that completed it (unsuccessful MPI_Test* of its request, or
+//    MPI_Iprobe/MPI_Improbe before the receive: polling_calls.hpp), the
+//    time inside those calls before the send began is waiting too, each
+//    call's at its own call path; the time between them is not. A call
+//    completing several such receives (MPI_Testall, ...) counts, as a
+//    MPI_Waitall, only the longest of their waits.
 //  - Late Sender, wrong order: a Late Sender message turns out to have been
 //    sent after a message this rank received later; receiving in the order
 //    of sending would have avoided (part of) the wait. Split by whether the
@@ -33,6 +39,7 @@
 
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
+#include "analyses/polling_calls.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
@@ -84,6 +91,12 @@ private:
         int source_in_comm = -1;
         bool zero_bytes = false;
         Ticks completion = 0;  // the receive's time after the send call ended
+        // A receive polled for: its first polling call, when the send
+        // began, and the waiting in the completing call itself (an
+        // MPI_Wait* after the polling; none in an MPI_Test*).
+        trace::EventIndex first_poll = trace::kNoEvent;
+        Ticks send_start = 0;
+        Ticks own_waiting = 0;
     };
     // What the receiver tells the sender of a message after the pass.
     struct SenderNote {
@@ -98,12 +111,20 @@ private:
 
     static void write_send_times(replay::PayloadWriter& out, const SendTimes& sent);
     static SendTimes read_send_times(replay::PayloadReader& in);
+    void polled(const trace::EventView& view, const SendTimes& sent, trace::EventIndex poll, int source);
+    void late_in_call(const trace::EventView& view, const LateMessage& late);
     // Reports the longest wait of the open multiple-completion call.
     void close_call();
     void report_late_sender(const LateMessage& late);
     // The waiting claimed at `cnode`, the occurrence at `counted` (the call
     // that counts the message).
     void claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting, bool zero_bytes);
+    void claim_count(WaitPattern pattern, CallPathId counted, bool zero_bytes);
+    // Calls visit(cnode, ticks) for each part of a Late Sender's wait: the
+    // whole wait at its call, or for a receive polled for, the waiting in
+    // each polling call and in the completing call.
+    template <typename Visit>
+    void for_each_part(const LateMessage& late, Visit&& visit) const;
     void check_wrong_order(Ticks send, int source);
     int world_rank(CommId comm, int rank);
 
@@ -111,6 +132,7 @@ private:
     ForwardFactsBuilder* facts_;
     const trace::LocalTrace* trace_ = nullptr;
     std::vector<Completion> completion_;          // by call path
+    PollingCalls polling_;
     std::vector<bool> waits_for_receiver_;        // by call path: MPI_Send or MPI_Ssend
     std::vector<std::optional<std::vector<int>>> members_;  // by communicator, once asked for
     std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first

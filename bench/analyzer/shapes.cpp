@@ -60,6 +60,28 @@ void pairs(Events& events, const Step& step) {
     }
 }
 
+// The pairs' exchange with a receiver that polls: MPI_Iprobe calls of 5
+// ticks every 20 (a loop with work between the calls, each recorded in
+// full) from when it is ready, until its MPI_Recv finds the message. The
+// sender is always late, by 100 ticks: half of the calls wait.
+constexpr OTF2_TimeStamp kPollEvery = 20;
+OTF2_TimeStamp polling_body(int) { return 1200; }
+void polling(Events& events, const Step& step) {
+    const OTF2_TimeStamp base = step.base;
+    work(events, step, base + 10, base + 110 + skew(step.rank));
+    const int partner = (step.rank % 2 == 0) ? step.rank + 1 : step.rank - 1;
+    if (partner >= step.ranks) return;
+    for (int phase = 0; phase < 2; ++phase) {
+        const OTF2_TimeStamp t = base + 300 + static_cast<OTF2_TimeStamp>(phase) * 400;
+        if ((phase == 0) == (step.rank % 2 == 0)) {
+            events.send(t + 100, partner, 1);
+            continue;
+        }
+        for (OTF2_TimeStamp poll = t; poll < t + 200; poll += kPollEvery) events.region(kIprobe, poll, poll + 5);
+        events.recv(t + 200, t + 210, partner, 1);
+    }
+}
+
 // A wavefront: rank r receives from r - 1, computes, sends to r + 1. All
 // ranks enter their receive at the iteration's start, so rank r waits for
 // the r stages before it (a chain of Late Senders across all ranks).
@@ -105,7 +127,8 @@ void alltoall(Events& events, const Step& step) {
         shift(events, right_of(step.rank, step.ranks), left_of(step.rank, step.ranks), 0, base + 320, base + 320);
 }
 
-constexpr std::array<Shape, 4> kShapes = {{{"pairs", pairs_body, pairs},
+constexpr std::array<Shape, 5> kShapes = {{{"pairs", pairs_body, pairs},
+                                           {"polling", polling_body, polling},
                                            {"pipeline", pipeline_body, pipeline},
                                            {"halo", halo_body, halo},
                                            {"alltoall", alltoall_body, alltoall}}};

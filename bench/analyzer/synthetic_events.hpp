@@ -11,10 +11,11 @@
 namespace hindsight::bench {
 
 enum Region : OTF2_RegionRef {
-    kMain, kWork, kSend, kRecv, kAllreduce, kInit, kFinalize, kAlltoall, kRegions
+    kMain, kWork, kSend, kRecv, kAllreduce, kInit, kFinalize, kAlltoall, kIprobe, kRegions
 };
-inline const char* const kRegionNames[kRegions] = {"main",   "work",         "MPI_Send",    "MPI_Recv",
-                                                   "MPI_Allreduce", "MPI_Init", "MPI_Finalize", "MPI_Alltoall"};
+inline const char* const kRegionNames[kRegions] = {"main",          "work",     "MPI_Send",     "MPI_Recv",
+                                                   "MPI_Allreduce", "MPI_Init", "MPI_Finalize", "MPI_Alltoall",
+                                                   "MPI_Iprobe"};
 // The regions from kSend on are MPI's.
 constexpr bool is_mpi(OTF2_RegionRef region) { return region >= kSend; }
 

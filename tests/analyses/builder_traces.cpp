@@ -96,8 +96,11 @@ public:
         else if (e.region == "MPI_Finalize")
             add_collective(t, trace::CollectiveOp::Finalize);
         const trace::EventIndex enter = open_.back();
-        // As the loader: the next receive takes the message a blocking probe waited for.
+        // As the loader: the next receive takes the message a blocking probe
+        // waited for, or the polling of the non-blocking probes before it.
         if (e.region == "MPI_Probe" || e.region == "MPI_Mprobe") unclaimed_probe_ = enter;
+        if ((e.region == "MPI_Iprobe" || e.region == "MPI_Improbe") && first_polling_probe_ == trace::kNoEvent)
+            first_polling_probe_ = enter;
         open_.pop_back();
         const trace::EventIndex leave = add({t, trace_.events[enter].cnode, enter, trace::EventKind::Leave});
         trace_.events[enter].ref = leave;
@@ -106,15 +109,25 @@ public:
     void operator()(Ticks t, const event::MpiIsend& e) { message(t, trace::EventKind::Send, e.envelope, true); }
     void operator()(Ticks t, const event::MpiRecv& e) { message(t, trace::EventKind::Recv, e.envelope, false); }
     void operator()(Ticks t, const event::MpiIrecv& e) {
-        message(t, trace::EventKind::Recv, e.envelope, true);
-        // As the loader: the call that posted the request, if it was seen.
         const auto posted = posted_requests_.find(e.request);
-        if (posted == posted_requests_.end()) return;
-        trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second});
+        const bool known = posted != posted_requests_.end();
+        message(t, trace::EventKind::Recv, e.envelope, true, known ? posted->second.second : trace::kNoEvent);
+        // As the loader: the call that posted the request, if it was seen.
+        if (!known) return;
+        trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second.first});
         posted_requests_.erase(posted);
     }
     void operator()(Ticks, const event::MpiIrecvRequest& e) {
-        if (!open_.empty()) posted_requests_[e.request] = open_.back();
+        if (!open_.empty()) posted_requests_[e.request] = {open_.back(), trace::kNoEvent};
+    }
+    // As the loader: the first unsuccessful test of a receive request since
+    // polling calls were last taken.
+    void operator()(Ticks, const event::MpiRequestTest& e) {
+        const auto posted = posted_requests_.find(e.request);
+        if (posted == posted_requests_.end() || open_.empty()) return;
+        trace::EventIndex& first = posted->second.second;
+        if (first == trace::kNoEvent || (polls_taken_by_ != trace::kNoEvent && first <= polls_taken_by_))
+            first = open_.back();
     }
     void operator()(Ticks, const event::MpiRequestCancelled& e) { posted_requests_.erase(e.request); }
     // Kept for the collective that ends next, as the loader keeps it.
@@ -167,7 +180,8 @@ private:
         coll.op = trace::collective_op_from_otf2(e.op);
         return coll;
     }
-    void message(Ticks t, trace::EventKind kind, const event::Envelope& env, bool nonblocking) {
+    void message(Ticks t, trace::EventKind kind, const event::Envelope& env, bool nonblocking,
+                 trace::EventIndex first_test = trace::kNoEvent) {
         trace::Message msg;
         msg.comm = env.comm;
         // As the loader: an intercommunicator's events name ranks of the other group.
@@ -179,10 +193,26 @@ private:
         msg.nonblocking = nonblocking;
         trace_.messages.push_back(msg);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.messages.size() - 1), kind});
-        if (kind == trace::EventKind::Recv && unclaimed_probe_ != trace::kNoEvent) {
-            trace_.probed_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), unclaimed_probe_});
-            unclaimed_probe_ = trace::kNoEvent;
+        if (kind == trace::EventKind::Recv) note_waiting_calls(first_test);
+    }
+    // As the loader (EventStoreBuilder::note_waiting_calls).
+    void note_waiting_calls(trace::EventIndex first_test) {
+        const auto message = static_cast<std::uint32_t>(trace_.messages.size() - 1);
+        const trace::EventIndex polling_probe = std::exchange(first_polling_probe_, trace::kNoEvent);
+        if (unclaimed_probe_ != trace::kNoEvent) {
+            trace_.probed_receives.push_back({message, std::exchange(unclaimed_probe_, trace::kNoEvent)});
+            return;
         }
+        const trace::EventIndex call = open_.back();
+        const auto polls_here = [&](trace::EventIndex first) {
+            return first != trace::kNoEvent && first < call &&
+                   (polls_taken_by_ == trace::kNoEvent || first > polls_taken_by_ || call == polls_taken_by_);
+        };
+        trace::EventIndex first = polls_here(polling_probe) ? polling_probe : trace::kNoEvent;
+        if (polls_here(first_test) && (first == trace::kNoEvent || first_test < first)) first = first_test;
+        if (first == trace::kNoEvent) return;
+        trace_.polled_receives.push_back({message, first});
+        polls_taken_by_ = call;
     }
     void add_collective(Ticks t, trace::CollectiveOp op) {
         trace::Collective coll;
@@ -199,8 +229,11 @@ private:
     CallTree& tree_;
     const std::map<std::string, RegionId>& regions_;
     std::vector<trace::EventIndex> open_;
-    std::map<std::uint64_t, trace::EventIndex> posted_requests_;  // receive requests not yet completed
+    // Receive requests not yet completed: the posting call, the first unsuccessful test.
+    std::map<std::uint64_t, std::pair<trace::EventIndex, trace::EventIndex>> posted_requests_;
     trace::EventIndex unclaimed_probe_ = trace::kNoEvent;  // the last blocking probe, until a receive takes it
+    trace::EventIndex first_polling_probe_ = trace::kNoEvent;  // since the last receive
+    trace::EventIndex polls_taken_by_ = trace::kNoEvent;  // the last call whose receive took polling calls
     // Non-blocking collectives not yet completed: when and in which call they began.
     std::map<std::uint64_t, std::pair<Ticks, trace::EventIndex>> started_collectives_;
 };

@@ -119,3 +119,27 @@ TEST_CASE("leaving out nothing changes nothing", "[leave_out]") {
     CHECK(trace.messages.size() == 4);
     CHECK(trace.posted_receives.size() == 2);
 }
+
+TEST_CASE("leaving out a message renumbers the polling calls of the receives", "[leave_out]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    // Rank 0: a send (message 0, left out), then a receive posted at 20,
+    // polled for by MPI_Test at 30 and completed in MPI_Wait at 45.
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main").send(10, 12, 1, 7, 8);
+    const auto request = r0.irecv(20, 21, 1, 8, 8);
+    r0.test(30, 32, request, false).wait(40, 45, request).leave(100);
+    t.rank(1).enter(0, "main").leave(100);
+    t.write(dir.path());
+    LocalTrace trace = load_local_trace(dir.anchor(), 0, 2).trace;
+    leave_out(trace, {true, false}, {});
+    REQUIRE(trace.polled_receives.size() == 1);
+    CHECK(trace.polled_receives[0].message == 0);
+    for (EventIndex i = 0; i < trace.events.size(); ++i) {
+        if (trace.events[i].kind != EventKind::Recv) continue;
+        const EventIndex poll = trace.polling_call(trace.events[i]);
+        REQUIRE(poll != kNoEvent);
+        CHECK(trace.events[poll].time == 30);
+        CHECK(trace.region_of(trace.events[poll].cnode).name == "MPI_Test");
+    }
+}

@@ -420,3 +420,40 @@ TEST_CASE("the loader reads Score-P's intercommunicators: peers in the other gro
         CHECK(loaded.trace.collectives[0].root == -1);
     }
 }
+
+TEST_CASE("the loader gives a receive polled for its first polling call", "[loader]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main");
+    for (std::uint32_t tag = 1; tag <= 5; ++tag) r0.send(tag, tag, 1, tag, 8);
+    r0.leave(100);
+    auto& r1 = t.rank(1);
+    r1.enter(0, "main");
+    const auto a = r1.irecv(10, 11, 0, 1, 8);
+    const auto b = r1.irecv(12, 13, 0, 2, 8);
+    // MPI_Testany over both requests: a full unsuccessful call, the summed
+    // calls after it, then the call completing the first request, which
+    // takes those polls; the second request's polling begins anew after it.
+    r1.enter(20, "MPI_Testany").request_test_event(21, a).request_test_event(21, b).leave(21)
+        .region(22, 30, "MPI_Testany")
+        .enter(31, "MPI_Testany").irecv_event(32, a, 0, 1, 8).leave(32)
+        .enter(33, "MPI_Testany").request_test_event(34, b).leave(34)
+        .wait(35, 40, b);
+    // A receive nobody polled for.
+    const auto c = r1.irecv(41, 42, 0, 3, 8);
+    r1.wait(43, 45, c);
+    // MPI_Iprobe polls before a receive; the receive after it polled nothing.
+    r1.region(50, 51, "MPI_Iprobe").region(52, 53, "MPI_Iprobe").recv(54, 55, 0, 4, 8).recv(56, 57, 0, 5, 8)
+        .leave(100);
+    t.write(dir.path());
+    const LocalTrace trace = load_local_trace(dir.anchor(), 1, 2).trace;
+    std::vector<std::string> polls;
+    for (const Event& e : trace.events) {
+        if (e.kind != EventKind::Recv) continue;
+        const EventIndex poll = trace.polling_call(e);
+        polls.push_back(poll == kNoEvent ? "-" : path(trace, poll) + "@" + std::to_string(trace.events[poll].time));
+    }
+    CHECK(polls == std::vector<std::string>{"main/MPI_Testany@20", "main/MPI_Testany@33", "-", "main/MPI_Iprobe@50",
+                                            "-"});
+}

@@ -3,8 +3,8 @@
 //   backward_report_check check REPORT  checks the report's values
 //   backward_report_check write-sendrecv DIR / check-sendrecv REPORT
 //                                       the same for sendrecv_exchange.hpp
-//   (and -irecv, -nonblocking, -probe: irecv_late_receiver.hpp,
-//   nonblocking_allreduce.hpp, probed_late_sender.hpp)
+//   (and -irecv, -nonblocking, -probe, -polling: irecv_late_receiver.hpp,
+//   nonblocking_allreduce.hpp, probed_late_sender.hpp, polled_late_sender.hpp)
 // (run_backward_e2e.py runs the analyzer in between). The expected values
 // are the paper's (see figure3.hpp) and the hand-derived ones of the
 // scenarios' headers.
@@ -18,6 +18,7 @@
 #include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/polled_late_sender.hpp"
 #include "tests/analyses/backward/probed_late_sender.hpp"
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
 
@@ -118,6 +119,19 @@ int check_probe(const std::string& path) {
     return failures == 0 ? 0 : 1;
 }
 
+// polled_late_sender.hpp's values, polling with MPI_Test.
+int check_polling(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath test{"main", "MPI_Test"}, work{"main", "work"};
+    constexpr double ns = 1e9;  // compared in ticks
+    expect("Late Sender in MPI_Test on rank 1", ns * cube::value_at(report, "mpi_latesender", test, 1), 15);
+    expect("Late Sender", ns * cube::total(report, "mpi_latesender"), 15);
+    expect("Late Sender delay costs at work on rank 0", ns * cube::value_at(report, "delay_latesender", work, 0), 15);
+    expect("critical path", ns * cube::total(report, "critical_path"), 65);
+    expect("critical path at MPI_Test on rank 1", ns * cube::value_at(report, "critical_path", test, 1), 8);
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,8 +162,13 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "check-probe") return check_probe(argv[2]);
-        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking|-probe] DIR | "
-                             "check[-sendrecv|-irecv|-nonblocking|-probe] REPORT\n");
+        if (mode == "write-polling") {
+            testing::polled_late_sender_trace(testing::PollingStyle::Test).write(argv[2]);
+            return 0;
+        }
+        if (mode == "check-polling") return check_polling(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking|-probe|-polling] DIR | "
+                             "check[-sendrecv|-irecv|-nonblocking|-probe|-polling] REPORT\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "backward_report_check: %s\n", e.what());

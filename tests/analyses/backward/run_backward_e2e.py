@@ -2,7 +2,8 @@
 """Writes Figure 3's trace, analyzes it with hindsight-analyze on 3 ranks and
 checks the report's backward-analysis values; then the same for the
 MPI_Sendrecv exchange on 2 ranks, for a Late Receiver posted by MPI_Irecv, for
-a Late Sender waited for in MPI_Mprobe, and for a non-blocking collective
+a Late Sender waited for in MPI_Mprobe, for one waited for in an MPI_Test
+polling loop, and for a non-blocking collective
 awaited in MPI_Wait on 3 ranks.
 
 usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
@@ -54,8 +55,8 @@ def main():
         # The MPI_Sendrecv exchange, a Late Receiver whose answer the MPI
         # engine must take where the receive was posted, not where it
         # completed (that would deadlock), and a Late Sender waited for in
-        # MPI_Mprobe.
-        for scenario in ("sendrecv", "irecv", "probe"):
+        # MPI_Mprobe and in an MPI_Test polling loop.
+        for scenario in ("sendrecv", "irecv", "probe", "polling"):
             trace_dir = os.path.join(work, scenario)
             report = os.path.join(work, scenario + ".cubex")
             step([args.checker, "write-" + scenario, trace_dir])

@@ -6,6 +6,7 @@
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/polled_late_sender.hpp"
 #include "tests/analyses/backward/probed_late_sender.hpp"
 
 using namespace hindsight;
@@ -269,4 +270,59 @@ TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for 
         CHECK(r.with_children(Metric::CriticalPath, 1, main + probe) == Approx(ns(1)));
         CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(40)));
     }
+}
+
+TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for in a polling loop", "[delay]") {
+    // The scenario of polled_late_sender.hpp, with its hand-derived values.
+    struct Variant {
+        PollingStyle style;
+        std::string poll, completion;
+    };
+    for (const Variant& v : {Variant{PollingStyle::Test, "main/MPI_Test", "main/MPI_Test"},
+                             Variant{PollingStyle::Iprobe, "main/MPI_Iprobe", "main/MPI_Recv"},
+                             Variant{PollingStyle::Improbe, "main/MPI_Improbe", "main/MPI_Mrecv"}}) {
+        INFO(v.poll << " then " << v.completion);
+        const AnalysisResults r(polled_late_sender_trace(v.style), kAllAnalyses);
+        CHECK(r.own(Metric::MpiLateSender, 1, v.poll) == Approx(ns(15)));
+        CHECK(all_ranks(r, Metric::MpiLateSender, 2) == Approx(ns(15)));
+        CHECK(r.own(Metric::MpiClsCount, 1, v.completion) == 1.0);
+        CHECK(r.own(Metric::DelayLateSender, 0, "main/work") == Approx(ns(15)));
+        check_conservation(r, 2, Metric::MpiLateSender, Metric::DelayLateSender, Metric::DelayLateSenderLongterm);
+        CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(65)));
+        CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+        if (v.style == PollingStyle::Test) {
+            CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9 + 8)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == Approx(ns(3 + 5)));
+        } else {
+            CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9 + 2 + 5)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, v.completion) == Approx(ns(3)));
+            CHECK(r.with_children(Metric::CriticalPath, 1, v.poll) == Approx(ns(1 + 5)));
+        }
+    }
+}
+
+TEST_CASE("wait states, delay costs and critical path: a Late Sender polled for, then waited for in MPI_Wait",
+          "[delay]") {
+    // polled_then_waited_trace() in polled_late_sender.hpp, hand-derived.
+    const AnalysisResults r(polled_then_waited_trace(), kAllAnalyses);
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Test") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiLateSender, 1, "main/MPI_Wait") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiClsCount, 1, "main/MPI_Wait") == 1.0);
+    CHECK(r.own(Metric::DelayLateSender, 0, "main/work") == Approx(ns(15)));
+    check_conservation(r, 2, Metric::MpiLateSender, Metric::DelayLateSender, Metric::DelayLateSenderLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 2) == Approx(ns(65)));
+    CHECK(r.own(Metric::CriticalPath, 1, "main") == Approx(ns(9)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Wait") == Approx(ns(16)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/MPI_Test") == 0.0);
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == Approx(ns(30)));
+    // The wait's classification where the wait was: all direct (rank 0
+    // did not wait), split as the Late Sender.
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 1, "main/MPI_Test") == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiWaitDirectLatesender, 1, "main/MPI_Wait") == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiWaitTerminalLs, 1, "main/MPI_Wait") == Approx(ns(10)));
+    // Without its waits rank 1 was active 16 in MPI_Wait (all on the path)
+    // and 0 in MPI_Test.
+    CHECK(r.own(Metric::CriticalPathActivities, 1, "main/MPI_Wait") == Approx(ns(16)));
+    CHECK(r.own(Metric::NonCriticalPathActivities, 1, "main/MPI_Wait") == Approx(0.0).margin(1e-15));
+    CHECK(r.own(Metric::NonCriticalPathActivities, 1, "main/MPI_Test") == Approx(0.0).margin(1e-15));
 }
