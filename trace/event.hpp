@@ -125,6 +125,13 @@ struct Collective {
     // (0, 1, ...): MPI starts them in the same order on every member, while
     // non-blocking ones may complete in another order.
     std::uint32_t started_as = 0;
+    // The members this rank received data from, where the trace says so
+    // (Hindsight's collector records them for MPI_Alltoallv/w and the
+    // neighborhood collectives, whose counts decide them): an index into
+    // LocalTrace::source_lists. kNoSources where the trace does not say:
+    // then any member may have sent to it.
+    std::uint32_t sources = kNoSources;
+    static constexpr std::uint32_t kNoSources = UINT32_MAX;
 };
 
 }  // namespace hindsight::trace

@@ -46,6 +46,9 @@ public:
     // polling_call(); the polling calls are those of the polling functions
     // from there up to the completing call (analyses/polling_calls.hpp).
     std::vector<ReceiveCall> polled_receives;
+    // Lists of communicator ranks, each sorted and listed once, that
+    // collective operations received data from (Collective::sources).
+    std::vector<std::vector<int>> source_lists;
     // How the stream began: without PROGRAM_BEGIN, or with one whose name
     // found no region, or with one naming the program's region (the call
     // tree's root then). Ranks of one run agree on it unless a name is damaged.
@@ -65,6 +68,9 @@ public:
     // event `e` before its receive completed; kNoEvent when none did.
     EventIndex polling_call(const Event& e) const;
     const Collective& collective(const Event& e) const { return collectives[e.ref]; }
+    // The members `c` received data from, in communicator ranks, ascending;
+    // only for a collective with recorded sources (c.sources != kNoSources).
+    std::span<const int> sources(const Collective& c) const { return source_lists[c.sources]; }
     // The region a call path ends in.
     const Region& region_of(CallPathId cnode) const {
         return definitions.regions[call_tree.node(cnode).region];
