@@ -56,6 +56,9 @@ enum class GraphEdges : std::uint8_t {
     FromRoot,  // the others take the root's length
     ToRoot,    // the root takes the longest of all members
     Prefix,    // each member takes the longest of the members up to itself
+    // each member takes the longest of the members it received from, where
+    // the trace lists them (trace::Collective::sources), else of all
+    FromSources,
 };
 
 enum class Leaving : std::uint8_t { WaitsForEntry, MayLeaveEarly };
@@ -126,8 +129,8 @@ inline constexpr std::array<CollectiveOpInfo, kCollectiveOpCount> kCollectiveOps
     {Op::Allgather, "MPI_Allgather", S::NToN, R::Members},
     {Op::Allgatherv, "MPI_Allgatherv", S::NToN, R::Members},
     {Op::Alltoall, "MPI_Alltoall", S::NToN, R::Members},
-    {Op::Alltoallv, "MPI_Alltoallv", S::Unresolved, R::Members},
-    {Op::Alltoallw, "MPI_Alltoallw", S::Unresolved, R::Members},
+    {Op::Alltoallv, "MPI_Alltoallv", S::Sparse, R::Members},
+    {Op::Alltoallw, "MPI_Alltoallw", S::Sparse, R::Members},
     {Op::Allreduce, "MPI_Allreduce", S::NToN, R::Members},
     {Op::Reduce, "MPI_Reduce", S::NToOne, R::Root},
     {Op::ReduceScatter, "MPI_Reduce_scatter", S::NToN, R::Members},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
 
 #include "analyses/event_gaps.hpp"
@@ -297,6 +298,9 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
             owners[s] = exchange.world_rank(last.rank);
         }
         break;
+    case GraphEdges::FromSources:
+        co_await take_from_sources(view, exchange, remote, owners);
+        break;
     case GraphEdges::AllToAll:
     case GraphEdges::ToRoot: {
         if (edges == GraphEdges::ToRoot && (root < 0 || root >= exchange.size())) co_return;
@@ -321,6 +325,42 @@ replay::CollectiveTask ActivityGraph::synchronize(const EventView& view, replay:
     const Hop hop{view.index(), view.enter_index(), wait_end, -1, static_cast<std::int64_t>(comm),
                   comm < ordinal_.size() ? ordinal_[comm] : 0};
     join(remote, after, hop, owners);
+}
+
+// Every member's lengths go to every member (so that all members take part
+// alike, whether the trace lists their sources or not); each takes, by
+// scenario, the longest of its sources' (of all members' where the trace
+// does not list them), or none where it received from nobody else.
+replay::CollectiveTask ActivityGraph::take_from_sources(const EventView& view, replay::CollectiveChannel& exchange,
+                                                        Lengths& remote, std::vector<int>& owners) {
+    const std::size_t n = remote.size();
+    const auto members = static_cast<std::size_t>(exchange.size());
+    const auto self = static_cast<std::size_t>(exchange.rank());
+    std::vector<double> lengths(members * n, std::numeric_limits<double>::lowest());
+    std::copy(remote.begin(), remote.end(), lengths.begin() + static_cast<std::ptrdiff_t>(self * n));
+    co_await exchange.allreduce(lengths, replay::ReduceOp::Max);
+    const trace::Collective& coll = view.collective();
+    std::vector<int> everyone;
+    std::span<const int> sources;
+    if (coll.sources != trace::Collective::kNoSources) {
+        sources = trace_->sources(coll);
+    } else {
+        everyone.resize(members);
+        std::iota(everyone.begin(), everyone.end(), 0);
+        sources = everyone;
+    }
+    for (std::size_t s = 0; s < n; ++s) {
+        remote[s] = kNone;
+        for (const int source : sources) {
+            const auto m = static_cast<std::size_t>(source);
+            if (m == self || m >= members) continue;
+            const double length = lengths[m * n + s];
+            if (remote[s] == kNone || length > remote[s]) {
+                remote[s] = length;
+                owners[s] = exchange.world_rank(source);
+            }
+        }
+    }
 }
 
 // At the first collective on MPI_COMM_WORLD: the call paths whose own time

@@ -157,6 +157,8 @@ private:
     Ticks waiting_at(trace::EventIndex k) const;
     // Takes `remote` + the time after the wait where it is longer, and
     // keeps a hop for each scenario where it is.
+    replay::CollectiveTask take_from_sources(const trace::EventView& view, replay::CollectiveChannel& exchange,
+                                             Lengths& remote, std::vector<int>& owners);
     void join(const Lengths& remote, const Lengths& after, const Hop& hop, const std::vector<int>& owners);
     Lengths after_wait(trace::EventIndex call_enter, Ticks wait_end, Ticks event_time) const;
     replay::CollectiveTask synchronize(const trace::EventView& view, replay::CollectiveChannel& exchange);

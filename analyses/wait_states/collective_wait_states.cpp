@@ -82,6 +82,9 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     case CollectiveShape::Prefix:
         co_await scan(call, exchange);
         break;
+    case CollectiveShape::Sparse:
+        co_await from_sources(call, exchange);
+        break;
     case CollectiveShape::Unresolved:
     case CollectiveShape::Count_:
         break;
@@ -164,9 +167,26 @@ replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, Collec
         settle(call, last_sender.rank, as_ticks(last_sender.value), as_ticks(first_sync_end.value));
 }
 
+// The root of a rooted operation: the one its records name, else (on an
+// intercommunicator, whose members name it each in their own way, so that
+// the trace names none) the lowest member whose part `is_root` says is the
+// root's: the one that sent, or received, data. -1 if none is. The same on
+// every member.
+replay::CollectiveTask CollectiveWaitStates::find_root(const Call& call, CollectiveChannel& ex, bool is_root,
+                                                       int& root) {
+    const int named = call.view.collective().root;
+    if (named >= 0) {
+        root = named < ex.size() ? named : -1;
+        co_return;
+    }
+    const RankedValue found = co_await ex.allreduce_maxloc(is_root ? 1.0 : 0.0);
+    root = found.value > 0 ? found.rank : -1;
+}
+
 replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, CollectiveChannel& ex) {
-    const int root = call.view.collective().root;
-    if (root < 0 || root >= ex.size()) co_return;  // the same on every rank
+    int root = -1;
+    co_await find_root(call, ex, call.sends, root);
+    if (root < 0) co_return;  // the same on every rank
     std::array<double, 2> root_info{as_value(call.arrival), call.sends ? 1.0 : 0.0};
     co_await ex.broadcast_fixed(root_info, root);
     if (root_info[1] == 0.0) co_return;  // the root sent nothing
@@ -183,8 +203,9 @@ replay::CollectiveTask CollectiveWaitStates::one_to_all(const Call& call, Collec
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_one(const Call& call, CollectiveChannel& ex) {
-    const int root = call.view.collective().root;
-    if (root < 0 || root >= ex.size()) co_return;
+    int root = -1;
+    co_await find_root(call, ex, call.receives && !call.sends, root);
+    if (root < 0) co_return;
     // The root waits from where it can (its wait start), the others for it.
     std::array<double, 2> root_info{as_value(call.enter), call.receives ? 1.0 : 0.0};
     co_await ex.broadcast_fixed(root_info, root);
@@ -205,6 +226,37 @@ replay::CollectiveTask CollectiveWaitStates::scan(const Call& call, CollectiveCh
     const bool synchronized = (call.sends || call.receives) && as_value(call.enter) < last.value;
     if (synchronized)
         settle(call, last.rank, as_ticks(last.value), call.end);
+}
+
+replay::CollectiveTask CollectiveWaitStates::from_sources(const Call& call, CollectiveChannel& ex) {
+    // Every member's entry, for each to pick those of its sources. All
+    // members take part, whether their own sources are listed or not, so
+    // that a trace listing them for some members only cannot split the
+    // members' channel operations.
+    std::vector<double> arrivals(static_cast<std::size_t>(ex.size()), kNotSending);
+    arrivals[static_cast<std::size_t>(call.rank)] = as_value(call.arrival);
+    co_await ex.allreduce(arrivals, replay::ReduceOp::Max);
+    const trace::Collective& coll = call.view.collective();
+    int cause = -1;  // the last of its sources to enter (the lowest rank of equals)
+    double awaited = kNotSending;
+    if (coll.sources != trace::Collective::kNoSources)
+        for (const int source : call.view.trace().sources(coll)) {
+            if (source == call.rank || source < 0 || source >= ex.size()) continue;
+            const double entry = arrivals[static_cast<std::size_t>(source)];
+            if (entry > awaited) {
+                awaited = entry;
+                cause = source;
+            }
+        }
+    const bool waits = cause >= 0 && awaited > as_value(call.enter);
+    // Which members someone waited for: they synchronized there too.
+    std::vector<double> awaited_by(static_cast<std::size_t>(ex.size()), 0.0);
+    if (waits) awaited_by[static_cast<std::size_t>(cause)] = 1.0;
+    co_await ex.allreduce(awaited_by, replay::ReduceOp::Sum);
+    if (waits)
+        settle(call, cause, as_ticks(awaited), call.end);
+    else if (awaited_by[static_cast<std::size_t>(call.rank)] > 0)
+        settle(call, call.rank, call.enter, call.end);  // no wait of its own
 }
 
 }  // namespace hindsight::analyses

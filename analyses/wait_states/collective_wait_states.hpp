@@ -11,16 +11,23 @@
 //    last one entered, only the ranks that exchanged data with the last
 //    sender take part.
 //  - 1-to-n (bcast, scatter[v]): Late Broadcast = a receiving rank entered
-//    before the root.
+//    before the root. On an intercommunicator, whose traces name no root,
+//    the root is the member that sent data (to the other group).
 //  - n-to-1 (reduce, gather[v]): Early Reduce = the root entered before the
-//    last sending rank.
+//    last sending rank. On an intercommunicator the root is the member that
+//    received data without sending any.
 //  - scan, exscan: Early Scan = a rank entered before the last of the lower
 //    (or equal) ranks that contribute data.
+//  - n-to-n over the sources (alltoallv/w, and the neighborhood collectives
+//    Hindsight's collector records as alltoallv): Wait at N x N = a rank
+//    entered before the last of the members it received data from, where
+//    the trace lists them; it is tied to that member, and that member,
+//    if it did not wait itself, to the whole communicator.
 //  - MPI_Init: Initialization Completion (after the first rank left);
 //    MPI_Finalize: Wait at Finalize (until the last rank entered).
-// Operations on single-rank communicators, MPI_Alltoallv/w (whose traces do
-// not say who exchanged with whom) and operations that move no data do not
-// synchronize.
+// Operations on single-rank communicators, MPI_Alltoallv/w in traces that do
+// not say who exchanged with whom (Score-P's) and operations that move no
+// data do not synchronize.
 // A rank that left the operation before the rank it waited for entered it
 // counts as a clock-condition violation (ClockViolations), but not at
 // MPI_Init and MPI_Finalize: MPI does not make a rank stay in them until
@@ -46,11 +53,13 @@ public:
 private:
     struct Call;  // one rank's view of the operation
 
+    replay::CollectiveTask find_root(const Call& call, replay::CollectiveChannel& ex, bool is_root, int& root);
     replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask scan(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask from_sources(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask record_group(const Call& call, replay::CollectiveChannel& ex, bool member, bool keeps);
     // Records this rank's wait for the entry of communicator rank `cause`
     // and its completion time after the first synchronizing rank's end

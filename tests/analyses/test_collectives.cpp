@@ -182,6 +182,43 @@ TEST_CASE("sub-communicators: only members synchronize", "[collective]") {
     CHECK(r.total(Metric::SyncsColl, 0) == 0.0);
 }
 
+TEST_CASE("intercommunicators: the rooted operations' root is found by its data", "[collective]") {
+    // Groups {0, 1} and {2, 3}; the trace names roots as MPI's calls do (the
+    // root "self", its group "this group", the other group the root's rank
+    // in its group), which the loader reads as no root.
+    // A broadcast from world rank 1 to the other group: entered 5, 40, 10,
+    // 30; the root sends a block of 16 to each remote member, rank 0 takes
+    // no part in the data. Ranks 2 and 3 wait for the root: 30 and 10.
+    // Then a reduction to world rank 2 from the other group: entered 25,
+    // 35, 10, 5; the root waits for the last sender (35): 25.
+    TraceBuilder t(4);
+    const Comm inter = t.intercommunicator({0, 1}, {2, 3}, "inter");
+    const Ticks bcast_in[] = {5, 40, 10, 30}, reduce_in[] = {25, 35, 10, 5};
+    const std::uint32_t bcast_root[] = {OTF2_COLLECTIVE_ROOT_THIS_GROUP, OTF2_COLLECTIVE_ROOT_SELF, 1, 1};
+    const std::uint32_t reduce_root[] = {0, 0, OTF2_COLLECTIVE_ROOT_SELF, OTF2_COLLECTIVE_ROOT_THIS_GROUP};
+    const std::uint64_t bcast_sent[] = {0, 32, 0, 0}, bcast_received[] = {0, 0, 16, 16};
+    const std::uint64_t reduce_sent[] = {8, 8, 0, 0}, reduce_received[] = {0, 0, 16, 0};
+    for (int k = 0; k < 4; ++k)
+        t.rank(k)
+            .enter(0, "main")
+            .enter(bcast_in[k], "MPI_Bcast")
+            .collective_end_event_raw_root(49, OTF2_COLLECTIVE_OP_BCAST, inter, bcast_root[k], bcast_sent[k],
+                                           bcast_received[k])
+            .leave(50)
+            .enter(50 + reduce_in[k], "MPI_Reduce")
+            .collective_end_event_raw_root(99, OTF2_COLLECTIVE_OP_REDUCE, inter, reduce_root[k], reduce_sent[k],
+                                           reduce_received[k])
+            .leave(100)
+            .leave(110);
+    const AnalysisResults r(t);
+    CHECK(r.own(Metric::MpiLateBroadcast, 2, "main/MPI_Bcast") == Approx(ns(40 - 10)));
+    CHECK(r.own(Metric::MpiLateBroadcast, 3, "main/MPI_Bcast") == Approx(ns(40 - 30)));
+    CHECK(r.total(Metric::MpiLateBroadcast, 0) == 0.0);
+    CHECK(r.total(Metric::MpiLateBroadcast, 1) == 0.0);
+    CHECK(r.own(Metric::MpiEarlyReduce, 2, "main/MPI_Reduce") == Approx(ns(35 - 10)));
+    for (int k : {0, 1, 3}) CHECK(r.total(Metric::MpiEarlyReduce, k) == 0.0);
+}
+
 TEST_CASE("collectives on MPI_COMM_SELF never wait", "[collective]") {
     TraceBuilder t(2);
     t.rank(0).enter(0, "main").barrier(10, 20, t.self()).leave(100);

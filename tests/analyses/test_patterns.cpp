@@ -65,7 +65,8 @@ TEST_CASE("each collective operation finds the pattern of its shape") {
     CHECK(collective_wait_pattern(CollectiveOp::Exscan) == WaitPattern::EarlyScan);
     CHECK(collective_wait_pattern(CollectiveOp::Init) == WaitPattern::InitCompletion);
     CHECK(collective_wait_pattern(CollectiveOp::Finalize) == WaitPattern::FinalizeWait);
-    CHECK(collective_wait_pattern(CollectiveOp::Alltoallv) == WaitPattern::None);
+    CHECK(collective_wait_pattern(CollectiveOp::Alltoallv) == WaitPattern::NxN);
+    CHECK(collective_shape(CollectiveOp::Alltoallw) == CollectiveShape::Sparse);
     CHECK(collective_wait_pattern(CollectiveOp::Other) == WaitPattern::None);
     // Only the implicit synchronizations may be left before the last entry.
     for (const ShapeInfo& shape : kCollectiveShapes)

@@ -3,8 +3,9 @@
 //   backward_report_check check REPORT  checks the report's values
 //   backward_report_check write-sendrecv DIR / check-sendrecv REPORT
 //                                       the same for sendrecv_exchange.hpp
-//   (and -irecv, -nonblocking, -probe, -polling: irecv_late_receiver.hpp,
-//   nonblocking_allreduce.hpp, probed_late_sender.hpp, polled_late_sender.hpp)
+//   (and -irecv, -nonblocking, -probe, -polling, -sparse: irecv_late_receiver.hpp,
+//   nonblocking_allreduce.hpp, probed_late_sender.hpp, polled_late_sender.hpp,
+//   sparse_alltoallv.hpp)
 // (run_backward_e2e.py runs the analyzer in between). The expected values
 // are the paper's (see figure3.hpp) and the hand-derived ones of the
 // scenarios' headers.
@@ -18,6 +19,7 @@
 #include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/sparse_alltoallv.hpp"
 #include "tests/analyses/backward/polled_late_sender.hpp"
 #include "tests/analyses/backward/probed_late_sender.hpp"
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
@@ -106,6 +108,21 @@ int check_nonblocking(const std::string& path) {
     return failures == 0 ? 0 : 1;
 }
 
+// sparse_alltoallv.hpp's values.
+int check_sparse(const std::string& path) {
+    const cube::Report report = cube::read_cubex(path);
+    const cube::CallPath exchange{"main", "MPI_Alltoallv"}, prep{"main", "prep"};
+    constexpr double ns = 1e9;  // compared in ticks
+    expect("Wait at N x N on rank 0", ns * cube::value_at(report, "mpi_wait_nxn", exchange, 0), 10);
+    expect("Wait at N x N on rank 2", ns * cube::value_at(report, "mpi_wait_nxn", exchange, 2), 35);
+    expect("Wait at N x N", ns * cube::total(report, "mpi_wait_nxn"), 45);
+    expect("N x N delay costs at prep on rank 1", ns * cube::value_at(report, "delay_n2n", prep, 1), 10);
+    expect("N x N delay costs at prep on rank 3", ns * cube::value_at(report, "delay_n2n", prep, 3), 35);
+    expect("critical path", ns * cube::total(report, "critical_path"), 60);
+    expect("critical path at MPI_Alltoallv on rank 0", ns * cube::value_at(report, "critical_path", exchange, 0), 30);
+    return failures == 0 ? 0 : 1;
+}
+
 // probed_late_sender.hpp's values, with MPI_Mprobe and MPI_Mrecv.
 int check_probe(const std::string& path) {
     const cube::Report report = cube::read_cubex(path);
@@ -167,8 +184,13 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "check-polling") return check_polling(argv[2]);
-        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking|-probe|-polling] DIR | "
-                             "check[-sendrecv|-irecv|-nonblocking|-probe|-polling] REPORT\n");
+        if (mode == "write-sparse") {
+            testing::sparse_alltoallv_trace().write(argv[2]);
+            return 0;
+        }
+        if (mode == "check-sparse") return check_sparse(argv[2]);
+        std::fprintf(stderr, "usage: backward_report_check write[-sendrecv|-irecv|-nonblocking|-probe|-polling|-sparse] DIR | "
+                             "check[-sendrecv|-irecv|-nonblocking|-probe|-polling|-sparse] REPORT\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "backward_report_check: %s\n", e.what());

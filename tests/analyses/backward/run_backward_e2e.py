@@ -3,8 +3,8 @@
 checks the report's backward-analysis values; then the same for the
 MPI_Sendrecv exchange on 2 ranks, for a Late Receiver posted by MPI_Irecv, for
 a Late Sender waited for in MPI_Mprobe, for one waited for in an MPI_Test
-polling loop, and for a non-blocking collective
-awaited in MPI_Wait on 3 ranks.
+polling loop, for a non-blocking collective awaited in MPI_Wait on 3 ranks,
+and for an MPI_Alltoallv that waits for its receive sources only on 4 ranks.
 
 usage: run_backward_e2e.py --checker PATH --analyzer PATH --mpiexec PATH
 """
@@ -74,6 +74,15 @@ def main():
         step([args.mpiexec, "-n", "3", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
               "-o", report, "--graph", "--timeout", "60"])
         step([args.checker, "check-nonblocking", report])
+
+        # An MPI_Alltoallv whose ranks wait for their receive sources only,
+        # listed in the trace, on 4 ranks, with the activity graph.
+        trace_dir = os.path.join(work, "sparse")
+        report = os.path.join(work, "sparse.cubex")
+        step([args.checker, "write-sparse", trace_dir])
+        step([args.mpiexec, "-n", "4", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+              "-o", report, "--graph", "--timeout", "60"])
+        step([args.checker, "check-sparse", report])
 
 if __name__ == "__main__":
     main()

@@ -13,6 +13,7 @@
 #include "tests/analyses/backward/imbalance_benchmark.hpp"
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/sparse_alltoallv.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 #include "tests/analyses/backward/sendrecv_exchange.hpp"
 
@@ -239,6 +240,14 @@ TEST_CASE("activity graph: a non-blocking collective joins nothing, its wait sta
     // the last entry into MPI_Finalize.
     const AnalysisResults r = analyze_all(nonblocking_allreduce_trace());
     CHECK(r.findings(0).graph.recorded.length_seconds == Approx(ns(80)));
+}
+
+TEST_CASE("activity graph: an MPI_Alltoallv joins each rank with its sources", "[graph]") {
+    // sparse_alltoallv.hpp: the longest path is the critical path's 60
+    // ticks; joining every member would make it 80.
+    const AnalysisResults r = analyze_all(sparse_alltoallv_trace());
+    check_agrees_with_critical_path(r, 4);
+    CHECK(r.findings(0).graph.recorded.length_seconds == Approx(ns(60)));
 }
 
 TEST_CASE("what-if: parsing", "[what-if]") {

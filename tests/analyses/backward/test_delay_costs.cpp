@@ -6,6 +6,7 @@
 #include "tests/analyses/backward/irecv_late_receiver.hpp"
 #include "tests/analyses/backward/late_receiver_chain.hpp"
 #include "tests/analyses/backward/nonblocking_allreduce.hpp"
+#include "tests/analyses/backward/sparse_alltoallv.hpp"
 #include "tests/analyses/backward/polled_late_sender.hpp"
 #include "tests/analyses/backward/probed_late_sender.hpp"
 
@@ -252,6 +253,24 @@ TEST_CASE("delay costs and critical path: a non-blocking collective awaited in M
     // What the ranks did between starting and awaiting the operation is on
     // no path.
     for (int rank = 0; rank < 3; ++rank) CHECK(r.with_children(Metric::CriticalPath, rank, "main/overlap") == 0.0);
+}
+
+TEST_CASE("wait states, delay costs and critical path: an MPI_Alltoallv waits for its sources only", "[delay]") {
+    // The scenario of sparse_alltoallv.hpp, with its hand-derived values.
+    const AnalysisResults r(sparse_alltoallv_trace(), kAllAnalyses);
+    REQUIRE(r.own(Metric::MpiWaitNxN, 0, "main/MPI_Alltoallv") == Approx(ns(10)));
+    REQUIRE(r.own(Metric::MpiWaitNxN, 2, "main/MPI_Alltoallv") == Approx(ns(35)));
+    REQUIRE(r.total(Metric::MpiWaitNxN, 1) == 0.0);
+    REQUIRE(r.total(Metric::MpiWaitNxN, 3) == 0.0);
+    CHECK(all_ranks(r, Metric::MpiNxNCompletion, 4) == 0.0);
+    CHECK(r.own(Metric::DelayN2n, 1, "main/prep") == Approx(ns(10)));
+    CHECK(r.own(Metric::DelayN2n, 3, "main/prep") == Approx(ns(35)));
+    CHECK(all_ranks(r, Metric::DelayN2nLongterm, 4) == 0.0);
+    check_conservation(r, 4, Metric::MpiWaitNxN, Metric::DelayN2n, Metric::DelayN2nLongterm);
+    CHECK(all_ranks(r, Metric::CriticalPath, 4) == Approx(ns(60)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Alltoallv") == Approx(ns(30)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, "main/prep") == Approx(ns(20)));
+    CHECK(r.with_children(Metric::CriticalPath, 3, "main/prep") == 0.0);
 }
 
 TEST_CASE("wait states, delay costs and critical path: a Late Sender waited for in a blocking probe", "[delay]") {
