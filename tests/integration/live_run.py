@@ -411,6 +411,33 @@ def mprobe():
     return ranks, ["--delay", str(delay)], check
 
 
+def neighbors():
+    ranks, delay = 4, 0.2
+
+    def check(c, r):
+        # Each exchange follows rank 0's delayed_work: its ring neighbours,
+        # ranks 1 and 3, wait about D for it in each. Rank 2 receives from
+        # ranks 1 and 3 only: in the first exchange they came in time, so it
+        # waits for nobody; in the next two they come about D late (held up
+        # by rank 0 the exchange before), and it waits about D, not the 2 D
+        # until rank 0's entry that waiting for every member would give.
+        exchanges = ("main/MPI_Neighbor_alltoall", "main/MPI_Neighbor_allgather", "main/MPI_Wait")
+        for path in exchanges:
+            for rank in (1, 3):
+                c.at_least(r.at("mpi_wait_nxn", path, rank), 0.75 * delay, f"rank {rank}: Wait at N x N at {path}")
+        c.at_most(r.at("mpi_wait_nxn", exchanges[0], 2), 0.25 * delay, f"rank 2: Wait at N x N at {exchanges[0]}")
+        for path in exchanges[1:]:
+            c.within(r.at("mpi_wait_nxn", path, 2), 0.5 * delay, 1.5 * delay, f"rank 2: Wait at N x N at {path}")
+        c.at_least(r.at("delay_n2n", "main/delayed_work", 0), 0.75 * delay * 2 * len(exchanges),
+                   "rank 0: short-term Wait at N x N delay cost at main/delayed_work")
+        calls = with_lifecycle({"MPI_Cart_create": 1, "MPI_Cart_shift": 1, "MPI_Barrier": 1,
+                                "MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1,
+                                "MPI_Ineighbor_alltoall": 1, "MPI_Wait": 1, "MPI_Comm_free": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+
+    return ranks, ["--delay", str(delay)], check
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -649,6 +676,7 @@ SCENARIOS = {
     "latecoll": latecoll,
     "latecoll_nb": latecoll_nb,
     "mprobe": mprobe,
+    "neighbors": neighbors,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),
