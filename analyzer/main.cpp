@@ -52,6 +52,7 @@
 #include "analyzer/progress_display.hpp"
 #include "analyzer/report_assembly.hpp"
 #include "analyzer/report_path.hpp"
+#include "analyzer/run_information.hpp"
 #include "analyzer/row_gathering.hpp"
 #include "analyzer/run_stats.hpp"
 #include "analyzer/summary.hpp"
@@ -267,6 +268,10 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         // The basis the summary gives the critical path against, for the
         // page to give the same (seconds, as a JSON number).
         report->set_attribute(report::kWallClockAttribute, report::json_number(facts.wall_seconds));
+        // What ran, for the page to show and be titled after.
+        const analyzer::RunInformation run = analyzer::run_information(trace, facts);
+        report->set_attribute(report::kRunAttribute, analyzer::run_information_json(run));
+        facts.run_line = analyzer::run_line(run);
         // What the activity graph predicted, for the page (and any reader)
         // to show beside the report's values.
         if (const std::string graph = analyzer::graph_findings_json(facts.graph); !graph.empty())

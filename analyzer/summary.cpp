@@ -196,7 +196,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
     }
     const double time = total_of(report, analyses::Metric::Time).total;
     out << "Hindsight analysis of " << facts.trace_path << " (" << facts.ranks << " ranks)\n"
-        << "  report: " << facts.report_path << '\n'
+        << facts.run_line << "  report: " << facts.report_path << '\n'
         << (facts.page_path.empty() ? "" : "  page: " + facts.page_path + '\n')
         << "  total time: " << format_seconds(time) << " (summed over ranks), wall clock "
         << format_seconds(facts.wall_seconds) << '\n'

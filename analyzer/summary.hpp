@@ -54,6 +54,7 @@ struct RunFacts {
     std::string trace_path;
     std::string report_path;
     std::string page_path;  // the report's HTML page; empty: none written
+    std::string run_line;   // what ran (run_information.hpp); empty: not known
     int ranks = 0;
     double wall_seconds = 0;  // from the first to the last event of any rank
     // Sums over ranks.

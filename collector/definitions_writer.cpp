@@ -45,9 +45,18 @@ const std::string kMachine = "Linux";  // Score-P's default machine name
 std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
 std::string dimension_name(std::size_t dim) { return "dimension " + std::to_string(dim); }
 
-void collect_strings(StringTable& s, const UnifiedDefinitions& d, const std::string& program) {
+// The first strings: the empty one, the program's path and its arguments,
+// whose ids it returns.
+std::vector<OTF2_StringRef> add_program_strings(StringTable& s, const ProgramCall& program) {
     s.ref("");
-    s.ref(program);
+    s.ref(program.path);
+    std::vector<OTF2_StringRef> ids;
+    for (const std::string& argument : program.arguments) ids.push_back(s.ref(argument));
+    return ids;
+}
+
+void collect_strings(StringTable& s, const UnifiedDefinitions& d, const ProgramCall& program) {
+    add_program_strings(s, program);
     for (const char* fixed : {"machine", "node", "MPI", "Master thread", "Comm ${id}"}) s.ref(fixed);
     s.ref(kMachine);
     for (const auto& node : d.nodes) s.ref(node);
@@ -93,8 +102,13 @@ void write_cartesian_topologies(OTF2_GlobalDefWriter* w, StringTable& s, const U
 
 }  // namespace
 
+std::vector<OTF2_StringRef> argument_strings(const ProgramCall& program) {
+    StringTable s;
+    return add_program_strings(s, program);
+}
+
 void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions& d,
-                              const ClockWindow& clock, const std::string& program) {
+                              const ClockWindow& clock, const ProgramCall& program) {
     StringTable s;
     collect_strings(s, d, program);
     OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset, clock.length,

@@ -19,13 +19,28 @@ struct ClockWindow {
     std::uint64_t realtime = OTF2_UNDEFINED_TIMESTAMP;
 };
 
-// Writes the global definitions; `program` is the executable's path, which
-// PROGRAM_BEGIN events refer to as string kProgramNameString.
+// The program as every rank's PROGRAM_BEGIN names it: the executable's
+// path and its arguments, those of rank 0 (the ranks of an MPMD run that
+// were started otherwise name no arguments).
+struct ProgramCall {
+    std::string path;
+    std::vector<std::string> arguments;
+};
+
+// Writes the global definitions; PROGRAM_BEGIN events refer to the
+// program's path as string kProgramNameString and to its arguments as
+// argument_strings() says.
 void write_global_definitions(OTF2_GlobalDefWriter* writer, const UnifiedDefinitions& defs,
-                              const ClockWindow& clock, const std::string& program);
+                              const ClockWindow& clock, const ProgramCall& program);
 
 inline constexpr OTF2_StringRef kEmptyString = 0;
 inline constexpr OTF2_StringRef kProgramNameString = 1;
+
+// The string ids of the program's arguments, which the global definitions
+// hold right after its path (an argument equal to an earlier string has
+// that string's id), so that PROGRAM_BEGIN can name them before the
+// definitions are written.
+std::vector<OTF2_StringRef> argument_strings(const ProgramCall& program);
 
 // Writes a local-to-global id mapping table unless it is the identity.
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map);

@@ -38,6 +38,19 @@ std::string hostname() {
     return name;
 }
 
+// Whether this rank runs the program rank 0 runs, with the same arguments:
+// rank 0's call, joined by NULs, goes to every rank.
+bool same_program_as_rank_0(const ProgramCall& program, MPI_Comm comm) {
+    std::string joined = program.path;
+    for (const std::string& argument : program.arguments) joined += '\0' + argument;
+    std::string rank_0 = joined;
+    unsigned long long size = rank_0.size();
+    PMPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    rank_0.resize(size);
+    PMPI_Bcast(rank_0.data(), static_cast<int>(size), MPI_CHAR, 0, comm);
+    return rank_0 == joined;
+}
+
 void exit_without_finalize() {
     if (Measurement::live_here()) {
         Measurement::abandon(finalize_missed());
@@ -132,7 +145,13 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     install_crash_report(rank, absolute_path(dir));
 
     m.regions_.program(executable_path());
-    m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString, 0, nullptr));
+    // The definitions hold rank 0's program call; a rank started otherwise
+    // (an MPMD run) names no arguments rather than rank 0's.
+    m.program_ = {executable_path(), program_arguments()};
+    const bool as_rank_0 = same_program_as_rank_0(m.program_, m.tool_comm_);
+    std::vector<OTF2_StringRef> arguments = as_rank_0 ? argument_strings(m.program_) : std::vector<OTF2_StringRef>{};
+    m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString,
+                                         static_cast<std::uint32_t>(arguments.size()), arguments.data()));
     replay_early_regions(m);
     const OTF2_RegionRef region = m.regions_.mpi(init);
     m.enter_at(region, init_enter);
@@ -330,7 +349,7 @@ void Measurement::write_definitions(const TransferredDefinitions& transferred, c
     });
     if (world_rank_ == 0) {
         archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
-            write_global_definitions(writer, transferred.unified, window, executable_path());
+            write_global_definitions(writer, transferred.unified, window, program_);
         });
     }
 }

@@ -231,6 +231,7 @@ private:
     TestRun test_run_;
     std::vector<ClockOffset> clock_offsets_;
     TimerSample program_begin_;  // also the first point of the timer's calibration
+    ProgramCall program_;        // as PROGRAM_BEGIN names it (rank 0's in the definitions)
     bool recording_ = false;
     bool failed_ = false;
     // The end of the last buffer flush recorded: events stamped with an

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 #include "collector/config.hpp"
@@ -40,6 +41,14 @@ std::string executable_path() {
     std::error_code ec;
     const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ec ? std::string("app") : path.string();
+}
+
+std::vector<std::string> program_arguments() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> words;
+    for (std::string word; std::getline(in, word, '\0');) words.push_back(word);
+    if (!words.empty()) words.erase(words.begin());  // the program's name
+    return words;
 }
 
 TimerSample library_load_sample() { return g_load_sample.ns != 0 ? g_load_sample : Timer::sample(); }

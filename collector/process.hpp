@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "collector/timer.hpp"
 
@@ -10,6 +11,9 @@ namespace hindsight::collect {
 
 // Path of the running executable ("app" when it cannot be found).
 std::string executable_path();
+// The program's arguments after its name, as the kernel keeps them
+// (/proc/self/cmdline; none when it cannot be read).
+std::vector<std::string> program_arguments();
 // The timer when the collector library was loaded: the program's start, and
 // the first point of the timer's calibration.
 TimerSample library_load_sample();

@@ -121,8 +121,18 @@ struct CartesianTopology {
     std::vector<bool> periodic;
 };
 
+// Where a trace came from, for the report's run information: the tool that
+// wrote it (OTF2's creator, e.g. "Hindsight collector", "Score-P 8.1"), and
+// the wall-clock time of the trace's start where its clock properties give
+// one (OTF2 3.0's realtime timestamp: nanoseconds since 1970-01-01 UTC).
+struct TraceOrigin {
+    std::string creator;
+    std::optional<std::uint64_t> start_unix_ns;
+};
+
 struct Definitions {
     ClockProperties clock;
+    TraceOrigin origin;
     std::vector<Region> regions;
     std::vector<SystemTreeNode> system_tree;
     std::vector<LocationGroup> location_groups;

@@ -81,7 +81,8 @@ std::string findings_json() {
     // the attribute `activityGraph`.
     std::string j = "{\"time\":\"time\",\"criticalPath\":" + names_json(kCriticalPath) +
                     ",\"wallClock\":" + json_string(kWallClockAttribute) + ",\"activityGraph\":" +
-                    json_string(kActivityGraphAttribute) + ",\"difference\":" + json_string(kDifferenceAttribute) +
+                    json_string(kActivityGraphAttribute) + ",\"run\":" + json_string(kRunAttribute) +
+                    ",\"difference\":" + json_string(kDifferenceAttribute) +
                     ",\"delay\":\"delay\",\"imbalance\":" +
                     names_json(kImbalance) + ",\"waitStates\":[";
     const char* sep = "";

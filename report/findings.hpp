@@ -29,6 +29,9 @@ std::span<const WaitStateNames> wait_state_names();
 // Both describe one run: a difference of two reports has neither.
 inline constexpr const char* kWallClockAttribute = "Hindsight wall clock";
 inline constexpr const char* kActivityGraphAttribute = "Hindsight activity graph";
+// What ran (analyzer/run_information.hpp): the page shows it and takes its
+// title from it.
+inline constexpr const char* kRunAttribute = "Hindsight run";
 // Set on a difference of two reports (hindsight-report --diff), naming both:
 // its findings are what got worse and what got better.
 inline constexpr const char* kDifferenceAttribute = "Hindsight difference";

@@ -1,6 +1,8 @@
 #include "trace/definitions_reader.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 
 #include "trace/callback_guard.hpp"
 #include "trace/otf2_enums.hpp"
@@ -17,9 +19,10 @@ public:
 
     TraceDefinitions result;
 
-    void clock(std::uint64_t resolution, std::uint64_t offset, std::uint64_t length) {
+    void clock(std::uint64_t resolution, std::uint64_t offset, std::uint64_t length, std::uint64_t realtime) {
         if (resolution == 0) fail("clock properties give a resolution of 0 ticks per second");
         result.definitions.clock = ClockProperties{resolution, offset, length};
+        if (realtime != OTF2_UNDEFINED_TIMESTAMP) result.definitions.origin.start_unix_ns = realtime;
     }
     void string(OTF2_StringRef self, const char* text) {
         define(result.string_ids, self, "string");
@@ -165,7 +168,9 @@ otf2::GlobalDefCallbacks make_callbacks() {
     otf2::GlobalDefCallbacks cb(OTF2_GlobalDefReaderCallbacks_New());
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(
         cb.get(), [](void* ud, std::uint64_t resolution, std::uint64_t offset, std::uint64_t length,
-                     std::uint64_t) { return self(ud).guarded([&] { self(ud).clock(resolution, offset, length); }); });
+                     std::uint64_t realtime) {
+            return self(ud).guarded([&] { self(ud).clock(resolution, offset, length, realtime); });
+        });
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb.get(), [](void* ud, OTF2_StringRef id, const char* s) {
         return self(ud).guarded([&] { self(ud).string(id, s); });
     });
@@ -217,6 +222,14 @@ otf2::GlobalDefCallbacks make_callbacks() {
     return cb;
 }
 
+// The archive's creator, or nothing where it names none.
+std::string creator_of(const otf2::Reader& reader) {
+    char* text = nullptr;
+    if (OTF2_Reader_GetCreator(reader.get(), &text) != OTF2_SUCCESS) return {};
+    const std::unique_ptr<char, decltype(&std::free)> owned(text, &std::free);
+    return text ? std::string(text) : std::string();
+}
+
 }  // namespace
 
 const std::string& TraceDefinitions::string(std::uint64_t trace_id) const {
@@ -246,6 +259,7 @@ TraceDefinitions read_global_definitions(const otf2::Reader& reader) {
     collector.rethrow_if_interrupted();
     reader.check(code, "cannot read the global definitions");
     collector.finish_inter_comms();
+    collector.result.definitions.origin.creator = creator_of(reader);
     if (collector.result.definitions.mpi_rank_count() == 0)
         throw Error(reader.path(), "the trace defines no MPI ranks (no MPI COMM_LOCATIONS group)");
     return std::move(collector.result);

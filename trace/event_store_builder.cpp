@@ -388,11 +388,15 @@ void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2
     push_collective(t, c);
 }
 
-void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name) {
+void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name,
+                                      std::span<const OTF2_StringRef> arguments) {
     const Ticks t = corrected(time, "PROGRAM_BEGIN");
     // Score-P names an artificial region after the program and shows it as
     // the root of the call tree; so does Hindsight.
     const std::string& name = defs_.string(program_name);
+    trace_.program = name;
+    trace_.program_arguments.clear();
+    for (const OTF2_StringRef argument : arguments) trace_.program_arguments.push_back(defs_.string(argument));
     const std::string base = std::filesystem::path(name).filename().string();
     const auto& regions = defs_.definitions.regions;
     for (RegionId r = 0; r < regions.size(); ++r) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,7 +72,7 @@ public:
     void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                          std::uint32_t root, std::uint64_t sent, std::uint64_t received,
                                          std::uint64_t request);
-    void program_begin(std::uint64_t time, OTF2_StringRef program_name);
+    void program_begin(std::uint64_t time, OTF2_StringRef program_name, std::span<const OTF2_StringRef> arguments);
     void program_end(std::uint64_t time);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
     void collective_begin(std::uint64_t time);

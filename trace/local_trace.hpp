@@ -54,6 +54,10 @@ public:
     // tree's root then). Ranks of one run agree on it unless a name is damaged.
     enum class ProgramStart : std::uint8_t { None, NoRegion, Region };
     ProgramStart program_start = ProgramStart::None;
+    // The program and its arguments as this rank's PROGRAM_BEGIN names
+    // them, for the report's run information; empty without one.
+    std::string program;
+    std::vector<std::string> program_arguments;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
     // Enter of the MPI call that posted the receive of Recv event `e`: the

@@ -100,8 +100,10 @@ otf2::EvtCallbacks make_event_callbacks() {
         });
     OTF2_EvtReaderCallbacks_SetProgramBeginCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_StringRef name,
-              std::uint32_t, const OTF2_StringRef*) {
-            return handle(ud, [&] { sink(ud).builder.program_begin(t, name); });
+              std::uint32_t count, const OTF2_StringRef* arguments) {
+            return handle(ud, [&] {
+                sink(ud).builder.program_begin(t, name, {arguments, arguments ? std::size_t{count} : 0});
+            });
         });
     OTF2_EvtReaderCallbacks_SetProgramEndCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::int64_t) {

@@ -736,12 +736,55 @@ function showAnswers(browser, untouched) {
   if (first && untouched()) browser.show(Number(first.dataset.metric), Number(first.dataset.cnode), Number(first.dataset.group));
 }
 
+// What ran, as the analyzer keeps it in the attribute `run` (JSON; null
+// for another tool's report and for a difference of two runs, whose title
+// names both).
+function runInformation(d) {
+  if (d.attributes.some(([key]) => key === d.findings.difference)) return null;
+  const attribute = d.attributes.find(([key]) => key === d.findings.run);
+  if (!attribute) return null;
+  try {
+    return JSON.parse(attribute[1]);
+  } catch {
+    return null;
+  }
+}
+
+// "2026-11-27T19:40:39Z" as "2026-11-27 19:40:39 UTC".
+const utcTime = (iso) => iso.replace("T", " ").replace("Z", " UTC");
+
+// The page's title: the program and when it started.
+function runTitle(run) {
+  const program = (run.program || "").split("/").pop() || "run";
+  return run.start ? `${program}, ${utcTime(run.start)}` : program;
+}
+
+// One line under the title: the call, the ranks and machine, the start and
+// the wall clock, the tools; the trace's path on hover.
+function runLine(run) {
+  const call = [(run.program || "").split("/").pop(), ...(run.arguments || [])].filter((w) => w).join(" ");
+  const nodes = run.nodes || [];
+  const where = [run.machine, nodes.length ? `${nodes.length} node${nodes.length === 1 ? "" : "s"}` : ""]
+    .filter((w) => w).join(", ");
+  const parts = [call, `${run.ranks} ranks${where ? ` on ${where}` : ""}`,
+                 run.start ? `started ${utcTime(run.start)}` : "",
+                 `${formatValue(run.wall_clock, "sec")} wall clock`,
+                 [run.writer ? `traced by ${run.writer}` : "", run.analyzer ? `analyzed by ${run.analyzer}` : ""]
+                   .filter((w) => w).join(", ")];
+  const line = el("span", "", parts.filter((p) => p).join(" · "));
+  line.title = `trace: ${run.trace}${nodes.length ? `\nnodes: ${nodes.join(", ")}` : ""}`;
+  return line;
+}
+
 async function main() {
   const status = document.getElementById("status");
   try {
     const data = await decodeData();
-    document.title = data.title;
-    document.getElementById("title").textContent = data.title;
+    const run = runInformation(data);
+    const title = run && run.program ? runTitle(run) : data.title;
+    document.title = title;
+    document.getElementById("title").textContent = title;
+    if (run) document.getElementById("run").replaceChildren(runLine(run));
     // What the analysis could not be trusted with (the analyzer's warnings
     // line, kept as an attribute of the report) and what the reader found
     // suspicious in the file, above everything else.

@@ -277,6 +277,7 @@ def builder_scenarios(corpus: Corpus):
         return lambda work: corpus.builder_trace(name, work)
 
     yield Case("good", scenario("good"), values=GOOD_VALUES)
+    yield Case("good, with the program's call and start", scenario("named-run"), values=GOOD_VALUES)
     yield Case("good, 4 ranks", scenario("good4"), ranks=4,
                values={("mpi_barrier_wait", "main/MPI_Barrier", 0): 30e-9,
                        ("mpi_barrier_wait", "main/MPI_Barrier", 1): 20e-9,

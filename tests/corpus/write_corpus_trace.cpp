@@ -33,6 +33,20 @@ void late_sender(const std::string& dir, const std::string& region, std::uint64_
 const std::map<std::string, Scenario>& scenarios() {
     static const std::map<std::string, Scenario> all = {
         {"good", [](const std::string& dir) { late_sender(dir, "main"); }},
+        // "good" as a run of `/apps/solver --grid 64` started on
+        // 2026-11-27 at 08:30:00 UTC would record it: its PROGRAM_BEGIN and
+        // PROGRAM_END around everything, and the start in the clock.
+        {"named-run",
+         [](const std::string& dir) {
+             TraceBuilder t(2);
+             t.set_program_name("/apps/solver");
+             t.set_start_time(1'795'768'200'000'000'000);
+             for (int r = 0; r < 2; ++r) t.rank(r).program_begin(0, {"--grid", "64"}).enter(0, "main").init(1, 5);
+             t.rank(0).send(50, 60, 1, 7, 1024);
+             t.rank(1).recv(20, 70, 0, 7, 1024);
+             for (int r = 0; r < 2; ++r) t.rank(r).finalize(90, 95).leave(100).program_end(100);
+             t.write(dir);
+         }},
         // Ranks enter the barrier at 10, 20, 30, 40 and all leave at 50:
         // 30 + 20 + 10 ns of Wait at Barrier on ranks 0, 1, 2.
         {"good4",

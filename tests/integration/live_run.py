@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from xml.etree import ElementTree
 
 import otf2
@@ -213,6 +214,24 @@ def checks_every_trace(checks, report, spans, summary, invariants):
     checks.within(critical, 0.95 * low, high + 1e-5,
                   "critical-path length against the time from the latest and the earliest start of a rank "
                   "to the last MPI_Finalize entry")
+
+
+def check_run_information(checks, report, program, program_args, started_after, started_before):
+    """The report's attribute "Hindsight run" names the program's call as it
+    was launched, the ranks, a start within the collector's run, and the tools."""
+    with tarfile.open(report.path) as archive:
+        anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+    values = {a.get("key"): a.get("value") for a in anchor.iter("attr")}
+    checks.expect("Hindsight run" in values, "the report has the attribute 'Hindsight run'")
+    run = json.loads(values.get("Hindsight run", "{}"))
+    checks.equal(os.path.realpath(run.get("program", "")), os.path.realpath(program), "run: the program")
+    checks.equal(run.get("arguments"), list(program_args), "run: the program's arguments")
+    checks.equal(run.get("ranks"), report.ranks, "run: ranks")
+    checks.equal(run.get("writer"), "Hindsight collector", "run: the trace's writer")
+    checks.expect(str(run.get("analyzer", "")).startswith("Hindsight "), "run: the analyzer names itself")
+    start = run.get("start") or ""
+    checks.expect(started_after <= start <= started_before,
+                  f"run: start {start!r} between {started_after!r} and {started_before!r}")
 
 
 def check_visits(checks, report, prefix, expected_by_rank):
@@ -703,7 +722,10 @@ def main():
     extra = more[0] if more else {}
     checks = Checks()
     with tempfile.TemporaryDirectory(prefix="hindsight-live-") as workdir:
+        utc = lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        started_after = utc()
         report, spans, summary = collect_and_analyze(args, workdir, ranks, program_args, extra.get("env"))
+        check_run_information(checks, report, args.program, program_args, started_after, utc())
         check(checks, report)
         if "summary" in extra:
             extra["summary"](checks, summary)

@@ -8,6 +8,8 @@
    of the metric (100 %) and of the root metric (30 of 2 x 100 ns of time),
    follow clicks and keys through the three panes, and find a call path;
    its findings name the wait, and the delay that caused it, as links.
+   The run line under the title; the same trace as a run of a named
+   program with its arguments and start: the page is titled after them.
 2. The same trace analyzed without the delay analysis, as a --diff page of
    the two reports: the 30 ns delay cost becomes -30 ns.
 3. Scalasca's own report of the `chain` trace, paged by hindsight-report:
@@ -212,6 +214,12 @@ def check_late_sender(driver, args, work):
     page = Page(driver, page_path)
     check_first_view(driver, page, summary)
     check_late_sender_communication(driver, page)
+    # What ran, under the title: the trace names no program, so the title
+    # stays the report's name.
+    run_line = driver.find_element(By.ID, "run").text
+    check(run_line.startswith("2 ranks on Linux, 1 node") and "traced by Hindsight trace builder" in run_line
+          and "analyzed by Hindsight " in run_line, f"the run line: {run_line!r}")
+    check(driver.title == "analysis.cubex", f"the title of a run without a program: {driver.title!r}")
 
     # The findings: the Late Sender, where it is, and what caused it (rank 0
     # worked in main from 5 to 50 ns while rank 1 worked from 5 to 20: a
@@ -484,6 +492,22 @@ def check_matrix_scale(driver, args, work):
             check(near != far, f"1 B and 1 MB in one colour {near}")
 
 
+def check_named_run(driver, args, work):
+    """A trace that names its program, arguments and start (the corpus's
+    "named-run"): the page is titled after the program and the start, and the
+    run line under the title gives the call."""
+    trace = os.path.join(work, "named")
+    run([args.writer, "named-run", trace])
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", os.path.join(trace, "traces.otf2")])
+    Page(driver, os.path.join(trace, "analysis.html"))
+    title = "solver, 2026-11-27 08:30:00 UTC"
+    check(driver.title == title, f"the title is {driver.title!r}, not {title!r}")
+    check(driver.find_element(By.ID, "title").text == title, "the heading is not the title")
+    run_line = driver.find_element(By.ID, "run").text
+    check(run_line.startswith("solver --grid 64 · 2 ranks on Linux, 1 node · started 2026-11-27 08:30:00 UTC · "),
+          f"the run line: {run_line!r}")
+
+
 def check_diff(driver, args, work):
     """The same trace analyzed without the delay analysis, minus with it: the
     30 ns delay at main on rank 0 becomes -30 ns, the Late Sender stays."""
@@ -669,8 +693,8 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_diff, check_scalasca, check_hostile_names, check_suspect_values,
-                             check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
+            for scenario in (check_late_sender, check_named_run, check_diff, check_scalasca, check_hostile_names,
+                             check_suspect_values, check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
                              check_matrix_scale):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")

@@ -104,11 +104,15 @@ struct Layout {
         program_name;
 
     explicit Layout(const TraceBuilder& trace) {
+        std::vector<std::string> arguments;
         for (int r = 0; r < trace.size(); ++r) {
-            for (const RecordedEvent& e : trace.rank(r).events())
+            for (const RecordedEvent& e : trace.rank(r).events()) {
                 if (const auto* enter = std::get_if<event::Enter>(&e.payload))
                     if (region_ids.try_emplace(enter->region, id<OTF2_RegionRef>(regions)).second)
                         regions.push_back(enter->region);
+                if (const auto* begin = std::get_if<event::ProgramBegin>(&e.payload))
+                    arguments.insert(arguments.end(), begin->arguments.begin(), begin->arguments.end());
+            }
             const std::string& node = trace.node_of_rank(r);
             if (node_ids.try_emplace(node, id<OTF2_SystemTreeNodeRef>(nodes) + 1).second)
                 nodes.push_back(node);
@@ -139,6 +143,7 @@ struct Layout {
         for (const std::string& r : regions) strings.intern(r);
         for (const CommTable::Entry& c : trace.comms().entries()) strings.intern(c.name);
         program_name = strings.intern(trace.program_name());
+        for (const std::string& a : arguments) strings.intern(a);
     }
 
     static std::string rank_name(int r) { return "MPI Rank " + std::to_string(r); }
@@ -254,7 +259,8 @@ void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
     const ClockProperties clock = trace.clock();
     a.check(
         OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset,
-                                                  clock.trace_length, OTF2_UNDEFINED_TIMESTAMP),
+                                                  clock.trace_length,
+                                                  trace.start_time().value_or(OTF2_UNDEFINED_TIMESTAMP)),
         "clock properties");
     const auto& strings = layout.strings.strings();
     for (std::size_t i = 0; i < strings.size(); ++i)
@@ -284,8 +290,11 @@ struct EventWriter {
     OTF2_TimeStamp t;
     const Layout& layout;
 
-    OTF2_ErrorCode operator()(const event::ProgramBegin&) const {
-        return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, layout.program_name, 0, nullptr);
+    OTF2_ErrorCode operator()(const event::ProgramBegin& e) const {
+        std::vector<OTF2_StringRef> arguments;
+        for (const std::string& a : e.arguments) arguments.push_back(layout.strings.at(a));
+        return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, layout.program_name,
+                                           static_cast<std::uint32_t>(arguments.size()), arguments.data());
     }
     OTF2_ErrorCode operator()(const event::ProgramEnd& e) const {
         return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, e.exit_status);

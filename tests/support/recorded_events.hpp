@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <otf2/OTF2_Events.h>
 
@@ -15,7 +16,9 @@ namespace hindsight::testing {
 
 namespace event {
 
-struct ProgramBegin {};
+struct ProgramBegin {
+    std::vector<std::string> arguments;  // the program's, after its name
+};
 struct ProgramEnd {
     std::int64_t exit_status = 0;
 };

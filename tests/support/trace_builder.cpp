@@ -170,9 +170,9 @@ RankBuilder& RankBuilder::region(Ticks enter_time, Ticks leave_time, const std::
     return enter(enter_time, name).leave(leave_time);
 }
 
-RankBuilder& RankBuilder::program_begin(Ticks t) {
+RankBuilder& RankBuilder::program_begin(Ticks t, std::vector<std::string> arguments) {
     if (!events_.empty()) fail("PROGRAM_BEGIN must be the first event");
-    return push({t, event::ProgramBegin{}});
+    return push({t, event::ProgramBegin{std::move(arguments)}});
 }
 
 RankBuilder& RankBuilder::program_end(Ticks t, std::int64_t exit_status) {

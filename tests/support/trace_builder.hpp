@@ -70,6 +70,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -143,7 +144,7 @@ public:
     RankBuilder& region(Ticks enter, Ticks leave, const std::string& name);
 
     // PROGRAM_BEGIN must be the rank's first event, PROGRAM_END its last.
-    RankBuilder& program_begin(Ticks t);
+    RankBuilder& program_begin(Ticks t, std::vector<std::string> arguments = {});
     RankBuilder& program_end(Ticks t, std::int64_t exit_status = 0);
 
     // --- MPI calls (ENTER/LEAVE of the MPI region plus its events) ---------
@@ -307,6 +308,10 @@ public:
     void set_ticks_per_second(std::uint64_t ticks_per_second);
     void set_global_offset(std::uint64_t offset);
     ClockProperties clock() const;
+    // The wall-clock time of the global offset, in nanoseconds since 1970
+    // (OTF2's realtime timestamp); by default the trace gives none.
+    void set_start_time(std::uint64_t unix_ns) { start_unix_ns_ = unix_ns; }
+    std::optional<std::uint64_t> start_time() const { return start_unix_ns_; }
 
     // Name recorded in PROGRAM_BEGIN events.
     void set_program_name(std::string name);
@@ -326,6 +331,7 @@ private:
     std::string program_name_ = "program";
     std::uint64_t ticks_per_second_ = 1'000'000'000;
     std::uint64_t global_offset_ = 0;
+    std::optional<std::uint64_t> start_unix_ns_;
 };
 
 }  // namespace hindsight::testing

@@ -359,6 +359,28 @@ TEST_CASE("Score-P's program region becomes the call tree's root", "[loader][sco
     CHECK(t.messages.size() == 16);  // 8 sends, 8 receives
     CHECK(t.collectives.size() == 2);
     CHECK(loaded.stats.other_skipped == 0);
+    // What ran, as otf2-print shows it: the creator, the program without
+    // arguments, no date (the trace predates OTF2 3.0's realtime stamp).
+    CHECK(t.definitions.origin.creator == "Score-P 7.1");
+    CHECK(t.program == "/g/g92/bhatele1/umd/traces/score-p/ping-pong.otf2");
+    CHECK(t.program_arguments.empty());
+    CHECK_FALSE(t.definitions.origin.start_unix_ns);
+}
+
+TEST_CASE("the loader keeps what ran: the program's call, the trace's creator and start", "[loader]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    t.set_program_name("/apps/solver");
+    t.set_start_time(1'796'000'000'123'456'789);
+    // Arguments may repeat each other and the program's name, and be empty.
+    const std::vector<std::string> arguments{"--grid", "64", "64", "/apps/solver", "", "a b"};
+    for (int r = 0; r < 2; ++r) t.rank(r).program_begin(0, arguments).enter(1, "main").leave(9).program_end(10);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 1, 2);
+    CHECK(loaded.trace.program == "/apps/solver");
+    CHECK(loaded.trace.program_arguments == arguments);
+    CHECK(loaded.trace.definitions.origin.creator == "Hindsight trace builder");
+    CHECK(loaded.trace.definitions.origin.start_unix_ns == 1'796'000'000'123'456'789u);
 }
 
 TEST_CASE("METRIC records are skipped and counted", "[loader][scorep]") {
