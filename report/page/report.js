@@ -247,6 +247,29 @@ function formatPercent(value, base) {
   return `${Math.abs(p) >= 0.01 ? p.toFixed(2) : p.toPrecision(2)} %`;
 }
 
+// Statistics of per-rank values: the minimum and maximum with their
+// indices (the first of equals), the quartiles and median (interpolated
+// between neighbouring values), the mean, and the imbalance: how far the
+// maximum lies above the mean. Null for no values.
+function rankStatistics(values) {
+  const n = values.length;
+  if (!n) return null;
+  const sorted = Float64Array.from(values).sort();
+  const quantile = (q) => {
+    const at = q * (n - 1), i = Math.floor(at), fraction = at - i;
+    return i + 1 < n ? sorted[i] + fraction * (sorted[i + 1] - sorted[i]) : sorted[i];
+  };
+  let minIndex = 0, maxIndex = 0, sum = 0;
+  values.forEach((v, i) => {
+    if (v < values[minIndex]) minIndex = i;
+    if (v > values[maxIndex]) maxIndex = i;
+    sum += v;
+  });
+  const mean = sum / n;
+  return { min: sorted[0], minIndex, q1: quantile(0.25), median: quantile(0.5), q3: quantile(0.75),
+           max: sorted[n - 1], maxIndex, mean, imbalance: sorted[n - 1] - mean };
+}
+
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -383,6 +406,7 @@ class Browser {
   constructor(model) {
     this.model = model;
     this.mode = "absolute";
+    this.ranksSorted = false;
     this.selectedMetric = 0;
     this.selectedCnode = model.callTree.roots[0] ?? 0;
     const d = model.data;
@@ -461,6 +485,10 @@ class Browser {
   }
 
   bindControls() {
+    document.getElementById("sort-ranks").addEventListener("change", (e) => {
+      this.ranksSorted = e.target.checked;
+      this.renderRankChart();
+    });
     document.getElementById("mode").addEventListener("change", (e) => { this.mode = e.target.value; this.update(); });
     document.getElementById("sort-by-value").addEventListener("change", (e) => {
       for (const pane of [this.metrics, this.calls, this.system]) pane.sortByValue = e.target.checked;
@@ -510,6 +538,8 @@ class Browser {
     document.getElementById("system-heading").textContent = `System — ${model.regionName(c)}`;
   }
 
+  // One bar per rank, in rank order or sorted by value (largest first), and
+  // the statistics over the ranks below.
   renderRankChart() {
     const d = this.model.data;
     const chart = document.getElementById("rank-chart");
@@ -517,8 +547,11 @@ class Browser {
     d.locations.forEach((l, i) => { perGroup[l[2]] = this.sys.combine(perGroup[l[2]], this.sys.values[i]); });
     const largest = perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
     const metric = d.metrics[this.selectedMetric];
+    const order = [...perGroup.keys()];
+    if (this.ranksSorted) order.sort((a, b) => perGroup[b] - perGroup[a] || a - b);
     const fragment = document.createDocumentFragment();
-    perGroup.forEach((v, g) => {
+    order.forEach((g) => {
+      const v = perGroup[g];
       const bar = el("div", v < 0 ? "rank negative" : "rank");
       bar.dataset.rank = String(d.groups[g][1]);
       bar.dataset.value = String(v);
@@ -526,9 +559,39 @@ class Browser {
       bar.title = `${d.groups[g][0]}: ${formatMetricValue(v, metric)}`;
       bar.addEventListener("click", () => { this.system.selected = this.sys.groupBase + g; this.update(); });
       if (this.system.selected === this.sys.groupBase + g) bar.classList.add("selected");
+      // Rank numbers where the bars are wide enough for them.
+      if (perGroup.length <= 32) bar.append(el("span", "rank-label", String(d.groups[g][1])));
       fragment.append(bar);
     });
     chart.replaceChildren(fragment);
+    this.renderRankStatistics(perGroup, metric);
+  }
+
+  // The box plot over the ranks (whiskers at the minimum and maximum, the
+  // box from the first to the third quartile, the median a line, the mean a
+  // dot), on a scale from zero, and its numbers.
+  renderRankStatistics(perGroup, metric) {
+    const d = this.model.data;
+    const s = rankStatistics(perGroup);
+    const box = document.getElementById("rank-box"), numbers = document.getElementById("rank-numbers");
+    if (!s) { box.replaceChildren(); numbers.textContent = ""; return; }
+    const lo = Math.min(0, s.min), hi = Math.max(0, s.max);
+    const x = (v) => (hi > lo ? 100 * (v - lo) / (hi - lo) : 0);
+    const svg = (tag, attributes) => {
+      const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
+      return e;
+    };
+    box.replaceChildren(
+      svg("line", { class: "whisker", x1: x(s.min), x2: x(s.max), y1: 5, y2: 5 }),
+      svg("rect", { class: "box", x: x(s.q1), y: 1, width: Math.max(0.2, x(s.q3) - x(s.q1)), height: 8 }),
+      svg("line", { class: "median", x1: x(s.median), x2: x(s.median), y1: 0, y2: 10 }),
+      svg("rect", { class: "mean", x: x(s.mean) - 0.5, y: 3.5, width: 1, height: 3 }));
+    const f = (v) => formatMetricValue(v, metric);
+    const rank = (g) => `rank ${d.groups[g][1]}`;
+    const share = s.max > 0 ? `, ${formatPercent(s.imbalance, s.max)} of the maximum` : "";
+    numbers.textContent = `min ${f(s.min)} (${rank(s.minIndex)}) · quartiles ${f(s.q1)}, ${f(s.median)}, ${f(s.q3)} · ` +
+      `max ${f(s.max)} (${rank(s.maxIndex)}) · mean ${f(s.mean)} · imbalance (max − mean) ${f(s.imbalance)}${share}`;
   }
 
   // Selects metric m, call path c and (when >= 0) location group g in the

@@ -246,6 +246,21 @@ def check_late_sender(driver, args, work):
           f"Late Sender at main/MPI_Recv is {page.value('call-tree', 'MPI_Recv')}, expected 30 ns")
     check(close(page.rank_value(1), 30e-9), f"Late Sender on rank 1 is {page.rank_value(1)}, expected 30 ns")
     check(page.rank_value(0) == 0, f"Late Sender on rank 0 is {page.rank_value(0)}, expected 0")
+    # The statistics over the ranks of 0 and 30 ns: quartiles interpolated
+    # between them, the mean 15 ns, the maximum 15 ns (50 %) above it; sorted
+    # by value, rank 1's bar comes first.
+    numbers = driver.find_element(By.ID, "rank-numbers").text
+    expected = ("min 0 (rank 0) · quartiles 7.5 ns, 15 ns, 22.5 ns · max 30 ns (rank 1) · mean 15 ns · "
+                "imbalance (max − mean) 15 ns, 50.00 % of the maximum")
+    check(numbers == expected, f"the statistics over the ranks: {numbers!r}")
+    bars = lambda: [b.get_attribute("data-rank") for b in driver.find_elements(By.CSS_SELECTOR, "#rank-chart .rank")]
+    check(bars() == ["0", "1"], f"bars in rank order: {bars()}")
+    driver.find_element(By.ID, "sort-ranks").click()
+    check(bars() == ["1", "0"], f"bars sorted by value: {bars()}")
+    check(driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1'] .rank-label").text == "1",
+          "rank 1's bar has no label")
+    driver.find_element(By.ID, "sort-ranks").click()
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#rank-box rect.box")) == 1, "no box in the box plot")
     check(page.shown("call-tree", "MPI_Recv") == "30 ns", f"shown as '{page.shown('call-tree', 'MPI_Recv')}'")
     system = [row.get_attribute("data-value") for row in page.rows("system-tree")]
     check(any(close(float(v), 30e-9) for v in system), f"no 30 ns in the system tree: {system}")
