@@ -93,6 +93,24 @@ std::string structure_json(const cube::Report& report, const std::string& title)
         j += sep + ("[" + json_string(l.name) + "," + std::to_string(l.rank) + "," + index_json(l.group) + "]");
         sep = ",";
     }
+    // Cartesian topologies: their grid and where each location sits in it.
+    j += "],\"topologies\":[";
+    sep = "";
+    const auto list = [](const auto& items, const auto& text) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + text(items[i]);
+        return out + "]";
+    };
+    const auto number = [](std::int64_t n) { return std::to_string(n); };
+    const auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    for (const cube::CartesianTopology& t : report.topologies()) {
+        const auto place = [&](const auto& coord) {
+            return "[" + std::to_string(coord.first) + "," + list(coord.second, number) + "]";
+        };
+        j += sep + ("{\"name\":" + json_string(t.name) + ",\"dims\":" + list(t.dims, number) +
+                    ",\"periodic\":" + list(t.periodic, flag) + ",\"coords\":" + list(t.coords, place) + "}");
+        sep = ",";
+    }
     j += "],\"warnings\":[";
     sep = "";
     for (const std::string& warning : report.warnings()) {

@@ -407,6 +407,7 @@ class Browser {
     this.model = model;
     this.mode = "absolute";
     this.ranksSorted = false;
+    this.topology = 0;  // the topology shown, of the report's Cartesian topologies
     this.selectedMetric = 0;
     this.selectedCnode = model.callTree.roots[0] ?? 0;
     const d = model.data;
@@ -485,6 +486,13 @@ class Browser {
   }
 
   bindControls() {
+    const topologies = document.getElementById("topology-select");
+    this.model.data.topologies.forEach((t, i) => {
+      const option = el("option", "", `${t.name} (${t.dims.join(" × ")})`);
+      option.value = String(i);
+      topologies.append(option);
+    });
+    topologies.addEventListener("change", (e) => { this.topology = Number(e.target.value); this.renderRankChart(); });
     document.getElementById("sort-ranks").addEventListener("change", (e) => {
       this.ranksSorted = e.target.checked;
       this.renderRankChart();
@@ -565,18 +573,63 @@ class Browser {
     });
     chart.replaceChildren(fragment);
     this.renderRankStatistics(perGroup, metric);
+    this.renderTopology(metric);
+  }
+
+  // The selected Cartesian topology: its grid with each location's value as
+  // a colour from white (0) to the chart's red (the largest magnitude; blue
+  // where negative); a grid of more than two dimensions as one grid of its
+  // first two per point of the others. A click selects the cell's rank.
+  renderTopology(metric) {
+    const d = this.model.data, section = document.getElementById("topology");
+    section.hidden = !d.topologies.length;
+    const topology = d.topologies[this.topology];
+    if (!topology) return;
+    const values = this.sys.values;
+    const largest = topology.coords.reduce((a, [l]) => Math.max(a, Math.abs(values[l])), 0);
+    const dims = topology.dims.length ? topology.dims : [1];
+    const rows = dims.length > 1 ? dims[0] : 1, columns = dims.length > 1 ? dims[1] : dims[0];
+    // Cells as large as a pane's width allows, from 4 to 28 pixels.
+    const cellSize = Math.max(4, Math.min(28, Math.floor(360 / Math.max(rows, columns))));
+    const grids = new Map();  // the coordinates beyond the first two -> their grid
+    for (const [location, coords] of topology.coords) {
+      const rest = coords.slice(2).join(",");
+      if (!grids.has(rest)) {
+        const grid = el("div", "topology-grid");
+        grid.style.gridTemplateColumns = `repeat(${columns}, ${cellSize}px)`;
+        grid.style.gridAutoRows = `${cellSize}px`;
+        for (let k = 0; k < rows * columns; ++k) grid.append(el("div", "cell"));
+        if (rest) grid.title = `coordinates ${rest} beyond the first two`;
+        grids.set(rest, grid);
+      }
+      const [row, column] = coords.length > 1 ? coords : [0, coords[0] ?? 0];
+      const cell = grids.get(rest).children[row * columns + column];
+      const v = values[location], group = d.locations[location][2], rank = d.groups[group][1];
+      const share = largest ? Math.abs(v) / largest : 0;
+      const tint = (c) => Math.round(255 - share * (255 - c));
+      cell.style.background = v < 0 ? `rgb(${tint(0x2f)},${tint(0x7f)},${tint(0xd0)})`
+                                    : `rgb(${tint(0xd0)},${tint(0x45)},${tint(0x2f)})`;
+      cell.dataset.location = String(location);
+      cell.dataset.value = String(v);
+      cell.dataset.coords = coords.join(",");
+      if (cellSize >= 14) cell.textContent = String(rank);
+      cell.title = `${d.groups[group][0]} (${coords.join(", ")}): ${formatMetricValue(v, metric)}`;
+      if (this.system.selected === this.sys.groupBase + group) cell.classList.add("selected");
+      cell.addEventListener("click", () => { this.system.selected = this.sys.groupBase + group; this.update(); });
+    }
+    document.getElementById("topology-grids").replaceChildren(...grids.values());
   }
 
   // The box plot over the ranks (whiskers at the minimum and maximum, the
   // box from the first to the third quartile, the median a line, the mean a
-  // dot), on a scale from zero, and its numbers.
+  // dot) on a scale from the minimum to the maximum (the numbers below say
+  // how far apart they are), and its numbers.
   renderRankStatistics(perGroup, metric) {
     const d = this.model.data;
     const s = rankStatistics(perGroup);
     const box = document.getElementById("rank-box"), numbers = document.getElementById("rank-numbers");
     if (!s) { box.replaceChildren(); numbers.textContent = ""; return; }
-    const lo = Math.min(0, s.min), hi = Math.max(0, s.max);
-    const x = (v) => (hi > lo ? 100 * (v - lo) / (hi - lo) : 0);
+    const x = (v) => (s.max > s.min ? 100 * (v - s.min) / (s.max - s.min) : 50);
     const svg = (tag, attributes) => {
       const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
       for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
