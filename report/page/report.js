@@ -292,6 +292,10 @@ class TreePane {
     this.selected = null;
     this.marked = new Set();
     this.sortByValue = false;
+    // "all" rows, or none whose value with everything below it is 0
+    // ("nonzero") or below 1 % of the largest root's ("small"); the selected
+    // row always shows.
+    this.rowFilter = "all";
     container.addEventListener("keydown", (e) => this.key(e));
     container.addEventListener("click", (e) => this.click(e));
   }
@@ -306,8 +310,15 @@ class TreePane {
 
   visible() {
     const out = [];
+    // A row goes with all below it: judged by its value with its children.
+    const value = (id) => Math.abs(this.source.value(id, false));
+    const threshold = this.rowFilter === "small"
+      ? 0.01 * this.source.roots().reduce((a, id) => Math.max(a, Math.abs(this.source.value(id, false))), 0) : 0;
+    const hidden = (id) => this.rowFilter !== "all" && id !== this.selected &&
+      (value(id) === 0 || value(id) < threshold);
     const walk = (ids, depth) => {
       for (const id of this.ordered(ids)) {
+        if (hidden(id)) continue;
         out.push([id, depth]);
         if (this.expanded.has(id)) walk(this.source.children(id), depth + 1);
       }
@@ -345,7 +356,9 @@ class TreePane {
       fill.style.width = `${full ? Math.min(100, 100 * Math.abs(values[i]) / full) : 0}%`;
       bar.append(fill);
       row.append(bar);
-      row.append(el("span", "label", this.source.label(id)));
+      const label = el("span", "label", this.source.label(id));
+      label.title = this.source.fullName ? this.source.fullName(id) : this.source.label(id);
+      row.append(label);
       fragment.append(row);
     });
     this.container.replaceChildren(fragment);
@@ -405,7 +418,9 @@ class TreePane {
 class Browser {
   constructor(model) {
     this.model = model;
-    this.mode = "absolute";
+    // Each pane's values: absolute, or a percentage of a base its mode names.
+    this.modes = { metrics: "absolute", calls: "absolute", system: "absolute" };
+    this.flat = false;  // the call pane as a flat profile: one row per region
     this.ranksSorted = false;
     this.topology = 0;  // the topology shown, of the report's Cartesian topologies
     this.selectedMetric = 0;
@@ -418,10 +433,12 @@ class Browser {
       roots: () => model.metricTree.roots,
       children: (m) => model.metricTree.children[m],
       label: (m) => d.metrics[m].name,
+      fullName: (m) => `${d.metrics[m].name} (${d.metrics[m].id})`,
       value: (m, expanded) => model.metricTotal(m, !expanded),
       // Each metric in its own unit, as a share of its own tree's root.
       format: (v, m) => formatMetricValue(v, d.metrics[m]),
-      percentBase: (m) => (this.mode === "absolute" || !d.metrics[m].computed ? null : model.metricTotal(model.metricRoot(m), true)),
+      percentBase: (m) => (this.modes.metrics === "absolute" || !d.metrics[m].computed ? null
+                                                                                     : model.metricTotal(model.metricRoot(m), true)),
       // Metrics of different units are compared with their own root only.
       barBase: (m) => model.metricTotal(model.metricRoot(m), true),
     }, (m) => { this.selectedMetric = m; this.update(); });
@@ -433,23 +450,34 @@ class Browser {
       if (key !== cachedKey) { cachedKey = key; cachedOwn = callRows(); cachedSubtree = Model.subtreeSums(cachedOwn, model.callTree, model.combine(this.selectedMetric)); }
       return [cachedOwn, cachedSubtree];
     };
+    // The flat profile: each region with its own values summed over the
+    // call paths that end in it.
+    this.regionCnodes = d.regions.map(() => []);
+    d.cnodes.forEach((c, i) => this.regionCnodes[c[0]].push(i));
+    const regionsCalled = [...d.regions.keys()].filter((r) => this.regionCnodes[r].length);
+    const regionValue = (r) => this.regionCnodes[r].reduce((a, c) => model.combine(this.selectedMetric)(a, callValues()[0][c]), 0);
     this.calls = new TreePane(document.getElementById("call-tree"), {
-      roots: () => model.callTree.roots,
-      children: (c) => model.callTree.children[c],
-      label: (c) => model.regionName(c),
-      value: (c, expanded) => callValues()[expanded ? 0 : 1][c],
+      roots: () => (this.flat ? regionsCalled : model.callTree.roots),
+      children: (c) => (this.flat ? [] : model.callTree.children[c]),
+      label: (c) => (this.flat ? d.regions[c][0] : model.regionName(c)),
+      fullName: (c) => (this.flat ? d.regions[c][0] : model.pathOf(c).join(" > ")),
+      value: (c, expanded) => (this.flat ? regionValue(c) : callValues()[expanded ? 0 : 1][c]),
       format: (v) => formatMetricValue(v, metric()),
-      percentBase: () => this.percentBase(),
-    }, (c) => { this.selectedCnode = c; this.update(); });
+      percentBase: () => this.callPercentBase(),
+    }, (c) => {
+      if (this.flat) this.selectedRegion = c; else this.selectedCnode = c;
+      this.update();
+    });
 
     this.buildSystem();
     this.system = new TreePane(document.getElementById("system-tree"), {
       roots: () => this.sys.roots,
       children: (s) => this.sys.children[s],
       label: (s) => this.sys.label[s],
+      fullName: (s) => { const path = []; for (; s >= 0; s = this.sys.parent[s]) path.unshift(this.sys.label[s]); return path.join(" > "); },
       value: (s, expanded) => (expanded ? this.sys.own(s) : this.sys.total(s)),
       format: (v) => formatMetricValue(v, metric()),
-      percentBase: () => this.percentBase(),
+      percentBase: () => this.systemPercentBase(),
     }, () => this.update());
 
     this.metrics.selected = 0;
@@ -479,10 +507,29 @@ class Browser {
     };
   }
 
-  percentBase() {
-    if (this.mode === "absolute" || !this.model.data.metrics[this.selectedMetric].computed) return null;
-    const m = this.mode === "root" ? this.model.metricRoot(this.selectedMetric) : this.selectedMetric;
+  // The call pane's base: the selected metric's total, its root metric's,
+  // or the selected row's value.
+  callPercentBase() {
+    const mode = this.modes.calls;
+    if (mode === "absolute" || !this.model.data.metrics[this.selectedMetric].computed) return null;
+    if (mode === "selection") {
+      const id = this.calls.selected;
+      return id === null ? null : this.calls.source.value(id, this.calls.isExpanded(id));
+    }
+    const m = mode === "root" ? this.model.metricRoot(this.selectedMetric) : this.selectedMetric;
     return this.model.metricTotal(m, true);
+  }
+
+  // The system pane's base: the selected call path's value over all ranks,
+  // or the largest rank's (peer percent: the largest shows 100 %).
+  systemPercentBase() {
+    const mode = this.modes.system;
+    if (mode === "absolute" || !this.model.data.metrics[this.selectedMetric].computed) return null;
+    const d = this.model.data;
+    const perGroup = new Float64Array(d.groups.length);
+    d.locations.forEach((l, i) => { perGroup[l[2]] = this.sys.combine(perGroup[l[2]], this.sys.values[i]); });
+    if (mode === "peer") return perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    return this.sys.values.reduce((a, v) => this.sys.combine(a, v), 0);
   }
 
   bindControls() {
@@ -497,7 +544,13 @@ class Browser {
       this.ranksSorted = e.target.checked;
       this.renderRankChart();
     });
-    document.getElementById("mode").addEventListener("change", (e) => { this.mode = e.target.value; this.update(); });
+    for (const pane of Object.keys(this.modes))
+      document.getElementById(`${pane}-mode`).addEventListener("change", (e) => { this.modes[pane] = e.target.value; this.update(); });
+    document.getElementById("rows").addEventListener("change", (e) => {
+      for (const pane of [this.metrics, this.calls, this.system]) pane.rowFilter = e.target.value;
+      this.update();
+    });
+    document.getElementById("flat-profile").addEventListener("change", (e) => this.setFlat(e.target.checked));
     document.getElementById("sort-by-value").addEventListener("change", (e) => {
       for (const pane of [this.metrics, this.calls, this.system]) pane.sortByValue = e.target.checked;
       this.update();
@@ -513,18 +566,39 @@ class Browser {
     const status = document.getElementById("search-status");
     const needle = text.trim().toLowerCase();
     this.calls.marked = new Set();
-    if (needle) {
-      this.model.data.cnodes.forEach((c, i) => { if (this.model.regionName(i).toLowerCase().includes(needle)) this.calls.marked.add(i); });
+    const d = this.model.data;
+    if (needle && this.flat) {
+      d.regions.forEach((r, i) => { if (this.regionCnodes[i].length && r[0].toLowerCase().includes(needle)) this.calls.marked.add(i); });
+    } else if (needle) {
+      d.cnodes.forEach((c, i) => { if (this.model.regionName(i).toLowerCase().includes(needle)) this.calls.marked.add(i); });
       for (const c of this.calls.marked)
-        for (let p = this.model.data.cnodes[c][1]; p >= 0; p = this.model.data.cnodes[p][1]) this.calls.expanded.add(p);
+        for (let p = d.cnodes[c][1]; p >= 0; p = d.cnodes[p][1]) this.calls.expanded.add(p);
     }
-    status.textContent = needle ? `${this.calls.marked.size} call path(s)` : "";
+    status.textContent = needle ? `${this.calls.marked.size} ${this.flat ? "region(s)" : "call path(s)"}` : "";
     const matches = [...this.calls.marked].sort((a, b) => a - b);
     if (next && matches.length) {
-      const after = matches.find((c) => c > this.selectedCnode);
+      const after = matches.find((c) => c > this.calls.selected);
       this.calls.select(after ?? matches[0]);
       return;
     }
+    this.update();
+  }
+
+  // The call pane as a flat profile, or back as the call tree; the
+  // selection follows: the selected call path's region, or the call path
+  // selected before (or the region's first) when that region is selected.
+  setFlat(flat) {
+    if (flat === this.flat) return;
+    this.flat = flat;
+    document.getElementById("flat-profile").checked = flat;
+    const cnodes = this.model.data.cnodes;
+    if (flat) {
+      this.selectedRegion = cnodes[this.selectedCnode][0];
+    } else if (cnodes[this.selectedCnode][0] !== this.selectedRegion) {
+      this.selectedCnode = this.regionCnodes[this.selectedRegion][0];
+      for (let p = cnodes[this.selectedCnode][1]; p >= 0; p = cnodes[p][1]) this.calls.expanded.add(p);
+    }
+    this.calls.selected = flat ? this.selectedRegion : this.selectedCnode;
     this.update();
   }
 
@@ -533,7 +607,9 @@ class Browser {
     const model = this.model;
     const m = this.selectedMetric, c = this.selectedCnode;
     const inclusive = !this.metrics.isExpanded(m);
-    const cnodes = this.calls.isExpanded(c) ? new Set([c]) : model.subtreeOf(c);
+    // In the flat profile: the own values of every call path of the region.
+    const cnodes = this.flat ? new Set(this.regionCnodes[this.selectedRegion])
+                             : this.calls.isExpanded(c) ? new Set([c]) : model.subtreeOf(c);
     this.sys.values = model.locationValues(m, inclusive, cnodes);
     this.sys.combine = model.combine(m);
     this.metrics.render();
@@ -542,8 +618,9 @@ class Browser {
     this.renderRankChart();
     this.renderMetricInfo();
     const d = model.data;
-    document.getElementById("call-heading").textContent = `Call tree — ${d.metrics[m].name}`;
-    document.getElementById("system-heading").textContent = `System — ${model.regionName(c)}`;
+    document.getElementById("call-heading").textContent = `${this.flat ? "Flat profile" : "Call tree"} — ${d.metrics[m].name}`;
+    document.getElementById("system-heading").textContent =
+      `System — ${this.flat ? `${d.regions[this.selectedRegion][0]} (all call paths)` : model.regionName(c)}`;
   }
 
   // One bar per rank, in rank order or sorted by value (largest first), and
@@ -651,6 +728,7 @@ class Browser {
   // panes, opening what leads to them.
   show(m, c, g) {
     const model = this.model;
+    this.setFlat(false);
     for (let p = model.data.metrics[m].parent; p >= 0; p = model.data.metrics[p].parent) this.metrics.expanded.add(p);
     for (let p = model.data.cnodes[c][1]; p >= 0; p = model.data.cnodes[p][1]) this.calls.expanded.add(p);
     this.metrics.selected = this.selectedMetric = m;
@@ -852,6 +930,32 @@ function showAnswers(browser, untouched) {
   if (first && untouched()) browser.show(Number(first.dataset.metric), Number(first.dataset.cnode), Number(first.dataset.group));
 }
 
+// The panes resize by dragging the splitters between them: the two panes
+// beside a splitter share their widths as dragged (each at least 40 px).
+function bindSplitters() {
+  const main = document.querySelector("main");
+  const widths = [1, 1.4, 1];
+  const apply = () => {
+    main.style.gridTemplateColumns = widths.map((w) => `minmax(0, ${w}fr)`).join(" 8px ");
+  };
+  document.querySelectorAll("main > .splitter").forEach((splitter, i) => {
+    splitter.addEventListener("pointerdown", (down) => {
+      splitter.setPointerCapture(down.pointerId);
+      const panes = main.querySelectorAll(".pane");
+      const left = panes[i].getBoundingClientRect(), right = panes[i + 1].getBoundingClientRect();
+      const share = widths[i] + widths[i + 1], pixels = left.width + right.width;
+      const grab = down.clientX - left.right;  // where on the splitter it was taken
+      splitter.onpointermove = (move) => {
+        const x = Math.min(Math.max(move.clientX - grab - left.left, 40), pixels - 40);
+        widths[i] = share * x / pixels;
+        widths[i + 1] = share - widths[i];
+        apply();
+      };
+      splitter.onpointerup = () => { splitter.onpointermove = null; };
+    });
+  });
+}
+
 // What ran, as the analyzer keeps it in the attribute `run` (JSON; null
 // for another tool's report and for a difference of two runs, whose title
 // names both).
@@ -914,6 +1018,7 @@ async function main() {
     }
     const model = new Model(data);
     const browser = new Browser(model);
+    bindSplitters();
     window.hindsightReport = browser;  // for tests and the console
     browser.update();
     status.textContent = `${data.metrics.length} metrics, ${data.cnodes.length} call paths, ` +

@@ -55,6 +55,7 @@ from xml.etree import ElementTree
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -274,12 +275,38 @@ def check_late_sender(driver, args, work):
         check(shown == text, f"{value} {unit} shown as '{shown}', expected '{text}'")
 
     # Percentages: all of the metric is here; the root (time) is 2 x 100 ns.
-    mode = Select(driver.find_element(By.ID, "mode"))
+    mode = Select(driver.find_element(By.ID, "calls-mode"))
     mode.select_by_value("metric")
     check(page.shown("call-tree", "MPI_Recv") == "100.00 %", f"% of metric: {page.shown('call-tree', 'MPI_Recv')}")
     mode.select_by_value("root")
     check(page.shown("call-tree", "MPI_Recv") == "15.00 %", f"% of root: {page.shown('call-tree', 'MPI_Recv')}")
+    mode.select_by_value("selection")  # MPI_Recv is selected
+    check(page.shown("call-tree", "MPI_Recv") == "100.00 %", f"% of selection: {page.shown('call-tree', 'MPI_Recv')}")
     mode.select_by_value("absolute")
+    metric_mode = Select(driver.find_element(By.ID, "metrics-mode"))
+    metric_mode.select_by_value("root")
+    check(page.shown("metric-tree", "Late Sender") == "15.00 %", f"metric % of root: {page.shown('metric-tree', 'Late Sender')}")
+    metric_mode.select_by_value("absolute")
+    # Each row's full name on hover.
+    title = page.row("call-tree", "MPI_Recv").find_element(By.CLASS_NAME, "label").get_attribute("title")
+    check(title == "main > MPI_Recv", f"MPI_Recv's full name: {title!r}")
+    # Rows without zeros: of main's callees only MPI_Recv has a Late Sender.
+    rows = Select(driver.find_element(By.ID, "rows"))
+    rows.select_by_value("nonzero")
+    labels = [r.find_element(By.CLASS_NAME, "label").text for r in page.rows("call-tree")]
+    check(labels == ["main", "MPI_Recv"], f"call paths without zeros: {labels}")
+    rows.select_by_value("all")
+    # The flat profile: one row per region, MPI_Recv's 30 ns over its call
+    # paths; the system pane follows it.
+    driver.find_element(By.ID, "flat-profile").click()
+    labels = sorted(r.find_element(By.CLASS_NAME, "label").text for r in page.rows("call-tree"))
+    check(labels == ["MPI_Finalize", "MPI_Init", "MPI_Recv", "MPI_Send", "main"], f"flat profile rows: {labels}")
+    page.row("call-tree", "MPI_Recv").find_element(By.CLASS_NAME, "label").click()
+    check(close(page.value("call-tree", "MPI_Recv"), 30e-9), "flat profile: MPI_Recv is not 30 ns")
+    heading = driver.find_element(By.ID, "system-heading").text
+    check(heading == "System — MPI_Recv (all call paths)", f"flat profile's system heading: {heading}")
+    driver.find_element(By.ID, "flat-profile").click()
+    check(driver.find_element(By.ID, "call-heading").text == "Call tree — Late Sender", "the call tree is not back")
 
     # Collapsed main includes its callees; expanded, it is its own share (0).
     check(close(page.value("call-tree", "main"), 0), "expanded main has Late Sender of its own")
@@ -321,8 +348,38 @@ def check_late_sender(driver, args, work):
     check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='1']").get_attribute("class"),
           "rank 1 not selected after a click on its bar")
     driver.save_screenshot(args.screenshot)
+    check_system_modes(driver, page)
+    check_splitter(driver)
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
+
+
+def check_system_modes(driver, page):
+    """Time with its sub-metrics at main alone (its callees left out), per
+    rank with its threads (the rows collapsed): rank 0 81 ns (100 less
+    MPI_Init 4, MPI_Send 10, MPI_Finalize 5), rank 1 41 ns (less MPI_Recv
+    50): of all ranks 66.39 % and 33.61 %, of the largest 100 % and 50.62 %."""
+    driver.execute_script("const b = window.hindsightReport; const main = b.model.callTree.roots[0];"
+                          "for (let g = 0; g < b.sys.groups; ++g) b.system.expanded.delete(b.sys.groupBase + g);"
+                          "const time = b.model.metricNamed('time'); b.metrics.expanded.delete(time);"
+                          "b.calls.expanded.add(main); b.show(time, main, -1);")
+    mode = Select(driver.find_element(By.ID, "system-mode"))
+    for value, expected in (("total", ["66.39 %", "33.61 %"]), ("peer", ["100.00 %", "50.62 %"])):
+        mode.select_by_value(value)
+        shown = [page.shown("system-tree", f"MPI Rank {r}") for r in (0, 1)]
+        check(shown == expected, f"system values as {value}: {shown}, expected {expected}")
+    mode.select_by_value("absolute")
+
+
+def check_splitter(driver):
+    """Dragging the splitter between the metric and the call pane by 100
+    pixels to the left narrows the metric pane by as much."""
+    pane = driver.find_elements(By.CSS_SELECTOR, "main > .pane")[0]
+    before = pane.rect["width"]
+    splitter = driver.find_elements(By.CSS_SELECTOR, "main > .splitter")[0]
+    ActionChains(driver).click_and_hold(splitter).move_by_offset(-100, 0).release().perform()
+    after = pane.rect["width"]
+    check(abs((before - after) - 100) <= 2, f"the metric pane went from {before} to {after} px wide")
 
 
 def check_first_view(driver, page, summary):
@@ -689,9 +746,9 @@ def check_scorep_profile(driver, args, work):
     check(close(page.rank_value(0), 0.25) and close(page.rank_value(1), 0.5),
           f"min_time per rank is {page.rank_value(0)}, {page.rank_value(1)}; expected 0.25, 0.5")
     check(close(page.value("system-tree", "node0"), 0.25), f"min_time of the node is {page.value('system-tree', 'node0')}")
-    Select(driver.find_element(By.ID, "mode")).select_by_value("metric")
+    Select(driver.find_element(By.ID, "calls-mode")).select_by_value("metric")
     check(page.shown("call-tree", "main") == "100.00 %", f"min_time of main is {page.shown('call-tree', 'main')!r} of its total")
-    Select(driver.find_element(By.ID, "mode")).select_by_value("absolute")
+    Select(driver.find_element(By.ID, "calls-mode")).select_by_value("absolute")
     check(page.shown("metric-tree", "avg_time") == "not computed",
           f"the derived metric shows {page.shown('metric-tree', 'avg_time')!r}")
     errors = page.console_errors()
