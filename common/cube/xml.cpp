@@ -36,7 +36,9 @@ std::string escape(std::string_view raw) {
     return out;
 }
 
-Writer::Writer() { out_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"; }
+Writer::Writer(Declaration declaration) {
+    if (declaration == Declaration::Xml) out_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+}
 
 void Writer::indent() {
     // Deep call trees would otherwise spend most of the file on blanks.
