@@ -1,6 +1,7 @@
 #include "common/cube/anchor.hpp"
 
 #include <charconv>
+#include <unordered_map>
 
 #include "common/cube/metric_files.hpp"
 #include "common/cube/names.hpp"
@@ -256,11 +257,16 @@ private:
     // cube_merge keeps both metrics of one name where its inputs define them
     // differently (e.g. another data type), and CubeLib reads such a file.
     // The model looks metrics up by name, so the later one gets a name of
-    // its own ("time (2)"), and a warning says which.
+    // its own ("time (2)"), and a warning says which. The next number to
+    // try is kept per name, so that a file repeating one name many times is
+    // still read in linear time.
     void rename_repeated(const xml::Element& e, Metric& metric) {
         const std::string original = metric.unique_name;
-        for (std::size_t n = 2; anchor_.report.find_metric(metric.unique_name) != kNone; ++n)
-            metric.unique_name = original + " (" + std::to_string(n) + ")";
+        std::size_t& n = next_number_[original];
+        if (n == 0) n = 2;
+        do {
+            metric.unique_name = original + " (" + std::to_string(n++) + ")";
+        } while (anchor_.report.find_metric(metric.unique_name) != kNone);
         anchor_.warnings.push_back("line " + std::to_string(e.line) + ": metric " + original +
                                    " is defined more than once; this one is read as '" + metric.unique_name + "'");
     }
@@ -411,6 +417,7 @@ private:
 
     const xml::Document& doc_;
     Anchor anchor_;
+    std::unordered_map<std::string, std::size_t> next_number_;  // per repeated metric name
 };
 
 }  // namespace

@@ -157,8 +157,9 @@ TEST_CASE("cube reader: a metric name repeated in a merged report") {
     // differently (here: Scalasca's INTEGER visits and Score-P's UINT64
     // ones). Both are read, with their own values; the second is renamed.
     ScratchDir dir;
+    // A third one, without members (all zeros), is numbered on.
     const std::string metrics = metric(0, "EXCLUSIVE", "time", "FLOAT") + metric(1, "EXCLUSIVE", "visits", "INTEGER") +
-                                metric(2, "EXCLUSIVE", "visits", "UINT64");
+                                metric(2, "EXCLUSIVE", "visits", "UINT64") + metric(3, "EXCLUSIVE", "visits", "UINT64");
     const Report r = read_members(dir, {{"anchor.xml", anchor_44(metrics)},
                                         {"0.index", sparse_index({0})},
                                         {"0.data", doubles({1.5, 2.25})},
@@ -166,7 +167,7 @@ TEST_CASE("cube reader: a metric name repeated in a merged report") {
                                         {"1.data", integers({3, 4})},
                                         {"2.index", sparse_index({0})},
                                         {"2.data", integers({5, 6})}});
-    REQUIRE(r.metrics().size() == 3);
+    REQUIRE(r.metrics().size() == 4);
     const MetricIndex first = r.find_metric("visits"), second = r.find_metric("visits (2)");
     REQUIRE(first != kNone);
     REQUIRE(second != kNone);
@@ -177,10 +178,14 @@ TEST_CASE("cube reader: a metric name repeated in a merged report") {
     CHECK(r.value(first, 0, location_of(r, 1, 0)) == 4.0);
     CHECK(r.value(second, 0, location_of(r, 0, 0)) == 5.0);
     CHECK(r.value(second, 0, location_of(r, 1, 0)) == 6.0);
-    REQUIRE(r.warnings().size() == 1);
+    const MetricIndex third = r.find_metric("visits (3)");
+    REQUIRE(third != kNone);
+    CHECK_FALSE(r.has_values(third));
+    REQUIRE(r.warnings().size() == 2);
     CHECK_THAT(r.warnings()[0], Catch::StartsWith((dir / "tool.cubex").string() + ": anchor.xml: line ") &&
                                     Catch::EndsWith(": metric visits is defined more than once; this one is read "
                                                     "as 'visits (2)'"));
+    CHECK_THAT(r.warnings()[1], Catch::EndsWith("this one is read as 'visits (3)'"));
 }
 
 TEST_CASE("cube reader: CUBE 4.0's machine, node, process and thread system tree") {
