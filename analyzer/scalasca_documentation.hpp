@@ -10,9 +10,9 @@
 
 namespace hindsight::analyzer {
 
-// The bases a CUBE reader puts in place of "@mirror@" in a metric's URL, the
-// first that answers being used: Scalasca's pattern documentation of the
-// release whose reports we compare with (2.6), then the newest.
+// The bases a CUBE reader puts in place of "@mirror@" in a metric's URL:
+// Scalasca's pattern documentation of the release whose reports we compare
+// with (2.6), then the newest, as Scalasca 2.6's reports list them.
 const std::vector<std::string>& scalasca_mirrors();
 
 // "@mirror@scalasca_patterns.html#NAME" for a metric Scalasca's pattern
