@@ -3,6 +3,7 @@
 #include <string>
 
 #include "analyses/metrics.hpp"
+#include "analyzer/scalasca_documentation.hpp"
 #include "common/cartesian_grid.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
@@ -28,6 +29,7 @@ void add_metrics(cube::Report& report) {
         m.display_name = info.display_name;
         m.unit = unit_name(info.unit);
         m.description = info.description;
+        m.url = scalasca_pattern_url(info.unique_name);
         m.data_type = info.unit == analyses::Unit::Seconds ? cube::DataType::Double : cube::DataType::Uint64;
         m.parent = info.parent ? static_cast<cube::MetricIndex>(*info.parent) : cube::kNone;
         report.add_metric(std::move(m));
@@ -158,6 +160,7 @@ cube::Report assemble_report(const trace::LocalTrace& trace, const GatheredCubes
     cube::Report report;
     // Cube's convention, as in Scalasca's "Scalasca Trace Analyzer 2.6".
     report.set_attribute("Creator", "Hindsight " + std::string(kVersion));
+    for (const std::string& mirror : scalasca_mirrors()) report.add_mirror(mirror);
     add_metrics(report);
     add_call_tree(report, trace);
     add_system_tree(report, trace);

@@ -1,6 +1,7 @@
 #include "common/cube/anchor.hpp"
 
 #include <charconv>
+#include <unordered_map>
 
 #include "common/cube/metric_files.hpp"
 #include "common/cube/names.hpp"
@@ -253,6 +254,23 @@ private:
             if (doc_.element(i).name == "murl") anchor_.report.add_mirror(doc_.element(i).text);
     }
 
+    // cube_merge keeps both metrics of one name where its inputs define them
+    // differently (e.g. another data type), and CubeLib reads such a file.
+    // The model looks metrics up by name, so the later one gets a name of
+    // its own ("time (2)"), and a warning says which. The next number to
+    // try is kept per name, so that a file repeating one name many times is
+    // still read in linear time.
+    void rename_repeated(const xml::Element& e, Metric& metric) {
+        const std::string original = metric.unique_name;
+        std::size_t& n = next_number_[original];
+        if (n == 0) n = 2;
+        do {
+            metric.unique_name = original + " (" + std::to_string(n++) + ")";
+        } while (anchor_.report.find_metric(metric.unique_name) != kNone);
+        anchor_.warnings.push_back("line " + std::to_string(e.line) + ": metric " + original +
+                                   " is defined more than once; this one is read as '" + metric.unique_name + "'");
+    }
+
     void parse_metrics(const xml::Element& metrics) {
         std::vector<bool> id_seen;
         std::vector<std::pair<std::size_t, std::uint32_t>> stack;
@@ -287,8 +305,7 @@ private:
             }
             metric.data_type = value_type.model;
             if (metric.unique_name.empty()) fail(e, "metric without <uniq_name>");
-            if (anchor_.report.find_metric(metric.unique_name) != kNone)
-                fail(e, "metric " + metric.unique_name + " is defined twice");
+            if (anchor_.report.find_metric(metric.unique_name) != kNone) rename_repeated(e, metric);
             const MetricIndex m = anchor_.report.add_metric(std::move(metric));
             if (derived || value_type.layout == ValueType::Layout::Opaque)
                 anchor_.report.set_not_computed(m, derived ? child_text(e, "cubepl") : "");
@@ -346,35 +363,49 @@ private:
         return r;
     }
 
+    // The system tree in either syntax: CUBE 4.1 and later nest
+    // <systemtreenode>s (with a <class>) holding <locationgroup>s of
+    // <location>s; CUBE 4.0 has the fixed levels <machine>, <node>, <process>
+    // and <thread>, whose tag is their class. Both read into the same model.
+    static bool is_system_node(std::string_view tag) { return tag == "systemtreenode" || tag == "machine" || tag == "node"; }
+    static bool is_group(std::string_view tag) { return tag == "locationgroup" || tag == "process"; }
+    static bool is_location(std::string_view tag) { return tag == "location" || tag == "thread"; }
+
+    void push_system_nodes(std::vector<std::pair<std::size_t, std::uint32_t>>& stack, const xml::Element& e,
+                           std::uint32_t parent) const {
+        for (auto it = e.children.rbegin(); it != e.children.rend(); ++it)
+            if (is_system_node(doc_.element(*it).name)) stack.emplace_back(*it, parent);
+    }
+
     void parse_system(const xml::Element& system) {
         std::vector<bool> column_seen;
         std::vector<std::pair<std::size_t, std::uint32_t>> stack;
-        push_children(stack, system, "systemtreenode", kNone);
+        push_system_nodes(stack, system, kNone);
         while (!stack.empty()) {
             const auto [index, parent] = stack.back();
             stack.pop_back();
             const xml::Element& e = doc_.element(index);
             SystemNode node;
             node.name = child_text(e, "name");
-            node.class_name = child_text(e, "class");
+            node.class_name = e.name == "systemtreenode" ? child_text(e, "class") : e.name;
             node.description = child_text(e, "descr");
             node.parent = parent;
             const SystemNodeIndex s = anchor_.report.add_system_node(std::move(node));
             for (const std::size_t gi : e.children) {
                 const xml::Element& ge = doc_.element(gi);
-                if (ge.name != "locationgroup") continue;
+                if (!is_group(ge.name)) continue;
                 const LocationGroupIndex g =
                     anchor_.report.add_location_group(LocationGroup{child_text(ge, "name"), rank(ge), s});
                 for (const std::size_t li : ge.children) {
                     const xml::Element& le = doc_.element(li);
-                    if (le.name != "location") continue;
+                    if (!is_location(le.name)) continue;
                     const std::uint32_t column = element_id(le, "Id");
                     claim_id(column_seen, le, column, "location");
                     anchor_.report.add_location(Location{child_text(le, "name"), rank(le), g});
                     anchor_.location_columns.push_back(column);
                 }
             }
-            push_children(stack, e, "systemtreenode", s);
+            push_system_nodes(stack, e, s);
         }
         if (anchor_.report.locations().empty()) fail(system, "the system tree has no location");
         // Columns are addressed by location id, so the ids must number them
@@ -386,6 +417,7 @@ private:
 
     const xml::Document& doc_;
     Anchor anchor_;
+    std::unordered_map<std::string, std::size_t> next_number_;  // per repeated metric name
 };
 
 }  // namespace

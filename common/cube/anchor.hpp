@@ -28,6 +28,8 @@ struct Anchor {
     std::vector<ValueType> value_types;             // per report metric, as <dtype> declares
     std::vector<bool> derived;                      // per report metric: derived (no values in the file)
     std::vector<std::uint32_t> location_columns;    // per report location
+    // What the reader took but had to change (without a file name).
+    std::vector<std::string> warnings;
 };
 
 // Throws hindsight::Error (without a file name) on anything our writer

@@ -138,7 +138,10 @@ MetricRows decode_metric(std::string_view index, std::string_view data, const Va
 
     MetricRows result;
     if (format == kSparse) {
-        const auto n = in.get<std::uint32_t>();
+        // CubeLib writes the count only when there are rows: the index of a
+        // metric without any (what cube_diff, cube_mean, cube_cut, ... write
+        // for a metric that came out zero) ends after the format byte.
+        const auto n = in.remaining() == 0 ? std::uint32_t{0} : in.get<std::uint32_t>();
         if (in.remaining() != std::size_t{n} * 4) throw Error("", "index size does not match its entry count");
         result.rows.reserve(n);
         for (std::uint32_t i = 0; i < n; ++i) {

@@ -68,6 +68,7 @@ Report read_archive(const tar::Archive& archive, const std::string& where) {
     const std::vector<CnodeIndex> inclusive_rows = siblings_first_order(parents);
     const std::size_t width = report.locations().size();
     Warnings warnings(where);
+    for (std::string& w : anchor.warnings) warnings.add("anchor.xml: " + std::move(w));
     NamesOnDemand names;
     std::size_t metrics_with_data = 0;
     for (MetricIndex m = 0; m < report.metrics().size(); ++m)

@@ -5,6 +5,7 @@
 #include "common/cube/anchor.hpp"
 #include "common/cube/metric_files.hpp"
 #include "common/cube/numbering.hpp"
+#include "common/cube/remapping.hpp"
 #include "common/cube/tar.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -56,6 +57,11 @@ void write_archive(const Report& report, const std::filesystem::path& path) {
     // boundary without changing the document.
     if (anchor.size() % 512 == 0) anchor += '\n';
     archive.add("anchor.xml", anchor);
+    // For cube_remap2 (`scalasca -examine`), which refuses a report without
+    // one; readers that do not know it skip it.
+    std::string spec = write_remapping_spec(report, numbering);
+    if (spec.size() % 512 == 0) spec += '\n';
+    archive.add("remapping.spec", spec);
     for (std::uint32_t id = 0; id < numbering.metrics.size(); ++id) {
         const MetricIndex m = numbering.metrics[id];
         const MetricRows rows = stored_rows(report, numbering, m);

@@ -36,7 +36,9 @@ std::string escape(std::string_view raw) {
     return out;
 }
 
-Writer::Writer() { out_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"; }
+Writer::Writer(Declaration declaration) {
+    if (declaration == Declaration::Xml) out_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+}
 
 void Writer::indent() {
     // Deep call trees would otherwise spend most of the file on blanks.
@@ -266,6 +268,18 @@ private:
         return out;
     }
 
+    // CubeLib writes the attributes of an expression without quotes
+    // (<cubepl rowwise=false>, <cubeplaggr cubeplaggrtype=plus>), and its
+    // parser takes them only so; every other value must be quoted.
+    static bool takes_bare_values(std::string_view element) { return element == "cubepl" || element == "cubeplaggr"; }
+
+    std::string read_bare_value() {
+        const std::size_t start = pos_;
+        while (!at_end() && is_name_char(peek())) ++pos_;
+        if (pos_ == start) fail("attribute value must be quoted");
+        return std::string(text_.substr(start, pos_ - start));
+    }
+
     std::string read_attribute_value() {
         if (at_end() || (peek() != '"' && peek() != '\'')) fail("attribute value must be quoted");
         const char quote = text_[pos_++];
@@ -298,7 +312,8 @@ private:
             if (at_end() || peek() != '=') fail("attribute " + key + " of <" + element.name + "> has no value");
             ++pos_;
             skip_space();
-            std::string value = read_attribute_value();
+            const bool bare = takes_bare_values(element.name) && !at_end() && peek() != '"' && peek() != '\'';
+            std::string value = bare ? read_bare_value() : read_attribute_value();
             // Repeats are found by a scan of the attributes before; a bound
             // on their number keeps that from growing with their square.
             if (element.attributes.size() == kMaxAttributes)

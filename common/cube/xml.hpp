@@ -22,7 +22,10 @@ class Writer {
 public:
     using Attributes = std::vector<std::pair<std::string_view, std::string>>;
 
-    Writer();  // starts with the XML declaration CUBE requires
+    // Documents start with the XML declaration CUBE requires; fragments
+    // (remapping.spec) have none.
+    enum class Declaration : bool { Xml, None };
+    explicit Writer(Declaration declaration = Declaration::Xml);
     void open(std::string_view name, const Attributes& attributes = {});
     void close();
     // <name attributes/>

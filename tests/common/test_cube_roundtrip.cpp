@@ -171,8 +171,8 @@ TEST_CASE("cube writer: a metric that is zero everywhere gets no members") {
     const auto [listing, ok] = run(program("TAR", "tar") + " -tf '" + file.string() + "' 2>&1");
     INFO(listing);
     REQUIRE(ok);
-    CHECK(listing == "anchor.xml\n0.index\n0.data\n1.index\n1.data\n2.index\n2.data\n3.index\n3.data\n"
-                     "5.index\n5.data\n");
+    CHECK(listing == "anchor.xml\nremapping.spec\n0.index\n0.data\n1.index\n1.data\n2.index\n2.data\n3.index\n"
+                     "3.data\n5.index\n5.data\n");
 
     const Report back = read_cubex(file);
     CHECK(back.find_metric("mpi_latereceiver") != kNone);
@@ -194,7 +194,8 @@ TEST_CASE("cube file layout: tar lists anchor.xml and an index and data file per
     const auto [listing, ok] = run(program("TAR", "tar") + " -tf '" + file.string() + "' 2>&1");
     INFO(listing);
     REQUIRE(ok);
-    CHECK(listing == "anchor.xml\n0.index\n0.data\n1.index\n1.data\n2.index\n2.data\n3.index\n3.data\n4.index\n4.data\n");
+    CHECK(listing == "anchor.xml\nremapping.spec\n0.index\n0.data\n1.index\n1.data\n2.index\n2.data\n3.index\n3.data\n"
+                     "4.index\n4.data\n");
 
     // No member size is a non-zero multiple of the block size (see tar.hpp).
     const auto archive = tar::Archive::load(file);
@@ -211,6 +212,52 @@ TEST_CASE("cube file layout: tar lists anchor.xml and an index and data file per
     const std::string data(*archive.file("2.data"));
     CHECK(data.size() == 10 + 2 * 4 * 8);  // marker + 2 rows x 4 threads x 8 bytes
     CHECK(data.starts_with("CUBEX.DATA"));
+}
+
+TEST_CASE("cube file layout: remapping.spec copies the metric tree as it is") {
+    // cube_remap2 (`scalasca -examine`) needs the member; each <metric>
+    // without a type copies the report's metric of that name.
+    ScratchDir dir;
+    const auto f = make_fixture();
+    write_cubex(f.report, dir / "spec.cubex");
+    const auto archive = tar::Archive::load(dir / "spec.cubex");
+    REQUIRE(archive.file("remapping.spec"));
+    const std::string spec(*archive.file("remapping.spec"));
+    // Scalasca's form: <doc> and <metrics> one after the other, no declaration.
+    CHECK(spec.starts_with("<doc>\n <mirrors>\n  <murl>https://example.org/patterns/</murl>\n </mirrors>\n</doc>\n"
+                           "<metrics>\n <metric>\n  <disp_name>Time</disp_name>\n  <uniq_name>time</uniq_name>\n"
+                           "  <dtype>FLOAT</dtype>\n  <uom>sec</uom>\n  <url>@mirror@#time</url>\n"
+                           "  <descr>Total time</descr>\n  <metric>\n"));
+    CHECK(spec.find(" type=") == std::string::npos);
+    // The tree: time > mpi > (mpi_latesender, mpi_barrier_wait); visits.
+    const auto doc = xml::Document::parse("<spec>" + spec + "</spec>");
+    REQUIRE(doc.root().children.size() == 2);
+    const xml::Element& metrics = doc.element(doc.root().children[1]);
+    const auto name_of = [&](const xml::Element& e) {
+        for (const std::size_t c : e.children)
+            if (doc.element(c).name == "uniq_name") return doc.element(c).text;
+        return std::string();
+    };
+    const auto sub_metrics = [&](const xml::Element& e) {
+        std::vector<std::string> names;
+        for (const std::size_t c : e.children)
+            if (doc.element(c).name == "metric") names.push_back(name_of(doc.element(c)));
+        return names;
+    };
+    const auto child = [&](const xml::Element& e, std::size_t k) -> const xml::Element& {
+        std::size_t seen = 0;
+        for (const std::size_t c : e.children)
+            if (doc.element(c).name == "metric" && seen++ == k) return doc.element(c);
+        FAIL("no sub-metric " << k);
+        return e;
+    };
+    CHECK(sub_metrics(metrics) == std::vector<std::string>{"time", "visits"});
+    CHECK(sub_metrics(child(metrics, 0)) == std::vector<std::string>{"mpi"});
+    CHECK(sub_metrics(child(child(metrics, 0), 0)) == std::vector<std::string>{"mpi_latesender", "mpi_barrier_wait"});
+    CHECK(sub_metrics(child(metrics, 1)).empty());
+    CHECK(spec.find("<dtype>UINT64</dtype>") != std::string::npos);
+    // Readers skip it: the report reads back the same.
+    CHECK(read_cubex(dir / "spec.cubex").metrics().size() == 5);
 }
 
 TEST_CASE("cube file layout: anchor.xml is well-formed XML in CUBE 4.4 syntax") {

@@ -44,6 +44,19 @@ TEST_CASE("cube xml: references, CDATA and comments are understood") {
     CHECK(xml::Document::parse("<a>&#x20AC;</a>").root().text == "\xe2\x82\xac");
 }
 
+TEST_CASE("cube xml: the attributes of an expression may be bare words, as CubeLib writes them") {
+    const auto doc = xml::Document::parse("<metric><cubepl rowwise=false>a</cubepl>"
+                                          "<cubeplaggr cubeplaggrtype=plus\n>b</cubeplaggr><cubepl rowwise='true'/></metric>");
+    REQUIRE(doc.root().children.size() == 3);
+    CHECK(*doc.element(doc.root().children[0]).attribute("rowwise") == "false");
+    CHECK(doc.element(doc.root().children[0]).text == "a");
+    CHECK(*doc.element(doc.root().children[1]).attribute("cubeplaggrtype") == "plus");
+    CHECK(*doc.element(doc.root().children[2]).attribute("rowwise") == "true");
+    // Elsewhere, and without a word, a value needs its quotes.
+    CHECK_THROWS_WITH(xml::Document::parse("<metric type=EXCLUSIVE/>"), Catch::Contains("must be quoted"));
+    CHECK_THROWS_WITH(xml::Document::parse("<cubepl rowwise=>x</cubepl>"), Catch::Contains("must be quoted"));
+}
+
 TEST_CASE("cube xml: malformed documents are rejected with the line") {
     const char* bad[] = {
         "",                              // no root

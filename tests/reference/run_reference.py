@@ -13,7 +13,9 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import tempfile
+from xml.etree import ElementTree
 
 # The cells where Hindsight differs from Scalasca on purpose, and why: the
 # one place to list them. (trace, metric, call path suffix, reason); the
@@ -72,6 +74,55 @@ def run(command):
     return done
 
 
+def cube_members(path):
+    """anchor.xml (parsed) and remapping.spec (text, or None) of a report."""
+    with tarfile.open(path) as archive:
+        names = archive.getnames()
+        anchor = ElementTree.fromstring(archive.extractfile("anchor.xml").read())
+        spec = archive.extractfile("remapping.spec").read().decode() if "remapping.spec" in names else None
+    return anchor, spec
+
+
+def metadata_differences(report, scalasca):
+    """What the CUBE tools (cube_diff, cube_merge, cube_remap2, cube_info)
+    would see differ between the two reports' definitions, apart from the
+    values: documentation links and mirrors, value types of times, source
+    lines of regions, names and classes of the system tree; and whether the
+    report carries a remapping specification of its own metric tree."""
+    ours, spec = cube_members(report)
+    theirs, _ = cube_members(scalasca)
+    problems = []
+    mirrors = [[m.text for m in doc.iter("murl")] for doc in (ours, theirs)]
+    if mirrors[0] != mirrors[1]:
+        problems.append(f"documentation mirrors {mirrors[0]} instead of Scalasca's {mirrors[1]}")
+    metrics = [{m.findtext("uniq_name"): m for m in doc.iter("metric")} for doc in (ours, theirs)]
+    for name, theirs_metric in metrics[1].items():
+        mine = metrics[0].get(name)
+        if mine is None:
+            continue
+        for field in ("url", "uom"):
+            if mine.findtext(field) != theirs_metric.findtext(field):
+                problems.append(f"metric {name}: <{field}> {mine.findtext(field)!r}, Scalasca's "
+                                f"{theirs_metric.findtext(field)!r}")
+        if theirs_metric.findtext("dtype") == "FLOAT" and mine.findtext("dtype") != "FLOAT":
+            problems.append(f"metric {name}: <dtype> {mine.findtext('dtype')}, Scalasca's FLOAT")
+    regions = [{r.findtext("name"): (r.get("begin"), r.get("end")) for r in doc.iter("region")} for doc in (ours, theirs)]
+    for name, lines in regions[1].items():
+        if name in regions[0] and regions[0][name] != lines:
+            problems.append(f"region {name}: lines {regions[0][name]}, Scalasca's {lines}")
+    nodes = [[(n.findtext("name"), n.findtext("class")) for n in doc.iter("systemtreenode")] for doc in (ours, theirs)]
+    if nodes[0] != nodes[1]:
+        problems.append(f"system tree nodes {nodes[0]}, Scalasca's {nodes[1]}")
+    if spec is None:
+        problems.append("no remapping.spec")
+    else:
+        spec_tree = ElementTree.fromstring("<spec>" + spec + "</spec>")
+        listed = [m.findtext("uniq_name") for m in spec_tree.iter("metric")]
+        if listed != [m.findtext("uniq_name") for m in ours.iter("metric")]:
+            problems.append("remapping.spec does not list the report's metrics in its order")
+    return problems
+
+
 def check_trace(args, name, folder, workdir):
     """Returns the trace's summary line and whether everything held."""
     ranks = len(glob.glob(os.path.join(folder, "traces", "*.evt")))
@@ -90,6 +141,12 @@ def check_trace(args, name, folder, workdir):
                        re.MULTILINE)
     if compared is None or counts is None or compared.returncode not in (0, 1):
         return f"{name}: compare_reports failed", False
+
+    problems = metadata_differences(report, os.path.join(folder, "scalasca.cubex"))
+    for problem in problems:
+        print(f"{name}: {problem}", flush=True)
+    if problems:
+        return f"{name}: {len(problems)} definitions differ from Scalasca's", False
 
     checked = run([args.invariants, report])
     if checked is None or checked.returncode not in (0, 1):
