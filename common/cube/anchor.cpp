@@ -1,7 +1,10 @@
 #include "common/cube/anchor.hpp"
 
 #include <charconv>
+#include <sstream>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/cube/metric_files.hpp"
 #include "common/cube/names.hpp"
@@ -413,6 +416,50 @@ private:
         if (column_seen.size() != anchor_.report.locations().size())
             fail(system, "location ids do not number the locations 0.." +
                              std::to_string(anchor_.report.locations().size() - 1));
+        for (const std::size_t ti : system.children)
+            if (doc_.element(ti).name == "topologies")
+                for (const std::size_t ci : doc_.element(ti).children)
+                    if (doc_.element(ci).name == "cart") parse_cartesian(doc_.element(ci));
+    }
+
+    // A Cartesian topology: <cart name ndims> holding a <dim size periodic>
+    // per dimension and a <coord locId> per location placed in it. One that
+    // does not fit together (a coordinate outside its dimension, an unknown
+    // location) is left out with a warning: the values are fine without it.
+    void parse_cartesian(const xml::Element& cart) {
+        CartesianTopology topology;
+        const std::string* name = cart.attribute("name");
+        topology.name = name ? *name : "";
+        std::unordered_map<std::uint32_t, LocationIndex> location_of_column;
+        for (LocationIndex l = 0; l < anchor_.location_columns.size(); ++l)
+            location_of_column.emplace(anchor_.location_columns[l], l);
+        const auto left_out = [&](const xml::Element& e, const std::string& problem) {
+            anchor_.report.add_warning("line " + std::to_string(e.line) + ": the topology '" + topology.name +
+                                       "' is left out: " + problem);
+        };
+        for (const std::size_t i : cart.children) {
+            const xml::Element& e = doc_.element(i);
+            if (e.name == "dim") {
+                topology.dims.push_back(integer<std::int64_t>(e, "size", required(e, "size")));
+                const std::string* periodic = e.attribute("periodic");
+                topology.periodic.push_back(periodic && *periodic == "true");
+                if (topology.dims.back() <= 0)
+                    return left_out(e, "a dimension of size " + std::to_string(topology.dims.back()));
+            } else if (e.name == "coord") {
+                const auto location = location_of_column.find(id(e, "locId"));
+                if (location == location_of_column.end()) return left_out(e, "it places an unknown location");
+                std::vector<std::int64_t> coords;
+                std::istringstream words(e.text);
+                for (std::string word; words >> word;) coords.push_back(integer<std::int64_t>(e, "a coordinate", word));
+                if (coords.size() != topology.dims.size())
+                    return left_out(e, "a location's coordinates do not match its dimensions");
+                for (std::size_t d = 0; d < coords.size(); ++d)
+                    if (coords[d] < 0 || coords[d] >= topology.dims[d])
+                        return left_out(e, "a coordinate lies outside its dimension");
+                topology.coords.emplace_back(location->second, std::move(coords));
+            }
+        }
+        anchor_.report.add_topology(std::move(topology));
     }
 
     const xml::Document& doc_;

@@ -237,3 +237,27 @@ TEST_CASE("cube reader: CUBE 4.0's machine, node, process and thread system tree
     CHECK(r.value(time, 0, location_of(r, 1, 0)) == 3.0);
     CHECK(r.locations()[location_of(r, 1, 1)].name == "thread 1");
 }
+
+TEST_CASE("cube reader: a topology that does not fit its grid is left out, the report read") {
+    // Scalasca's syntax: a 1 x 2 grid placing location 1 at column 2.
+    ScratchDir dir;
+    std::string anchor = anchor_44(metric(0, "EXCLUSIVE", "time", "FLOAT"));
+    const std::string topologies = "<topologies>\n</topologies>\n";
+    anchor.replace(anchor.find(topologies), topologies.size(),
+                   "<topologies>\n<cart name=\"row\" ndims=\"2\">\n"
+                   "<dim name=\"dimension 0\" size=\"1\" periodic=\"true\"/>\n"
+                   "<dim name=\"dimension 1\" size=\"2\" periodic=\"true\"/>\n"
+                   "<coord locId=\"0\">0 0</coord>\n<coord locId=\"1\">0 2</coord>\n"
+                   "</cart>\n<cart name=\"fine\" ndims=\"1\">\n"
+                   "<dim name=\"dimension 0\" size=\"2\" periodic=\"false\"/>\n"
+                   "<coord locId=\"1\">0</coord>\n<coord locId=\"0\">1</coord>\n"
+                   "</cart>\n</topologies>\n");
+    const Report report = read_members(dir, {{"anchor.xml", anchor}});
+    REQUIRE(report.topologies().size() == 1);
+    CHECK(report.topologies()[0].name == "fine");
+    CHECK(report.topologies()[0].coords ==
+          std::vector<std::pair<LocationIndex, std::vector<std::int64_t>>>{{1, {0}}, {0, {1}}});
+    REQUIRE(report.warnings().size() == 1);
+    CHECK(report.warnings()[0].find("the topology 'row' is left out: a coordinate lies outside its dimension") !=
+          std::string::npos);
+}

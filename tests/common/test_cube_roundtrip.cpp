@@ -112,6 +112,31 @@ TEST_CASE("cube round trip: every value comes back, stored metric-inclusive") {
     }
 }
 
+TEST_CASE("cube round trip: Cartesian topologies come back with each location's place") {
+    ScratchDir dir;
+    auto f = make_fixture();
+    // Ranks 0..2 (their first threads) on a periodic 1 x 3 row; rank 1's
+    // second thread on a 2 x 2 grid alone.
+    f.report.add_topology({"row", {1, 3}, {true, true}, {{f.r0t0, {0, 0}}, {f.r1t0, {0, 1}}, {f.r2t0, {0, 2}}}});
+    f.report.add_topology({"grid", {2, 2}, {false, true}, {{f.r1t1, {1, 0}}}});
+    const auto file = dir / "report.cubex";
+    write_cubex(f.report, file);
+    const Report back = read_cubex(file);
+    REQUIRE(back.topologies().size() == 2);
+    const CartesianTopology& row = back.topologies()[0];
+    CHECK(row.name == "row");
+    CHECK(row.dims == std::vector<std::int64_t>{1, 3});
+    CHECK(row.periodic == std::vector<bool>{true, true});
+    REQUIRE(row.coords.size() == 3);
+    CHECK(row.coords[0] == std::pair<LocationIndex, std::vector<std::int64_t>>{location_of(back, 0, 0), {0, 0}});
+    CHECK(row.coords[2] == std::pair<LocationIndex, std::vector<std::int64_t>>{location_of(back, 2, 0), {0, 2}});
+    const CartesianTopology& grid = back.topologies()[1];
+    CHECK(grid.periodic == std::vector<bool>{false, true});
+    REQUIRE(grid.coords.size() == 1);
+    CHECK(grid.coords[0] == std::pair<LocationIndex, std::vector<std::int64_t>>{location_of(back, 1, 1), {1, 0}});
+    CHECK(back.warnings().empty());
+}
+
 TEST_CASE("cube round trip: a report already holding stored values is written as it is") {
     ScratchDir dir;
     auto f = make_fixture();

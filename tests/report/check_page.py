@@ -12,7 +12,8 @@
    program with its arguments and start: the page is titled after them.
 2. The same trace analyzed without the delay analysis, as a --diff page of
    the two reports: the 30 ns delay cost becomes -30 ns.
-3. Scalasca's own report of the `chain` trace, paged by hindsight-report:
+3. Scalasca's own report of the `chain` trace, paged by hindsight-report (and
+   that of `halo2d-row`, whose Cartesian topology the page draws):
    its Late Sender at main/MPI_Recv on rank 2 is 1.1 s (read by hand from
    the report: metric 6, row 5, column 2 of 6.data).
 4. A report whose names are markup (write_hostile_report): each shows as
@@ -630,6 +631,29 @@ def check_scalasca(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_topology(driver, args, work):
+    """The halo2d-row report's Cartesian topology (1 x 3, periodic; its
+    anchor.xml places locations 0, 1, 2 at columns 0, 1, 2): one grid row of
+    three cells, each with its rank's value as the rank chart has it, and a
+    click on a cell selects that rank."""
+    page_path = os.path.join(work, "halo2d-row.html")
+    run([args.report_tool, os.path.join(args.scalasca, "halo2d-row", "scalasca.cubex"), "-o", page_path])
+    page = Page(driver, page_path)
+    check(driver.find_element(By.ID, "topology-select").text == "MPI_Cart_create @ main (1 × 3)",
+          f"the topology: {driver.find_element(By.ID, 'topology-select').text!r}")
+    cells = driver.find_elements(By.CSS_SELECTOR, "#topology .cell")
+    places = [(c.get_attribute("data-coords"), c.get_attribute("data-location")) for c in cells]
+    check(places == [("0,0", "0"), ("0,1", "1"), ("0,2", "2")], f"the topology's cells: {places}")
+    for rank, cell in enumerate(cells):
+        check(close(float(cell.get_attribute("data-value")), page.rank_value(rank)),
+              f"rank {rank}'s cell holds {cell.get_attribute('data-value')}, its bar {page.rank_value(rank)}")
+    cells[2].click()
+    check("selected" in driver.find_element(By.CSS_SELECTOR, "#rank-chart .rank[data-rank='2']").get_attribute("class"),
+          "a click on rank 2's cell did not select rank 2")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
 def check_hostile_names(driver, args, work):
     cubex = os.path.join(work, "<b>hostile \"&\".cubex")
     run([args.hostile_writer, cubex])
@@ -765,7 +789,8 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_named_run, check_diff, check_scalasca, check_hostile_names,
+            for scenario in (check_late_sender, check_named_run, check_diff, check_scalasca, check_topology,
+                             check_hostile_names,
                              check_suspect_values, check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
                              check_matrix_scale):
                 scenario(driver, args, work)
