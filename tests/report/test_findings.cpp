@@ -23,7 +23,7 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
     const std::string expected =
         "{\"time\":\"time\",\"criticalPath\":[\"critical_path\",\"critical_path_imbalance\"],"
         "\"wallClock\":\"Hindsight wall clock\",\"activityGraph\":\"Hindsight activity graph\","
-        "\"difference\":\"Hindsight difference\",\"delay\":\"delay\","
+        "\"run\":\"Hindsight run\",\"difference\":\"Hindsight difference\",\"delay\":\"delay\","
         "\"imbalance\":[\"critical_imbalance_impact\",\"intra_partition_imbalance\","
         "\"inter_partition_imbalance\",\"imbalance\"],\"waitStates\":["
         "[\"mpi_latesender\",\"delay_latesender\",\"delay_latesender_longterm\",false],"
