@@ -707,16 +707,15 @@ class Browser {
     const box = document.getElementById("rank-box"), numbers = document.getElementById("rank-numbers");
     if (!s) { box.replaceChildren(); numbers.textContent = ""; return; }
     const x = (v) => (s.max > s.min ? 100 * (v - s.min) / (s.max - s.min) : 50);
-    const svg = (tag, attributes) => {
-      const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
-      for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
+    // Each part a box placed in percent of the width.
+    const part = (className, from, to) => {
+      const e = el("div", className);
+      e.style.left = `${x(from)}%`;
+      if (to !== undefined) e.style.width = `${x(to) - x(from)}%`;
       return e;
     };
-    box.replaceChildren(
-      svg("line", { class: "whisker", x1: x(s.min), x2: x(s.max), y1: 5, y2: 5 }),
-      svg("rect", { class: "box", x: x(s.q1), y: 1, width: Math.max(0.2, x(s.q3) - x(s.q1)), height: 8 }),
-      svg("line", { class: "median", x1: x(s.median), x2: x(s.median), y1: 0, y2: 10 }),
-      svg("rect", { class: "mean", x: x(s.mean) - 0.5, y: 3.5, width: 1, height: 3 }));
+    box.replaceChildren(part("whisker", s.min, s.max), part("box", s.q1, s.q3), part("median", s.median),
+                        part("mean", s.mean));
     const f = (v) => formatMetricValue(v, metric);
     const rank = (g) => `rank ${d.groups[g][1]}`;
     const share = s.max > 0 ? `, ${formatPercent(s.imbalance, s.max)} of the maximum` : "";
