@@ -2,7 +2,8 @@
 """Times a report page in headless Chromium: the time until the trees are
 shown and until the findings are (from the start of navigation, as the page
 reports them), the browser's first contentful paint, then single interactions (expanding a
-call path, selecting one, switching the metric, the value mode, sorting),
+call path, selecting one, switching the metric, the value mode, sorting, the
+flat profile, hiding rows),
 each timed in the page from the event to the end of the layout it causes.
 
     bench_page.py PAGE.html [REPEATS]
@@ -39,9 +40,13 @@ INTERACTIONS = {
     "collapse it again": "document.querySelector('#call-tree .row[aria-expanded=true]:not(:first-child) .toggle').click()",
     "select a call path": "document.querySelectorAll('#call-tree .row .label')[2].click()",
     "switch the metric": "document.querySelectorAll('#metric-tree .row .label')[window.benchMetric ^= 1].click()",
-    "percent of the metric": "const s = document.getElementById('mode'); s.value = 'metric'; s.dispatchEvent(new Event('change'))",
-    "back to absolute": "const s = document.getElementById('mode'); s.value = 'absolute'; s.dispatchEvent(new Event('change'))",
+    "percent of the metric": "const s = document.getElementById('calls-mode'); s.value = 'metric'; s.dispatchEvent(new Event('change'))",
+    "back to absolute": "const s = document.getElementById('calls-mode'); s.value = 'absolute'; s.dispatchEvent(new Event('change'))",
     "sort by value": "document.getElementById('sort-by-value').click()",
+    "flat profile": "document.getElementById('flat-profile').click()",
+    "back to the call tree": "document.getElementById('flat-profile').click()",
+    "rows without zeros": "const s = document.getElementById('rows'); s.value = 'nonzero'; s.dispatchEvent(new Event('change'))",
+    "all rows again": "const s = document.getElementById('rows'); s.value = 'all'; s.dispatchEvent(new Event('change'))",
 }
 
 
