@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <otf2/OTF2_Events.h>
 
@@ -66,6 +68,9 @@ struct MpiCollectiveEnd {
     std::uint32_t root = 0;  // OTF2_UNDEFINED_UINT32 when the operation has none
     std::uint64_t sent = 0;
     std::uint64_t received = 0;
+    // The world ranks this rank received data from, as Hindsight's
+    // collector records them for MPI_Alltoallv & co.; none: not recorded.
+    std::optional<std::vector<int>> sources;
 };
 struct NonBlockingCollectiveRequest {
     std::uint64_t request = 0;
