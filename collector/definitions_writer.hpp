@@ -26,6 +26,9 @@ void write_global_definitions(OTF2_GlobalDefWriter* writer, const UnifiedDefinit
 
 inline constexpr OTF2_StringRef kEmptyString = 0;
 inline constexpr OTF2_StringRef kProgramNameString = 1;
+// Hindsight's receive-sources attribute (common/receive_sources.hpp), the
+// same id in every rank's events and the global definitions.
+inline constexpr OTF2_AttributeRef kReceiveSourcesAttributeId = 0;
 
 // Writes a local-to-global id mapping table unless it is the identity.
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map);

@@ -1,0 +1,48 @@
+// Sizes come from PMPI, never from the intercepted MPI_* functions, which
+// would record themselves.
+#include "collector/receive_sources.hpp"
+
+namespace hindsight::collect::sources {
+
+namespace {
+
+bool holds_bytes(int count, MPI_Datatype type) {
+    if (count <= 0 || type == MPI_DATATYPE_NULL) return false;
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return size > 0;
+}
+
+// The number of peers the counts are given for: the remote group's size on
+// an inter-communicator.
+int peers(MPI_Comm comm) {
+    int inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    int n = 0;
+    if (inter) {
+        PMPI_Comm_remote_size(comm, &n);
+    } else {
+        PMPI_Comm_size(comm, &n);
+    }
+    return n;
+}
+
+}  // namespace
+
+ReceiveSources alltoallv(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
+    ReceiveSources from;
+    const int n = peers(comm);
+    for (int i = 0; i < n; ++i)
+        if (holds_bytes(recvcounts[i], recvtype)) from.push_back(i);
+    return from;
+}
+
+ReceiveSources alltoallw(const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    ReceiveSources from;
+    const int n = peers(comm);
+    for (int i = 0; i < n; ++i)
+        if (holds_bytes(recvcounts[i], recvtypes[i])) from.push_back(i);
+    return from;
+}
+
+}  // namespace hindsight::collect::sources
