@@ -9,6 +9,7 @@
 #include <otf2/otf2.h>
 
 #include "collector/collective_bytes.hpp"
+#include "collector/neighborhood.hpp"
 #include "collector/receive_sources.hpp"
 #include "collector/measurement.hpp"
 #include "collector/mpi_functions.hpp"

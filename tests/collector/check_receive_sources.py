@@ -43,15 +43,16 @@ def groups_of(anchor):
 
 
 def collectives_of(anchor, groups):
-    """Per location (world rank): [(record, operation, communicator, sources)]
-    in stream order; sources None without the attribute."""
+    """Per location (world rank): [(record, operation, communicator, sources,
+    bytes sent, bytes received)] in stream order; sources None without the
+    attribute."""
     out = {}
     last = None
     for line in otf2_print([anchor]).splitlines():
         m = re.match(r"^(MPI_COLLECTIVE_END|NON_BLOCKING_COLLECTIVE_COMPLETE)\s+(\d+)\s+\d+\s+Operation: (\w+), "
-                     r"Communicator: (\"[^\"]*\") <(\d+)>", line)
+                     r"Communicator: (\"[^\"]*\") <(\d+)>, Root: \w+, Sent: (\d+), Received: (\d+)", line)
         if m:
-            last = [m.group(1), m.group(3), int(m.group(5)), None]
+            last = [m.group(1), m.group(3), int(m.group(5)), None, int(m.group(6)), int(m.group(7))]
             out.setdefault(int(m.group(2)), []).append(last)
             continue
         a = re.search(r'\("' + re.escape(ATTRIBUTE) + r'" <\d+>; GROUP; "[^"]*" <(\d+)>\)', line)
@@ -83,16 +84,22 @@ def main():
             fail(f"no attribute '{ATTRIBUTE}' of type GROUP in the definitions:\n{definitions}")
         collectives = collectives_of(anchor, groups_of(anchor))
         for w in range(4):
-            # Operation, whether non-blocking, sources (world ranks).
+            # Operation, whether non-blocking, sources (world ranks), bytes
+            # sent and received (checked for the neighborhood collectives).
+            line = [v for v in (w - 1, w + 1) if 0 <= v < 4]
             expected = [
-                ("ALLTOALLV", False, [(w + 2) % 4]),
-                ("ALLTOALLV", True, [(w + 2) % 4]),
-                ("ALLTOALLW", False, [w - 1] if w > 0 else []),
-                ("ALLTOALLV", False, []),
+                ("ALLTOALLV", False, [(w + 2) % 4], None),
+                ("ALLTOALLV", True, [(w + 2) % 4], None),
+                ("ALLTOALLW", False, [w - 1] if w > 0 else [], None),
+                ("ALLTOALLV", False, [], None),
+                ("ALLTOALLV", False, [(w + 1) % 4], (4, 4)),
+                ("ALLTOALLV", False, line, (4 * len(line), 4 * len(line))),
+                ("ALLTOALLV", True, line, (4 * len(line), 4 * len(line))),
             ]
-            actual = [(op, record == "NON_BLOCKING_COLLECTIVE_COMPLETE", sources)
-                      for record, op, _, sources in collectives.get(w, [])
-                      if op in ("ALLTOALLV", "ALLTOALLW")]
+            actual = [(op, record == "NON_BLOCKING_COLLECTIVE_COMPLETE", sources,
+                       (sent, received) if k >= 4 else None)
+                      for k, (record, op, _, sources, sent, received) in enumerate(
+                          c for c in collectives.get(w, []) if c[1] in ("ALLTOALLV", "ALLTOALLW"))]
             if actual != expected:
                 fail(f"rank {w}: expected the collectives {expected}, got {actual}")
             # Every other collective (MPI_Comm_split's agreement is none of
