@@ -1,6 +1,9 @@
-// Topologies and sizes come from PMPI, never from the intercepted MPI_*
-// functions, which would record themselves.
+// Topologies and sizes come from the MPI library's own PMPI_* functions
+// (next_mpi.hpp), never from the intercepted ones, which would record
+// themselves; MPI_Type_size is not intercepted.
 #include "collector/neighborhood.hpp"
+
+#include "collector/mpi_functions.hpp"
 
 namespace hindsight::collect {
 
@@ -35,35 +38,35 @@ ReceiveSources senders(const std::vector<int>& in, Block&& block_of) {
 Neighbors neighbors_of(MPI_Comm comm) {
     Neighbors n;
     int topology = MPI_UNDEFINED;
-    PMPI_Topo_test(comm, &topology);
+    next::PMPI_Topo_test(comm, &topology);
     if (topology == MPI_CART) {
         int ndims = 0;
-        PMPI_Cartdim_get(comm, &ndims);
+        next::PMPI_Cartdim_get(comm, &ndims);
         // Per dimension the neighbor below, then the one above, for both
         // buffers: the source and destination of a shift by +1.
         for (int d = 0; d < ndims; ++d) {
             int below = MPI_PROC_NULL;
             int above = MPI_PROC_NULL;
-            PMPI_Cart_shift(comm, d, 1, &below, &above);
+            next::PMPI_Cart_shift(comm, d, 1, &below, &above);
             n.in.insert(n.in.end(), {below, above});
         }
         n.out = n.in;
     } else if (topology == MPI_GRAPH) {
         int rank = 0;
         int count = 0;
-        PMPI_Comm_rank(comm, &rank);
-        PMPI_Graph_neighbors_count(comm, rank, &count);
+        next::PMPI_Comm_rank(comm, &rank);
+        next::PMPI_Graph_neighbors_count(comm, rank, &count);
         n.in.resize(static_cast<std::size_t>(count < 0 ? 0 : count));
-        PMPI_Graph_neighbors(comm, rank, count, n.in.data());
+        next::PMPI_Graph_neighbors(comm, rank, count, n.in.data());
         n.out = n.in;
     } else if (topology == MPI_DIST_GRAPH) {
         int indegree = 0;
         int outdegree = 0;
         int weighted = 0;
-        PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+        next::PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
         n.in.resize(static_cast<std::size_t>(indegree < 0 ? 0 : indegree));
         n.out.resize(static_cast<std::size_t>(outdegree < 0 ? 0 : outdegree));
-        PMPI_Dist_graph_neighbors(comm, indegree, n.in.data(), MPI_UNWEIGHTED, outdegree, n.out.data(),
+        next::PMPI_Dist_graph_neighbors(comm, indegree, n.in.data(), MPI_UNWEIGHTED, outdegree, n.out.data(),
                                   MPI_UNWEIGHTED);
     }
     return n;

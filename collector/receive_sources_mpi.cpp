@@ -1,6 +1,9 @@
-// Sizes come from PMPI, never from the intercepted MPI_* functions, which
-// would record themselves.
+// Sizes come from the MPI library's own PMPI_* functions (next_mpi.hpp),
+// never from the intercepted ones, which would record themselves;
+// MPI_Type_size is not intercepted.
 #include "collector/receive_sources.hpp"
+
+#include "collector/mpi_functions.hpp"
 
 namespace hindsight::collect::sources {
 
@@ -17,12 +20,12 @@ bool holds_bytes(int count, MPI_Datatype type) {
 // an inter-communicator.
 int peers(MPI_Comm comm) {
     int inter = 0;
-    PMPI_Comm_test_inter(comm, &inter);
+    next::PMPI_Comm_test_inter(comm, &inter);
     int n = 0;
     if (inter) {
-        PMPI_Comm_remote_size(comm, &n);
+        next::PMPI_Comm_remote_size(comm, &n);
     } else {
-        PMPI_Comm_size(comm, &n);
+        next::PMPI_Comm_size(comm, &n);
     }
     return n;
 }
