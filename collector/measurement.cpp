@@ -277,16 +277,17 @@ std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int
     const auto& records = comms_.records();
     if (comm >= records.size()) return kNoSources;
     const CommRecord& record = records[comm];
-    // MPI_COMM_SELF has this rank alone.
+    // MPI names the remote group's ranks on an inter-communicator; the
+    // record of MPI_COMM_SELF lists no members, it has this rank alone.
     const std::vector<int> self{world_rank_};
-    const std::vector<int>& members = record.inter                     ? record.remote_members
-                                      : comm == 1 && record.members.empty() ? self
-                                                                            : record.members;
+    const std::vector<int>* members = &record.members;
+    if (record.inter) members = &record.remote_members;
+    else if (record.key == kSelfKey) members = &self;
     std::vector<int> world_ranks;
     world_ranks.reserve(ranks.size());
     for (const int rank : ranks) {
-        if (rank < 0 || static_cast<std::size_t>(rank) >= members.size()) return kNoSources;
-        world_ranks.push_back(members[static_cast<std::size_t>(rank)]);
+        if (rank < 0 || static_cast<std::size_t>(rank) >= members->size()) return kNoSources;
+        world_ranks.push_back((*members)[static_cast<std::size_t>(rank)]);
     }
     return source_groups_.id(std::move(world_ranks));
 }
