@@ -35,7 +35,8 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
     std::vector<std::byte> all(rank == 0 ? static_cast<std::size_t>(std::accumulate(sizes.begin(), sizes.end(), 0)) : 0);
     PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
 
-    // Rank 0 sends each rank [region count, region map..., comm map...].
+    // Rank 0 sends each rank [region count, comm count, region map...,
+    // comm map..., group map...].
     std::vector<std::uint64_t> maps;
     std::vector<int> map_sizes(static_cast<std::size_t>(rank == 0 ? size : 0));
     int unified = 1;
@@ -50,10 +51,14 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
             for (int r = 0; r < size; ++r) {
                 const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];
                 const auto& comms = out.unified.comm_maps[static_cast<std::size_t>(r)];
+                const auto& groups = out.unified.group_maps[static_cast<std::size_t>(r)];
                 maps.push_back(regions.size());
+                maps.push_back(comms.size());
                 maps.insert(maps.end(), regions.begin(), regions.end());
                 maps.insert(maps.end(), comms.begin(), comms.end());
-                map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(1 + regions.size() + comms.size());
+                maps.insert(maps.end(), groups.begin(), groups.end());
+                map_sizes[static_cast<std::size_t>(r)] =
+                    static_cast<int>(2 + regions.size() + comms.size() + groups.size());
             }
         } catch (const std::exception& e) {
             unified = 0;
@@ -73,10 +78,13 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
     const std::vector<int> map_displs = displacements(map_sizes);
     PMPI_Scatterv(maps.data(), map_sizes.data(), map_displs.data(), MPI_UINT64_T, my_map.data(), my_map_size,
                   MPI_UINT64_T, 0, comm);
-    if (!my_map.empty()) {
+    if (my_map.size() >= 2) {
         const auto regions = static_cast<std::ptrdiff_t>(my_map[0]);
-        out.region_map.assign(my_map.begin() + 1, my_map.begin() + 1 + regions);
-        out.comm_map.assign(my_map.begin() + 1 + regions, my_map.end());
+        const auto comms = static_cast<std::ptrdiff_t>(my_map[1]);
+        const auto first = my_map.begin() + 2;
+        out.region_map.assign(first, first + regions);
+        out.comm_map.assign(first + regions, first + regions + comms);
+        out.group_map.assign(first + regions + comms, my_map.end());
     }
     return out;
 }

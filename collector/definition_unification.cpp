@@ -99,6 +99,12 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
         auto& map = out.comm_maps.emplace_back();
         for (const CommRecord& c : rank.comms) map.push_back(comm_ids.at(c.key));
     }
+    // After the communicators', so that their groups keep their ids.
+    for (const LocalDefinitions& rank : ranks) {
+        auto& map = out.group_maps.emplace_back();
+        for (const std::vector<int>& sources : rank.source_groups) map.push_back(groups.of(sources));
+        out.receive_sources = out.receive_sources || !rank.source_groups.empty();
+    }
     return out;
 }
 

@@ -5,7 +5,9 @@
 // rank 1's new ones, ...); communicators MPI_COMM_WORLD = 0, MPI_COMM_SELF =
 // 1, then the others ordered by their creation key. Groups: 0 is the MPI
 // COMM_LOCATIONS group (location id = world rank), then one COMM_SELF group
-// and one COMM_GROUP per distinct member list.
+// and one COMM_GROUP per distinct member list: those of the communicators
+// first, then those of the receive sources not among them (a set of sources
+// whose list a communicator's group has shares that group).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +43,10 @@ struct UnifiedDefinitions {
     // Per rank: global id of each local region / communicator id.
     std::vector<std::vector<std::uint64_t>> region_maps;
     std::vector<std::vector<std::uint64_t>> comm_maps;
+    // Per rank: global group of each local source group.
+    std::vector<std::vector<std::uint64_t>> group_maps;
+    // Whether any rank recorded receive sources: the attribute is defined.
+    bool receive_sources = false;
 };
 
 UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/cartesian_grid.hpp"
+#include "common/receive_sources.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::collect {
@@ -67,6 +68,10 @@ void collect_strings(StringTable& s, const UnifiedDefinitions& d, const ProgramC
         s.ref(r.file);
     }
     for (const auto& c : d.comms) s.ref(c.name);
+    if (d.receive_sources) {
+        s.ref(kReceiveSourcesAttribute);
+        s.ref(kReceiveSourcesDescription);
+    }
     for (const auto& c : d.comms)
         for (std::size_t dim = 0; dim < c.cart_dims.size(); ++dim) s.ref(dimension_name(dim));
 }
@@ -156,6 +161,9 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
         OTF2_GlobalDefWriter_WriteComm(w, id, s.ref(comm.name), comm.group, comm.parent, OTF2_COMM_FLAG_NONE);
     }
     write_cartesian_topologies(w, s, d);
+    if (d.receive_sources)
+        OTF2_GlobalDefWriter_WriteAttribute(w, kReceiveSourcesAttributeId, s.ref(kReceiveSourcesAttribute),
+                                            s.ref(kReceiveSourcesDescription), OTF2_TYPE_GROUP);
 }
 
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {

@@ -35,6 +35,9 @@ void write_global_definitions(OTF2_GlobalDefWriter* writer, const UnifiedDefinit
 
 inline constexpr OTF2_StringRef kEmptyString = 0;
 inline constexpr OTF2_StringRef kProgramNameString = 1;
+// Hindsight's receive-sources attribute (common/receive_sources.hpp), the
+// same id in every rank's events and the global definitions.
+inline constexpr OTF2_AttributeRef kReceiveSourcesAttributeId = 0;
 
 // The string ids of the program's arguments, which the global definitions
 // hold right after its path (an argument equal to an earlier string has

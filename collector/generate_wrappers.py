@@ -42,8 +42,8 @@ KINDS = {
     "start": ({"requests", "count"}, []),
     "complete": ({"form", "test"}, []),
     "request_free": (set(), ["request"]),
-    "coll": ({"op", "root", "bytes"}, ["comm"]),
-    "icoll": ({"op", "root", "bytes"}, ["comm"]),
+    "coll": ({"op", "root", "bytes", "sources"}, ["comm"]),
+    "icoll": ({"op", "root", "bytes", "sources"}, ["comm"]),
     "comm_new": ({"out", "parent", "reorder"}, []),
     "comm_idup": ({"out", "parent"}, ["request"]),
     "comm_free": ({"comm"}, []),
@@ -221,6 +221,12 @@ def check_names(function, needed_params):
             raise SpecError(function.line, "bytes must read RULE(PARAM,...)")
         for arg in filter(None, rule.group(2).split(",")):
             need(arg, "bytes rule")
+        if "sources" in keys:
+            rule = BYTES_RULE.match(keys["sources"])
+            if not rule:
+                raise SpecError(function.line, "sources must read RULE(PARAM,...)")
+            for arg in filter(None, rule.group(2).split(",")):
+                need(arg, "sources rule")
         if function.kind == "icoll":
             need("request", "kind 'icoll'")
     if function.kind in ("comm_new", "comm_idup"):
@@ -362,6 +368,9 @@ def body(function):
         root = k.get("root", "kNoRoot")
         op_args = (f"OTF2_COLLECTIVE_OP_{k['op']}, comm, {root}, "
                    f"bytes::{rule.group(1)}({rule.group(2).replace(',', ', ')})")
+        if "sources" in k:
+            sources = BYTES_RULE.match(k["sources"])
+            op_args += f", sources::{sources.group(1)}({sources.group(2).replace(',', ', ')})"
         if kind == "coll":
             lines.append("if (call) on_collective_begin(call);")
             with_rc([f"if (call) on_collective_end(call, {op_args});"])

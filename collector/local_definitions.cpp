@@ -28,6 +28,8 @@ std::vector<std::byte> serialize(const LocalDefinitions& defs) {
         w.put_span<int>(c.cart_dims);
         w.put_span<int>(c.cart_periods);
     }
+    w.put<std::uint64_t>(defs.source_groups.size());
+    for (const std::vector<int>& g : defs.source_groups) w.put_span<int>(g);
     return w.take();
 }
 
@@ -69,6 +71,8 @@ LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
             c.cart_periods = r.get_vector<int>();
             if (c.cart_periods.size() != c.cart_dims.size()) throw Error("", "a topology without its periods");
         }
+        defs.source_groups.resize(record_count(r, bytes.size()));
+        for (std::vector<int>& g : defs.source_groups) g = r.get_vector<int>();
         if (!r.empty()) throw Error("", "bytes after the last record");
         return defs;
     } catch (const Error&) {

@@ -1,5 +1,5 @@
 // What one rank defined during the run (regions, communicators, its node,
-// its event count), and its encoding for the trip to rank 0, which unifies
+// its event count, the groups of its receive sources), and its encoding for the trip to rank 0, which unifies
 // all ranks' definitions (definition_unification.hpp).
 #pragma once
 
@@ -19,6 +19,9 @@ struct LocalDefinitions {
     std::vector<CommRecord> comms;
     std::string hostname;
     std::uint64_t event_count = 0;
+    // The receive sources recorded, by local group id: sorted world ranks
+    // (source_groups.hpp).
+    std::vector<std::vector<int>> source_groups;
 };
 
 std::vector<std::byte> serialize(const LocalDefinitions& defs);

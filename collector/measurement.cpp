@@ -292,9 +292,37 @@ void Measurement::mpi_collective_begin() {
     record(OTF2_EvtWriter_MpiCollectiveBegin(writer(), nullptr, timestamp()));
 }
 
+std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int>& ranks) {
+    const auto& records = comms_.records();
+    if (comm >= records.size()) return kNoSources;
+    const CommRecord& record = records[comm];
+    // MPI names the remote group's ranks on an inter-communicator; the
+    // record of MPI_COMM_SELF lists no members, it has this rank alone.
+    const std::vector<int> self{world_rank_};
+    const std::vector<int>* members = &record.members;
+    if (record.inter) members = &record.remote_members;
+    else if (record.key == kSelfKey) members = &self;
+    std::vector<int> world_ranks;
+    world_ranks.reserve(ranks.size());
+    for (const int rank : ranks) {
+        if (rank < 0 || static_cast<std::size_t>(rank) >= members->size()) return kNoSources;
+        world_ranks.push_back((*members)[static_cast<std::size_t>(rank)]);
+    }
+    return source_groups_.id(std::move(world_ranks));
+}
+
+OTF2_AttributeList* Measurement::sources_attribute(std::uint32_t sources) {
+    if (sources == kNoSources || !attributes_) return nullptr;
+    OTF2_AttributeList_RemoveAllAttributes(attributes_.get());
+    if (OTF2_AttributeList_AddGroupRef(attributes_.get(), kReceiveSourcesAttributeId, sources) != OTF2_SUCCESS)
+        return nullptr;
+    return attributes_.get();
+}
+
 void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
-                                     std::uint64_t sent, std::uint64_t received) {
-    record(OTF2_EvtWriter_MpiCollectiveEnd(writer(), nullptr, timestamp(), op, comm, root, sent, received));
+                                     std::uint64_t sent, std::uint64_t received, std::uint32_t sources) {
+    record(OTF2_EvtWriter_MpiCollectiveEnd(writer(), sources_attribute(sources), timestamp(), op, comm, root, sent,
+                                           received));
 }
 
 void Measurement::nonblocking_collective_request(std::uint64_t request) {
@@ -303,9 +331,9 @@ void Measurement::nonblocking_collective_request(std::uint64_t request) {
 
 void Measurement::nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                                   std::uint64_t sent, std::uint64_t received,
-                                                  std::uint64_t request) {
-    record(OTF2_EvtWriter_NonBlockingCollectiveComplete(writer(), nullptr, timestamp(), op, comm, root, sent,
-                                                        received, request));
+                                                  std::uint64_t request, std::uint32_t sources) {
+    record(OTF2_EvtWriter_NonBlockingCollectiveComplete(writer(), sources_attribute(sources), timestamp(), op, comm,
+                                                        root, sent, received, request));
 }
 
 // --- user regions ----------------------------------------------------------------
@@ -343,6 +371,7 @@ void Measurement::write_definitions(const TransferredDefinitions& transferred, c
     archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
         write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map);
         write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map);
+        write_mapping(writer, OTF2_MAPPING_GROUP, transferred.group_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
@@ -398,7 +427,8 @@ void Measurement::write_trace(TimerSample program_end) {
     std::uint64_t total_events = 0;
     PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
 
-    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count};
+    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
+                           source_groups_.sets()};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;

@@ -27,6 +27,7 @@
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
 #include "collector/request_registry.hpp"
+#include "collector/source_groups.hpp"
 #include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
 
@@ -162,11 +163,20 @@ public:
     void mpi_request_test(std::uint64_t request);
     void mpi_request_cancelled(std::uint64_t request);
     void mpi_collective_begin();
+    // `sources`: the local source group (source_group()) the operation
+    // received data from, recorded as Hindsight's receive-sources
+    // attribute; kNoSources: none recorded.
+    static constexpr std::uint32_t kNoSources = UINT32_MAX;
     void mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
-                            std::uint64_t sent, std::uint64_t received);
+                            std::uint64_t sent, std::uint64_t received, std::uint32_t sources = kNoSources);
     void nonblocking_collective_request(std::uint64_t request);
     void nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
-                                         std::uint64_t sent, std::uint64_t received, std::uint64_t request);
+                                         std::uint64_t sent, std::uint64_t received, std::uint64_t request,
+                                         std::uint32_t sources = kNoSources);
+    // The local source group of the peers `ranks` of `comm` (local id), as
+    // MPI numbers them in the call (the remote group's ranks on an
+    // inter-communicator); kNoSources for a rank the communicator lacks.
+    std::uint32_t source_group(OTF2_CommRef comm, const std::vector<int>& ranks);
 
     // --- user and compiler regions (a stack, so that begin/end stay paired
     // however recording is switched on and off in between) ------------------
@@ -245,6 +255,15 @@ private:
     std::vector<OpenRegion> user_stack_;
     std::vector<MPI_Request> scratch_requests_;
     std::vector<MPI_Status> scratch_statuses_;
+    SourceGroups source_groups_;
+    // Holds the receive sources of the one event being written.
+    struct AttributeListDelete {
+        void operator()(OTF2_AttributeList* list) const { OTF2_AttributeList_Delete(list); }
+    };
+    std::unique_ptr<OTF2_AttributeList, AttributeListDelete> attributes_{OTF2_AttributeList_New()};
+    // The attribute list of an event with the receive sources `sources`;
+    // nullptr for none.
+    OTF2_AttributeList* sources_attribute(std::uint32_t sources);
 
     friend class MeasurementTestAccess;
 };

@@ -177,7 +177,7 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
     } else if (r->kind == TrackedRequest::Kind::Send) {
         m.mpi_isend_complete(r->id);
     } else if (r->kind == TrackedRequest::Kind::Collective) {
-        m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id);
+        m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id, r->sources);
     } else if (r->kind == TrackedRequest::Kind::CommDup) {
         m.comms().finish_dup(r->id);
     } else {
@@ -202,9 +202,18 @@ void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int r
     m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received);
 }
 
-void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
-                    MPI_Request request) {
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                       const ReceiveSources& sources) {
     Measurement& m = call.measurement();
+    const OTF2_CommRef id = m.comms().id(comm);
+    m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received,
+                         m.source_group(id, sources));
+}
+
+namespace {
+
+void start_icollective(Measurement& m, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                       const ReceiveSources* sources, MPI_Request request) {
     TrackedRequest r;
     r.kind = TrackedRequest::Kind::Collective;
     r.op = op;
@@ -212,7 +221,20 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
     r.peer = collective_root(m, r.comm, root);
     r.bytes = bytes.sent;
     r.received = bytes.received;
+    if (sources) r.sources = m.source_group(r.comm, *sources);
     m.nonblocking_collective_request(m.requests().start(request, r));
+}
+
+}  // namespace
+
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                    MPI_Request request) {
+    start_icollective(call.measurement(), op, comm, root, bytes, nullptr, request);
+}
+
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                    const ReceiveSources& sources, MPI_Request request) {
+    start_icollective(call.measurement(), op, comm, root, bytes, &sources, request);
 }
 
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder) {

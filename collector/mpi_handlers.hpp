@@ -9,6 +9,8 @@
 #include <otf2/otf2.h>
 
 #include "collector/collective_bytes.hpp"
+#include "collector/neighborhood.hpp"
+#include "collector/receive_sources.hpp"
 #include "collector/measurement.hpp"
 #include "collector/mpi_functions.hpp"
 
@@ -120,10 +122,17 @@ void on_tested(MpiCall& call, MPI_Request handle);
 // Collectives
 void on_collective_begin(MpiCall& call);
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes);
+// The same with the peers it received data from (receive_sources.hpp).
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                       const ReceiveSources& sources);
 // A non-blocking collective started: its request now, the operation with its
 // bytes when a Wait/Test completes the request (as Score-P records them).
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
                     MPI_Request request);
+// The same with its receive sources, taken now: the program may change the
+// counts they come from as soon as the starting call returned.
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
+                    const ReceiveSources& sources, MPI_Request request);
 
 // Communicators
 // `reorder`: the argument of a topology constructor (false for the others).

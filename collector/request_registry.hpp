@@ -30,6 +30,9 @@ struct TrackedRequest {
     std::uint64_t bytes = 0;   // send: message size; collective: bytes sent
     std::uint64_t received = 0;                          // collective: bytes received
     OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;  // collective: the operation
+    // Collective: the local group of its receive sources, taken when it
+    // started (Measurement::source_group); UINT32_MAX: none recorded.
+    std::uint32_t sources = UINT32_MAX;
 };
 
 class RequestRegistry {

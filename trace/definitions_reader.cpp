@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "common/receive_sources.hpp"
 #include "trace/callback_guard.hpp"
 #include "trace/otf2_enums.hpp"
 
@@ -69,14 +70,20 @@ public:
     }
     void group(OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type, OTF2_Paradigm paradigm,
                std::uint32_t count, const std::uint64_t* members) {
-        define(group_ids_, self, "group");
+        define(result.group_ids, self, "group");
         result.definitions.groups.push_back({text(name), group_type_from_otf2(type),
                                              paradigm_from_otf2(paradigm),
                                              std::vector<std::uint64_t>(members, members + count)});
     }
+    // Only Hindsight's attribute of the receive sources matters; of another
+    // type it is not the one its events carry, and is ignored.
+    void attribute(OTF2_AttributeRef self, OTF2_StringRef name, OTF2_Type type) {
+        define(attribute_ids_, self, "attribute");
+        if (type == OTF2_TYPE_GROUP && text(name) == kReceiveSourcesAttribute) result.sources_attribute = self;
+    }
     void comm(OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent) {
         define(result.comm_ids, self, "communicator");
-        result.definitions.communicators.push_back({text(name), optional_ref(group_ids_, group, "group"),
+        result.definitions.communicators.push_back({text(name), optional_ref(result.group_ids, group, "group"),
                                                     optional_ref(result.comm_ids, parent, "communicator")});
     }
 
@@ -86,7 +93,8 @@ public:
     // shift the dense numbering of the groups defined after it.
     void inter_comm(OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef first, OTF2_GroupRef second) {
         define(result.comm_ids, self, "communicator");
-        const GroupId a = optional_ref(group_ids_, first, "group"), b = optional_ref(group_ids_, second, "group");
+        const GroupId a = optional_ref(result.group_ids, first, "group");
+        const GroupId b = optional_ref(result.group_ids, second, "group");
         if (a == kNoId || b == kNoId) fail("intercommunicator " + std::to_string(self) + " lacks one of its groups");
         inter_comms_.push_back({static_cast<CommId>(result.definitions.communicators.size()), a, b});
         result.definitions.communicators.push_back({text(name), kNoId, kNoId});
@@ -146,7 +154,7 @@ private:
     IdMap system_tree_ids_;
     IdMap location_group_ids_;
     IdMap location_ids_;
-    IdMap group_ids_;
+    IdMap attribute_ids_;
     IdMap cart_dimension_ids_;
     IdMap cart_topology_ids_;
     struct CartDimension {
@@ -200,6 +208,10 @@ otf2::GlobalDefCallbacks make_callbacks() {
         cb.get(), [](void* ud, OTF2_GroupRef id, OTF2_StringRef name, OTF2_GroupType type,
                      OTF2_Paradigm paradigm, OTF2_GroupFlag, std::uint32_t n, const std::uint64_t* members) {
             return self(ud).guarded([&] { self(ud).group(id, name, type, paradigm, n, members); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(
+        cb.get(), [](void* ud, OTF2_AttributeRef id, OTF2_StringRef name, OTF2_StringRef, OTF2_Type type) {
+            return self(ud).guarded([&] { self(ud).attribute(id, name, type); });
         });
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(
         cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,

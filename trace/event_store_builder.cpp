@@ -352,14 +352,25 @@ void EventStoreBuilder::push_collective(Ticks time, const Collective& collective
     last_collective_call_ = open_call();
 }
 
+std::uint32_t EventStoreBuilder::sources_of(CommId comm, std::optional<OTF2_GroupRef> group) {
+    if (!group) return Collective::kNoSources;
+    const auto index = defs_.group_ids.find(*group);
+    if (!index) return Collective::kNoSources;
+    const Group& g = defs_.definitions.groups[*index];
+    if (g.type != GroupType::CommGroup) return Collective::kNoSources;
+    return source_lists_.add(trace_.source_lists, layout(comm), trace_.rank, g.members);
+}
+
 void EventStoreBuilder::collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                       std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+                                       std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                                       std::optional<OTF2_GroupRef> sources) {
     const Ticks t = corrected(time, "MPI_COLLECTIVE_END");
     // A begin in another call than this end's lost its own end.
     if (collective_begun_ && collective_begin_call_ != open_call()) [[unlikely]]
         drop_collective_begin();
     Collective c = collective(op, comm, root, sent, received);
     c.begin = std::exchange(collective_begin_, Collective::kNoBegin);
+    c.sources = sources_of(c.comm, sources);
     collective_begun_ = false;
     push_collective(t, c);
 }
@@ -373,11 +384,13 @@ void EventStoreBuilder::nonblocking_collective_request(std::uint64_t time, std::
 
 void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op,
                                                         OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
-                                                        std::uint64_t received, std::uint64_t request) {
+                                                        std::uint64_t received, std::uint64_t request,
+                                                        std::optional<OTF2_GroupRef> sources) {
     const Ticks t = corrected(time, "NON_BLOCKING_COLLECTIVE_COMPLETE");
     if (open_.empty()) fail("a communication event outside any region");
     Collective c = collective(op, comm, root, sent, received);
     c.nonblocking = true;
+    c.sources = sources_of(c.comm, sources);
     if (const auto started = started_collectives_.find(request); started != started_collectives_.end()) {
         c.begin = started->second.time;
         c.starting_call = started->second.call;

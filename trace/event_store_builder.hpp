@@ -20,6 +20,7 @@
 #include "trace/definitions_reader.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
+#include "trace/source_lists.hpp"
 
 namespace hindsight::trace {
 
@@ -63,15 +64,17 @@ public:
     // MPI_REQUEST_TEST: an unsuccessful test of `request` (MPI_Test* in a
     // polling loop); the first one of a receive request begins its polling.
     void request_test(std::uint64_t time, std::uint64_t request);
+    // `sources`: the group of the members it received data from, where the
+    // event names one (common/receive_sources.hpp).
     void collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
-                        std::uint64_t sent, std::uint64_t received);
+                        std::uint64_t sent, std::uint64_t received, std::optional<OTF2_GroupRef> sources = {});
     // A non-blocking collective: started by NON_BLOCKING_COLLECTIVE_REQUEST
     // in one call (MPI_Iallreduce, ...), completed, with what it was, in
     // another (MPI_Wait, MPI_Test, ...), where its event is.
     void nonblocking_collective_request(std::uint64_t time, std::uint64_t request);
     void nonblocking_collective_complete(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                          std::uint32_t root, std::uint64_t sent, std::uint64_t received,
-                                         std::uint64_t request);
+                                         std::uint64_t request, std::optional<OTF2_GroupRef> sources = {});
     void program_begin(std::uint64_t time, OTF2_StringRef program_name, std::span<const OTF2_StringRef> arguments);
     void program_end(std::uint64_t time);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
@@ -127,6 +130,9 @@ private:
     Collective collective(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
                           std::uint64_t received) const;
     void push_collective(Ticks time, const Collective& collective);
+    // Collective::sources of an operation on `comm` from the group its end
+    // event names: kNoSources for none, or one that is no list of members.
+    std::uint32_t sources_of(CommId comm, std::optional<OTF2_GroupRef> group);
 
     const TraceDefinitions& defs_;
     ClockCorrection clock_;
@@ -144,6 +150,7 @@ private:
     };
     std::vector<OpenRegion> open_;
     MessageSlotsBuilder slots_;
+    SourceListTable source_lists_;
     // The call tree finds a child path with a hash lookup; a trace repeats a
     // few (parent, region) pairs millions of times, so a small direct-mapped
     // cache in front of it answers nearly every Enter.

@@ -9,6 +9,8 @@
 // the message and collective tables, is renumbered: the Enter/Leave
 // references, the events' table references, the tables' call_enter, the
 // collectives' starting calls, the posted and the probed receives. The
+// source lists stay as they are: a collective kept keeps its index into
+// them, and a list no collective uses any more costs only its memory. The
 // message slots (message_slots.hpp) must be built anew afterwards.
 #pragma once
 

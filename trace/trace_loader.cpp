@@ -16,12 +16,24 @@ namespace {
 // The user data of the event callbacks: the builder plus the counters of
 // what the analysis skips.
 struct EventSink : CallbackGuard {
-    explicit EventSink(EventStoreBuilder& b) : builder(b) {}
+    EventSink(EventStoreBuilder& b, std::optional<std::uint64_t> sources) : builder(b), sources_attribute(sources) {}
     EventStoreBuilder& builder;
+    std::optional<std::uint64_t> sources_attribute;  // TraceDefinitions::sources_attribute
     std::uint64_t handled = 0;  // records the store uses (or needs to see)
 };
 
 EventSink& sink(void* user_data) { return *static_cast<EventSink*>(user_data); }
+
+// The group of the receive sources a collective's end event carries, if any
+// (of another type than a group reference, the value is no source group).
+std::optional<OTF2_GroupRef> receive_sources(const EventSink& s, const OTF2_AttributeList* attributes) {
+    if (!s.sources_attribute || !attributes) return std::nullopt;
+    OTF2_GroupRef group = OTF2_UNDEFINED_GROUP;
+    if (OTF2_AttributeList_GetGroupRef(attributes, static_cast<OTF2_AttributeRef>(*s.sources_attribute), &group) !=
+        OTF2_SUCCESS)
+        return std::nullopt;
+    return group;
+}
 
 // Runs `body` for a record the store uses.
 template <typename Body>
@@ -81,9 +93,12 @@ otf2::EvtCallbacks make_event_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
               std::uint64_t request) { return handle(ud, [&] { sink(ud).builder.request_cancelled(t, request); }); });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
-              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
-            return handle(ud, [&] { sink(ud).builder.collective_end(t, op, comm, root, sent, received); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList* attributes,
+              OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+            return handle(ud, [&] {
+                sink(ud).builder.collective_end(t, op, comm, root, sent, received,
+                                                receive_sources(sink(ud), attributes));
+            });
         });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
@@ -91,11 +106,12 @@ otf2::EvtCallbacks make_event_callbacks() {
             return handle(ud, [&] { sink(ud).builder.nonblocking_collective_request(t, request); });
         });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
-              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received,
-              std::uint64_t request) {
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList* attributes,
+              OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+              std::uint64_t received, std::uint64_t request) {
             return handle(ud, [&] {
-                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received, request);
+                sink(ud).builder.nonblocking_collective_complete(t, op, comm, root, sent, received, request,
+                                                                 receive_sources(sink(ud), attributes));
             });
         });
     OTF2_EvtReaderCallbacks_SetProgramBeginCallback(
@@ -242,7 +258,7 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     // besides its own), so this reservation is rarely outgrown; the part
     // left unused is never touched and so costs no memory.
     builder.reserve_messages(expected / 3 + 16);
-    EventSink sink(builder);
+    EventSink sink(builder, defs.sources_attribute);
     {
         otf2::EvtFiles files(reader, "cannot open the event files");
         otf2::EvtReader events(reader, OTF2_Reader_GetEvtReader(reader.get(), *location));

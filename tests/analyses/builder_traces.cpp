@@ -13,6 +13,7 @@
 #include "trace/comm_layout.hpp"
 #include "trace/event_store_builder.hpp"
 #include "trace/otf2_enums.hpp"
+#include "trace/source_lists.hpp"
 #include "tests/support/mpi_regions.hpp"
 
 namespace hindsight::testing {
@@ -167,7 +168,7 @@ private:
         trace_.events.push_back(e);
         return static_cast<trace::EventIndex>(trace_.events.size() - 1);
     }
-    trace::Collective collective(const event::MpiCollectiveEnd& e) const {
+    trace::Collective collective(const event::MpiCollectiveEnd& e) {
         trace::Collective coll;
         coll.comm = e.comm;
         // As the loader: no root on an intercommunicator.
@@ -178,6 +179,13 @@ private:
         coll.bytes_received = e.received;
         coll.call_enter = open_.back();
         coll.op = trace::collective_op_from_otf2(e.op);
+        // As the loader: the members it received data from, in ranks of the
+        // communicator, each distinct list once.
+        if (e.sources) {
+            const std::vector<std::uint64_t> members(e.sources->begin(), e.sources->end());
+            coll.sources = source_lists_.add(trace_.source_lists, trace::comm_layout(defs_, e.comm), trace_.rank,
+                                             members);
+        }
         return coll;
     }
     void message(Ticks t, trace::EventKind kind, const event::Envelope& env, bool nonblocking,
@@ -236,6 +244,7 @@ private:
     trace::EventIndex polls_taken_by_ = trace::kNoEvent;  // the last call whose receive took polling calls
     // Non-blocking collectives not yet completed: when and in which call they began.
     std::map<std::uint64_t, std::pair<Ticks, trace::EventIndex>> started_collectives_;
+    trace::SourceListTable source_lists_;
 };
 
 // With HINDSIGHT_SCENARIO_DUMP=DIR, every scenario a test analyzes is also

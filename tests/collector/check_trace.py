@@ -546,9 +546,14 @@ def scenario_families(args, workdir):
             # The inter-communicator broadcast; the barriers of file_io and polling.
             "MPI_Bcast": 1, "MPI_Barrier": 2})
         expect(trace.enters(r)["MPI_Improbe"] >= odd, f"rank {r}: MPI_Improbe calls")
-        # The neighbourhood collectives are regions only, as in Score-P.
-        equal([e for e in collective_ends(trace, r) if e.collective_op not in (Op.BCAST, Op.BARRIER)], [],
-              f"rank {r}: collective operations other than the broadcast and the barriers")
+        # The neighbourhood collectives are ALLTOALLV on the ring (OTF2 has
+        # no neighbourhood operation): one int to and from each neighbour.
+        equal([e for e in collective_ends(trace, r) if e.collective_op not in (Op.BCAST, Op.BARRIER, Op.ALLTOALLV)],
+              [], f"rank {r}: collective operations other than the broadcast, the barriers and the neighbourhoods")
+        equal(len(collective_ends(trace, r, Op.ALLTOALLV)), 2, f"rank {r}: blocking neighbourhood collectives")
+        check_collective(trace, r, Op.ALLTOALLV, [0, 1, 2, 3], NO_ROOT, 8, 8)
+        check_collective(trace, r, Op.ALLTOALLV, [0, 1, 2, 3], NO_ROOT, 8, 8, 1)
+        check_nonblocking_collective(trace, r, Op.ALLTOALLV, [0, 1, 2, 3], NO_ROOT, 8, 8)
     # Every message pairs, on the same communicator on both sides.
     sent = check_messages_pair(trace)
     idup = trace.comm_named("MPI_Comm_idup")

@@ -271,7 +271,8 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
                           {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Intercomm_create", true, {1}, {0}, {}, {}},
                            {make_comm_key(0, 2), kWorldKey, "MPI_Cart_create(reorder) @ main", false, {1, 0}, {}, {2, 1}, {1, 0}}},
                           "node7",
-                          42};
+                          42,
+                          {}};
     const auto bytes = serialize(defs);
     const LocalDefinitions back = deserialize(bytes, 3);
     CHECK(back.hostname == "node7");
@@ -301,13 +302,13 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
                          mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
                         {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}},
                          {half0, dup, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 10};
+                        "a", 10, {}};
     LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
                         {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}, {}, {}},
                          {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}}},
-                        "b", 20};
+                        "b", 20, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     REQUIRE(u.regions.size() == 3);
     CHECK(u.regions[2].name == "solve");
@@ -336,6 +337,29 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
     CHECK(u.events_of_rank == std::vector<std::uint64_t>{10, 20});
 }
 
+TEST_CASE("receive sources become global groups, sharing a communicator's where the list is one", "[collector][definitions]") {
+    // Two ranks; a split into halves {0} and {1}. Rank 0 received from {1}
+    // and from nobody, rank 1 from {0} and from {0, 1}.
+    LocalDefinitions r0{{}, {world(2), self(), {make_comm_key(0, 1), kWorldKey, "MPI_Comm_split", false, {0}, {}, {}, {}}},
+                        "a", 1, {{1}, {}}};
+    LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
+                        "a", 1, {{0}, {0, 1}}};
+    const LocalDefinitions back = deserialize(serialize(r1), 1);
+    CHECK(back.source_groups == r1.source_groups);
+    const UnifiedDefinitions u = unify({r0, r1});
+    CHECK(u.receive_sources);
+    // Groups: locations, self, {0, 1} (world), {0}, {1} (the halves), then
+    // the one list no communicator has: {}.
+    REQUIRE(u.groups.size() == 6);
+    CHECK(u.comms[2].group == 3);
+    CHECK(u.comms[3].group == 4);
+    CHECK(u.group_maps[0] == std::vector<std::uint64_t>{4, 5});
+    CHECK(u.group_maps[1] == std::vector<std::uint64_t>{3, 2});
+    CHECK(u.groups[5].members.empty());
+    CHECK(u.groups[5].type == OTF2_GROUP_TYPE_COMM_GROUP);
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}}}).receive_sources);
+}
+
 TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[collector][definitions]") {
     // Groups {2, 3} and {0, 1}: the group with world rank 0 comes first,
     // seen from either side.
@@ -344,7 +368,7 @@ TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[coll
     CHECK(local_group_first(from_low));
     CHECK_FALSE(local_group_first(from_high));
     for (const CommRecord& first : {from_low, from_high}) {
-        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0};
+        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}};
         const UnifiedDefinitions u = unify({rank});
         REQUIRE(u.comms.size() == 3);
         CHECK(u.groups[u.comms[2].group].members == std::vector<std::uint64_t>{0, 1, 2, 3});

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <otf2/otf2.h>
 
 #include "common/error.hpp"
+#include "common/receive_sources.hpp"
 #include "tests/support/mpi_regions.hpp"
 #include "tests/support/trace_builder.hpp"
 
@@ -23,6 +25,16 @@ constexpr OTF2_SystemTreeNodeRef kMachineNode = 0;
 constexpr OTF2_GroupRef kLocationsGroup = 0;
 constexpr OTF2_GroupRef kSelfGroup = 1;
 constexpr OTF2_GroupRef kFirstCommGroup = 2;
+// Hindsight's receive-sources attribute, defined when an event carries it.
+constexpr OTF2_AttributeRef kSourcesAttribute = 0;
+
+// The sources a collective's end event carries (see RankBuilder::receive_sources).
+const std::optional<std::vector<int>>* sources_of(const EventPayload& payload) {
+    if (const auto* end = std::get_if<event::MpiCollectiveEnd>(&payload)) return &end->sources;
+    if (const auto* complete = std::get_if<event::NonBlockingCollectiveComplete>(&payload))
+        return &complete->collective.sources;
+    return nullptr;
+}
 
 // The two groups of an intercommunicator's entry (CommTable::Entry).
 std::vector<int> first_group(const CommTable::Entry& c) {
@@ -91,7 +103,8 @@ private:
 // Every id the definitions and events use, decided before anything is
 // written so that each string definition precedes its users: regions in
 // order of first use (rank by rank), compute nodes in order of first
-// appearance, one COMM_GROUP per distinct member list.
+// appearance, one COMM_GROUP per distinct member list (of a communicator
+// or of the receive sources of an event: a list both have is one group).
 struct Layout {
     StringTable strings;
     std::vector<std::string> regions;
@@ -102,6 +115,8 @@ struct Layout {
     std::map<std::vector<int>, OTF2_GroupRef> comm_group_ids;
     OTF2_StringRef empty, mpi, comm_template, machine_class, machine_name, node_class, thread_name,
         program_name;
+    bool any_sources = false;
+    OTF2_StringRef sources_name = OTF2_UNDEFINED_STRING, sources_description = OTF2_UNDEFINED_STRING;
 
     explicit Layout(const TraceBuilder& trace) {
         std::vector<std::string> arguments;
@@ -130,6 +145,12 @@ struct Layout {
                 add_group(second_group(c));
             }
         }
+        for (int r = 0; r < trace.size(); ++r)
+            for (const RecordedEvent& e : trace.rank(r).events())
+                if (const auto* sources = sources_of(e.payload); sources && *sources) {
+                    add_group(**sources);
+                    any_sources = true;
+                }
 
         empty = strings.intern("");
         mpi = strings.intern("MPI");
@@ -144,6 +165,10 @@ struct Layout {
         for (const CommTable::Entry& c : trace.comms().entries()) strings.intern(c.name);
         program_name = strings.intern(trace.program_name());
         for (const std::string& a : arguments) strings.intern(a);
+        if (any_sources) {
+            sources_name = strings.intern(kReceiveSourcesAttribute);
+            sources_description = strings.intern(kReceiveSourcesDescription);
+        }
     }
 
     static std::string rank_name(int r) { return "MPI Rank " + std::to_string(r); }
@@ -282,13 +307,38 @@ void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
     for (const std::string& region : layout.regions)
         write_region(w, a, layout, layout.region_ids.at(region), region);
     write_communicators(w, a, trace, layout);
+    if (layout.any_sources)
+        a.check(OTF2_GlobalDefWriter_WriteAttribute(w, kSourcesAttribute, layout.sources_name,
+                                                    layout.sources_description, OTF2_TYPE_GROUP),
+                "the receive-sources attribute");
 }
+
+// The attributes of one event: the receive sources where it has them.
+class EventAttributes {
+public:
+    EventAttributes(const ArchiveWriter& a, const Layout& layout, const EventPayload& payload) {
+        const auto* sources = sources_of(payload);
+        if (!sources || !*sources) return;
+        list_.reset(OTF2_AttributeList_New());
+        if (!list_) a.check(OTF2_ERROR_MEM_ALLOC_FAILED, "an attribute list");
+        a.check(OTF2_AttributeList_AddGroupRef(list_.get(), kSourcesAttribute, layout.comm_group_ids.at(**sources)),
+                "the receive sources");
+    }
+    OTF2_AttributeList* get() const { return list_.get(); }
+
+private:
+    struct Delete {
+        void operator()(OTF2_AttributeList* list) const { OTF2_AttributeList_Delete(list); }
+    };
+    std::unique_ptr<OTF2_AttributeList, Delete> list_;
+};
 
 // Writes one recorded event through the location's event writer.
 struct EventWriter {
     OTF2_EvtWriter* w;
     OTF2_TimeStamp t;
     const Layout& layout;
+    OTF2_AttributeList* attributes;  // of the collectives' ends
 
     OTF2_ErrorCode operator()(const event::ProgramBegin& e) const {
         std::vector<OTF2_StringRef> arguments;
@@ -337,7 +387,7 @@ struct EventWriter {
         return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
     }
     OTF2_ErrorCode operator()(const event::MpiCollectiveEnd& e) const {
-        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, e.op, e.comm, e.root, e.sent,
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, attributes, t, e.op, e.comm, e.root, e.sent,
                                                e.received);
     }
     OTF2_ErrorCode operator()(const event::NonBlockingCollectiveRequest& e) const {
@@ -345,7 +395,7 @@ struct EventWriter {
     }
     OTF2_ErrorCode operator()(const event::NonBlockingCollectiveComplete& e) const {
         const event::MpiCollectiveEnd& c = e.collective;
-        return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, t, c.op, c.comm, c.root, c.sent,
+        return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, attributes, t, c.op, c.comm, c.root, c.sent,
                                                             c.received, e.request);
     }
 };
@@ -356,10 +406,12 @@ void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layou
         const std::string what = "the events of rank " + std::to_string(r);
         OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a.get(), static_cast<OTF2_LocationRef>(r));
         if (!w) a.check(OTF2_ERROR_INVALID, what);
-        for (const RecordedEvent& e : trace.rank(r).events())
-            a.check(
-                std::visit(EventWriter{w, static_cast<OTF2_TimeStamp>(e.time), layout}, e.payload),
-                what);
+        for (const RecordedEvent& e : trace.rank(r).events()) {
+            const EventAttributes attributes(a, layout, e.payload);
+            a.check(std::visit(EventWriter{w, static_cast<OTF2_TimeStamp>(e.time), layout, attributes.get()},
+                               e.payload),
+                    what);
+        }
         a.check(OTF2_Archive_CloseEvtWriter(a.get(), w), what);
     }
     a.check(OTF2_Archive_CloseEvtFiles(a.get()), "event files");

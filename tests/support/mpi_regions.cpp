@@ -51,11 +51,13 @@ constexpr std::array kMpiFunctions{
     MpiFunction{"MPI_Ialltoallw", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
     MpiFunction{"MPI_Ireduce_scatter", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
     MpiFunction{"MPI_Ireduce_scatter_block", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
-    MpiFunction{"MPI_Neighbor_allgather", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
-    MpiFunction{"MPI_Neighbor_allgatherv", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
-    MpiFunction{"MPI_Neighbor_alltoall", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
-    MpiFunction{"MPI_Neighbor_alltoallv", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
-    MpiFunction{"MPI_Neighbor_alltoallw", OTF2_REGION_ROLE_COLL_ALL2ALL, kNoOp},
+    // OTF2 has no neighborhood operation: Hindsight's collector records
+    // these as ALLTOALLV (collector.md), with their receive sources.
+    MpiFunction{"MPI_Neighbor_allgather", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_COLLECTIVE_OP_ALLTOALLV},
+    MpiFunction{"MPI_Neighbor_allgatherv", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_COLLECTIVE_OP_ALLTOALLV},
+    MpiFunction{"MPI_Neighbor_alltoall", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_COLLECTIVE_OP_ALLTOALLV},
+    MpiFunction{"MPI_Neighbor_alltoallv", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_COLLECTIVE_OP_ALLTOALLV},
+    MpiFunction{"MPI_Neighbor_alltoallw", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_COLLECTIVE_OP_ALLTOALLV},
     MpiFunction{"MPI_Scan", OTF2_REGION_ROLE_COLL_OTHER, OTF2_COLLECTIVE_OP_SCAN},
     MpiFunction{"MPI_Exscan", OTF2_REGION_ROLE_COLL_OTHER, OTF2_COLLECTIVE_OP_EXSCAN},
     MpiFunction{"MPI_Iscan", OTF2_REGION_ROLE_COLL_OTHER, kNoOp},

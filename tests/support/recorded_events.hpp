@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -69,6 +70,9 @@ struct MpiCollectiveEnd {
     std::uint32_t root = 0;  // OTF2_UNDEFINED_UINT32 when the operation has none
     std::uint64_t sent = 0;
     std::uint64_t received = 0;
+    // The world ranks this rank received data from, as Hindsight's
+    // collector records them for MPI_Alltoallv & co.; none: not recorded.
+    std::optional<std::vector<int>> sources;
 };
 struct NonBlockingCollectiveRequest {
     std::uint64_t request = 0;

@@ -147,6 +147,7 @@ RequestId RankBuilder::new_request() {
 
 void RankBuilder::check_complete() const {
     if (!open_regions_.empty()) fail("region \"" + open_regions_.back() + "\" is never left");
+    if (next_sources_) fail("receive sources given, but no collective operation ends after them");
 }
 
 // ---------------------------------------------------------------------------
@@ -456,17 +457,43 @@ RankBuilder& RankBuilder::collective_begin_event(Ticks t) {
     return push({t, event::MpiCollectiveBegin{}});
 }
 
+RankBuilder& RankBuilder::receive_sources(std::vector<int> comm_ranks) {
+    if (next_sources_) fail("receive sources given twice for one collective operation");
+    next_sources_ = NextSources{std::move(comm_ranks), false};
+    return *this;
+}
+
+RankBuilder& RankBuilder::receive_sources_raw_world_ranks(std::vector<int> world_ranks) {
+    if (next_sources_) fail("receive sources given twice for one collective operation");
+    next_sources_ = NextSources{std::move(world_ranks), true};
+    return *this;
+}
+
+std::optional<std::vector<int>> RankBuilder::take_sources(Comm c) {
+    if (!next_sources_) return std::nullopt;
+    NextSources given = std::move(*next_sources_);
+    next_sources_.reset();
+    if (given.world) return std::move(given.ranks);
+    std::vector<int> world;
+    for (const int rank : given.ranks) {
+        const std::uint32_t r = peer_rank(c, rank);
+        world.push_back(c == kSelf ? rank_ : comms_->at(c).world_ranks[r]);
+    }
+    return world;
+}
+
 RankBuilder& RankBuilder::collective_end_event(Ticks t, OTF2_CollectiveOp op, Comm c, int root,
                                                std::uint64_t sent, std::uint64_t received) {
     require_open_region("MPI_COLLECTIVE_END");
-    return push({t, event::MpiCollectiveEnd{op, c.id, root_rank(c, root), sent, received}});
+    const std::uint32_t root_in_c = root_rank(c, root);
+    return push({t, event::MpiCollectiveEnd{op, c.id, root_in_c, sent, received, take_sources(c)}});
 }
 
 RankBuilder& RankBuilder::collective_end_event_raw_root(Ticks t, OTF2_CollectiveOp op, Comm c, std::uint32_t root,
                                                         std::uint64_t sent, std::uint64_t received) {
     require_open_region("MPI_COLLECTIVE_END");
     comms_->rank_of(c, rank_);  // this rank must be a member
-    return push({t, event::MpiCollectiveEnd{op, c.id, root, sent, received}});
+    return push({t, event::MpiCollectiveEnd{op, c.id, root, sent, received, take_sources(c)}});
 }
 
 RequestId RankBuilder::nonblocking_collective_request_event(Ticks t) {
@@ -477,7 +504,9 @@ RankBuilder& RankBuilder::nonblocking_collective_complete_event(Ticks t, Request
                                                                 Comm c, int root, std::uint64_t sent,
                                                                 std::uint64_t received) {
     require_open_region("NON_BLOCKING_COLLECTIVE_COMPLETE");
-    return push({t, event::NonBlockingCollectiveComplete{{op, c.id, root_rank(c, root), sent, received}, request}});
+    const std::uint32_t root_in_c = root_rank(c, root);
+    return push({t, event::NonBlockingCollectiveComplete{{op, c.id, root_in_c, sent, received, take_sources(c)},
+                                                         request}});
 }
 
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {

@@ -171,6 +171,8 @@ public:
     RankBuilder& test(Ticks enter, Ticks leave, RequestId request, bool completed);
 
     // Any collective; `region` must be an MPI collective ("MPI_Bcast", ...).
+    // The blocking neighborhood collectives (MPI_Neighbor_*) are written
+    // with the operation ALLTOALLV, as Hindsight's collector records them.
     // `root` is a rank in `c`, or -1 for collectives without a root.
     RankBuilder& collective(Ticks enter, Ticks leave, const std::string& region, Comm c,
                             int root, std::uint64_t sent, std::uint64_t received);
@@ -223,6 +225,17 @@ public:
     RankBuilder& nonblocking_collective_complete_event(Ticks t, RequestId request, OTF2_CollectiveOp op, Comm c,
                                                        int root, std::uint64_t sent, std::uint64_t received);
 
+    // The members this rank received data from in its next collective
+    // operation (its MPI_COLLECTIVE_END or NON_BLOCKING_COLLECTIVE_COMPLETE,
+    // whether written by collective() or the single events above), as ranks
+    // of that operation's communicator, in any order: written as Hindsight's
+    // receive-sources attribute (common/receive_sources.hpp), a group of
+    // the matching world ranks. Without it the event has no such attribute.
+    RankBuilder& receive_sources(std::vector<int> comm_ranks);
+    // The same with the group's world ranks given as they are written,
+    // unchecked: for tests of how the analyzer treats damaged sources.
+    RankBuilder& receive_sources_raw_world_ranks(std::vector<int> world_ranks);
+
     // A CLOCK_OFFSET definition of this location (local definitions): at
     // `time`, this rank's clock was `offset` ticks off the reference clock.
     // Times must not decrease; they are independent of the event times.
@@ -257,6 +270,9 @@ private:
     RankBuilder& symmetric(Ticks enter, Ticks leave, const std::string& region,
                            std::uint64_t bytes, Comm c);
     RankBuilder& push(RecordedEvent e);
+    // The world ranks of the sources given for the collective on `c` that
+    // ends now, if any; forgets them.
+    std::optional<std::vector<int>> take_sources(Comm c);
 
     int rank_;
     const CommTable* comms_;
@@ -267,6 +283,12 @@ private:
     Ticks last_time_ = 0;
     bool ended_ = false;  // PROGRAM_END written
     RequestId next_request_ = 1;
+    // Given by receive_sources*() for the next collective's end.
+    struct NextSources {
+        std::vector<int> ranks;
+        bool world = false;  // world ranks already (unchecked), else ranks of the communicator
+    };
+    std::optional<NextSources> next_sources_;
 };
 
 // The whole run: ranks, communicators, machine layout, clock.

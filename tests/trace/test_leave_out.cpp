@@ -143,3 +143,27 @@ TEST_CASE("leaving out a message renumbers the polling calls of the receives", "
         CHECK(trace.region_of(trace.events[poll].cnode).name == "MPI_Test");
     }
 }
+
+TEST_CASE("collectives kept keep their receive sources", "[leave_out][sources]") {
+    // Rank 0 of 2: an MPI_Alltoallv receiving from rank 1 (collective 0),
+    // one receiving from nobody (1), one from both ranks (2). Leaving out
+    // the first two must leave the third with its own list.
+    ScratchDir dir;
+    TraceBuilder t(2);
+    for (int r = 0; r < 2; ++r) {
+        auto& rank = t.rank(r);
+        rank.enter(0, "main");
+        rank.receive_sources({1 - r}).collective(10, 20, "MPI_Alltoallv", t.world(), -1, 4, 4);
+        rank.receive_sources({}).collective(30, 40, "MPI_Alltoallv", t.world(), -1, 0, 0);
+        rank.receive_sources({0, 1}).collective(50, 60, "MPI_Alltoallv", t.world(), -1, 8, 8);
+        rank.leave(100);
+    }
+    t.write(dir.path());
+    LocalTrace trace = load_local_trace(dir.anchor(), 0, 2).trace;
+    REQUIRE(trace.collectives.size() == 3);
+    leave_out(trace, {}, {true, true});
+    REQUIRE(trace.collectives.size() == 1);
+    REQUIRE(trace.collectives[0].sources != Collective::kNoSources);
+    const std::span<const int> kept = trace.sources(trace.collectives[0]);
+    CHECK(std::vector<int>(kept.begin(), kept.end()) == std::vector<int>{0, 1});
+}

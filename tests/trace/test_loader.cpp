@@ -479,3 +479,90 @@ TEST_CASE("the loader gives a receive polled for its first polling call", "[load
     CHECK(polls == std::vector<std::string>{"main/MPI_Testany@20", "main/MPI_Testany@33", "-", "main/MPI_Iprobe@50",
                                             "-"});
 }
+
+namespace {
+
+// An MPI_Alltoallv among world ranks 3, 1 and 0 (communicator ranks 0, 1,
+// 2: not world order), in which communicator rank 0 receives from rank 2,
+// rank 1 from none and rank 2 from ranks 0 and 1 (given in another order);
+// the same again; a barrier of all four without sources; an MPI_Alltoallv
+// whose sources name world rank 2, no member; and an MPI_Ialltoallv in
+// which each receives from every other member.
+void write_alltoallv_sources(const ScratchDir& dir) {
+    TraceBuilder t(4);
+    const auto sub = t.communicator({3, 1, 0}, t.world(), "sub");
+    const std::vector<std::vector<int>> sources{{2}, {}, {1, 0}};
+    const std::vector<std::vector<int>> others{{1, 2}, {0, 2}, {0, 1}};
+    for (int world : {3, 1, 0}) {
+        const int r = t.comms().rank_of(sub, world);
+        auto& rank = t.rank(world);
+        rank.enter(0, "main");
+        rank.receive_sources(sources[r]).collective(10, 20, "MPI_Alltoallv", sub, -1, 8, 8);
+        rank.receive_sources(sources[r]).collective(30, 40, "MPI_Alltoallv", sub, -1, 8, 8);
+        rank.barrier(50, 60);
+        rank.receive_sources_raw_world_ranks({2}).collective(70, 80, "MPI_Alltoallv", sub, -1, 8, 8);
+        rank.enter(90, "MPI_Ialltoallv");
+        const auto request = rank.nonblocking_collective_request_event(91);
+        rank.leave(92).enter(100, "MPI_Wait");
+        rank.receive_sources(others[r])
+            .nonblocking_collective_complete_event(110, request, OTF2_COLLECTIVE_OP_ALLTOALLV, sub, -1, 16, 16);
+        rank.leave(110).leave(200);
+    }
+    t.rank(2).enter(0, "main").barrier(50, 60).leave(200);
+    t.write(dir.path());
+}
+
+// The sources of each collective of a rank, in table order; "none" where
+// the trace gives none.
+std::vector<std::string> sources_text(const LocalTrace& t) {
+    std::vector<std::string> texts;
+    for (const Collective& c : t.collectives) {
+        if (c.sources == Collective::kNoSources) {
+            texts.push_back("none");
+            continue;
+        }
+        std::string text = "{";
+        for (const int r : t.sources(c)) text += (text.size() > 1 ? "," : "") + std::to_string(r);
+        texts.push_back(text + "}");
+    }
+    return texts;
+}
+
+}  // namespace
+
+TEST_CASE("the loader reads the receive sources of collectives as communicator ranks", "[loader][sources]") {
+    ScratchDir dir;
+    write_alltoallv_sources(dir);
+    using V = std::vector<std::string>;
+    // World rank 0 is communicator rank 2; the damaged list (world rank 2 is
+    // no member) and the barrier have none.
+    const LoadedTrace r0 = load_local_trace(dir.anchor(), 0, 4);
+    CHECK(sources_text(r0.trace) == V{"{0,1}", "{0,1}", "none", "none", "{0,1}"});
+    // One list, kept once, for both Alltoallv and the Ialltoallv.
+    CHECK(r0.trace.source_lists.size() == 1);
+    CHECK(r0.trace.collectives[0].sources == r0.trace.collectives[1].sources);
+    CHECK(r0.trace.collectives[4].nonblocking);
+
+    // World rank 3 is communicator rank 0: received from rank 2 (world rank
+    // 0), then from ranks 1 and 2.
+    const LoadedTrace r3 = load_local_trace(dir.anchor(), 3, 4);
+    CHECK(sources_text(r3.trace) == V{"{2}", "{2}", "none", "none", "{1,2}"});
+    CHECK(r3.trace.source_lists == std::vector<std::vector<int>>{{2}, {1, 2}});
+
+    // World rank 1 received nothing: an empty list, which is not "none".
+    const LoadedTrace r1 = load_local_trace(dir.anchor(), 1, 4);
+    CHECK(sources_text(r1.trace) == V{"{}", "{}", "none", "none", "{0,2}"});
+
+    // No member of the communicator: a barrier of its own.
+    const LoadedTrace r2 = load_local_trace(dir.anchor(), 2, 4);
+    CHECK(sources_text(r2.trace) == V{"none"});
+    CHECK(r2.trace.source_lists.empty());
+}
+
+TEST_CASE("a trace without the receive-sources attribute gives no collective sources", "[loader][sources]") {
+    ScratchDir dir;
+    write_exchange(dir);
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
+    for (const Collective& c : loaded.trace.collectives) CHECK(c.sources == Collective::kNoSources);
+    CHECK(loaded.trace.source_lists.empty());
+}
