@@ -22,6 +22,7 @@
 #include "tests/reference/invariants.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/builder_ticks.hpp"
+#include "tests/support/scorep_intercommunicator.hpp"
 #include "tests/support/test_environment.hpp"
 #include "tests/support/trace_builder.hpp"
 
@@ -221,27 +222,9 @@ TEST_CASE("pairing: MPI_COMM_WORLD's collectives, MPI_Init and MPI_Finalize with
 }
 
 TEST_CASE("pairing: an intercommunicator as Score-P writes it pairs whole and is analyzed", "[mpi][pairing]") {
-    // Groups {0, 1} and {2, 3}; the records name ranks of the other group.
-    // Rank 3 waits from 20 for rank 0's send at 50 (its rank 1 of the other
-    // group): a Late Sender of 30 ns; rank 1 waits from 10 for rank 2's send
-    // at 30: 20 ns. A broadcast on it with Score-P's roots (rank 0 "self",
-    // rank 1 "this group", the other group the root's rank 0) stays in.
-    TraceBuilder t(4);
-    const Comm inter = t.intercommunicator({0, 1}, {2, 3}, "inter");
-    const std::uint32_t roots[] = {OTF2_COLLECTIVE_ROOT_SELF, OTF2_COLLECTIVE_ROOT_THIS_GROUP, 0, 0};
-    for (int r = 0; r < 4; ++r) {
-        auto& rank = t.rank(r).enter(0, "main").init(1, 5);
-        if (r == 0) rank.send(50, 55, 1, 4, 16, inter);
-        if (r == 3) rank.recv(20, 56, 0, 4, 16, inter);
-        if (r == 2) rank.send(30, 31, 1, 5, 8, inter);
-        if (r == 1) rank.recv(10, 32, 0, 5, 8, inter);
-        rank.enter(60, "MPI_Bcast")
-            .collective_end_event_raw_root(61, OTF2_COLLECTIVE_OP_BCAST, inter, roots[r], r == 0 ? 64 : 0,
-                                           r >= 2 ? 32 : 0)
-            .leave(62)
-            .finalize(90, 95)
-            .leave(100);
-    }
+    // scorep_intercommunicator.hpp: Late Senders of 30 ns on rank 3 and
+    // 20 ns on rank 1 across it; its broadcast with Score-P's roots stays in.
+    const TraceBuilder t = scorep_intercommunicator_trace();
     const Analysis a = analyse(t);
     CHECK(a.status == 0);
     CHECK(a.warnings == "none");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trace/trace_loader.hpp"
+#include "tests/support/scorep_intercommunicator.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
 
@@ -411,26 +412,11 @@ TEST_CASE("the loader gives the first receive after a blocking probe that probe"
 }
 
 TEST_CASE("the loader reads Score-P's intercommunicators: peers in the other group, no root", "[loader]") {
-    // Groups {0, 1} and {2, 3}. Rank 0 sends to rank 1 of the other group
-    // (world rank 3); rank 2 to its rank 1 (world rank 1). An MPI_Bcast
-    // from rank 0: Score-P writes "self" as the root on rank 0, "this
-    // group" on rank 1 and the root's rank (0) on the other group.
+    // scorep_intercommunicator.hpp: rank 0 sends to rank 1 of the other
+    // group (world rank 3), rank 2 to its rank 1 (world rank 1); an MPI_Bcast
+    // with Score-P's roots ("self", "this group", the root's rank).
     ScratchDir dir;
-    TraceBuilder t(4);
-    const auto inter = t.intercommunicator({0, 1}, {2, 3}, "inter");
-    const std::uint32_t roots[] = {OTF2_COLLECTIVE_ROOT_SELF, OTF2_COLLECTIVE_ROOT_THIS_GROUP, 0, 0};
-    for (int r = 0; r < 4; ++r) {
-        auto& rank = t.rank(r).enter(0, "main");
-        if (r == 0) rank.send(10, 11, 1, 4, 16, inter);
-        if (r == 3) rank.recv(10, 12, 0, 4, 16, inter);
-        if (r == 2) rank.send(10, 11, 1, 5, 8, inter);
-        if (r == 1) rank.recv(10, 12, 0, 5, 8, inter);
-        rank.enter(20, "MPI_Bcast")
-            .collective_end_event_raw_root(21, OTF2_COLLECTIVE_OP_BCAST, inter, roots[r], r == 0 ? 64 : 0,
-                                           r >= 2 ? 32 : 0)
-            .leave(22)
-            .leave(30);
-    }
+    const TraceBuilder t = hindsight::testing::scorep_intercommunicator_trace();
     t.write(dir.path());
     const int peer_of[] = {3, 2, 1, 0};
     for (int r = 0; r < 4; ++r) {
@@ -438,8 +424,10 @@ TEST_CASE("the loader reads Score-P's intercommunicators: peers in the other gro
         const auto loaded = load_local_trace(dir.anchor(), r, 4);
         REQUIRE(loaded.trace.messages.size() == 1);
         CHECK(loaded.slots.peer(0) == peer_of[r]);
-        REQUIRE(loaded.trace.collectives.size() == 1);
-        CHECK(loaded.trace.collectives[0].root == -1);
+        // MPI_Init, the broadcast, MPI_Finalize.
+        REQUIRE(loaded.trace.collectives.size() == 3);
+        CHECK(loaded.trace.collectives[1].op == CollectiveOp::Bcast);
+        CHECK(loaded.trace.collectives[1].root == -1);
     }
 }
 
