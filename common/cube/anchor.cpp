@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/cube/metric_files.hpp"
+#include "common/cube/metric_tree_xml.hpp"
 #include "common/cube/names.hpp"
 #include "common/cube/xml.hpp"
 #include "common/error.hpp"
@@ -26,30 +27,6 @@ namespace {
 
 std::string number(std::uint64_t v) { return std::to_string(v); }
 std::string signed_number(std::int64_t v) { return std::to_string(v); }
-
-void write_metrics(xml::Writer& w, const Report& report, const FileNumbering& numbering) {
-    w.open("metrics");
-    // Metrics are numbered in preorder, so walking the file ids opens them in
-    // document order; `open` tracks the chain of currently open ancestors.
-    std::vector<MetricIndex> open;
-    for (const MetricIndex m : numbering.metrics) {
-        const Metric& metric = report.metrics()[m];
-        while (!open.empty() && open.back() != metric.parent) {
-            w.close();
-            open.pop_back();
-        }
-        w.open("metric", {{"id", number(numbering.metric_id[m])}, {"type", "EXCLUSIVE"}});
-        w.leaf("disp_name", metric.display_name);
-        w.leaf("uniq_name", metric.unique_name);
-        w.leaf("dtype", data_type_name(metric.data_type));
-        w.leaf("uom", metric.unit);
-        w.leaf("url", metric.url);
-        w.leaf("descr", metric.description);
-        open.push_back(m);
-    }
-    for (; !open.empty(); open.pop_back()) w.close();
-    w.close();
-}
 
 void write_program(xml::Writer& w, const Report& report, const FileNumbering& numbering) {
     w.open("program");
@@ -141,12 +118,7 @@ std::string write_anchor(const Report& report, const FileNumbering& numbering) {
     xml::Writer w;
     w.raw_line("<cube version=\"4.4\">");
     for (const auto& [key, value] : report.attributes()) w.empty("attr", {{"key", key}, {"value", value}});
-    w.open("doc");
-    w.open("mirrors");
-    for (const std::string& url : report.mirrors()) w.leaf("murl", url);
-    w.close();
-    w.close();
-    write_metrics(w, report, numbering);
+    write_doc_and_metrics(w, report, numbering, MetricTags::IdAndType);
     write_program(w, report, numbering);
     write_system(w, report, numbering);
     w.raw_line("</cube>");
