@@ -64,25 +64,19 @@ def main():
                   "-o", report, "--timeout", "60"])
             step([args.checker, "check-" + scenario, report])
 
-        # A non-blocking collective awaited in MPI_Wait, on 3 ranks, with the
-        # activity graph too: its pass goes event by event, where a
+        # With the activity graph too: a non-blocking collective awaited in
+        # MPI_Wait on 3 ranks (the graph's pass goes event by event, where a
         # collective that stood where it completes must not make the ranks
-        # wait for each other.
-        trace_dir = os.path.join(work, "nonblocking")
-        report = os.path.join(work, "nonblocking.cubex")
-        step([args.checker, "write-nonblocking", trace_dir])
-        step([args.mpiexec, "-n", "3", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
-              "-o", report, "--graph", "--timeout", "60"])
-        step([args.checker, "check-nonblocking", report])
+        # wait for each other), and an MPI_Alltoallv whose ranks wait for
+        # their receive sources only, listed in the trace, on 4 ranks.
+        for scenario, ranks in (("nonblocking", "3"), ("sparse", "4")):
+            trace_dir = os.path.join(work, scenario)
+            report = os.path.join(work, scenario + ".cubex")
+            step([args.checker, "write-" + scenario, trace_dir])
+            step([args.mpiexec, "-n", ranks, args.analyzer, os.path.join(trace_dir, "traces.otf2"),
+                  "-o", report, "--graph", "--timeout", "60"])
+            step([args.checker, "check-" + scenario, report])
 
-        # An MPI_Alltoallv whose ranks wait for their receive sources only,
-        # listed in the trace, on 4 ranks, with the activity graph.
-        trace_dir = os.path.join(work, "sparse")
-        report = os.path.join(work, "sparse.cubex")
-        step([args.checker, "write-sparse", trace_dir])
-        step([args.mpiexec, "-n", "4", args.analyzer, os.path.join(trace_dir, "traces.otf2"),
-              "-o", report, "--graph", "--timeout", "60"])
-        step([args.checker, "check-sparse", report])
 
 if __name__ == "__main__":
     main()
