@@ -457,6 +457,26 @@ def neighbors():
     return ranks, ["--delay", str(delay)], check
 
 
+def shift():
+    ranks, delay = 4, 0.2
+
+    def check(c, r):
+        # Each shift follows rank 0's delayed_work. Rank 1 receives from rank
+        # 0 alone and waits about D in each; every other rank receives from a
+        # rank that came in time and waits for nobody (waiting for every
+        # member would give them about D too).
+        for path in ("main/MPI_Alltoallv", "main/MPI_Wait"):
+            c.at_least(r.at("mpi_wait_nxn", path, 1), 0.75 * delay, f"rank 1: Wait at N x N at {path}")
+            for rank in (0, 2, 3):
+                c.at_most(r.at("mpi_wait_nxn", path, rank), 0.25 * delay, f"rank {rank}: Wait at N x N at {path}")
+        c.at_least(r.at("delay_n2n", "main/delayed_work", 0), 0.75 * delay * 2,
+                   "rank 0: short-term Wait at N x N delay cost at main/delayed_work")
+        calls = with_lifecycle({"MPI_Barrier": 2, "MPI_Alltoallv": 1, "MPI_Ialltoallv": 1, "MPI_Wait": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+
+    return ranks, ["--delay", str(delay)], check
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -696,6 +716,7 @@ SCENARIOS = {
     "latecoll_nb": latecoll_nb,
     "mprobe": mprobe,
     "neighbors": neighbors,
+    "shift": shift,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),
