@@ -5,7 +5,8 @@
  *   comm_rank   MPI_Comm_rank, the cheapest MPI function (ENTER + LEAVE)
  *   win_sync    MPI_Win_sync on a window of this rank: a one-sided region
  *   neighbor    MPI_Neighbor_alltoall of one int on a periodic ring of
- *               one rank (its own two neighbours): a neighborhood region
+ *               one rank (its own two neighbours): a collective operation
+ *               whose receive sources the collector finds in the topology
  *   test        unsuccessful MPI_Test of a receive nobody matches: the
  *               polling loop the collector records compactly */
 #include <mpi.h>
