@@ -42,8 +42,8 @@ KINDS = {
     "start": ({"requests", "count"}, []),
     "complete": ({"form", "test"}, []),
     "request_free": (set(), ["request"]),
-    "coll": ({"op", "root", "bytes", "sources"}, ["comm"]),
-    "icoll": ({"op", "root", "bytes", "sources"}, ["comm"]),
+    "coll": ({"op", "root", "bytes", "exchange"}, ["comm"]),
+    "icoll": ({"op", "root", "bytes", "exchange"}, ["comm"]),
     "comm_new": ({"out", "parent", "reorder"}, []),
     "comm_idup": ({"out", "parent"}, ["request"]),
     "comm_free": ({"comm"}, []),
@@ -52,8 +52,8 @@ KINDS = {
 REQUIRED_KEYS = {
     "sendrecv": {"count", "type", "tag"},
     "complete": {"form", "test"},
-    "coll": {"op", "bytes"},
-    "icoll": {"op", "bytes"},
+    "coll": {"op"},
+    "icoll": {"op"},
     "comm_new": {"out", "parent"},
     "comm_idup": {"out", "parent"},
     "comm_free": {"comm"},
@@ -216,17 +216,14 @@ def check_names(function, needed_params):
             raise SpecError(function.line, f"unknown collective operation '{keys['op']}'")
         if "root" in keys:
             need(keys["root"], "key root")
-        rule = BYTES_RULE.match(keys["bytes"])
+        counted = [key for key in ("bytes", "exchange") if key in keys]
+        if len(counted) != 1:
+            raise SpecError(function.line, "a collective needs bytes= or exchange=, not both")
+        rule = BYTES_RULE.match(keys[counted[0]])
         if not rule:
-            raise SpecError(function.line, "bytes must read RULE(PARAM,...)")
+            raise SpecError(function.line, f"{counted[0]} must read RULE(PARAM,...)")
         for arg in filter(None, rule.group(2).split(",")):
-            need(arg, "bytes rule")
-        if "sources" in keys:
-            rule = BYTES_RULE.match(keys["sources"])
-            if not rule:
-                raise SpecError(function.line, "sources must read RULE(PARAM,...)")
-            for arg in filter(None, rule.group(2).split(",")):
-                need(arg, "sources rule")
+            need(arg, f"{counted[0]} rule")
         if function.kind == "icoll":
             need("request", "kind 'icoll'")
     if function.kind in ("comm_new", "comm_idup"):
@@ -364,13 +361,11 @@ def body(function):
         lines.append("if (call.live()) on_request_free(call, *request);")
         lines.append(f"return {call};")
     elif kind in ("coll", "icoll"):
-        rule = BYTES_RULE.match(k["bytes"])
+        counted = "exchange" if "exchange" in k else "bytes"
+        rule = BYTES_RULE.match(k[counted])
         root = k.get("root", "kNoRoot")
         op_args = (f"OTF2_COLLECTIVE_OP_{k['op']}, comm, {root}, "
-                   f"bytes::{rule.group(1)}({rule.group(2).replace(',', ', ')})")
-        if "sources" in k:
-            sources = BYTES_RULE.match(k["sources"])
-            op_args += f", sources::{sources.group(1)}({sources.group(2).replace(',', ', ')})"
+                   f"{counted}::{rule.group(1)}({rule.group(2).replace(',', ', ')})")
         if kind == "coll":
             lines.append("if (call) on_collective_begin(call);")
             with_rc([f"if (call) on_collective_end(call, {op_args});"])

@@ -202,12 +202,12 @@ void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int r
     m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received);
 }
 
-void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
-                       const ReceiveSources& sources) {
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
+                       const CollectiveExchange& exchange) {
     Measurement& m = call.measurement();
     const OTF2_CommRef id = m.comms().id(comm);
-    m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received,
-                         m.source_group(id, sources));
+    m.mpi_collective_end(op, id, collective_root(m, id, root), exchange.bytes.sent, exchange.bytes.received,
+                         m.source_group(id, exchange.sources));
 }
 
 namespace {
@@ -232,9 +232,9 @@ void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root
     start_icollective(call.measurement(), op, comm, root, bytes, nullptr, request);
 }
 
-void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
-                    const ReceiveSources& sources, MPI_Request request) {
-    start_icollective(call.measurement(), op, comm, root, bytes, &sources, request);
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
+                    const CollectiveExchange& exchange, MPI_Request request) {
+    start_icollective(call.measurement(), op, comm, root, exchange.bytes, &exchange.sources, request);
 }
 
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder) {

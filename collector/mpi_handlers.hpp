@@ -123,16 +123,16 @@ void on_tested(MpiCall& call, MPI_Request handle);
 void on_collective_begin(MpiCall& call);
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes);
 // The same with the peers it received data from (receive_sources.hpp).
-void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
-                       const ReceiveSources& sources);
+void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
+                       const CollectiveExchange& exchange);
 // A non-blocking collective started: its request now, the operation with its
 // bytes when a Wait/Test completes the request (as Score-P records them).
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
                     MPI_Request request);
 // The same with its receive sources, taken now: the program may change the
 // counts they come from as soon as the starting call returned.
-void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
-                    const ReceiveSources& sources, MPI_Request request);
+void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
+                    const CollectiveExchange& exchange, MPI_Request request);
 
 // Communicators
 // `reorder`: the argument of a topology constructor (false for the others).

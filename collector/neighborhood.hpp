@@ -10,7 +10,6 @@
 
 #include <mpi.h>
 
-#include "collector/collective_bytes.hpp"
 #include "collector/receive_sources.hpp"
 
 namespace hindsight::collect {
@@ -24,27 +23,21 @@ struct Neighbors {
 };
 Neighbors neighbors_of(MPI_Comm comm);
 
-namespace bytes {
+namespace exchange {
 
-CollectiveBytes neighbor_allgather(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm);
-CollectiveBytes neighbor_allgatherv(int sendcount, MPI_Datatype sendtype, const int recvcounts[],
-                                    MPI_Datatype recvtype, MPI_Comm comm);
-CollectiveBytes neighbor_alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm);
-CollectiveBytes neighbor_alltoallv(const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
-                                   MPI_Datatype recvtype, MPI_Comm comm);
-CollectiveBytes neighbor_alltoallw(const int sendcounts[], const MPI_Datatype sendtypes[], const int recvcounts[],
-                                   const MPI_Datatype recvtypes[], MPI_Comm comm);
+// Bytes: the blocks sent to the out-neighbors and received from the
+// in-neighbors; sources: the in-neighbors whose block holds any bytes. The
+// topology is asked once for both.
+CollectiveExchange neighbor_allgather(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm);
+CollectiveExchange neighbor_allgatherv(int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                                       MPI_Datatype recvtype, MPI_Comm comm);
+CollectiveExchange neighbor_alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm);
+CollectiveExchange neighbor_alltoallv(const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
+                                      MPI_Datatype recvtype, MPI_Comm comm);
+CollectiveExchange neighbor_alltoallw(const int sendcounts[], const MPI_Datatype sendtypes[],
+                                      const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 
-}  // namespace bytes
-
-namespace sources {
-
-// The in-neighbors whose block holds any bytes (each rank once).
-ReceiveSources neighbor_uniform(int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-ReceiveSources neighbor_varying(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm);
-ReceiveSources neighbor_alltoallw(const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm);
-
-}  // namespace sources
+}  // namespace exchange
 }  // namespace hindsight::collect

@@ -16,21 +16,21 @@ std::uint64_t block(int count, MPI_Datatype type) {
     return size < 0 ? 0 : static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
 }
 
-// Sums block(i) over the neighbors that are processes.
-template <typename Block>
-std::uint64_t total(const std::vector<int>& neighbors, Block&& block_of) {
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < neighbors.size(); ++i)
-        if (neighbors[i] != MPI_PROC_NULL) sum += block_of(i);
-    return sum;
-}
-
-template <typename Block>
-ReceiveSources senders(const std::vector<int>& in, Block&& block_of) {
-    ReceiveSources from;
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (in[i] != MPI_PROC_NULL && block_of(i) > 0) from.push_back(in[i]);
-    return from;
+// One pass over the neighbors that are processes: the bytes of their
+// blocks, and the in-neighbors whose block holds any.
+template <typename SendBlock, typename ReceiveBlock>
+CollectiveExchange exchange_with(MPI_Comm comm, SendBlock&& send_block, ReceiveBlock&& receive_block) {
+    const Neighbors n = neighbors_of(comm);
+    CollectiveExchange x;
+    for (std::size_t i = 0; i < n.out.size(); ++i)
+        if (n.out[i] != MPI_PROC_NULL) x.bytes.sent += send_block(i);
+    for (std::size_t i = 0; i < n.in.size(); ++i) {
+        if (n.in[i] == MPI_PROC_NULL) continue;
+        const std::uint64_t received = receive_block(i);
+        x.bytes.received += received;
+        if (received > 0) x.sources.push_back(n.in[i]);
+    }
+    return x;
 }
 
 }  // namespace
@@ -72,56 +72,39 @@ Neighbors neighbors_of(MPI_Comm comm) {
     return n;
 }
 
-namespace bytes {
+namespace exchange {
 
-CollectiveBytes neighbor_allgather(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm) {
-    const Neighbors n = neighbors_of(comm);
-    return {total(n.out, [&](std::size_t) { return block(sendcount, sendtype); }),
-            total(n.in, [&](std::size_t) { return block(recvcount, recvtype); })};
+CollectiveExchange neighbor_allgather(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm) {
+    const std::uint64_t sent = block(sendcount, sendtype), received = block(recvcount, recvtype);
+    return exchange_with(comm, [&](std::size_t) { return sent; }, [&](std::size_t) { return received; });
 }
 
-CollectiveBytes neighbor_allgatherv(int sendcount, MPI_Datatype sendtype, const int recvcounts[],
-                                    MPI_Datatype recvtype, MPI_Comm comm) {
-    const Neighbors n = neighbors_of(comm);
-    return {total(n.out, [&](std::size_t) { return block(sendcount, sendtype); }),
-            total(n.in, [&](std::size_t i) { return block(recvcounts[i], recvtype); })};
+CollectiveExchange neighbor_allgatherv(int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                                       MPI_Datatype recvtype, MPI_Comm comm) {
+    const std::uint64_t sent = block(sendcount, sendtype), unit = block(1, recvtype);
+    return exchange_with(comm, [&](std::size_t) { return sent; },
+                         [&](std::size_t i) { return recvcounts[i] > 0 ? recvcounts[i] * unit : 0; });
 }
 
-CollectiveBytes neighbor_alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm) {
+CollectiveExchange neighbor_alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm) {
     return neighbor_allgather(sendcount, sendtype, recvcount, recvtype, comm);
 }
 
-CollectiveBytes neighbor_alltoallv(const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
-                                   MPI_Datatype recvtype, MPI_Comm comm) {
-    const Neighbors n = neighbors_of(comm);
-    return {total(n.out, [&](std::size_t i) { return block(sendcounts[i], sendtype); }),
-            total(n.in, [&](std::size_t i) { return block(recvcounts[i], recvtype); })};
+CollectiveExchange neighbor_alltoallv(const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
+                                      MPI_Datatype recvtype, MPI_Comm comm) {
+    const std::uint64_t send_unit = block(1, sendtype), receive_unit = block(1, recvtype);
+    const auto times = [](int count, std::uint64_t unit) { return count > 0 ? count * unit : 0; };
+    return exchange_with(comm, [&](std::size_t i) { return times(sendcounts[i], send_unit); },
+                         [&](std::size_t i) { return times(recvcounts[i], receive_unit); });
 }
 
-CollectiveBytes neighbor_alltoallw(const int sendcounts[], const MPI_Datatype sendtypes[], const int recvcounts[],
-                                   const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    const Neighbors n = neighbors_of(comm);
-    return {total(n.out, [&](std::size_t i) { return block(sendcounts[i], sendtypes[i]); }),
-            total(n.in, [&](std::size_t i) { return block(recvcounts[i], recvtypes[i]); })};
+CollectiveExchange neighbor_alltoallw(const int sendcounts[], const MPI_Datatype sendtypes[],
+                                      const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    return exchange_with(comm, [&](std::size_t i) { return block(sendcounts[i], sendtypes[i]); },
+                         [&](std::size_t i) { return block(recvcounts[i], recvtypes[i]); });
 }
 
-}  // namespace bytes
-
-namespace sources {
-
-ReceiveSources neighbor_uniform(int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return senders(neighbors_of(comm).in, [&](std::size_t) { return block(recvcount, recvtype); });
-}
-
-ReceiveSources neighbor_varying(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return senders(neighbors_of(comm).in, [&](std::size_t i) { return block(recvcounts[i], recvtype); });
-}
-
-ReceiveSources neighbor_alltoallw(const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return senders(neighbors_of(comm).in, [&](std::size_t i) { return block(recvcounts[i], recvtypes[i]); });
-}
-
-}  // namespace sources
+}  // namespace exchange
 }  // namespace hindsight::collect

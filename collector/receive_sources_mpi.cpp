@@ -5,7 +5,7 @@
 
 #include "collector/mpi_functions.hpp"
 
-namespace hindsight::collect::sources {
+namespace hindsight::collect::exchange {
 
 namespace {
 
@@ -32,20 +32,24 @@ int peers(MPI_Comm comm) {
 
 }  // namespace
 
-ReceiveSources alltoallv(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
-    ReceiveSources from;
+CollectiveExchange alltoallv(const void* sendbuf, const int sendcounts[], MPI_Datatype sendtype,
+                             const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
+    CollectiveExchange x{bytes::alltoallv(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm), {}};
+    // One receive type: its size is asked once, not per peer.
+    if (!holds_bytes(1, recvtype)) return x;
     const int n = peers(comm);
     for (int i = 0; i < n; ++i)
-        if (holds_bytes(recvcounts[i], recvtype)) from.push_back(i);
-    return from;
+        if (recvcounts[i] > 0) x.sources.push_back(i);
+    return x;
 }
 
-ReceiveSources alltoallw(const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    ReceiveSources from;
+CollectiveExchange alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Datatype sendtypes[],
+                             const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    CollectiveExchange x{bytes::alltoallw(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm), {}};
     const int n = peers(comm);
     for (int i = 0; i < n; ++i)
-        if (holds_bytes(recvcounts[i], recvtypes[i])) from.push_back(i);
-    return from;
+        if (holds_bytes(recvcounts[i], recvtypes[i])) x.sources.push_back(i);
+    return x;
 }
 
-}  // namespace hindsight::collect::sources
+}  // namespace hindsight::collect::exchange
