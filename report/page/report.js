@@ -525,11 +525,7 @@ class Browser {
   systemPercentBase() {
     const mode = this.modes.system;
     if (mode === "absolute" || !this.model.data.metrics[this.selectedMetric].computed) return null;
-    const d = this.model.data;
-    const perGroup = new Float64Array(d.groups.length);
-    d.locations.forEach((l, i) => { perGroup[l[2]] = this.sys.combine(perGroup[l[2]], this.sys.values[i]); });
-    if (mode === "peer") return perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
-    return this.sys.values.reduce((a, v) => this.sys.combine(a, v), 0);
+    return mode === "peer" ? this.sys.largestRank : this.sys.allRanks;
   }
 
   bindControls() {
@@ -604,7 +600,7 @@ class Browser {
 
   // Shows the selection: metric -> call tree -> system tree and rank chart.
   update() {
-    const model = this.model;
+    const model = this.model, d = model.data;
     const m = this.selectedMetric, c = this.selectedCnode;
     const inclusive = !this.metrics.isExpanded(m);
     // In the flat profile: the own values of every call path of the region.
@@ -612,12 +608,19 @@ class Browser {
                              : this.calls.isExpanded(c) ? new Set([c]) : model.subtreeOf(c);
     this.sys.values = model.locationValues(m, inclusive, cnodes);
     this.sys.combine = model.combine(m);
+    // Each rank's value, its threads combined, for the chart and the
+    // statistics; the system pane's bases, once per selection.
+    this.sys.perGroup = new Float64Array(d.groups.length);
+    d.locations.forEach((l, i) => {
+      this.sys.perGroup[l[2]] = this.sys.combine(this.sys.perGroup[l[2]], this.sys.values[i]);
+    });
+    this.sys.allRanks = this.sys.values.reduce((a, v) => this.sys.combine(a, v), 0);
+    this.sys.largestRank = this.sys.perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
     this.metrics.render();
     this.calls.render();
     this.system.render();
     this.renderRankChart();
     this.renderMetricInfo();
-    const d = model.data;
     document.getElementById("call-heading").textContent = `${this.flat ? "Flat profile" : "Call tree"} — ${d.metrics[m].name}`;
     document.getElementById("system-heading").textContent =
       `System — ${this.flat ? `${d.regions[this.selectedRegion][0]} (all call paths)` : model.regionName(c)}`;
@@ -628,9 +631,7 @@ class Browser {
   renderRankChart() {
     const d = this.model.data;
     const chart = document.getElementById("rank-chart");
-    const perGroup = new Float64Array(d.groups.length);
-    d.locations.forEach((l, i) => { perGroup[l[2]] = this.sys.combine(perGroup[l[2]], this.sys.values[i]); });
-    const largest = perGroup.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    const perGroup = this.sys.perGroup, largest = this.sys.largestRank;
     const metric = d.metrics[this.selectedMetric];
     const order = [...perGroup.keys()];
     if (this.ranksSorted) order.sort((a, b) => perGroup[b] - perGroup[a] || a - b);
