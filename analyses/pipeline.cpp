@@ -101,6 +101,7 @@ const std::vector<Stage>& stages() {
              DelayCostAnalysis delay_costs(r.cube);
              run_rounds(r, "delay costs", delay_costs);
              r.findings.delay_cost_rounds = delay_costs.rounds();
+             r.findings.delay_costs_passed_early = delay_costs.passed_early();
          }},
         // A forward pass of its own, since its payloads depend on the pass
         // (the longest path so far) and travel one by one; then its longest

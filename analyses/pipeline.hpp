@@ -48,6 +48,9 @@ struct AnalysisFindings {
     // rank): they grow with the longest chain of propagating wait states,
     // not with the number of messages.
     std::uint64_t delay_cost_rounds = 0;
+    // This rank's wait states whose delay costs went on before all their
+    // shares came, to end a stall (DelayCostAnalysis::passed_early()).
+    std::uint64_t delay_costs_passed_early = 0;
     // The critical path's hand-off nodes (all ranks) and doubling levels.
     CriticalPathCounts critical_path;
 };

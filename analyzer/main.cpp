@@ -122,15 +122,16 @@ int report_problem(const World& world, const std::string& problem) {
 analyzer::RunFacts run_facts(const World& world, const analyzer::Options& options, const trace::LoadedTrace& loaded,
                              const replay::Pairing& pairing, const analyses::AnalysisFindings& findings) {
     const trace::LoadStats& s = loaded.stats;
-    std::uint64_t sums[6] = {s.metric_records,
+    std::uint64_t sums[7] = {s.metric_records,
                              s.parameter_records,
                              s.other_skipped,
                              s.timestamp_fixups,
                              findings.clock_violations.point_to_point,
-                             findings.clock_violations.collective};
+                             findings.clock_violations.collective,
+                             findings.delay_costs_passed_early};
     Ticks first = s.first_time, last = s.last_time;
     world.watch.complete<3>("the counts and times of all ranks", [&](auto& r) {
-        MPI_Iallreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, world.comm, &r[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, sums, 7, MPI_UINT64_T, MPI_SUM, world.comm, &r[0]);
         MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm, &r[1]);
         MPI_Iallreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm, &r[2]);
     });
@@ -147,6 +148,7 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.timestamp_fixups = sums[3];
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
+    facts.delay_costs_passed_early = sums[6];
     facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
     // What each rank's loader found damaged, one line each, in rank order.
     std::string damage;

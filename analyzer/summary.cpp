@@ -167,6 +167,10 @@ std::string warnings_line(const RunFacts& f) {
         parts.push_back(std::to_string(violations) + " clock-condition violations (" +
                         std::to_string(f.clock_violations_p2p) + " point-to-point, " +
                         std::to_string(f.clock_violations_collective) + " collective)");
+    if (f.delay_costs_passed_early)
+        parts.push_back(std::to_string(f.delay_costs_passed_early) +
+                        " wait states passed their delay costs on before all the costs they carry had come (the "
+                        "ranks' traces order their synchronizations differently): long-term delay costs may fall short");
     if (const std::string flushes = buffer_flush_warning(f.flushes); !flushes.empty()) parts.push_back(flushes);
     if (f.timestamp_fixups)
         parts.push_back(std::to_string(f.timestamp_fixups) + " timestamps raised to keep event streams in order");

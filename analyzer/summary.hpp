@@ -64,6 +64,8 @@ struct RunFacts {
     std::uint64_t timestamp_fixups = 0;
     std::uint64_t clock_violations_p2p = 0;
     std::uint64_t clock_violations_collective = 0;
+    // Wait states whose delay costs went on before all their shares came.
+    std::uint64_t delay_costs_passed_early = 0;
     // Damage in the trace the analysis went around, one sentence per rank
     // and kind, naming the rank (trace::LoadStats::damage).
     std::vector<std::string> damage;

@@ -22,7 +22,7 @@ std::size_t WavefrontRounds::written() const {
 }
 
 void WavefrontRounds::run(const std::function<void(int from, PayloadReader&)>& receive,
-                          const std::function<bool()>& advance) {
+                          const std::function<bool()>& advance, const std::function<bool()>& unstick) {
     for (;;) {
         ByteBlocks blocks(outgoing_.size());
         for (std::size_t r = 0; r < outgoing_.size(); ++r) blocks[r] = outgoing_[r].take();
@@ -39,9 +39,13 @@ void WavefrontRounds::run(const std::function<void(int from, PayloadReader&)>& r
         std::array<double, 2> counts{written() > 0 ? 1.0 : 0.0, waits ? 1.0 : 0.0};
         exchange_.sum(counts);
         if (counts[0] == 0 && counts[1] == 0) return;
-        if (counts[0] == 0)
+        if (counts[0] > 0) continue;
+        std::array<double, 1> unstuck{unstick && unstick() ? 1.0 : 0.0};
+        exchange_.sum(unstuck);
+        if (unstuck[0] == 0)
             throw Error(origin_, "the replay's rounds stall: " + std::to_string(static_cast<long>(counts[1])) +
                                      " rank(s) wait for records no rank will send (the ranks' traces do not fit together)");
+        ++stalls_;
     }
 }
 

@@ -15,6 +15,12 @@ bool is_mpi_call(const Region& r, std::string_view name) {
     return r.paradigm == Paradigm::Mpi && (r.canonical_name == name || r.name == name);
 }
 
+// The calls that receive a message in the call itself.
+bool is_blocking_receive(const Region& r) {
+    return is_mpi_call(r, "MPI_Recv") || is_mpi_call(r, "MPI_Mrecv") || is_mpi_call(r, "MPI_Sendrecv") ||
+           is_mpi_call(r, "MPI_Sendrecv_replace");
+}
+
 }  // namespace
 
 EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrection clock, LocalTrace& trace)
@@ -36,6 +42,8 @@ EventStoreBuilder::EventStoreBuilder(const TraceDefinitions& defs, ClockCorrecti
                            : is_mpi_call(r, "MPI_Finalize")                               ? SpecialCall::Finalize
                            : is_mpi_call(r, "MPI_Probe") || is_mpi_call(r, "MPI_Mprobe")   ? SpecialCall::BlockingProbe
                            : is_mpi_call(r, "MPI_Iprobe") || is_mpi_call(r, "MPI_Improbe") ? SpecialCall::PollingProbe
+                           : is_blocking_receive(r)                                       ? SpecialCall::Receive
+                           : is_mpi_call(r, "MPI_Irecv") || is_mpi_call(r, "MPI_Imrecv")  ? SpecialCall::PostReceive
                                                                                           : SpecialCall::None);
     }
 }
@@ -186,13 +194,20 @@ void EventStoreBuilder::leave(std::uint64_t time, OTF2_RegionRef region) {
         push_collective(t, Collective{world_, -1, 0, 0, open_call(),
                                       kind == SpecialCall::Init ? CollectiveOp::Init : CollectiveOp::Finalize});
     if (kind == SpecialCall::BlockingProbe) unclaimed_probe_ = open_call();
+    // A receive call took the probed message: as a receive, or as a request
+    // posted (which carries the probe to its completion). One that did
+    // neither received from MPI_PROC_NULL, as the probe had found: no later
+    // receive takes that probe. (From a writer that records no requests, a
+    // posting call shows nothing: the receive completing next takes it.)
+    if (kind == SpecialCall::Receive || (kind == SpecialCall::PostReceive && any_receive_posted_))
+        unclaimed_probe_ = kNoEvent;
     if (kind == SpecialCall::PollingProbe && first_polling_probe_ == kNoEvent) first_polling_probe_ = open_call();
     push_leave(t);
 }
 
 void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
                                      std::uint32_t tag, std::uint64_t bytes, bool nonblocking,
-                                     EventIndex first_test) {
+                                     EventIndex first_test, EventIndex probe) {
     const CommId c = comm_index(comm);
     // On an intercommunicator the record names a rank of the other group.
     if (layout(c).first_group_size > 0 && member_of_[c]) {
@@ -222,16 +237,17 @@ void EventStoreBuilder::push_message(Ticks time, EventKind kind, std::uint32_t p
     m.call_enter = open_call();
     const EventIndex event = push(time, kind, static_cast<std::uint32_t>(trace_.messages.size() - 1));
     slots_.add(m, event, kind == EventKind::Send, layout(c).world_rank_of(m.partner, trace_.rank));
-    if (kind == EventKind::Recv) note_waiting_calls(first_test);
+    if (kind == EventKind::Recv) note_waiting_calls(first_test, probe);
 }
 
-void EventStoreBuilder::note_waiting_calls(EventIndex first_test) {
+void EventStoreBuilder::note_waiting_calls(EventIndex first_test, EventIndex probe) {
     const auto message = static_cast<std::uint32_t>(trace_.messages.size() - 1);
     const EventIndex polling_probe = std::exchange(first_polling_probe_, kNoEvent);
-    // The first receive after a blocking probe takes the message the probe
-    // waited for (MPI_Probe then MPI_Recv; MPI_Mprobe then MPI_Mrecv).
-    if (unclaimed_probe_ != kNoEvent) {
-        trace_.probed_receives.push_back({message, std::exchange(unclaimed_probe_, kNoEvent)});
+    // The receive call after a blocking probe takes the message the probe
+    // waited for (MPI_Probe then MPI_Recv; MPI_Mprobe then MPI_Mrecv, or
+    // MPI_Imrecv whose request carried the probe to here).
+    if (probe != kNoEvent) {
+        trace_.probed_receives.push_back({message, probe});
         return;
     }
     // Polling for the message: the unsuccessful tests of the receive's
@@ -278,7 +294,8 @@ void EventStoreBuilder::isend_complete(std::uint64_t time, std::uint64_t request
 
 void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
                              std::uint64_t bytes) {
-    push_message(corrected(time, "MPI_RECV"), EventKind::Recv, sender, comm, tag, bytes, false);
+    push_message(corrected(time, "MPI_RECV"), EventKind::Recv, sender, comm, tag, bytes, false, kNoEvent,
+                 std::exchange(unclaimed_probe_, kNoEvent));
 }
 
 void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request) {
@@ -286,7 +303,7 @@ void EventStoreBuilder::irecv_request(std::uint64_t time, std::uint64_t request)
     any_receive_posted_ = true;
     // Outside any call the request has no posting call to remember.
     if (open_.empty()) return;
-    posted_requests_[request] = {open_call(), kNoEvent};
+    posted_requests_[request] = {open_call(), kNoEvent, std::exchange(unclaimed_probe_, kNoEvent)};
 }
 
 void EventStoreBuilder::request_test(std::uint64_t time, std::uint64_t request) {
@@ -307,7 +324,10 @@ void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_Com
     const Ticks t = corrected(time, "MPI_IRECV");
     const auto posted = posted_requests_.find(request);
     const bool known = posted != posted_requests_.end();
-    push_message(t, EventKind::Recv, sender, comm, tag, bytes, true, known ? posted->second.first_test : kNoEvent);
+    // A writer that records no requests leaves the probe to the receive
+    // that completes next.
+    push_message(t, EventKind::Recv, sender, comm, tag, bytes, true, known ? posted->second.first_test : kNoEvent,
+                 known ? posted->second.probe : std::exchange(unclaimed_probe_, kNoEvent));
     // A receive whose request the trace never showed posted keeps no
     // posting call. From a writer that records no requests at all that is
     // expected; from one that does, the id is damaged or the post lost, and

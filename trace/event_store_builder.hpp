@@ -92,8 +92,10 @@ private:
     // MPI calls the store treats apart: MPI_Init and MPI_Finalize, which
     // synchronize all ranks, the blocking probes (MPI_Probe, MPI_Mprobe),
     // which wait for the message the next receive takes, and the
-    // non-blocking ones (MPI_Iprobe, MPI_Improbe), which poll for it.
-    enum class SpecialCall : std::uint8_t { None, Init, Finalize, BlockingProbe, PollingProbe };
+    // non-blocking ones (MPI_Iprobe, MPI_Improbe), which poll for it, and
+    // the calls that take a probed message: receiving it, or posting its
+    // receive (MPI_Irecv, MPI_Imrecv).
+    enum class SpecialCall : std::uint8_t { None, Init, Finalize, BlockingProbe, PollingProbe, Receive, PostReceive };
 
     // Every record passes the checks below; their failures are kept out of
     // line, so that the common path is a few compares.
@@ -118,14 +120,15 @@ private:
     void push_leave(Ticks time);
     EventIndex append(const Event& event);
     EventIndex push(Ticks time, EventKind kind, std::uint32_t ref);
-    // `first_test`: for a receive completing a request, the Enter of the
-    // first unsuccessful test of it (kNoEvent: none).
+    // For a receive completing a request: `first_test`, the Enter of the
+    // first unsuccessful test of it, and `probe`, the blocking probe its
+    // posting call took (kNoEvent: none).
     void push_message(Ticks time, EventKind kind, std::uint32_t partner, OTF2_CommRef comm,
                       std::uint32_t tag, std::uint64_t bytes, bool nonblocking,
-                      EventIndex first_test = kNoEvent);
+                      EventIndex first_test = kNoEvent, EventIndex probe = kNoEvent);
     // A receive just pushed: files the blocking probe, or the first polling
     // call, that waited for its message.
-    void note_waiting_calls(EventIndex first_test);
+    void note_waiting_calls(EventIndex first_test, EventIndex probe);
     // A collective as the trace records it, checked against its communicator.
     Collective collective(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
                           std::uint64_t received) const;
@@ -175,12 +178,14 @@ private:
     struct PostedRequest {
         EventIndex posted = kNoEvent;
         EventIndex first_test = kNoEvent;
+        EventIndex probe = kNoEvent;  // the blocking probe whose message it takes
     };
     std::unordered_map<std::uint64_t, PostedRequest> posted_requests_;
     bool any_receive_posted_ = false;  // the writer records MPI_IRECV_REQUEST
     // Send requests started (MPI_ISEND) and not yet completed.
     std::unordered_set<std::uint64_t> open_send_requests_;
-    // The Enter of the last blocking probe, until a receive takes it.
+    // The Enter of the last blocking probe, until the next receive call
+    // takes its message (or none: a probe of MPI_PROC_NULL).
     EventIndex unclaimed_probe_ = kNoEvent;
     // The Enter of the first non-blocking probe since the last receive.
     EventIndex first_polling_probe_ = kNoEvent;

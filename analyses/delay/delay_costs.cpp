@@ -48,6 +48,7 @@ void DelayCostAnalysis::prepare() {
     shares_due_.assign(sync_points_.size(), 0);
     started_ = false;
     outstanding_ = 0;
+    passed_early_ = 0;
 }
 
 void DelayCostAnalysis::release() {
@@ -122,7 +123,7 @@ void DelayCostAnalysis::run(const trace::LocalTrace& trace, const ForwardFacts& 
         [&](int from, replay::PayloadReader& in) {
             while (!in.empty()) receive(from, in, rounds);
         },
-        [&] { return advance(rounds); });
+        [&] { return advance(rounds); }, [&] { return unstick(rounds); });
     rounds_ = rounds.rounds();
     release();
 }
@@ -250,6 +251,17 @@ bool DelayCostAnalysis::advance(replay::WavefrontRounds& rounds) {
         ready_.pop_back();
     }
     return outstanding_ > 0;
+}
+
+bool DelayCostAnalysis::unstick(replay::WavefrontRounds& rounds) {
+    Waiting* latest = nullptr;
+    for (Waiting& wait : waiting_)
+        if (!wait.queued && wait.has_input && (!latest || wait.point > latest->point)) latest = &wait;
+    if (!latest) return false;
+    latest->queued = true;
+    ++passed_early_;
+    pass_on(*latest, rounds);
+    return true;
 }
 
 void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& rounds) {

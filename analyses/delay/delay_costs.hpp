@@ -20,7 +20,10 @@
 // them and passes a wait on as soon as its count is down to zero. The
 // rounds therefore follow the chains of propagation, not the messages: a
 // wait that propagated nothing further goes out in the first round that it
-// can, together with all such waits of the rank.
+// can, together with all such waits of the rank. Ranks whose traces order
+// their synchronizations differently can hold each other's waits back in a
+// cycle; then the latest wait held back passes on with the shares it has,
+// and the analyzer warns that long-term costs may fall short.
 //
 // What travels (records keyed by the synchronization point's OperationId,
 // cost_records.hpp):
@@ -72,6 +75,9 @@ public:
 
     // The rounds the last run took (statistics, tests).
     std::uint64_t rounds() const { return rounds_; }
+    // This rank's waits that passed their costs on before every share they
+    // were due had come (unstick()): their long-term costs may fall short.
+    std::uint64_t passed_early() const { return passed_early_; }
 
 private:
     // A wait state of this rank whose costs go to another rank.
@@ -114,6 +120,9 @@ private:
     // anything is still to come.
     bool advance(replay::WavefrontRounds& rounds);
     void pass_on(const Waiting& wait, replay::WavefrontRounds& rounds);
+    // When the rounds stall: the latest wait still held back for shares
+    // passes on without them; whether there was one.
+    bool unstick(replay::WavefrontRounds& rounds);
 
     // The delaying rank's side. A delayer interval of this rank with `peer`
     // ending at `point` holds waits that must not pass on before its
@@ -157,6 +166,7 @@ private:
     bool started_ = false;                     // the claims are in: the counts are complete
     std::uint64_t outstanding_ = 0;            // records this rank still waits for
     std::uint64_t rounds_ = 0;
+    std::uint64_t passed_early_ = 0;
 };
 
 }  // namespace hindsight::analyses

@@ -102,3 +102,30 @@ TEST_CASE("wavefront rounds: waiting for what nobody sends is an error on every 
     CHECK_THROWS_WITH(rounds.run([](int, PayloadReader&) {}, [&] { return waits; }),
                       Catch::Contains("stalled.otf2") && Catch::Contains("1 rank(s) wait"));
 }
+
+TEST_CASE("wavefront rounds: a stall that some rank can end goes on", "[exchange]") {
+    ProgressWatch watch = test_watch();
+    MpiExchange exchange(MPI_COMM_WORLD, watch);
+    WavefrontRounds rounds(exchange, "stalled.otf2");
+    const int n = exchange.size(), me = exchange.rank();
+    // The last rank waits for a record that rank 0 holds back until the
+    // rounds stall; then rank 0 writes it, once.
+    bool waits = me == n - 1, held = me == 0;
+    int unstick_calls = 0;
+    rounds.run([&](int from, PayloadReader& in) {
+        CHECK(from == 0);
+        CHECK(in.get<std::int32_t>() == 7);
+        waits = false;
+    },
+               [&] { return waits; },
+               [&] {
+                   ++unstick_calls;
+                   if (!held) return false;
+                   held = false;
+                   rounds.to(n - 1).put<std::int32_t>(7);
+                   return true;
+               });
+    CHECK_FALSE(waits);
+    CHECK(unstick_calls == 1);
+    CHECK(rounds.stalls() == 1);
+}

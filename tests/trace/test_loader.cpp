@@ -392,23 +392,33 @@ TEST_CASE("METRIC records are skipped and counted", "[loader][scorep]") {
     CHECK(loaded.stats.other_skipped == 0);
 }
 
-TEST_CASE("the loader gives the first receive after a blocking probe that probe", "[loader]") {
+TEST_CASE("the loader gives the receive call after a blocking probe that probe", "[loader]") {
     ScratchDir dir;
     TraceBuilder t(2);
-    t.rank(0).enter(0, "main").send(10, 11, 1, 1, 8).send(12, 13, 1, 2, 8).send(14, 15, 1, 3, 8).leave(100);
+    t.rank(0).enter(0, "main").send(10, 11, 1, 1, 8).send(12, 13, 1, 2, 8).send(14, 15, 1, 3, 8)
+        .send(16, 17, 1, 4, 8).send(18, 19, 1, 5, 8).send(20, 21, 1, 6, 8).leave(200);
     // MPI_Probe, then two receives (only the first is the probed one), then
-    // MPI_Mprobe and MPI_Mrecv.
-    t.rank(1).enter(0, "main").region(20, 30, "MPI_Probe").recv(31, 32, 0, 1, 8).recv(33, 34, 0, 2, 8)
-        .region(40, 41, "MPI_Mprobe").enter(42, "MPI_Mrecv").recv_event(43, 0, 3, 8).leave(44).leave(100);
+    // MPI_Mprobe and MPI_Mrecv; a probe of MPI_PROC_NULL and its receive,
+    // which record no message, so that the next receive was probed by
+    // nobody; MPI_Mprobe and MPI_Imrecv, completed by MPI_Wait after a
+    // receive of another message.
+    auto& r1 = t.rank(1);
+    r1.enter(0, "main").region(20, 30, "MPI_Probe").recv(31, 32, 0, 1, 8).recv(33, 34, 0, 2, 8)
+        .region(40, 41, "MPI_Mprobe").enter(42, "MPI_Mrecv").recv_event(43, 0, 3, 8).leave(44)
+        .region(50, 51, "MPI_Mprobe").region(52, 53, "MPI_Mrecv").recv(60, 61, 0, 4, 8)
+        .region(70, 71, "MPI_Mprobe").enter(72, "MPI_Imrecv");
+    const auto imrecv = r1.irecv_request_event(72);
+    r1.leave(73).recv(75, 76, 0, 6, 8).enter(80, "MPI_Wait").irecv_event(81, imrecv, 0, 5, 8).leave(82).leave(200);
     t.write(dir.path());
     const LocalTrace trace = load_local_trace(dir.anchor(), 1, 2).trace;
     std::vector<std::string> probes;
     for (const Event& e : trace.events) {
         if (e.kind != EventKind::Recv) continue;
         const EventIndex probe = trace.probing_call(e);
-        probes.push_back(probe == kNoEvent ? "-" : path(trace, probe));
+        probes.push_back(probe == kNoEvent ? "-" : path(trace, probe) + "@" + std::to_string(trace.events[probe].time));
     }
-    CHECK(probes == std::vector<std::string>{"main/MPI_Probe", "-", "main/MPI_Mprobe"});
+    CHECK(probes ==
+          std::vector<std::string>{"main/MPI_Probe@20", "-", "main/MPI_Mprobe@40", "-", "-", "main/MPI_Mprobe@70"});
 }
 
 TEST_CASE("the loader reads Score-P's intercommunicators: peers in the other group, no root", "[loader]") {
