@@ -25,7 +25,7 @@ struct WaitInstance {
 
 class LongestWaits {
 public:
-    static constexpr std::size_t kPerPattern = 3;
+    static constexpr std::size_t kPerPattern = 10;
 
     // Keeps `wait` if it is among the kPerPattern longest of its pattern so
     // far (the earlier of equal waits stays).

@@ -12,6 +12,7 @@
 #include "analyses/profile/message_statistics.hpp"
 #include "analyses/profile/profile.hpp"
 #include "analyses/stage_order.hpp"
+#include "analyses/timeline/lane_cutter.hpp"
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
 
@@ -27,11 +28,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 struct Run {
     const trace::LocalTrace& trace;
     replay::ReplayEngine& engine;
+    const AnalysisOptions& options;
     const GraphOptions& graph;
     LocalCube& cube;
     AnalysisFindings& findings;
     std::vector<Ticks> exclusive;             // Product::ExclusiveTimes
     std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
+    std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
 };
 
 // One analysis: what it reads and produces, whether it runs under the
@@ -75,6 +78,25 @@ void run_rounds(Run& r, const char* name, RoundAnalysis& analysis) {
     r.findings.backward_seconds += seconds_since(start);
 }
 
+// A window around each of the longest waits the options ask for: every
+// rank learns all ranks' longest waits, picks the same windows and cuts its
+// lane of each. A window holds at most kWindowEvents events over all its
+// lanes, but a lane at least kLaneEvents.
+void timeline_lanes(Run& r) {
+    constexpr std::size_t kWindowEvents = 20000;
+    constexpr std::size_t kLaneEvents = 200;
+    std::vector<std::vector<WaitInstance>> by_rank;
+    r.engine.run_rounds("timeline windows", [&](replay::Exchange& exchange) {
+        by_rank = share_waits(exchange, r.facts->longest_waits().kept());
+    });
+    r.findings.timeline_windows = choose_windows(by_rank, r.options.timeline_waits);
+    const LaneCutter cutter(r.trace, *r.facts, r.engine.message_slots(), r.critical_segments,
+                            std::max(kLaneEvents, kWindowEvents / std::max<std::size_t>(by_rank.size(), 1)));
+    ByteWriter lanes;
+    for (const TimelineWindow& window : r.findings.timeline_windows) cutter.cut(window).write(lanes);
+    r.findings.timeline_lanes = lanes.take();
+}
+
 // The analyses. A new one is a row: what it reads and produces (a new
 // product goes into the enum of stage_order.hpp), when it runs, and a
 // function that runs it; the order follows from the declarations.
@@ -94,6 +116,7 @@ const std::vector<Stage>& stages() {
              CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive);
              run_rounds(r, "critical path", critical_path);
              r.findings.critical_path = critical_path.counts();
+             for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});
          }},
         {{"delay costs", {Product::ForwardFacts}, {}, {Product::DelayCostMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
@@ -121,6 +144,9 @@ const std::vector<Stage>& stages() {
                                  [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);
          }},
+        {{"timeline windows", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::TimelineLanes}},
+         [](const AnalysisOptions& options, const GraphOptions&) { return options.timeline_waits > 0; },
+         timeline_lanes},
     };
     return table;
 }
@@ -162,7 +188,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     findings.backward_seconds = 0;  // each backward analysis adds its pass
-    Run run{trace, engine, graph, cube, findings, {}, std::nullopt};
+    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}};
     for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }

@@ -2,11 +2,12 @@
 // (profile, message statistics, wait states, collective call statistics,
 // the Late Receiver notes at its end), then the analyses that read its
 // facts: the profile per communicator, the round analyses (critical path,
-// delay costs) and the activity graph (a forward pass of its own, then its
-// path in rounds). pipeline.cpp declares each analysis with what it reads
+// delay costs), the activity graph (a forward pass of its own, then its
+// path in rounds) and the lanes of the timeline's windows. pipeline.cpp declares each analysis with what it reads
 // and produces; the order follows from that (stage_order.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "analyses/graph/activity_graph.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
+#include "analyses/timeline/timeline_windows.hpp"
 #include "replay/engine.hpp"
 #include "trace/local_trace.hpp"
 
@@ -25,6 +27,9 @@ namespace hindsight::analyses {
 struct AnalysisOptions {
     bool critical_path = true;
     bool root_cause = true;
+    // How many of each pattern's longest waits get a timeline window (at
+    // most LongestWaits::kPerPattern; 0: no timeline).
+    std::size_t timeline_waits = 0;
 };
 
 // What the analyzer may report besides the cube; per rank, to be summed
@@ -53,6 +58,10 @@ struct AnalysisFindings {
     std::uint64_t delay_costs_passed_early = 0;
     // The critical path's hand-off nodes (all ranks) and doubling levels.
     CriticalPathCounts critical_path;
+    // The timeline's windows (alike on every rank) and this rank's lane of
+    // each, in their order, as bytes (timeline/lane.hpp) to send to rank 0.
+    std::vector<TimelineWindow> timeline_windows;
+    std::vector<std::byte> timeline_lanes;
 };
 
 // The analyses that run under these options, in the order they run; throws

@@ -20,6 +20,7 @@ enum class Product : std::uint8_t {
     CriticalPathMetrics,    // the cube's critical-path metrics, its imbalance among them
     DelayCostMetrics,       // the cube's delay-cost metrics
     GraphFindings,          // the activity graph's longest path and what-ifs
+    TimelineLanes,          // the rank's lanes of the timeline's windows
 };
 
 struct StageDeclaration {

@@ -1,40 +1,20 @@
 #include "analyzer/communication_files.hpp"
 
-#include <fstream>
-#include <functional>
 #include <ostream>
 #include <string_view>
 
-#include "common/error.hpp"
-#include "common/output_file.hpp"
+#include "analyzer/side_files.hpp"
 #include "report/json.hpp"
 #include "report/table.hpp"
 
 namespace hindsight::analyzer {
 namespace {
 
-std::filesystem::path beside(const std::filesystem::path& report, const char* suffix) {
-    std::filesystem::path path = report;
-    path.replace_extension();
-    path += suffix;
-    return path;
-}
-
-
 template <typename T, typename Show>
 void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
     out << '[';
     for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
     out << ']';
-}
-
-void write_text(const std::filesystem::path& path, const std::function<void(std::ostream&)>& body) {
-    write_output_file(path, [&](const std::filesystem::path& partial) {
-        std::ofstream out(partial);
-        body(out);
-        out.flush();
-        if (!out) throw Error(path.string(), "cannot write");
-    });
 }
 
 void write_operation(std::ostream& out, const OperationLine& op) {
@@ -94,19 +74,19 @@ void write_placement(std::ostream& out, const CommunicationStructure& s) {
 }  // namespace
 
 std::filesystem::path communicators_csv_path(const std::filesystem::path& report) {
-    return beside(report, ".communicators.csv");
+    return side_file_path(report, ".communicators.csv");
 }
 
-std::filesystem::path matrix_csv_path(const std::filesystem::path& report) { return beside(report, ".matrix.csv"); }
+std::filesystem::path matrix_csv_path(const std::filesystem::path& report) { return side_file_path(report, ".matrix.csv"); }
 
 std::filesystem::path communication_json_path(const std::filesystem::path& report) {
-    return beside(report, ".communication.json");
+    return side_file_path(report, ".communication.json");
 }
 
-std::filesystem::path machine_file_path(const std::filesystem::path& report) { return beside(report, ".machines"); }
+std::filesystem::path machine_file_path(const std::filesystem::path& report) { return side_file_path(report, ".machines"); }
 
 void write_communicators_csv(const std::filesystem::path& path, const std::vector<CommunicatorLine>& table) {
-    write_text(path, [&](std::ostream& out) {
+    write_text_file(path, [&](std::ostream& out) {
         out << "communicator_id,communicator,size,topology,reorder,operation,operations,calls,time_s,waiting_s,"
                "bytes_sent,bytes_received\n";
         for (const CommunicatorLine& c : table)
@@ -119,7 +99,7 @@ void write_communicators_csv(const std::filesystem::path& path, const std::vecto
 }
 
 void write_matrix_csv(const std::filesystem::path& path, const std::vector<analyses::TrafficCell>& matrix) {
-    write_text(path, [&](std::ostream& out) {
+    write_text_file(path, [&](std::ostream& out) {
         out << "from,to,messages,bytes,collective_bytes\n";
         for (const analyses::TrafficCell& c : matrix)
             out << c.from << ',' << c.to << ',' << c.messages << ',' << c.bytes << ',' << c.collective_bytes << '\n';
@@ -128,7 +108,7 @@ void write_matrix_csv(const std::filesystem::path& path, const std::vector<analy
 
 void write_communication_json(const std::filesystem::path& path, const CommunicationStructure& structure,
                               const std::string& trace_path) {
-    write_text(path, [&](std::ostream& out) {
+    write_text_file(path, [&](std::ostream& out) {
         out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << report::json_string(trace_path)
             << ",\"time_unit\":\"s\",\n\"communicators\":[";
         for (std::size_t i = 0; i < structure.communicators.size(); ++i) {
@@ -151,7 +131,7 @@ void write_communication_json(const std::filesystem::path& path, const Communica
 
 void write_machine_file(const std::filesystem::path& path, const CommunicationStructure& structure) {
     const std::string text = machine_file(structure.placement.mappings.back(), structure.hosts);
-    write_text(path, [&](std::ostream& out) { out << text; });
+    write_text_file(path, [&](std::ostream& out) { out << text; });
 }
 
 void write_communication_files(const std::filesystem::path& report, const CommunicationStructure& structure,

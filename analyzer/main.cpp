@@ -46,6 +46,8 @@
 #include "analyzer/graph_summary.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
+#include "analyzer/side_files.hpp"
+#include "analyzer/timeline_file.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
 #include "analyzer/pairing_warnings.hpp"
@@ -194,6 +196,21 @@ analyses::GraphOptions graph_options(const analyzer::Options& options) {
 
 // For --stats: the exchange rounds and single hand-overs of each pass, on
 // rank 0 (every rank runs the same rounds).
+// The timeline's windows beside the report (where --timeline asks for
+// any); without, an older run's file there would pass for this run's.
+std::string write_timeline(const analyzer::Options& options, const std::vector<analyses::TimelineWindow>& windows,
+                           const std::vector<std::vector<std::byte>>& lanes, const trace::LocalTrace& trace) {
+    const std::filesystem::path path = analyzer::side_file_path(options.report, ".timeline.json");
+    if (options.timeline_waits == 0) {
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        return {};
+    }
+    std::string json = analyzer::timeline_json(windows, lanes, trace, options.trace);
+    analyzer::write_text_file(path, [&](std::ostream& out) { out << json; });
+    return json;
+}
+
 void print_pass_exchanges(std::ostream& out, const std::vector<replay::MpiReplayEngine::PassExchanges>& passes) {
     out << "exchange rounds:";
     const char* separator = " ";
@@ -251,13 +268,15 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         if (analyses::find_call_path(trace, w.call_path) == kNoCallPath)
             return report_problem(world, "--what-if '" + w.text + "': the trace has no call path " + w.call_path);
     const analyses::LocalCube cube = analyses::analyze(
-        trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause}, graph, findings);
+        trace, engine, analyses::AnalysisOptions{options.critical_path, options.root_cause, options.timeline_waits},
+        graph, findings);
 
     // 4. Report and summary on rank 0.
     phase("report");
     analyzer::RunFacts facts = run_facts(world, options, loaded, pairing, findings);
     const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
     const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
+    const auto lanes = analyzer::gather_lanes(findings.timeline_lanes, world.comm, world.watch);
     std::optional<cube::Report> report;
     analyzer::CommunicationStructure communication;
     auto problem = agreed(world, options.report, [&] {
@@ -282,6 +301,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                                                           options.cores_per_node, options.trace);
         cube::write_cubex(*report, options.report);
         analyzer::write_communication_files(options.report, communication, options.trace);
+        const std::string timeline = write_timeline(options, findings.timeline_windows, lanes, trace);
         if (!options.page.empty())  // the page shows the JSON just written
             report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page,
                                report::read_communication_json(analyzer::communication_json_path(options.report)));

@@ -8,6 +8,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "analyses/longest_waits.hpp"
 #include "analyzer/trace_path.hpp"
 #include "common/command_line.hpp"
 #include "common/error.hpp"
@@ -28,6 +29,7 @@ struct Switches {
     std::vector<std::string> what_ifs;
     // Read signed: an unsigned option takes "-1" for its largest value.
     long long suggestions = 3;
+    long long timeline = 3;
 };
 
 // The options --help shows, bound to where their values go: the one
@@ -52,6 +54,9 @@ po::options_description declare_options(Options& options, Switches& switches) {
          "also replay the program activity graph: its longest path and the most promising changes")
         ("suggestions", po::value<long long>(&switches.suggestions)->default_value(3),
          "how many changes the activity graph suggests (0: none)")
+        ("timeline", po::value<long long>(&switches.timeline)->default_value(3),
+         "how many of each pattern's longest waits get a window of all ranks' events for the page's timeline "
+         "(REPORT.timeline.json beside the report; 0: none)")
         ("timeout", po::value<double>(&options.timeout_seconds)->default_value(300.0, "300"),
          "seconds every rank may wait for another before the analysis gives up")
         ("cores-per-node", po::value<int>(&options.cores_per_node),
@@ -97,6 +102,11 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
                             std::to_string(std::numeric_limits<unsigned>::max()) + ", not " +
                             std::to_string(switches.suggestions));
     options.suggestions = static_cast<unsigned>(switches.suggestions);
+    constexpr auto kMostWindows = static_cast<long long>(analyses::LongestWaits::kPerPattern);
+    if (switches.timeline < 0 || switches.timeline > kMostWindows)
+        throw Error("", "--timeline must be a number from 0 to " + std::to_string(kMostWindows) + ", not " +
+                            std::to_string(switches.timeline));
+    options.timeline_waits = static_cast<std::size_t>(switches.timeline);
     if (vm.count("output") && options.report.empty()) throw Error("", "no output file name given to -o");
     if (vm.count("cores-per-node") && options.cores_per_node < 1)
         throw Error("", "--cores-per-node must be at least 1, not " + std::to_string(options.cores_per_node));

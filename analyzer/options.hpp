@@ -1,6 +1,7 @@
 // Command line of hindsight-analyze.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@ struct Options {
     bool graph = false;                 // the activity graph's pass (--graph, or any --what-if)
     std::vector<analyses::WhatIf> what_ifs;  // --what-if, in order
     unsigned suggestions = 3;           // automatic what-ifs shown in the summary
+    std::size_t timeline_waits = 3;     // timeline windows per pattern (--timeline); 0: none
     double timeout_seconds = 300;  // replay gives up after this long without progress
     bool quiet = false;            // no summary on stdout, no progress on stderr
     bool stats = false;            // phase times and memory, for benchmarks

@@ -33,6 +33,7 @@ void CriticalPathAnalysis::begin(const trace::LocalTrace& trace) {
     token_ = {};
     before_ = 0;
     hand_offs_ = 0;
+    segments_.clear();
     counts_ = {};
     const std::size_t paths = trace.call_tree.size();
     on_path_.assign(paths, 0.0);
@@ -226,13 +227,14 @@ void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
         on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - until)) -
                                   static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
     }
+    segments_.emplace_back(until, token_.arrived);
     token_ = {};
     ++hand_offs_;
 }
 
 void CriticalPathAnalysis::take_token(const PathArrival& arrival) {
     token_.held = true;
-    token_.position = arrival.position;
+    token_.position = token_.arrived = arrival.position;
 }
 
 // At the first collective on MPI_COMM_WORLD: the holder accounts for the
@@ -248,6 +250,8 @@ void CriticalPathAnalysis::finish(const EventView& view) {
         accumulate(call_path_after(trace, k), trace.events[k].time, token_.position);
         token_.position = std::min(token_.position, trace.events[k].time);
     }
+    if (token_.held) segments_.emplace_back(trace.events[first].time, token_.arrived);
+    std::reverse(segments_.begin(), segments_.end());
 }
 
 // All ranks combine their profiles.

@@ -48,6 +48,7 @@
 #pragma once
 
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "analyses/critical_path/critical_path_hand_offs.hpp"
@@ -70,12 +71,16 @@ public:
 
     // The hand-off nodes and doubling levels of the last run.
     const CriticalPathCounts& counts() const { return counts_; }
+    // Where the path ran on this rank: [from, to] intervals, in time order
+    // (for the timeline; tens of bytes per hand-off).
+    const std::vector<std::pair<Ticks, Ticks>>& segments() const { return segments_; }
 
 private:
     // Where the token stands. Only the holder accumulates.
     struct Token {
         bool held = false;
         Ticks position = 0;  // time down to which the path is accounted for
+        Ticks arrived = 0;   // where the path came to this rank (its latest time here)
     };
 
     // The path's bounds on this rank and its empty sums.
@@ -121,6 +126,7 @@ private:
     std::uint64_t hand_offs_ = 0;  // the walk's, to check against the path's
     CriticalPathCounts counts_;
 
+    std::vector<std::pair<Ticks, Ticks>> segments_;  // latest first while the walk runs
     std::vector<double> on_path_;  // ticks on the critical path, by call path
     std::vector<double> activity_; // ticks without waits, whole trace, by call path
 };

@@ -14,6 +14,7 @@
 
 #include "common/cube/query.hpp"
 #include "common/cube/reader.hpp"
+#include "tests/analyses/backward/figure3.hpp"
 #include "tests/analyses/backward/messages_to_oneself.hpp"
 #include "tests/support/builder_ticks.hpp"
 #include "tests/support/test_environment.hpp"
@@ -241,5 +242,39 @@ TEST_CASE("analyzer: a cycle of messages through three ranks ends in a clear err
     std::ifstream in(output);
     const std::string errors((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_THAT(errors, Catch::Contains("cycle") || Catch::Contains("every rank waits for another"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("analyzer: the timeline's windows beside the report, none with --timeline 0", "[mpi][timeline]") {
+    const fs::path dir = fs::temp_directory_path() / ("hindsight-analyses-timeline-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    figure3_trace().write(dir / "trace");
+    const fs::path report = dir / "report.cubex";
+    const fs::path timeline = dir / "report.timeline.json";
+    const auto analyze = [&](const std::string& options) {
+        const std::string command = required_env("HINDSIGHT_MPIEXEC") + " -n 3 " + required_env("HINDSIGHT_ANALYZE") +
+                                    " --quiet --no-page " + options + " -o " + report.string() + " " +
+                                    (dir / "trace" / "traces.otf2").string();
+        return std::system(command.c_str());
+    };
+    REQUIRE(analyze("--timeline 1") == 0);
+    REQUIRE(fs::exists(timeline));
+    std::ifstream in(timeline);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(json.starts_with("{\"schema\":\"hindsight-timeline\",\"version\":1,\"ranks\":3,"));
+    // B's Late Sender wait, 3 s from 3 s (figure3.hpp), in a window from
+    // 1.5 s to 7.5 s; C's shorter one gets none with one window per pattern.
+    CHECK(json.find("{\"instance\":{\"pattern\":\"mpi_latesender\",\"rank\":1,\"start\":3,\"waiting\":3,") !=
+          std::string::npos);
+    CHECK(json.find("\"from\":1.5,\"to\":7.5,\"lanes\":[") != std::string::npos);
+    CHECK(json.find("\"pattern\":\"mpi_latesender\",\"rank\":2") == std::string::npos);
+    // A's send to B, slot 0, and B's receive of it, with B's wait.
+    CHECK(json.find("\"sends\":[[6,1,0]]") != std::string::npos);
+    CHECK(json.find("\"sends\":[[7,2,0]],\"receives\":[[7,0,0]]") != std::string::npos);
+    CHECK(json.find("\"waits\":[[3,6,\"mpi_latesender\"]]") != std::string::npos);
+    // No windows asked for: an earlier run's file is gone too.
+    REQUIRE(analyze("--timeline 0") == 0);
+    CHECK_FALSE(fs::exists(timeline));
+    CHECK(analyze("--timeline 11 2>/dev/null") != 0);
     fs::remove_all(dir);
 }

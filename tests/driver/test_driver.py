@@ -119,7 +119,7 @@ def analyzer_options(args, work):
     # Values for the options that take one; the driver's own -o/--output
     # (the trace directory), --help and --version stay the driver's.
     values = {"--what-if": "callpath=pingpong/main/MPI_Recv,scale=0.5", "--suggestions": "1", "--timeout": "60",
-              "--cores-per-node": "1"}
+              "--timeline": "1", "--cores-per-node": "1"}
     own = {"--help", "--version", "--output="}
     arguments = []
     for name in names:
