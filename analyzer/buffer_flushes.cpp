@@ -4,7 +4,7 @@
 
 #include "analyses/metrics.hpp"
 #include "analyses/time_category.hpp"
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analyzer/report_queries.hpp"
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 #include "report/json.hpp"
 
 namespace hindsight::analyzer {

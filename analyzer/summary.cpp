@@ -8,7 +8,7 @@
 #include "analyses/patterns.hpp"
 #include "analyzer/graph_summary.hpp"
 #include "analyzer/report_queries.hpp"
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
 namespace {

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "common/time_format.hpp"
 #include "report/findings.hpp"
 #include "report/stored_values.hpp"
 #include "report/text_mode.hpp"
@@ -13,9 +14,13 @@
 namespace hindsight::report {
 namespace {
 
+// A change as people read it, with its sign: times as the summary shows
+// them ("+1.50 s", "-153 ns"), whole counts in full ("+1200 bytes").
 std::string signed_text(double value, const std::string& unit) {
+    if (unit == "sec") return (value > 0 ? "+" : "") + format_seconds(value);
     char text[32];
-    std::snprintf(text, sizeof text, "%+.4g", value);
+    const bool whole = value == std::round(value) && std::fabs(value) < 1e15;
+    std::snprintf(text, sizeof text, whole ? "%+.0f" : "%+.4g", value);
     return std::string(text) + (unit.empty() ? "" : " " + unit);
 }
 

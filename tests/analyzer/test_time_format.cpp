@@ -1,10 +1,10 @@
 // Times in the unit that suits them, with three significant digits.
 #include <catch2/catch.hpp>
 
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 
-using hindsight::analyzer::format_percent;
-using hindsight::analyzer::format_seconds;
+using hindsight::format_percent;
+using hindsight::format_seconds;
 
 TEST_CASE("time format: each value in the unit in which it reads at least 1", "[summary]") {
     CHECK(format_seconds(0.0) == "0 s");

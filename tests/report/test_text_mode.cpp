@@ -181,9 +181,9 @@ TEST_CASE("difference findings: what got worse, what got better", "[report]") {
     print_diff_findings(out, d, found);
     CHECK(out.str() ==
           "What got worse (AFTER − BEFORE):\n"
-          "  Late Sender: +1.5 sec, most at main/solve/MPI_Recv on rank 1 (+1.5 sec)\n"
+          "  Late Sender: +1.50 s, most at main/solve/MPI_Recv on rank 1 (+1.50 s)\n"
           "What got better:\n"
-          "  Time: -1 sec, most at main/solve on rank 0 (-3 sec)\n");
+          "  Time: -1.00 s, most at main/solve on rank 0 (-3.00 s)\n");
     // No change at all: nothing either way.
     std::ostringstream same;
     print_diff_findings(same, difference(before, before), diff_findings(difference(before, before)));

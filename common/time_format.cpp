@@ -1,10 +1,10 @@
-#include "analyzer/time_format.hpp"
+#include "common/time_format.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 
-namespace hindsight::analyzer {
+namespace hindsight {
 namespace {
 
 struct TimeUnit {
@@ -49,4 +49,4 @@ std::string format_percent(double share) {
     return printed("%.1f %s", percent, "%");
 }
 
-}  // namespace hindsight::analyzer
+}  // namespace hindsight
