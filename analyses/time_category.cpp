@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include "analyses/file_calls.hpp"
+
 namespace hindsight::analyses {
 namespace {
 
@@ -50,6 +52,7 @@ Metric mpi_time_category(const Region& region) {
     const std::string_view name = region.canonical_name.empty() ? region.name : region.canonical_name;
     if (is_init_or_finalize(name)) return Metric::MpiInitExit;
     if (is_communicator_management(name)) return Metric::MpiMgmtComm;
+    if (const auto file = file_time_metric(file_call(name))) return *file;
     switch (region.role) {
     case RegionRole::Barrier:
     case RegionRole::ImplicitBarrier:

@@ -1,5 +1,6 @@
 #include "analyses/profile/profile.hpp"
 
+#include "analyses/file_calls.hpp"
 #include "analyses/time_category.hpp"
 #include "common/error.hpp"
 
@@ -28,7 +29,10 @@ void ProfileAnalysis::end_pass(const trace::LocalTrace& trace) {
     for (CallPathId c = 0; c < exclusive_.size(); ++c) {
         if (visits_[c] == 0) continue;
         cube_->add(Metric::Visits, c, static_cast<double>(visits_[c]));
-        cube_->add(time_category(trace.region_of(c)), c, trace.seconds(exclusive_[c]));
+        const Region& region = trace.region_of(c);
+        cube_->add(time_category(region), c, trace.seconds(exclusive_[c]));
+        if (const auto count = file_count_metric(file_call(region.canonical_name.empty() ? region.name : region.canonical_name)))
+            cube_->add(*count, c, static_cast<double>(visits_[c]));
     }
 }
 

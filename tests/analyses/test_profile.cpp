@@ -100,3 +100,33 @@ TEST_CASE("profile: MPI_Wait and MPI_Waitall are point-to-point time", "[profile
     CHECK(r.own(Metric::MpiPoint2Point, 1, "main/MPI_Irecv") == Approx(ns(2)));
     CHECK(r.own(Metric::MpiPoint2Point, 1, "main/MPI_Waitall") == Approx(ns(10)));
 }
+
+TEST_CASE("profile: MPI-IO calls split into file management, individual and collective I/O", "[profile][io]") {
+    // One rank: open 0..10, a collective write 10..40, an individual read
+    // 40..45, a seek 45..47, a non-blocking shared read 47..48 twice, a
+    // split collective read 50..60 (begin) and 60..70 (end), a view set
+    // 70..71, close 71..80; MPI_File_c2f, no file operation, 80..81.
+    TraceBuilder t(1);
+    t.rank(0).enter(0, "main").region(0, 10, "MPI_File_open").region(10, 40, "MPI_File_write_at_all")
+        .region(40, 45, "MPI_File_read_at").region(45, 47, "MPI_File_seek").region(47, 48, "MPI_File_iread_shared")
+        .region(48, 49, "MPI_File_iread_shared").region(50, 60, "MPI_File_read_all_begin")
+        .region(60, 70, "MPI_File_read_all_end").region(70, 71, "MPI_File_set_view").region(71, 80, "MPI_File_close")
+        .region(80, 81, "MPI_File_c2f").leave(100);
+    const AnalysisResults r(t);
+    CHECK(r.total(Metric::MpiMgmtFile, 0) == Approx(ns(10 + 2 + 1 + 9)));
+    CHECK(r.own(Metric::MpiMgmtFile, 0, "main/MPI_File_seek") == Approx(ns(2)));
+    CHECK(r.total(Metric::MpiIoIndividual, 0) == Approx(ns(5 + 1 + 1)));
+    CHECK(r.total(Metric::MpiIoCollective, 0) == Approx(ns(30 + 10 + 10)));
+    CHECK(r.own(Metric::Mpi, 0, "main/MPI_File_c2f") == Approx(ns(1)));
+    // Counts: the individual ones (their own count: the seek; reads: the
+    // read and the two shared reads), the collective ones (their own count:
+    // open, set_view, close; reads: begin and end; one write).
+    CHECK(r.total(Metric::MpiFileIops, 0) == 1.0);
+    CHECK(r.total(Metric::MpiFileIrops, 0) == 3.0);
+    CHECK(r.total(Metric::MpiFileIwops, 0) == 0.0);
+    CHECK(r.total(Metric::MpiFileCops, 0) == 3.0);
+    CHECK(r.total(Metric::MpiFileCrops, 0) == 2.0);
+    CHECK(r.total(Metric::MpiFileCwops, 0) == 1.0);
+    CHECK(r.own(Metric::MpiFileIrops, 0, "main/MPI_File_iread_shared") == 2.0);
+    CHECK(r.total(Metric::MpiFileOps, 0) == 0.0);
+}
