@@ -521,7 +521,7 @@ def check_communication(driver, args, work):
     check(page.cell_colour(0, 1) == page.cell_colour(3, 0), "equal cells in different colours")
     for tag in ("img", "b"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
-    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 4, "a name added a script element")
     driver.save_screenshot(args.screenshot.replace(".png", "-communication.png"))
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
@@ -669,7 +669,7 @@ def check_hostile_names(driver, args, work):
     check(page.row("metric-tree", "Time \"&\" <b>bold</b>") is not None, "metric name")
     for tag in ("img", "b", "i"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
-    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 4, "a name added a script element")
     try:
         text = driver.switch_to.alert.text
         raise Failure(f"a name opened a dialog: {text}")
