@@ -12,6 +12,7 @@ const CRITICAL_TOP = 25, CRITICAL_HEIGHT = 4;  // the critical path's band below
 const TICK_SPACING = 90;                 // CSS pixels between time labels at least
 const MESSAGE_REACH = 4;                 // how near the pointer must be to a message line
 const STUB = 10;                         // the length of a message whose other side is not kept
+const MESSAGES_PER_PATH = 32;            // message lines stroked at once
 // MPI calls in a red family, so that communication and waiting stand out.
 const MPI_REDS = ["#c01c28", "#e01b24", "#a51d2d", "#d33a2f", "#b5302a"];
 const COLOURS = { message: "#1d2430", collective: "#1a5fb4", wait: "rgba(29, 36, 48, 0.6)", critical: "#f5a800",
@@ -106,6 +107,7 @@ class TimelineCanvas {
     this.data = data;
     this.paths = data.paths || {};
     this.colours = new Map();  // call path -> its colour
+    this.lines = [];           // the messages as drawn (messageLines)
     this.canvas = el("canvas", "timeline-canvas");
     this.canvas.id = "timeline-canvas";
     this.tip = el("div", "timeline-tip");
@@ -185,7 +187,7 @@ class TimelineCanvas {
       const top = i * LANE_HEIGHT;
       if (lane.from > w.from) span(w.from, lane.from, top, LANE_HEIGHT, notKept);
       if (lane.to < w.to) span(lane.to, w.to, top, LANE_HEIGHT, notKept);
-      for (const [start, end, , p] of lane.bars) span(start, end, top + BAR_TOP, BAR_HEIGHT, this.colour(p));
+      this.drawBars(c, lane.bars, top);
       for (const [start, end] of lane.critical) span(start, end, top + CRITICAL_TOP, CRITICAL_HEIGHT, COLOURS.critical);
       for (const [start, end] of lane.waits) {
         span(start, end, top + BAR_TOP, BAR_HEIGHT, waiting);
@@ -198,9 +200,28 @@ class TimelineCanvas {
     const instance = w.instance, at = this.shown.laneOf.get(instance.rank);
     if (at !== undefined) this.outline(c, instance.start, instance.start + instance.waiting, at * LANE_HEIGHT, COLOURS.selected, 3);
     this.drawCollectives(c);
+    this.lines = this.messageLines();  // also what the pointer is tested against
     this.drawMessages(c);
     this.drawAxis();
     this.canvas.dataset.drawMs = String(performance.now() - started);
+  }
+
+  // The bars of a lane, shallower first. Of bars that fall within a pixel
+  // already drawn at their depth only the first is drawn: at the scale of
+  // a whole window most are narrower than a pixel, and a lane of thousands
+  // then costs about as many rectangles as it has pixels.
+  drawBars(c, bars, top) {
+    let depth = -1, drawn = -Infinity, fill = null;
+    for (const [start, end, d, p] of bars) {
+      if (end < this.t0 || start > this.t1) continue;
+      if (d !== depth) { depth = d; drawn = -Infinity; }
+      const a = Math.max(-1, this.x(start)), b = Math.min(this.width + 1, this.x(end));
+      if (Math.floor(b) <= drawn) continue;
+      const colour = this.colour(p);
+      if (colour !== fill) c.fillStyle = fill = colour;
+      c.fillRect(a, top + BAR_TOP, Math.max(1, b - a), BAR_HEIGHT);
+      drawn = Math.floor(Math.max(b, a + 1));
+    }
   }
 
   outline(c, start, end, top, colour, width) {
@@ -218,20 +239,31 @@ class TimelineCanvas {
   drawMessages(c) {
     c.strokeStyle = c.fillStyle = COLOURS.message;
     c.lineWidth = 1.2;
-    for (const m of this.messageLines()) {
-      c.beginPath();
+    // A path of some lines each: a stroke per line costs more than the bars,
+    // one path of all of them far more (its stroke grows faster than its length).
+    const seen = (m) => Math.max(m.x0, m.x1) >= 0 && Math.min(m.x0, m.x1) <= this.width;
+    let n = 0;
+    c.beginPath();
+    for (const m of this.lines) {
+      if (!seen(m)) continue;
       c.moveTo(m.x0, m.y0);
       c.lineTo(m.x1, m.y1);
-      c.stroke();
-      if (m.received !== null) {
-        const angle = Math.atan2(m.y1 - m.y0, m.x1 - m.x0);
-        c.beginPath();
-        c.moveTo(m.x1, m.y1);
-        c.lineTo(m.x1 - 7 * Math.cos(angle - 0.4), m.y1 - 7 * Math.sin(angle - 0.4));
-        c.lineTo(m.x1 - 7 * Math.cos(angle + 0.4), m.y1 - 7 * Math.sin(angle + 0.4));
-        c.fill();
-      }
+      if (++n % MESSAGES_PER_PATH === 0) { c.stroke(); c.beginPath(); }
     }
+    c.stroke();
+    // A head where the line is long enough to show one.
+    c.beginPath();
+    n = 0;
+    for (const m of this.lines) {
+      if (m.received === null || !seen(m) || Math.hypot(m.x1 - m.x0, m.y1 - m.y0) < 12) continue;
+      const angle = Math.atan2(m.y1 - m.y0, m.x1 - m.x0);
+      c.moveTo(m.x1, m.y1);
+      c.lineTo(m.x1 - 7 * Math.cos(angle - 0.4), m.y1 - 7 * Math.sin(angle - 0.4));
+      c.lineTo(m.x1 - 7 * Math.cos(angle + 0.4), m.y1 - 7 * Math.sin(angle + 0.4));
+      c.closePath();
+      if (++n % MESSAGES_PER_PATH === 0) { c.fill(); c.beginPath(); }
+    }
+    c.fill();
   }
 
   // The messages as segments in CSS pixels (a stub points towards the other lane).
@@ -292,7 +324,7 @@ class TimelineCanvas {
     if (i < 0 || i >= lanes.length || x < 0 || x > this.width) return null;
     const lane = lanes[i], t = this.time(x), lines = [`rank ${lane.rank}`];
     // Near a message line: the message.
-    for (const m of this.messageLines()) {
+    for (const m of this.lines) {
       const dx = m.x1 - m.x0, dy = m.y1 - m.y0, length = dx * dx + dy * dy;
       const f = length ? Math.min(1, Math.max(0, ((x - m.x0) * dx + (y - m.y0) * dy) / length)) : 0;
       if (Math.hypot(x - m.x0 - f * dx, y - m.y0 - f * dy) > MESSAGE_REACH) continue;
