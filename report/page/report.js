@@ -4,7 +4,7 @@
 // markup.
 "use strict";
 
-// What the page's other views (communication.js, timeline.js) hook in:
+// What the page's other views (timeline.js) hook in:
 // promises the findings wait for before they are shown, functions that
 // give a wait-state finding more to say (metric id -> a node or null), and
 // functions called after each change of the selection (with the browser).

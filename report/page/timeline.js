@@ -100,7 +100,7 @@ function prepareWindow(data, w) {
   return { window: w, lanes, laneOf, messages: [...messages.values()], collectives: [...collectives.values()] };
 }
 
-// The canvas with its axis, lane labels, tooltip and legend; wheel zooms
+// The canvas with its time axis, lane labels and tooltip; wheel zooms
 // around the pointer, dragging pans, a click on a bar selects its call path.
 class TimelineCanvas {
   constructor(data) {
