@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "common/cube/reader.hpp"
@@ -19,6 +20,7 @@
 #include "report/page.hpp"
 #include "report/table.hpp"
 #include "report/text_mode.hpp"
+#include "report/timeline_data.hpp"
 
 namespace {
 
@@ -48,16 +50,17 @@ report::Table text_table(const cube::Report& cube, const report::Options& option
     return report::rank_table(cube, metric, cnode, options.top);
 }
 
-// The communication structure the analyzer wrote beside the report, for the
-// page. The report is the input asked for: a damaged side file costs the
-// page its communication view, with a warning, not the page.
-std::string communication_json(const report::Options& options) {
-    if (!options.before.empty()) return {};  // a difference has no communication structure
+// A side file the analyzer wrote beside the report for the page (`find`
+// reads it), or nothing. The report is the input asked for: a damaged side
+// file costs the page its view `view`, with a warning, not the page.
+std::string side_file(const report::Options& options,
+                      std::optional<std::string> (*find)(const std::filesystem::path&), const char* view) {
+    if (!options.before.empty()) return {};  // a difference has no side files
     try {
-        return report::find_communication_json(options.report).value_or(std::string());
+        return find(options.report).value_or(std::string());
     } catch (const Error& e) {
-        std::cerr << kProgram << ": warning: " << report::printable(e.what()) << "; the page has no communication view"
-                  << std::endl;
+        std::cerr << kProgram << ": warning: " << report::printable(e.what()) << "; the page has no " << view
+                  << " view" << std::endl;
         return {};
     }
 }
@@ -98,7 +101,9 @@ int run(const report::Options& options) {
         report::print_table(std::cout, table, options.format);
         return EXIT_SUCCESS;
     }
-    report::write_page(cube, title, options.page, communication_json(options));
+    report::write_page(cube, title, options.page,
+                       side_file(options, report::find_communication_json, "communication"),
+                       side_file(options, report::find_timeline_json, "timeline"));
     warn();
     std::cout << options.page << '\n';
     return EXIT_SUCCESS;

@@ -24,9 +24,14 @@ std::string filled(std::string text, std::string_view marker, std::string_view c
     return text;
 }
 
+// A side file's JSON as the page embeds it: compressed and base64-encoded,
+// so that no text of the trace can end the script element; nothing for none.
+std::string embedded(const std::string& json) { return json.empty() ? std::string() : base64(gzip(json)); }
+
 }  // namespace
 
-std::string page_html(const cube::Report& report, const std::string& title, const std::string& communication_json) {
+std::string page_html(const cube::Report& report, const std::string& title, const std::string& communication_json,
+                      const std::string& timeline_json) {
     std::string page(kPageHtml);
     page = filled(std::move(page), "/*@STYLE@*/", kPageCss);
     page = filled(std::move(page), "/*@SCRIPT@*/", kPageJs);
@@ -36,16 +41,14 @@ std::string page_html(const cube::Report& report, const std::string& title, cons
     // places, no numbers of its own.
     page = filled(std::move(page), "@NOISE_SHARE@", noise_share_text());
     page = filled(std::move(page), "@WAIT_STATES_SHOWN@", wait_states_shown_text());
-    // Embedded as the report's data is (compressed, base64), so that no text
-    // of the trace can end the script element.
-    page = filled(std::move(page), "@COMMUNICATION@",
-                  communication_json.empty() ? std::string() : base64(gzip(communication_json)));
+    page = filled(std::move(page), "@COMMUNICATION@", embedded(communication_json));
+    page = filled(std::move(page), "@TIMELINE@", embedded(timeline_json));
     return filled(std::move(page), "@DATA@", base64(gzip(encode_page_data(report, title))));
 }
 
 void write_page(const cube::Report& report, const std::string& title, const std::filesystem::path& path,
-                const std::string& communication_json) {
-    const std::string page = page_html(report, title, communication_json);
+                const std::string& communication_json, const std::string& timeline_json) {
+    const std::string page = page_html(report, title, communication_json, timeline_json);
     write_output_file(path, [&](const std::filesystem::path& partial) {
         std::ofstream out(partial, std::ios::binary);
         out.write(page.data(), static_cast<std::streamsize>(page.size()));

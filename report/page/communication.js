@@ -6,13 +6,6 @@
 // communicator, the communication matrix as a heat map, the placement
 // advice. Names from the trace reach the document as text only.
 
-async function decodeCommunication() {
-  const text = document.getElementById("communication-data").textContent.trim();
-  if (!text) return null;
-  const stream = new Blob([fromBase64(text)]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
-}
-
 // The columns of the communicator table: label, what a row shows, how.
 const COMMUNICATOR_COLUMNS = [
   ["Communicator / operation", (r) => r.label, null],
@@ -252,7 +245,7 @@ function placementView(placement) {
 
 // Builds the view below the panes; nothing when the page has no data.
 async function showCommunication() {
-  const data = await decodeCommunication();
+  const data = await decodeEmbeddedJson("communication-data");
   if (!data) return;
   const section = el("section", "communication");
   section.id = "communication";
@@ -287,15 +280,7 @@ async function showCommunication() {
   document.querySelector("main").after(section);
   redraw();
   // A button in the header switches between the three panes and this view.
-  const button = el("button", "", "Communication");
-  button.id = "communication-button";
-  button.type = "button";
-  button.setAttribute("aria-pressed", "false");
-  button.addEventListener("click", () => {
-    const shown = document.body.classList.toggle("show-communication");
-    button.setAttribute("aria-pressed", String(shown));
-  });
-  document.getElementById("controls").append(button);
+  addViewButton("communication", "Communication");
   window.hindsightCommunication = { data, table, map };  // for tests and the console
 }
 

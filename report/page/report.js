@@ -4,6 +4,12 @@
 // markup.
 "use strict";
 
+// What the page's other views (timeline.js) hook in:
+// promises the findings wait for before they are shown, functions that
+// give a wait-state finding more to say (metric id -> a node or null), and
+// functions called after each change of the selection (with the browser).
+const pageViews = { loading: [], waitLinks: [], onUpdate: [] };
+
 // ---------------------------------------------------------------- data ---
 
 // Base64 to bytes, without a callback per character (pages reach tens of MB).
@@ -48,6 +54,15 @@ async function decodeData() {
     return { cnode, start, location, value };
   });
   return structure;
+}
+
+// The JSON a side file of the report put in the element `id` (compressed
+// and base64-encoded as the report's data is), or null when it is empty.
+async function decodeEmbeddedJson(id) {
+  const text = document.getElementById(id).textContent.trim();
+  if (!text) return null;
+  const stream = new Blob([fromBase64(text)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
 }
 
 // Children lists and roots of a forest given by parent indices (-1: root).
@@ -275,6 +290,29 @@ function el(tag, className, text) {
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+// A button in the header that shows the view `name` (the element with that
+// id) in place of the three panes; pressed again, the panes come back. One
+// view at a time: pressing one releases the others.
+function addViewButton(name, label) {
+  const button = el("button", "view-button", label);
+  button.id = `${name}-button`;
+  button.type = "button";
+  button.dataset.view = name;
+  button.setAttribute("aria-pressed", "false");
+  button.addEventListener("click", () => showView(document.body.classList.contains(`show-${name}`) ? null : name));
+  document.getElementById("controls").append(button);
+  return button;
+}
+
+// Shows the view `name` (null: the panes).
+function showView(name) {
+  for (const button of document.querySelectorAll("#controls .view-button")) {
+    const shown = button.dataset.view === name;
+    document.body.classList.toggle(`show-${button.dataset.view}`, shown);
+    button.setAttribute("aria-pressed", String(shown));
+  }
 }
 
 // A tree pane: rows for the visible nodes, expand/collapse, selection,
@@ -624,6 +662,7 @@ class Browser {
     document.getElementById("call-heading").textContent = `${this.flat ? "Flat profile" : "Call tree"} — ${d.metrics[m].name}`;
     document.getElementById("system-heading").textContent =
       `System — ${this.flat ? `${d.regions[this.selectedRegion][0]} (all call paths)` : model.regionName(c)}`;
+    for (const listener of pageViews.onUpdate) listener(this);
   }
 
   // One bar per rank, in rank order or sorted by value (largest first), and
@@ -895,6 +934,10 @@ function showAnswers(browser, untouched) {
                   browser.cellLink(m, worst)];
     const causes = browser.causes(m);
     if (causes) item.push(el("br"), causes);
+    for (const more of pageViews.waitLinks) {
+      const part = more(metric.id);
+      if (part) item.push(el("br"), part);
+    }
     return item;
   }));
 
@@ -1029,6 +1072,7 @@ async function main() {
     const selection = () => [browser.selectedMetric, browser.selectedCnode, browser.system.selected].join();
     const opened = selection();
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    await Promise.allSettled(pageViews.loading);
     showAnswers(browser, () => selection() === opened);
     document.body.dataset.findings = String(performance.now());
   } catch (e) {

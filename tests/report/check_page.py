@@ -34,6 +34,14 @@
    per node pair too, the table's sorting, the placement numbers; and a
    ring of 1030 ranks, whose heat map sums blocks of 3 ranks per pixel.
    A screenshot of the view goes beside --screenshot (-communication.png).
+7. The timeline view. hindsight-report's page of the Late Sender trace's report with timeline
+   windows written here beside it (timeline_windows(): two Late Senders and a wait in
+   MPI_Finalize, a message and a collective): the list of waits by pattern, the findings'
+   links to them, the canvas's colours and tooltips at positions computed from the window,
+   zooming with the wheel around the pointer, dragging, reset, a click selecting the call
+   path, the list following the metric selected; the same report without windows and with
+   damaged ones: no view, one warning line. A screenshot goes beside --screenshot
+   (-timeline.png).
 
 Every page: no SEVERE message on the console. A screenshot of the first
 page goes to --screenshot. Without Chromium the test fails.
@@ -521,7 +529,7 @@ def check_communication(driver, args, work):
     check(page.cell_colour(0, 1) == page.cell_colour(3, 0), "equal cells in different colours")
     for tag in ("img", "b"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
-    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 4, "a name added a script element")
     driver.save_screenshot(args.screenshot.replace(".png", "-communication.png"))
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
@@ -564,6 +572,248 @@ def check_matrix_scale(driver, args, work):
             check(all(abs(a - b) <= 1 for a, b in zip(near, far)), f"413,040 B in {near}, 413,264 B in {far}")
         else:
             check(near != far, f"1 B and 1 MB in one colour {near}")
+
+
+# The communicator's name in the timeline fixture, as the browser must show it.
+HOSTILE_TIMELINE_NAME = "<img src=x onerror=alert(4)> & \"world\""
+
+
+def timeline_windows(cnode):
+    """Timeline windows (the schema in doc/analyzer.md) of 2 ranks, by hand: a Late Sender of
+    rank 1 in main/MPI_Recv from 1.48 s, 26 ms until rank 0's send (slot 7) at 1.506 s, received
+    at 1.5065 s; both ranks then in MPI_Finalize as one collective (number 42), rank 1 waiting in
+    it 2 ms. Rank 1's lane is kept from 1.475 s only. A second, shorter Late Sender at 1.6 s and
+    the wait in MPI_Finalize have windows of their own. `cnode` maps "main", "MPI_Send",
+    "MPI_Recv", "MPI_Finalize" to the report's call paths."""
+    main, send, recv, fin = (cnode[n] for n in ("main", "MPI_Send", "MPI_Recv", "MPI_Finalize"))
+    path = lambda name, mpi: {"name": name, "path": name if name == "main" else f"main/{name}", "mpi": mpi}
+    first = [
+        {"rank": 0, "from": 1.47, "to": 1.52,
+         "bars": [[1.47, 1.52, 0, main], [1.5055, 1.506, 1, send], [1.509, 1.511, 1, fin]],
+         "sends": [[1.506, 1, 7]], "receives": [], "collectives": [[1.509, 1.511, 0, 42]], "waits": [],
+         "critical": [[1.47, 1.506]]},
+        {"rank": 1, "from": 1.475, "to": 1.52,
+         "bars": [[1.475, 1.52, 0, main], [1.48, 1.5065, 1, recv], [1.507, 1.511, 1, fin]],
+         "sends": [], "receives": [[1.5065, 0, 7]], "collectives": [[1.507, 1.511, 0, 42]],
+         "waits": [[1.48, 1.506, "mpi_latesender"], [1.507, 1.509, "mpi_wait_nxn"]],
+         "critical": [[1.506, 1.52]]}]
+    second = [
+        {"rank": 0, "from": 1.595, "to": 1.615, "bars": [[1.595, 1.615, 0, main], [1.6095, 1.61, 1, send]],
+         "sends": [[1.61, 1, 8]], "receives": [], "collectives": [], "waits": [], "critical": []},
+        {"rank": 1, "from": 1.595, "to": 1.615, "bars": [[1.595, 1.615, 0, main], [1.6, 1.6102, 1, recv]],
+         "sends": [], "receives": [[1.6102, 0, 8]], "collectives": [], "waits": [[1.6, 1.61, "mpi_latesender"]],
+         "critical": []}]
+    return {
+        "schema": "hindsight-timeline", "version": 1, "ranks": 2,
+        "patterns": {"mpi_latesender": "Late Sender", "mpi_wait_nxn": "Wait at N x N"},
+        "paths": {str(main): path("main", False), str(send): path("MPI_Send", True),
+                  str(recv): path("MPI_Recv", True), str(fin): path("MPI_Finalize", True)},
+        "communicators": {"0": HOSTILE_TIMELINE_NAME},
+        "windows": [
+            {"instance": {"pattern": "mpi_latesender", "rank": 1, "start": 1.48, "waiting": 0.026, "path": recv},
+             "from": 1.47, "to": 1.52, "lanes": first},
+            {"instance": {"pattern": "mpi_latesender", "rank": 1, "start": 1.6, "waiting": 0.01, "path": recv},
+             "from": 1.595, "to": 1.615, "lanes": second},
+            {"instance": {"pattern": "mpi_wait_nxn", "rank": 1, "start": 1.507, "waiting": 0.002, "path": fin},
+             "from": 1.47, "to": 1.52, "lanes": first}]}
+
+
+class Timeline:
+    """The timeline view of a page: its canvas geometry in CSS pixels (a lane of 30 per rank, the
+    bars from 3 to 23 within it) and what the page shows."""
+    LANE, BAR_TOP = 30, 3
+
+    def __init__(self, driver):
+        self.driver = driver
+
+    def canvas(self):
+        return self.driver.find_element(By.ID, "timeline-canvas")
+
+    def width(self):
+        return self.driver.execute_script("return document.getElementById('timeline-canvas').clientWidth")
+
+    def x(self, t, t0, t1):
+        return (t - t0) / (t1 - t0) * self.width()
+
+    def colour(self, x, y):
+        """The canvas's colour (r, g, b) at CSS pixel (x, y)."""
+        return tuple(self.driver.execute_script("""
+            const canvas = document.getElementById("timeline-canvas"), r = canvas.width / canvas.clientWidth;
+            return Array.from(canvas.getContext("2d").getImageData(Math.floor(arguments[0] * r),
+              Math.floor(arguments[1] * r), 1, 1).data);""", x, y))
+
+    def hover(self, x, y):
+        """Moves the mouse to CSS pixel (x, y) of the canvas; returns the tooltip's lines."""
+        return self.driver.execute_script("""
+            const canvas = document.getElementById("timeline-canvas"), box = canvas.getBoundingClientRect();
+            canvas.dispatchEvent(new MouseEvent("mousemove", {bubbles: true,
+              clientX: Math.round(box.left + arguments[0]), clientY: Math.round(box.top + arguments[1])}));
+            const tip = document.getElementById("timeline-tip");
+            return tip.hidden ? null : tip.textContent.split("\\n");""", x, y)
+
+    def wheel(self, x, y, delta):
+        self.driver.execute_script("""
+            const canvas = document.getElementById("timeline-canvas"), box = canvas.getBoundingClientRect();
+            canvas.dispatchEvent(new WheelEvent("wheel", {bubbles: true, cancelable: true, deltaY: arguments[2],
+              clientX: Math.round(box.left + arguments[0]), clientY: Math.round(box.top + arguments[1])}));""",
+                                   x, y, delta)
+
+    def view(self):
+        return tuple(self.driver.execute_script(
+            "const c = window.hindsightTimeline.canvas; return [c.t0, c.t1];"))
+
+    def axis(self):
+        return [e.get_attribute("textContent") for e in self.driver.find_elements(By.CSS_SELECTOR, "#timeline-axis span")]
+
+    def instances(self):
+        """The list of waits: [(pattern's name, [lines])] in the order shown."""
+        groups = self.driver.find_elements(By.CSS_SELECTOR, "#timeline-waits .timeline-pattern")
+        return [(g.find_element(By.TAG_NAME, "h4").get_attribute("textContent"),
+                 [a.get_attribute("textContent") for a in g.find_elements(By.TAG_NAME, "a")]) for g in groups]
+
+
+def wait_for_timeline(driver):
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.body.dataset.timeline !== undefined"))
+    check(driver.execute_script("return document.body.dataset.timeline") != "failed",
+          f"the timeline view failed: {driver.find_element(By.ID, 'status').text}")
+
+
+def check_timeline(driver, args, work):
+    """The timeline view of hindsight-report's page of the Late Sender trace's report, with the
+    windows of timeline_windows() beside it; the same report without them, and with damaged ones."""
+    trace = os.path.join(work, "timeline")
+    run([args.writer, "good", trace])
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", "--no-page", "-o", os.path.join(trace, "run.cubex"),
+         os.path.join(trace, "traces.otf2")])
+    cubex, side, page_path = (os.path.join(trace, "run" + e) for e in (".cubex", ".timeline.json", ".html"))
+    if os.path.exists(side):
+        os.remove(side)  # the analyzer's own windows: this test writes its own
+
+    # Without the windows: no view, no button, no error.
+    result = run([args.report_tool, cubex])
+    check(not result.stderr, f"warnings without a timeline file: {result.stderr!r}")
+    page = Page(driver, page_path)
+    wait_for_timeline(driver)
+    check(not driver.find_elements(By.ID, "timeline-button") and not driver.find_elements(By.ID, "timeline"),
+          "a page without timeline windows has the view")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#answers .timeline-links"), "findings link to no timeline")
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
+    cnode = {name: driver.execute_script(
+        "const m = window.hindsightReport.model;"
+        "return m.data.cnodes.findIndex((c, i) => m.pathOf(i).join('/') === arguments[0]);", path)
+        for name, path in (("main", "main"), ("MPI_Send", "main/MPI_Send"), ("MPI_Recv", "main/MPI_Recv"),
+                           ("MPI_Finalize", "main/MPI_Finalize"))}
+    check(min(cnode.values()) >= 0, f"the report's call paths: {cnode}")
+
+    # Damaged windows: one warning line, the page without the view.
+    for text, problem in (('{"schema": "hindsight-timeline", "version": 2}',
+                           "timeline file version 2, this page reads version 1"),
+                          ('{"schema": "hindsight-timeline", "version": 1, "windows": [',
+                           "not JSON: byte 59: unexpected end")):
+        with open(side, "w", encoding="utf-8") as f:
+            f.write(text)
+        result = run([args.report_tool, cubex])
+        warning = f"hindsight-report: warning: {side}: {problem}; the page has no timeline view\n"
+        check(result.stderr == warning, f"the warning for {text!r}: {result.stderr!r}")
+        check(result.stdout.strip() == page_path, f"hindsight-report printed {result.stdout!r}")
+        Page(driver, page_path)
+        wait_for_timeline(driver)
+        check(not driver.find_elements(By.ID, "timeline-button"), "a page of damaged timeline windows has the view")
+        check(not page.console_errors(), f"console errors: {page.console_errors()}")
+
+    with open(side, "w", encoding="utf-8") as f:
+        json.dump(timeline_windows(cnode), f)
+    result = run([args.report_tool, cubex])
+    check(not result.stderr, f"warnings with the timeline file: {result.stderr!r}")
+    page = Page(driver, page_path)
+    wait_for_timeline(driver)
+    timeline = Timeline(driver)
+    # The findings' Late Sender links its two longest waits.
+    waits = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Largest wait states']/ol/li")
+    links = waits[0].find_elements(By.CSS_SELECTOR, ".timeline-links a")
+    check([a.text for a in links] == ["rank 1 at 1.48 s (26 ms)", "rank 1 at 1.6 s (10 ms)"],
+          f"the Late Sender's links to its waits: {[a.text for a in links]}")
+    check(driver.find_element(By.ID, "call-tree").is_displayed(), "the timeline shows before it is asked for")
+    # The list: grouped by pattern, as the summary lists the waits.
+    late_sender = ("Late Sender", ["rank 1 at 1.48 s: 26 ms in main/MPI_Recv", "rank 1 at 1.6 s: 10 ms in main/MPI_Recv"])
+    nxn = ("Wait at N x N", ["rank 1 at 1.507 s: 2 ms in main/MPI_Finalize"])
+    check(timeline.instances() == [late_sender, nxn], f"the list of waits: {timeline.instances()}")
+    links[1].click()
+    check(driver.find_element(By.ID, "timeline-canvas").is_displayed(), "the link does not show the timeline")
+    check(not driver.find_element(By.ID, "call-tree").is_displayed(), "the panes show beside the timeline")
+    title = driver.find_element(By.ID, "timeline-title").text
+    check(title == "Late Sender: rank 1 at 1.6 s: 10 ms in main/MPI_Recv", f"the second link opened {title!r}")
+    check(timeline.view() == (1.595, 1.615), f"the second window shows {timeline.view()}")
+    # The first wait from the list: its window whole, 1.47 to 1.52 s.
+    driver.find_element(By.XPATH, "//div[@id='timeline-waits']//a[.='rank 1 at 1.48 s: 26 ms in main/MPI_Recv']").click()
+    t0, t1 = 1.47, 1.52
+    check(timeline.view() == (t0, t1), f"the first window shows {timeline.view()}")
+    check(driver.find_element(By.ID, "timeline-lanes").text.split("\n") == ["rank 0", "rank 1"], "the lanes' labels")
+    width = timeline.width()
+    check(width > 300, f"the canvas is {width} px wide")
+    x = lambda t: timeline.x(t, t0, t1)
+    # What is drawn: rank 0's MPI_Finalize (1.509 to 1.511 s) red, its main (before) not;
+    # rank 1's lane before 1.475 s shaded as not kept.
+    r, g, b, a = timeline.colour(x(1.510), 8)
+    check(r > 150 and g < 90 and b < 90 and a == 255, f"rank 0's MPI_Finalize at 1.510 s is ({r}, {g}, {b}, {a})")
+    r, g, b, a = timeline.colour(x(1.49), 8)
+    check(a == 255 and min(r, g, b) > 100, f"rank 0's main at 1.49 s is ({r}, {g}, {b}, {a})")
+    r, g, b, a = timeline.colour(x(1.472), 30 + 8)
+    check(a == 255 and max(r, g, b) - min(r, g, b) < 16 and 150 < r < 230, f"rank 1 before 1.475 s is ({r}, {g}, {b}, {a})")
+    check(timeline.colour(x(1.49), 30 + 27)[3] == 0, "rank 1 is on the critical path at 1.49 s")
+    r, g, b, a = timeline.colour(x(1.51), 30 + 27)
+    check(a == 255 and r > 200 and b < 60, f"rank 1's critical path at 1.51 s is ({r}, {g}, {b}, {a})")
+    # Hovering says what is there.
+    tip = timeline.hover(x(1.510), 8)
+    expected = ["rank 0", "MPI_Finalize", "main/MPI_Finalize", "start 1.509 s, duration 2 ms",
+                f"collective operation 42 on {HOSTILE_TIMELINE_NAME}: 1.509 s to 1.511 s, 2 rank(s) in the window"]
+    check(tip == expected, f"the tooltip of rank 0 at 1.510 s: {tip}")
+    tip = timeline.hover(x(1.49), 30 + 8)
+    expected = ["rank 1", "MPI_Recv", "main/MPI_Recv", "start 1.48 s, duration 26.5 ms",
+                "Late Sender: waiting 26 ms from 1.48 s (the wait of this window)"]
+    check(tip == expected, f"the tooltip of rank 1 at 1.49 s: {tip}")
+    tip = timeline.hover(x(1.472), 30 + 8)
+    check(tip == ["rank 1", "events not kept here (the window keeps those nearest the wait)"], f"not kept: {tip}")
+    # The message of 1.506 s (rank 0) to 1.5065 s (rank 1), at the middle of its line.
+    tip = timeline.hover((x(1.506) + x(1.5065)) / 2, 28)
+    check(tip == ["message rank 0 → rank 1", "sent at 1.506 s, received at 1.5065 s"], f"the message: {tip}")
+    # The wheel zooms around the pointer: up by e^4.5 at 1.48 s, a span of 0.56 ms in µs.
+    before = timeline.axis()
+    check(before and all(label.endswith(" ms") for label in before), f"the axis of 50 ms: {before}")
+    timeline.wheel(x(1.48), 8, -3000)
+    z0, z1 = timeline.view()
+    check(math.isclose(z1 - z0, 0.05 * math.exp(-4.5), rel_tol=1e-6) and z0 < 1.48 < z1, f"zoomed to {z0}, {z1}")
+    # The pixel that shows the same time before and after is the pointer's (a whole pixel of the
+    # window, within one of x(1.48 s)).
+    fixed = (z0 - t0) / ((t1 - t0) - (z1 - z0)) * width
+    check(abs(fixed - x(1.48)) <= 1, f"the zoom kept the time at {fixed} px, the pointer was at {x(1.48)} px")
+    zoomed = timeline.axis()
+    check(zoomed and all(label.endswith(" µs") for label in zoomed) and zoomed != before, f"the zoomed axis: {zoomed}")
+    # Dragging 100 pixels to the left moves the view by as much later.
+    ActionChains(driver).move_to_element(timeline.canvas()).click_and_hold().move_by_offset(-100, 0).release().perform()
+    d0, d1 = timeline.view()
+    check(math.isclose(d0 - z0, 100 / width * (z1 - z0), rel_tol=0.02) and math.isclose(d1 - d0, z1 - z0),
+          f"dragged from {z0} to {d0}")
+    driver.find_element(By.ID, "timeline-reset").click()
+    check(timeline.view() == (t0, t1) and timeline.axis() == before, "reset does not show the window whole")
+    # A click on rank 1's MPI_Recv selects it in the call tree, with rank 1.
+    canvas = timeline.canvas()
+    ActionChains(driver).move_to_element_with_offset(canvas, round(x(1.49) - width / 2),
+                                                     round(30 + 8 - canvas.size["height"] / 2)).click().perform()
+    selected = driver.execute_script("const b = window.hindsightReport; return [b.selectedCnode, b.system.selected - b.sys.groupBase];")
+    check(selected == [cnode["MPI_Recv"], 1], f"the click selected {selected}")
+    check(driver.find_element(By.ID, "timeline-status").text == "main > MPI_Recv on rank 1 is selected in the call tree.",
+          f"after the click: {driver.find_element(By.ID, 'timeline-status').text!r}")
+    # Back to the panes; Wait at N x N selected in the metric tree comes first in the list.
+    driver.find_element(By.ID, "timeline-button").click()
+    check(driver.find_element(By.ID, "call-tree").is_displayed(), "the panes do not come back")
+    page.open_path("metric-tree", page.metric_path("mpi_wait_nxn"))
+    check(timeline.instances() == [nxn, late_sender], f"the list with Wait at N x N selected: {timeline.instances()}")
+    for tag in ("img",):
+        check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
+    driver.find_element(By.ID, "timeline-button").click()
+    driver.save_screenshot(args.screenshot.replace(".png", "-timeline.png"))
+    check(not page.console_errors(), f"console errors: {page.console_errors()}")
 
 
 def check_named_run(driver, args, work):
@@ -669,7 +919,7 @@ def check_hostile_names(driver, args, work):
     check(page.row("metric-tree", "Time \"&\" <b>bold</b>") is not None, "metric name")
     for tag in ("img", "b", "i"):
         check(not driver.find_elements(By.TAG_NAME, tag), f"a name became a <{tag}> element")
-    check(len(driver.find_elements(By.TAG_NAME, "script")) == 3, "a name added a script element")
+    check(len(driver.find_elements(By.TAG_NAME, "script")) == 4, "a name added a script element")
     try:
         text = driver.switch_to.alert.text
         raise Failure(f"a name opened a dialog: {text}")
@@ -793,7 +1043,7 @@ def main():
             for scenario in (check_late_sender, check_named_run, check_diff, check_scalasca, check_topology,
                              check_hostile_names,
                              check_suspect_values, check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
-                             check_matrix_scale):
+                             check_matrix_scale, check_timeline):
                 scenario(driver, args, work)
                 print(f"ok: {scenario.__name__}")
         except Failure as failure:

@@ -1,0 +1,28 @@
+#include "report/timeline_data.hpp"
+
+#include <string_view>
+
+#include "report/json_document.hpp"
+
+namespace hindsight::report {
+
+namespace {
+
+constexpr std::string_view kSchema = "hindsight-timeline";
+// How the problems name this document.
+constexpr std::string_view kWhat = "timeline file";
+
+}  // namespace
+
+std::filesystem::path timeline_json_path(const std::filesystem::path& cubex) {
+    std::filesystem::path path = cubex;
+    return path.replace_extension(".timeline.json");
+}
+
+std::string read_timeline_json(const std::filesystem::path& path) { return read_json_document(path, kSchema, kWhat); }
+
+std::optional<std::string> find_timeline_json(const std::filesystem::path& cubex) {
+    return find_json_document(timeline_json_path(cubex), kSchema, kWhat);
+}
+
+}  // namespace hindsight::report
