@@ -68,6 +68,7 @@
 #include "report/findings.hpp"
 #include "report/json.hpp"
 #include "report/page.hpp"
+#include "report/timeline_data.hpp"
 #include "trace/trace_loader.hpp"
 
 namespace {
@@ -200,7 +201,7 @@ analyses::GraphOptions graph_options(const analyzer::Options& options) {
 // any); without, an older run's file there would pass for this run's.
 std::string write_timeline(const analyzer::Options& options, const std::vector<analyses::TimelineWindow>& windows,
                            const std::vector<std::vector<std::byte>>& lanes, const trace::LocalTrace& trace) {
-    const std::filesystem::path path = analyzer::side_file_path(options.report, ".timeline.json");
+    const std::filesystem::path path = report::timeline_json_path(options.report);
     if (options.timeline_waits == 0) {
         std::error_code ignored;
         std::filesystem::remove(path, ignored);
@@ -304,7 +305,8 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
         const std::string timeline = write_timeline(options, findings.timeline_windows, lanes, trace);
         if (!options.page.empty())  // the page shows the JSON just written
             report::write_page(*report, std::filesystem::path(options.report).filename().string(), options.page,
-                               report::read_communication_json(analyzer::communication_json_path(options.report)));
+                               report::read_communication_json(analyzer::communication_json_path(options.report)),
+                               timeline);
     });
     facts.further_sections.push_back([&](std::ostream& out, double total_time) {
         analyzer::print_communicators(out, communication.communicators, total_time);

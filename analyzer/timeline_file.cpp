@@ -33,7 +33,7 @@ const analyses::MetricInfo* pattern_metric(analyses::WaitPattern pattern) {
 std::string call_path_text(const trace::LocalTrace& trace, CallPathId cnode) {
     std::string path;
     for (CallPathId c = cnode; c != kNoCallPath; c = trace.call_tree.node(c).parent)
-        path = trace.region_of(c).name + (path.empty() ? "" : "/") + path;
+        path = trace.region_of(c).name + (path.empty() ? "" : " > ") + path;
     return path;
 }
 

@@ -236,9 +236,15 @@ def check_late_sender(driver, args, work):
     # delay of 30 ns at main on rank 0).
     waits = driver.find_elements(By.XPATH, "//div[@class='finding'][h2='Largest wait states']/ol/li")
     check(waits and waits[0].text.startswith("Late Sender 30 ns"), f"first wait state: {[w.text for w in waits]}")
-    links = waits[0].find_elements(By.TAG_NAME, "a")
+    links = waits[0].find_elements(By.XPATH, ".//a[not(ancestor::*[contains(@class, 'timeline-links')])]")
     check(len(links) == 2 and links[0].text == "main > MPI_Recv on rank 1" and links[1].text == "main on rank 0",
           f"Late Sender links: {[a.text for a in links]}")
+    # The analyzer's own timeline window of that wait (rank 1 waited from
+    # 20 to 50 ns): linked from the finding, with half the wait's length
+    # before and after it.
+    window_links = waits[0].find_elements(By.CSS_SELECTOR, ".timeline-links a")
+    check([a.text for a in window_links] == ["rank 1 at 0.00000002 s (30 ns)"],
+          f"the Late Sender's link to its window: {[a.text for a in window_links]}")
     check("(30 ns)" in waits[0].text.split("caused by")[1], f"the delay is not 30 ns: {waits[0].text}")
     links[1].click()
     check(driver.find_element(By.ID, "system-heading").text == "System — main", "the cause link did not select main")
@@ -360,8 +366,22 @@ def check_late_sender(driver, args, work):
     driver.save_screenshot(args.screenshot)
     check_system_modes(driver, page)
     check_splitter(driver)
+    check_analyzer_timeline(driver)
     errors = page.console_errors()
     check(not errors, f"console errors: {errors}")
+
+
+def check_analyzer_timeline(driver):
+    """The timeline the analyzer kept of the Late Sender trace: its window of rank 1's wait (20 to
+    50 ns), from 5 to 65 ns, a lane per rank, opened from the list of waits."""
+    driver.find_element(By.ID, "timeline-button").click()
+    link = driver.find_element(By.XPATH, "//div[@id='timeline-waits']//a[starts-with(., 'rank 1 at 0.00000002 s: 30 ns in ')]")
+    link.click()
+    timeline = Timeline(driver)
+    t0, t1 = timeline.view()
+    check(abs(t0 - 5e-9) < 1e-15 and abs(t1 - 65e-9) < 1e-15, f"the analyzer's window shows {(t0, t1)}")
+    check(driver.find_element(By.ID, "timeline-lanes").text.split("\n") == ["rank 0", "rank 1"],
+          "the lanes of the analyzer's window")
 
 
 def check_system_modes(driver, page):
