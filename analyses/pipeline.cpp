@@ -83,8 +83,8 @@ void run_rounds(Run& r, const char* name, RoundAnalysis& analysis) {
 // lane of each. A window holds at most kWindowEvents events over all its
 // lanes, but a lane at least kLaneEvents.
 void timeline_lanes(Run& r) {
-    constexpr std::size_t kWindowEvents = 20000;
-    constexpr std::size_t kLaneEvents = 200;
+    constexpr std::size_t kWindowEvents = 10000;
+    constexpr std::size_t kLaneEvents = 100;
     std::vector<std::vector<WaitInstance>> by_rank;
     r.engine.run_rounds("timeline windows", [&](replay::Exchange& exchange) {
         by_rank = share_waits(exchange, r.facts->longest_waits().kept());
