@@ -1,6 +1,7 @@
 // Time, visits and the split of time into computation and MPI classes.
 #include <catch2/catch.hpp>
 
+#include "analyses/file_calls.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 
 using namespace hindsight;
@@ -129,4 +130,24 @@ TEST_CASE("profile: MPI-IO calls split into file management, individual and coll
     CHECK(r.total(Metric::MpiFileCwops, 0) == 1.0);
     CHECK(r.own(Metric::MpiFileIrops, 0, "main/MPI_File_iread_shared") == 2.0);
     CHECK(r.total(Metric::MpiFileOps, 0) == 0.0);
+}
+
+TEST_CASE("file calls: classes by name as Scalasca's reports give them", "[profile][io]") {
+    using Kind = FileCall::Kind;
+    const auto is = [](std::string_view name, Kind kind, bool reads, bool one_rank) {
+        const FileCall call = file_call(name);
+        return call.kind == kind && call.reads == reads && call.one_rank == one_rank;
+    };
+    CHECK(is("MPI_File_iwrite_at_all", Kind::Collective, false, false));
+    CHECK(is("MPI_File_read_ordered_end", Kind::Collective, true, false));
+    CHECK(is("MPI_File_iread_shared", Kind::Individual, true, false));
+    CHECK(is("MPI_File_write_at", Kind::Individual, false, false));
+    CHECK(is("MPI_File_get_position_shared", Kind::Management, false, true));
+    CHECK(is("MPI_File_set_view", Kind::Management, false, false));
+    // Neither file operations nor management: error handlers, handle
+    // conversions; and names that only begin alike.
+    CHECK(file_call("MPI_File_get_errhandler").kind == Kind::None);
+    CHECK(file_call("MPI_File_c2f").kind == Kind::None);
+    CHECK(file_call("MPI_File_read_all_begins").kind == Kind::None);
+    CHECK(file_call("MPI_Filer_read").kind == Kind::None);
 }
