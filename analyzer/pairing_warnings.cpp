@@ -64,7 +64,7 @@ std::string call_paths(const std::map<CallPathId, std::uint64_t>& counts, const 
     for (std::size_t i = 0; i < sorted.size() && i < 2; ++i) {
         const CallPathId c = sorted[i].first;
         text += (i ? ", " : "") +
-                (c < trace.call_tree.size() ? analyses::call_path_text(trace, c) : std::string("an unknown call path"));
+                (c < trace.call_tree.size() ? trace::call_path_text(trace, c) : std::string("an unknown call path"));
     }
     if (sorted.size() > 2) text += " and " + counted(sorted.size() - 2, {"more call path", "more call paths"});
     return "at " + text;

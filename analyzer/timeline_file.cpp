@@ -30,13 +30,6 @@ const analyses::MetricInfo* pattern_metric(analyses::WaitPattern pattern) {
     return metric ? &analyses::info(*metric) : nullptr;
 }
 
-std::string call_path_text(const trace::LocalTrace& trace, CallPathId cnode) {
-    std::string path;
-    for (CallPathId c = cnode; c != kNoCallPath; c = trace.call_tree.node(c).parent)
-        path = trace.region_of(c).name + (path.empty() ? "" : " > ") + path;
-    return path;
-}
-
 class TimelineWriter {
 public:
     TimelineWriter(const trace::LocalTrace& trace, std::ostream& out) : trace_(trace), out_(out) {}
@@ -70,7 +63,7 @@ public:
         for (const CallPathId c : paths_) {
             const Region& region = trace_.region_of(c);
             out << separator << '"' << c << "\":{\"name\":" << report::json_string(region.name)
-                 << ",\"path\":" << report::json_string(call_path_text(trace_, c))
+                 << ",\"path\":" << report::json_string(trace::call_path_text(trace_, c, " > "))
                  << ",\"mpi\":" << (region.paradigm == Paradigm::Mpi ? "true" : "false") << '}';
             separator = ",\n  ";
         }

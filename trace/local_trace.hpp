@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/call_tree.hpp"
@@ -122,6 +123,11 @@ private:
     const LocalTrace* trace_;
     EventIndex index_;
 };
+
+// Region names from the root down to call path `cnode`, joined by
+// `separator`: "main/work" (as what-ifs and warnings name call paths) or
+// "main > work" (as the summary does).
+std::string call_path_text(const LocalTrace& trace, CallPathId cnode, std::string_view separator = "/");
 
 namespace detail {
 // The call a side table of receives (ordered by message) gives `message`.

@@ -399,7 +399,7 @@ replay::CollectiveTask ActivityGraph::choose_scenarios(replay::CollectiveChannel
         for (std::size_t i = 0; i < excess.size() && i < options_->candidates; ++i) {
             const CallPathId c = excess[i].second;
             Scenario& sc = scenarios_.emplace_back();
-            sc.label = "balance " + call_path_text(trace, c);
+            sc.label = "balance " + trace::call_path_text(trace, c);
             sc.scope = what_if_scope(trace, c, true);
             sc.balance = true;
             sc.root = c;

@@ -77,17 +77,10 @@ CallPathId find_call_path(const trace::LocalTrace& trace, std::string_view path)
     if (const CallPathId node = find_from_root(trace, path); node != kNoCallPath) return node;
     const std::string tail = "/" + std::string(path);
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {
-        const std::string text = call_path_text(trace, c);
+        const std::string text = trace::call_path_text(trace, c);
         if (text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0) return c;
     }
     return kNoCallPath;
-}
-
-std::string call_path_text(const trace::LocalTrace& trace, CallPathId cnode) {
-    std::string text;
-    for (CallPathId c = cnode; c != kNoCallPath; c = trace.call_tree.node(c).parent)
-        text = trace.region_of(c).name + (text.empty() ? "" : "/" + text);
-    return text;
 }
 
 std::vector<bool> what_if_scope(const trace::LocalTrace& trace, CallPathId root, bool own_time_only) {

@@ -40,9 +40,6 @@ CallPathId find_from_root(const trace::LocalTrace& trace, std::string_view path)
 // "app/main/work"; the first such call path).
 CallPathId find_call_path(const trace::LocalTrace& trace, std::string_view path);
 
-// "main/work" for call path `cnode`.
-std::string call_path_text(const trace::LocalTrace& trace, CallPathId cnode);
-
 // Which call paths a what-if changes: `root` and, unless own_time_only,
 // the call paths below it that are not MPI calls.
 std::vector<bool> what_if_scope(const trace::LocalTrace& trace, CallPathId root, bool own_time_only);

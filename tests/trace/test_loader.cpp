@@ -39,12 +39,7 @@ void write_exchange(const ScratchDir& dir) {
 std::string region(const LocalTrace& trace, EventIndex i) { return trace.region_of(trace.events[i].cnode).name; }
 
 // Region names from the root down to the event's call path, joined by '/'.
-std::string path(const LocalTrace& trace, EventIndex i) {
-    std::string text;
-    for (CallPathId c = trace.events[i].cnode; c != kNoCallPath; c = trace.call_tree.node(c).parent)
-        text = trace.definitions.regions[trace.call_tree.node(c).region].name + (text.empty() ? "" : "/") + text;
-    return text;
-}
+std::string path(const LocalTrace& trace, EventIndex i) { return call_path_text(trace, trace.events[i].cnode); }
 
 }  // namespace
 

@@ -34,13 +34,6 @@ std::size_t window_of(const AnalysisFindings& f, WaitPattern pattern) {
     return 0;
 }
 
-std::string call_path_of(const trace::LocalTrace& trace, CallPathId cnode) {
-    std::string path;
-    for (CallPathId c = cnode; c != kNoCallPath; c = trace.call_tree.node(c).parent)
-        path = trace.region_of(c).name + (path.empty() ? "" : "/") + path;
-    return path;
-}
-
 struct Bar {
     Ticks start, end;
     std::uint32_t depth;
@@ -50,7 +43,7 @@ struct Bar {
 
 std::vector<Bar> bars(const AnalysisResults& r, int rank, const Lane& lane) {
     std::vector<Bar> out;
-    for (const LaneBar& b : lane.bars) out.push_back({b.start, b.end, b.depth, call_path_of(r.trace(rank), b.path)});
+    for (const LaneBar& b : lane.bars) out.push_back({b.start, b.end, b.depth, trace::call_path_text(r.trace(rank), b.path)});
     return out;
 }
 
