@@ -1,7 +1,8 @@
-// The analyzer's view of a TraceBuilder scenario, without an archive: each
-// rank's LocalTrace (definitions, global call tree, event store) built in
-// memory with the event-store conventions of the trace loader, so that the
-// analyses can be tested in one process, quickly and independently of MPI.
+// The analyzer's view of a TraceBuilder scenario: each rank's LocalTrace
+// (definitions, global call tree, event store), read by the analyzer's own
+// loader from the archive the builder writes, so that the analyses can be
+// tested in one process, quickly and independently of MPI, on exactly what
+// the analyzer would see.
 #pragma once
 
 #include <vector>
