@@ -4,9 +4,15 @@
 
 namespace hindsight::collect {
 
-CallPathId CallPathProfile::new_path(CallPathId parent, std::uint32_t region) {
-    const CallPathId path = tree_.child(parent, region);
-    if (stats_.size() <= path) stats_.resize(static_cast<std::size_t>(path) + 1);
+CallPathId CallPathProfile::find_path(std::uint32_t region) {
+    const CallPathId parent = open_.empty() ? kNoCallPath : open_.back().path;
+    CallPathId path = tree_.find(parent, region);
+    if (path == kNoCallPath) {
+        path = tree_.child(parent, region);
+        stats_.resize(tree_.size());
+        last_child_.resize(tree_.size());
+    }
+    if (parent != kNoCallPath) last_child_[parent] = {region, path};
     return path;
 }
 
@@ -89,7 +95,8 @@ std::vector<CommOperation> CallPathProfile::comm_operations() const {
 std::size_t CallPathProfile::memory_bytes() const {
     // The tree's node, its index entry and the statistics per call path; an
     // entry and its hash node per communicator operation.
-    return tree_.size() * (sizeof(CallTree::Node) + 2 * sizeof(std::uint64_t) + 2 * sizeof(void*) + sizeof(PathStats)) +
+    return tree_.size() * (sizeof(CallTree::Node) + 2 * sizeof(std::uint64_t) + 2 * sizeof(void*) + sizeof(PathStats) +
+                            sizeof(LastChild)) +
            operations_.size() * (sizeof(CommOperation) + sizeof(std::uint64_t) + 2 * sizeof(void*)) +
            open_.capacity() * sizeof(Open);
 }

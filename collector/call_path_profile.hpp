@@ -55,9 +55,14 @@ public:
 
     // `region` (local id) entered at `time` below the innermost open call path.
     void enter(std::uint32_t region, std::uint64_t time) {
-        const CallPathId parent = open_.empty() ? kNoCallPath : open_.back().path;
-        CallPathId path = tree_.find(parent, region);
-        if (path == kNoCallPath) path = new_path(parent, region);
+        CallPathId path = kNoCallPath;
+        if (!open_.empty()) {
+            // A loop enters the same callee again and again: each call path
+            // remembers its last one, which spares the hash lookup.
+            const LastChild& last = last_child_[open_.back().path];
+            if (last.region == region) path = last.path;
+        }
+        if (path == kNoCallPath) path = find_path(region);
         open_.push_back({path, time, nullptr});
     }
     // The innermost open call path left at `time`; nothing is open: ignored.
@@ -95,13 +100,20 @@ private:
         std::uint64_t entered;
         CommOperation* counted;  // the entry the call counts with, once known
     };
-    CallPathId new_path(CallPathId parent, std::uint32_t region);
+    // The callee `region` of the innermost open call path (a root when none
+    // is open), created on first use; remembered as its last callee.
+    CallPathId find_path(std::uint32_t region);
     CommOperation& entry(std::uint32_t comm, std::uint32_t region);
     // Counts the innermost open call with `op`, once per call.
     void count_call(CommOperation& op, bool is_operation);
 
     CallTree tree_;
     std::vector<PathStats> stats_;  // by call path id
+    struct LastChild {
+        std::uint32_t region = kNoId;
+        CallPathId path = kNoCallPath;
+    };
+    std::vector<LastChild> last_child_;  // by call path id
     std::vector<Open> open_;
     // By (communicator << 32 | region); entries never move (node-based map),
     // so the open calls may point at them.
