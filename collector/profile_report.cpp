@@ -1,10 +1,13 @@
 #include "collector/profile_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "common/byte_codec.hpp"
 #include "common/error.hpp"
+#include "common/metric_tree.hpp"
+#include "common/time_category.hpp"
 #include "common/version.hpp"
 
 namespace hindsight::collect {
@@ -65,12 +68,44 @@ std::vector<CallPathId> merge_tree(CallTree& global, const UnifiedDefinitions& d
     return to_global;
 }
 
+using metrics::Metric;
+
+// The classes of time a profile can tell apart: each region's exclusive
+// time goes to the class time_category() gives it, as in the analyzer's
+// reports. The wait-state patterns below them need the trace.
+constexpr std::array kTimeClasses{Metric::Comp,          Metric::Overhead,          Metric::Mpi,
+                                  Metric::MpiInitExit,   Metric::MpiMgmtComm,       Metric::MpiMgmtFile,
+                                  Metric::MpiSyncCollective, Metric::MpiPoint2Point, Metric::MpiCollective,
+                                  Metric::MpiIoIndividual, Metric::MpiIoCollective};
+
 struct ProfileMetrics {
-    cube::MetricIndex visits, time, min_time, max_time, bytes_sent, bytes_received;
+    // By metrics::Metric: the time metrics of the analyzer's tree a profile
+    // fills (kTimeClasses and their ancestors); cube::kNone for the others.
+    std::array<cube::MetricIndex, metrics::kMetricCount> time_tree{};
+    cube::MetricIndex visits, min_time, max_time, bytes_sent, bytes_received;
 };
 
+// The time tree below `time`, named as the analyzer's reports name it, so
+// that `hindsight-report --diff` compares a profile with an analysis class
+// by class.
+void add_time_tree(cube::Report& report, ProfileMetrics& m) {
+    std::array<bool, metrics::kMetricCount> wanted{};
+    for (Metric leaf : kTimeClasses) {
+        for (std::optional<Metric> at = leaf; at; at = metrics::info(*at).parent) wanted[static_cast<std::size_t>(*at)] = true;
+    }
+    m.time_tree.fill(cube::kNone);
+    for (const metrics::MetricInfo& row : metrics::metric_table()) {  // parents first
+        if (!wanted[static_cast<std::size_t>(row.metric)]) continue;
+        const cube::MetricIndex parent = row.parent ? m.time_tree[static_cast<std::size_t>(*row.parent)] : cube::kNone;
+        m.time_tree[static_cast<std::size_t>(row.metric)] =
+            report.add_metric({std::string(row.unique_name), std::string(row.display_name), "sec",
+                               std::string(row.description), "", cube::DataType::Double, parent});
+    }
+}
+
 // Score-P's profile metrics, under its names, so that scripts and the Cube
-// browser treat the profile as one of Score-P's.
+// browser treat the profile as one of Score-P's; its `time` split as the
+// analyzer splits it.
 ProfileMetrics add_metrics(cube::Report& report) {
     using cube::DataType;
     const auto add = [&](const char* name, const char* display, const char* unit, const char* description,
@@ -78,8 +113,8 @@ ProfileMetrics add_metrics(cube::Report& report) {
         return report.add_metric({name, display, unit, description, "", type, cube::kNone});
     };
     ProfileMetrics m{};
+    add_time_tree(report, m);
     m.visits = add("visits", "Visits", "occ", "Number of visits of each call path", DataType::Uint64);
-    m.time = add("time", "Time", "sec", "Time spent in each call path, without its callees", DataType::Double);
     m.min_time = add("min_time", "Minimum Inclusive Time", "sec", "Shortest visit of each call path, callees included",
                      DataType::MinDouble);
     m.max_time = add("max_time", "Maximum Inclusive Time", "sec", "Longest visit of each call path, callees included",
@@ -139,6 +174,18 @@ cube::Report profile_report(const UnifiedDefinitions& defs, const std::vector<Ra
     cube::Report report;
     report.set_attribute("Creator", "Hindsight " + std::string(kVersion) + " (profile)");
     const ProfileMetrics metric = add_metrics(report);
+    // The time metric of each region's exclusive time.
+    std::vector<cube::MetricIndex> time_of_region;
+    for (const RegionDef& r : defs.regions) {
+        Region region;
+        region.name = r.name;
+        region.canonical_name = r.canonical_name;
+        region.paradigm = paradigm_of(r.paradigm);
+        region.role = role_of(r.role);
+        const cube::MetricIndex time = metric.time_tree[static_cast<std::size_t>(time_category(region))];
+        // A class kTimeClasses lacks would be a new one of time_category(): its time stays in `time`.
+        time_of_region.push_back(time != cube::kNone ? time : metric.time_tree[static_cast<std::size_t>(Metric::Time)]);
+    }
     for (const RegionDef& r : defs.regions) {
         cube::Region region;
         region.name = r.name;
@@ -170,7 +217,7 @@ cube::Report profile_report(const UnifiedDefinitions& defs, const std::vector<Ra
             const double spt = profile.seconds_per_tick;
             const std::uint64_t own = s.inclusive > callees[id] ? s.inclusive - callees[id] : 0;
             report.add_value(metric.visits, cnode, location, static_cast<double>(s.visits));
-            report.add_value(metric.time, cnode, location, static_cast<double>(own) * spt);
+            report.add_value(time_of_region[tree.node(cnode).region], cnode, location, static_cast<double>(own) * spt);
             report.add_value(metric.bytes_sent, cnode, location, static_cast<double>(s.bytes_sent));
             report.add_value(metric.bytes_received, cnode, location, static_cast<double>(s.bytes_received));
             if (s.visits > 0) {

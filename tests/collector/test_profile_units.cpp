@@ -165,7 +165,13 @@ TEST_CASE("the ranks' profiles make one report and one communicator table", "[co
     REQUIRE(main != hindsight::cube::kNone);
     REQUIRE(send != hindsight::cube::kNone);
     REQUIRE(allreduce != hindsight::cube::kNone);
-    CHECK(report.value(metric("time"), main, 0) == (90 - 15 - 30) * spt);  // without its callees
+    // Exclusive time (without the callees), split into the analyzer's classes.
+    CHECK(report.value(metric("comp"), main, 0) == (90 - 15 - 30) * spt);
+    CHECK(report.value(metric("time"), main, 0) == 0);
+    CHECK(report.value(metric("mpi_point2point"), send, 0) == 15 * spt);
+    CHECK(report.value(metric("mpi_collective"), allreduce, 0) == 30 * spt);
+    CHECK(report.value(metric("mpi_point2point"), allreduce, 0) == 0);
+    CHECK(report.find_metric("mpi_latesender") == hindsight::cube::kNone);  // needs a trace
     CHECK(report.value(metric("visits"), send, 0) == 2);
     CHECK(report.value(metric("min_time"), send, 0) == 5 * spt);
     CHECK(report.value(metric("max_time"), send, 0) == 10 * spt);

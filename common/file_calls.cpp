@@ -1,9 +1,11 @@
-#include "analyses/file_calls.hpp"
+#include "common/file_calls.hpp"
 
 #include <regex>
 #include <string>
 
-namespace hindsight::analyses {
+namespace hindsight {
+
+using metrics::Metric;
 namespace {
 
 const std::regex& management() {
@@ -63,4 +65,4 @@ std::optional<Metric> file_count_metric(const FileCall& call) {
     return std::nullopt;
 }
 
-}  // namespace hindsight::analyses
+}  // namespace hindsight
