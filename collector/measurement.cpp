@@ -147,7 +147,9 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     m.recording_ = true;
     live_ = &m;
     std::atexit(exit_without_finalize);
-    install_crash_report(rank, absolute_path(dir));
+    install_crash_report(rank, m.profile_ ? "no profile is written"
+                                          : "its trace in " + absolute_path(dir) +
+                                                " is incomplete and cannot be analyzed");
 
     m.program_region_ = m.regions_.program(executable_path());
     // The definitions hold rank 0's program call; a rank started otherwise
