@@ -53,6 +53,7 @@ void CallPathProfile::message(std::uint32_t comm, std::uint64_t bytes, bool sent
     CommOperation& op = entry(comm, current_region());
     count_call(op, true);
     (sent ? path.bytes_sent : path.bytes_received) += bytes;
+    path.events += 1;
     (sent ? op.bytes_sent : op.bytes_received) += bytes;
     op.messages += 1;
     op.smallest_message = std::min(op.smallest_message, bytes);
@@ -64,6 +65,7 @@ void CallPathProfile::collective(std::uint32_t comm, std::uint64_t sent, std::ui
     PathStats& path = stats_[open_.back().path];
     CommOperation& op = entry(comm, current_region());
     count_call(op, counts);
+    path.events += 1;
     path.bytes_sent += sent;
     path.bytes_received += received;
     op.bytes_sent += sent;
@@ -79,6 +81,7 @@ void CallPathProfile::collective_completed(std::uint32_t comm, std::uint32_t sta
     // completed, as the trace analysis counts it.
     Open& call = open_.back();
     if (!call.counted) call.counted = &op;
+    path.events += 1;
     path.bytes_sent += sent;
     path.bytes_received += received;
     op.bytes_sent += sent;

@@ -27,6 +27,9 @@ struct PathStats {
     std::uint64_t longest = 0;
     std::uint64_t bytes_sent = 0;
     std::uint64_t bytes_received = 0;
+    // The events other than ENTER and LEAVE a trace would hold for the
+    // visits (messages, collectives, requests): a trace's size, foretold.
+    std::uint64_t events = 0;
 };
 
 // One MPI operation (the region of the call) on one communicator, counted
@@ -74,6 +77,12 @@ public:
     // A collective operation of the innermost open call on `comm`; `counts`:
     // this rank is the communicator's rank 0, which counts the operation.
     void collective(std::uint32_t comm, std::uint64_t sent, std::uint64_t received, bool counts);
+    // Another event a trace would record in the innermost open call (a
+    // request's start, test or completion without a message, a collective's
+    // begin), for the trace's size.
+    void note_event() {
+        if (!open_.empty()) stats_[open_.back().path].events += 1;
+    }
     // The region of the innermost open call (kNoId when none is open): a
     // non-blocking collective counts with the call that started it.
     std::uint32_t current_region() const {

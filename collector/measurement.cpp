@@ -295,17 +295,17 @@ void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_Comm
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
-    if (profile_) return;  // no more than the request's state, which a profile leaves out
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiIsendComplete(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request(std::uint64_t request) {
-    if (profile_) return;  // no more than the request's state, which a profile leaves out
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
-    if (profile_) return;
+    if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, flushed_until_), request));
 }
 
@@ -316,17 +316,17 @@ void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t
 }
 
 void Measurement::mpi_request_test(std::uint64_t request) {
-    if (profile_) return;  // no more than the request's state, which a profile leaves out
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiRequestTest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_request_cancelled(std::uint64_t request) {
-    if (profile_) return;  // no more than the request's state, which a profile leaves out
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiRequestCancelled(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_collective_begin() {
-    if (profile_) return;
+    if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_MpiCollectiveBegin(writer(), nullptr, timestamp()));
 }
 

@@ -82,7 +82,7 @@ struct ProfileMetrics {
     // By metrics::Metric: the time metrics of the analyzer's tree a profile
     // fills (kTimeClasses and their ancestors); cube::kNone for the others.
     std::array<cube::MetricIndex, metrics::kMetricCount> time_tree{};
-    cube::MetricIndex visits, min_time, max_time, bytes_sent, bytes_received;
+    cube::MetricIndex visits, min_time, max_time, bytes_sent, bytes_received, trace_events;
 };
 
 // The time tree below `time`, named as the analyzer's reports name it, so
@@ -123,6 +123,11 @@ ProfileMetrics add_metrics(cube::Report& report) {
                        DataType::Uint64);
     m.bytes_received = add("bytes_received", "Bytes Received", "bytes",
                            "Bytes the MPI calls of each call path received", DataType::Uint64);
+    // Hindsight's own, for planning a trace (hindsight-report --score).
+    m.trace_events = add(trace_size::kTraceEventsMetric, "Trace Events", "occ",
+                         "Events besides region enter and leave that a trace would record at each call path "
+                         "(messages, collectives, requests)",
+                         DataType::Uint64);
     return m;
 }
 
@@ -220,6 +225,7 @@ cube::Report profile_report(const UnifiedDefinitions& defs, const std::vector<Ra
             report.add_value(time_of_region[tree.node(cnode).region], cnode, location, static_cast<double>(own) * spt);
             report.add_value(metric.bytes_sent, cnode, location, static_cast<double>(s.bytes_sent));
             report.add_value(metric.bytes_received, cnode, location, static_cast<double>(s.bytes_received));
+            report.add_value(metric.trace_events, cnode, location, static_cast<double>(s.events));
             if (s.visits > 0) {
                 report.set_value(metric.min_time, cnode, location, static_cast<double>(s.shortest) * spt);
                 report.set_value(metric.max_time, cnode, location, static_cast<double>(s.longest) * spt);

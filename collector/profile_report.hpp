@@ -14,6 +14,7 @@
 #include "collector/definition_unification.hpp"
 #include "common/communicator_lines.hpp"
 #include "common/cube/report.hpp"
+#include "common/trace_size.hpp"
 
 namespace hindsight::collect {
 

@@ -3,7 +3,7 @@
 are known.
 
 Usage: check_profile.py --collect LAUNCHER --mpiexec MPIEXEC --analyze ANALYZER
-       --report REPORT --examples DIR --pcontrol PROGRAM
+       --report REPORT --examples DIR --pcontrol PROGRAM --score-program PROGRAM
 
 Cases:
 - exact: pingpong on 2 ranks, 30 round trips of 100 bytes. Visits and bytes
@@ -19,6 +19,11 @@ Cases:
   from a trace of the same program (calls, operations, bytes; not times).
   Programs whose counts depend on timing (ring's MPI_Test completes a
   request or not) cannot be compared across two runs.
+- score: hindsight-report --score of a profile estimates the size of the
+  trace the collector then writes for the same program within 10 %
+  (pingpong, halo2d); its filter file leaves out the short, frequent user
+  region of profile_score.c and nothing else, and the collector, given it,
+  records exactly the visits of that region less.
 """
 
 import argparse
@@ -26,6 +31,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -193,17 +199,58 @@ def check_same_as_trace(args, workdir):
                           "\n".join(lines))
 
 
+def trace_bytes(args, workdir, name, ranks, program, options=()):
+    """(events, bytes) of the trace the collector writes, as its --verbose line says."""
+    out = os.path.join(workdir, name)
+    done = run([args.mpiexec, "-n", str(ranks), args.collect, "--verbose", *options, "-o", out, "--", *program],
+               workdir, f"{name}: trace run")
+    match = re.search(r"the trace holds (\d+) events in (\d+) bytes", done.stderr)
+    if not match:
+        raise Failure(f"{name}: no event count in:\n{done.stderr}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def score(args, report, filter_out=None):
+    """The estimated total bytes and the score's text."""
+    command = [args.report, "--score", report] + (["--filter-out", filter_out] if filter_out else [])
+    text = run(command, None, f"{report}: score").stdout
+    match = re.search(r"Estimated trace: .* in all \((\d+) bytes\)", text)
+    if not match:
+        raise Failure(f"{report}: no estimate in:\n{text}")
+    return int(match.group(1)), text
+
+
+def check_score(args, workdir):
+    for program, options in (("pingpong", ["--count", "3000"]), ("halo2d", ["--iterations", "400"])):
+        command = [os.path.join(args.examples, program), *options]
+        out, _ = profile(args, workdir, "score-" + program, 2, command)
+        estimate, _ = score(args, os.path.join(out, "profile.cubex"))
+        _, actual = trace_bytes(args, workdir, "score-trace-" + program, 2, command)
+        if abs(estimate - actual) > 0.1 * actual:
+            raise Failure(f"score: {program}: estimated {estimate} bytes, the trace has {actual}")
+    tiny, ranks = 5000, 2  # as profile_score.c has it
+    out, _ = profile(args, workdir, "score-filter", ranks, [args.score_program])
+    filter_file = os.path.join(workdir, "advised.filter")
+    score(args, os.path.join(out, "profile.cubex"), filter_file)
+    with open(filter_file) as f:
+        patterns = [line.split() for line in f if line.startswith("    ")]
+    expect("score: the advised filter's patterns", patterns, [["tiny"]])
+    events, _ = trace_bytes(args, workdir, "score-unfiltered", ranks, [args.score_program])
+    filtered, _ = trace_bytes(args, workdir, "score-filtered", ranks, [args.score_program], ["--filter", filter_file])
+    expect("score: events the filter saves", events - filtered, 2 * tiny * ranks)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for option in ("--collect", "--mpiexec", "--analyze", "--report", "--examples", "--pcontrol"):
+    for option in ("--collect", "--mpiexec", "--analyze", "--report", "--examples", "--pcontrol", "--score-program"):
         parser.add_argument(option, required=True)
     args = parser.parse_args()
     # The runs happen in a directory of their own; meson passes paths relative to the build directory.
-    for name in ("collect", "analyze", "report", "examples", "pcontrol"):
+    for name in ("collect", "analyze", "report", "examples", "pcontrol", "score_program"):
         setattr(args, name, os.path.abspath(getattr(args, name)))
     failures = []
     with tempfile.TemporaryDirectory() as workdir:
-        for case in (check_exact, check_pcontrol, check_names, check_same_as_trace):
+        for case in (check_exact, check_pcontrol, check_names, check_same_as_trace, check_score):
             try:
                 case(args, workdir)
                 print(f"ok: {case.__name__}")
