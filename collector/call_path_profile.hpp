@@ -7,8 +7,9 @@
 //
 // Its size grows with the number of distinct call paths and (communicator,
 // operation) pairs, never with the number of calls: once a run has met its
-// call paths, an event costs a few additions and two hash lookups, and
-// allocates nothing.
+// call paths, an event costs a few additions and at most two hash lookups
+// (none for a loop's callee, which its caller remembers), and allocates
+// nothing.
 #pragma once
 
 #include <cstdint>

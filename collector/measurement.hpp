@@ -126,8 +126,6 @@ public:
         if (profile_) profile_->leave(time);
         else if (!failed_) record(OTF2_EvtWriter_Leave(writer(), nullptr, time, region));
     }
-    // True in profile mode (hindsight-collect --profile): no trace.
-    bool profiling() const noexcept { return profile_ != nullptr; }
 
     // --- runs of unsuccessful tests ------------------------------------------
     // A polling loop calls MPI_Test (Testany, Testall, Testsome, Iprobe) on
@@ -221,7 +219,7 @@ private:
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
     void write_trace(TimerSample program_end);
-    // Profile mode: gathers the ranks' profiles and writes them (profile_writer.hpp).
+    // Profile mode: gathers the ranks' profiles and writes them (profile_files.hpp).
     void write_profile(TimerSample program_end);
     // Whether this rank is rank 0 of `comm`, which counts its collectives.
     bool first_member(OTF2_CommRef comm) const;
