@@ -343,6 +343,8 @@ bool Measurement::first_member(OTF2_CommRef comm) const {
 }
 
 std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int>& ranks) {
+    // A profile keeps no receive sources: nothing to look up or allocate.
+    if (profile_) return kNoSources;
     const auto& records = comms_.records();
     if (comm >= records.size()) return kNoSources;
     const CommRecord& record = records[comm];
