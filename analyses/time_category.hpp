@@ -1,27 +1,14 @@
-// Which time metric a region's own time belongs to. The classes follow
-// Scalasca's, so that the two tools split time alike: MPI functions by their
-// OTF2 role or, where the role says too little (MPI_Wait, MPI_Comm_split,
-// ...), by name; the measurement system's buffer flushes as overhead; all
-// other regions as computation.
+// Which time metric a region's own time belongs to: common/time_category.hpp
+// (the collector's profiles split time the same way).
 #pragma once
 
-#include <string_view>
-
 #include "analyses/metrics.hpp"
-#include "common/definitions.hpp"
+#include "common/time_category.hpp"
 
 namespace hindsight::analyses {
 
-// The metric that holds the exclusive time of `region` before any wait-state
-// pattern claims part of it: Comp, Overhead, or one of the MPI time classes
-// (Mpi itself for MPI functions of no finer class).
-Metric time_category(const Region& region);
-
-// True for regions of the MPI API.
-bool is_mpi_region(const Region& region);
-
-// True for the region a flush of the trace buffer is recorded as (Score-P's
-// and the collector's "TRACE BUFFER FLUSH"): the rank stood still meanwhile.
-bool is_buffer_flush(std::string_view name, Paradigm paradigm);
+using hindsight::is_buffer_flush;
+using hindsight::is_mpi_region;
+using hindsight::time_category;
 
 }  // namespace hindsight::analyses

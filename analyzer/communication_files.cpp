@@ -17,32 +17,6 @@ void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
     out << ']';
 }
 
-void write_operation(std::ostream& out, const OperationLine& op) {
-    out << "{\"operation\":" << report::json_string(op.operation) << ",\"operations\":" << op.operations
-        << ",\"calls\":" << op.calls << ",\"time\":" << report::json_number(op.seconds) << ",\"waiting\":" << report::json_number(op.waiting_seconds)
-        << ",\"bytes_sent\":" << op.bytes_sent << ",\"bytes_received\":" << op.bytes_received << '}';
-}
-
-void write_communicator(std::ostream& out, const CommunicatorLine& c) {
-    out << "{\"id\":" << c.id << ",\"name\":" << report::json_string(c.name) << ",\"label\":" << report::json_string(c.label)
-        << ",\"parent\":" << (c.parent == kNoId ? std::string("null") : std::to_string(c.parent))
-        << ",\"creator\":" << report::json_string(c.origin.creator) << ",\"call_path\":" << report::json_string(c.origin.call_path)
-        << ",\"size\":" << c.size() << ",\"members\":";
-    json_array(out, c.members, [](int m) { return std::to_string(m); });
-    out << ",\"topology\":" << report::json_string(topology_name(c.topology)) << ",\"reorder\":" << (c.origin.reorder ? "true" : "false")
-        << ",\"dims\":";
-    json_array(out, c.dims, [](int d) { return std::to_string(d); });
-    out << ",\"periodic\":";
-    json_array(out, c.periodic, [](bool p) { return std::string(p ? "true" : "false"); });
-    out << ",\"operations\":" << c.operations << ",\"time\":" << report::json_number(c.seconds)
-        << ",\"waiting\":" << report::json_number(c.waiting_seconds) << ",\"bytes_sent\":" << c.bytes << ",\"by_operation\":[";
-    for (std::size_t i = 0; i < c.by_operation.size(); ++i) {
-        out << (i ? ",\n    " : "\n    ");
-        write_operation(out, c.by_operation[i]);
-    }
-    out << "]}";
-}
-
 // Cells as [from, to, messages, bytes, collective_bytes], one per line.
 void write_cells(std::ostream& out, const std::vector<analyses::TrafficCell>& cells) {
     out << '[';
@@ -86,16 +60,7 @@ std::filesystem::path communication_json_path(const std::filesystem::path& repor
 std::filesystem::path machine_file_path(const std::filesystem::path& report) { return side_file_path(report, ".machines"); }
 
 void write_communicators_csv(const std::filesystem::path& path, const std::vector<CommunicatorLine>& table) {
-    write_text_file(path, [&](std::ostream& out) {
-        out << "communicator_id,communicator,size,topology,reorder,operation,operations,calls,time_s,waiting_s,"
-               "bytes_sent,bytes_received\n";
-        for (const CommunicatorLine& c : table)
-            for (const OperationLine& op : c.by_operation)
-                out << c.id << ',' << report::csv_field(c.label) << ',' << c.size() << ',' << topology_name(c.topology) << ','
-                    << (c.origin.reorder ? 1 : 0) << ',' << report::csv_field(op.operation) << ',' << op.operations << ','
-                    << op.calls << ',' << report::json_number(op.seconds) << ',' << report::json_number(op.waiting_seconds) << ','
-                    << op.bytes_sent << ',' << op.bytes_received << '\n';
-    });
+    write_text_file(path, [&](std::ostream& out) { hindsight::write_communicators_csv(out, table); });
 }
 
 void write_matrix_csv(const std::filesystem::path& path, const std::vector<analyses::TrafficCell>& matrix) {
@@ -113,7 +78,7 @@ void write_communication_json(const std::filesystem::path& path, const Communica
             << ",\"time_unit\":\"s\",\n\"communicators\":[";
         for (std::size_t i = 0; i < structure.communicators.size(); ++i) {
             out << (i ? ",\n  " : "\n  ");
-            write_communicator(out, structure.communicators[i]);
+            write_communicator_json(out, structure.communicators[i]);
         }
         out << "\n],\n\"ranks\":" << structure.nodes.node_of_rank.size() << ",\n\"rank_matrix\":";
         write_cells(out, structure.rank_matrix);

@@ -1,7 +1,6 @@
 #include "analyzer/communicator_table.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string>
 
 #include "common/error.hpp"
@@ -24,40 +23,6 @@ std::vector<int> checked_members(const Definitions& defs, CommId id, const std::
             throw Error(trace_path, what + " has member " + (m < 0 ? std::string("beyond int") : std::to_string(m)) +
                                         ", not a rank of the trace's " + std::to_string(ranks));
     return members;
-}
-
-// Sorted members as runs, "0-3, 8, 10-11"; past kRuns runs, "..." and
-// the count.
-std::string rank_list(std::vector<int> members) {
-    constexpr std::size_t kRuns = 4;
-    std::sort(members.begin(), members.end());
-    std::string text;
-    std::size_t runs = 0;
-    for (std::size_t i = 0; i < members.size();) {
-        std::size_t j = i;
-        while (j + 1 < members.size() && members[j + 1] == members[j] + 1) ++j;
-        if (runs == kRuns) return text + ", ... (" + std::to_string(members.size()) + " ranks)";
-        text += (runs++ ? ", " : "") + std::to_string(members[i]);
-        if (j > i) text += (j == i + 1 ? ", " : "-") + std::to_string(members[j]);
-        i = j + 1;
-    }
-    return text;
-}
-
-// Labels that several communicators share get their members, then, where
-// those are alike too, their place among them.
-void make_labels_unique(std::vector<CommunicatorLine>& lines) {
-    const auto disambiguate = [&](auto&& suffix) {
-        std::map<std::string, std::size_t> count;
-        for (const CommunicatorLine& line : lines) ++count[line.label];
-        std::map<std::string, std::size_t> seen;
-        for (CommunicatorLine& line : lines)
-            if (count[line.label] > 1) line.label += suffix(line, ++seen[line.label]);
-    };
-    disambiguate([](const CommunicatorLine& line, std::size_t) {
-        return line.members.empty() ? std::string() : " (ranks " + rank_list(line.members) + ")";
-    });
-    disambiguate([](const CommunicatorLine&, std::size_t place) { return " #" + std::to_string(place); });
 }
 
 }  // namespace
@@ -112,13 +77,10 @@ std::vector<CommunicatorLine> communicator_table(const Definitions& defs, const 
             throw;
         }
         if (line.self && line.by_operation.empty()) continue;
-        std::stable_sort(line.by_operation.begin(), line.by_operation.end(),
-                         [](const OperationLine& a, const OperationLine& b) { return a.seconds > b.seconds; });
         kept.push_back(std::move(line));
     }
     make_labels_unique(kept);  // in the order of the trace's ids
-    std::stable_sort(kept.begin(), kept.end(),
-                     [](const CommunicatorLine& a, const CommunicatorLine& b) { return a.seconds > b.seconds; });
+    sort_by_time(kept);
     return kept;
 }
 

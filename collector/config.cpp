@@ -80,6 +80,7 @@ Config read_config(const std::function<const char*(const char*)>& lookup_variabl
     if (const char* v = lookup(kEnvFilter)) config.filter_file = v;
     config.verbose = yes_no_variable(kEnvVerbose, lookup(kEnvVerbose), false);
     config.quiet = yes_no_variable(kEnvQuiet, lookup(kEnvQuiet), false);
+    config.profile = yes_no_variable(kEnvProfile, lookup(kEnvProfile), false);
     if (const char* v = lookup(kEnvTimer)) config.monotonic_timer = parse_timer(v, kEnvTimer);
     return config;
 }

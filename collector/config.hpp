@@ -17,6 +17,7 @@ inline constexpr const char* kEnvFilter = "HINDSIGHT_FILTER";
 inline constexpr const char* kEnvVerbose = "HINDSIGHT_VERBOSE";
 inline constexpr const char* kEnvTimer = "HINDSIGHT_TIMER";
 inline constexpr const char* kEnvQuiet = "HINDSIGHT_QUIET";
+inline constexpr const char* kEnvProfile = "HINDSIGHT_PROFILE";
 
 inline constexpr std::uint64_t kDefaultBufferBytes = std::uint64_t{64} << 20;
 // OTF2 needs room for a few chunks of at least 256 KiB.
@@ -30,6 +31,9 @@ struct Config {
     bool verbose = false;
     bool quiet = false;  // no line about the written trace
     bool monotonic_timer = false;  // HINDSIGHT_TIMER=monotonic: never the TSC (timer.hpp)
+    // A profile (profile.cubex and its communication files) instead of a
+    // trace: memory independent of the run's length.
+    bool profile = false;
 };
 
 // "64M", "512k", "1G", "1048576" (K/M/G are powers of 1024; an optional

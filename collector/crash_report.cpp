@@ -68,11 +68,10 @@ extern "C" void report_crash(int signal) {
 
 }  // namespace
 
-void install_crash_report(int world_rank, const std::string& trace_dir) {
+void install_crash_report(int world_rank, const std::string& consequence) {
     g_message.before_length =
         copy_into(g_message.before, "hindsight-collect: rank " + std::to_string(world_rank) + ": the program crashed (");
-    g_message.after_length = copy_into(g_message.after, "); its trace in " + trace_dir +
-                                                            " is incomplete and cannot be analyzed\n");
+    g_message.after_length = copy_into(g_message.after, "); " + consequence + "\n");
     struct sigaction action {};
     action.sa_handler = report_crash;
     sigemptyset(&action.sa_mask);

@@ -9,12 +9,13 @@ namespace hindsight::collect {
 
 // For the signals that end a program with a fault (SIGSEGV, SIGBUS, SIGFPE,
 // SIGILL, SIGABRT) and are not ignored: a handler that writes one line
-// naming the rank, the signal and the trace directory, then puts back the
+// naming the rank, the signal and what it leaves, then puts back the
 // action the signal had before (the default, or a handler of the program or
 // the MPI library) and raises the signal again, so that the program ends as
 // it would have (core dump, exit status, the library's backtrace).
 // The buffered events are not written: a crashed process may hold the
 // allocator's or OTF2's locks, and writing could hang it.
-void install_crash_report(int world_rank, const std::string& trace_dir);
+// `consequence` says what the crash leaves in the output directory.
+void install_crash_report(int world_rank, const std::string& consequence);
 
 }  // namespace hindsight::collect

@@ -17,6 +17,25 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
+std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine, MPI_Comm comm) {
+    int rank = 0;
+    int size = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    int my_size = static_cast<int>(mine.size());
+    std::vector<int> sizes(rank == 0 ? static_cast<std::size_t>(size) : 0);
+    PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+    const std::vector<int> displs = displacements(sizes);
+    std::vector<std::byte> all(rank == 0 ? static_cast<std::size_t>(std::accumulate(sizes.begin(), sizes.end(), 0)) : 0);
+    PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
+    std::vector<std::vector<std::byte>> parts;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+        const auto begin = all.begin() + displs[r];
+        parts.emplace_back(begin, begin + sizes[r]);
+    }
+    return parts;
+}
+
 TransferredDefinitions unify_across_ranks(const LocalDefinitions& local, MPI_Comm comm) {
     return unify_serialized_across_ranks(serialize(local), comm);
 }
@@ -28,12 +47,7 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
     PMPI_Comm_size(comm, &size);
     TransferredDefinitions out;
 
-    int my_size = static_cast<int>(mine.size());
-    std::vector<int> sizes(rank == 0 ? static_cast<std::size_t>(size) : 0);
-    PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
-    const std::vector<int> displs = displacements(sizes);
-    std::vector<std::byte> all(rank == 0 ? static_cast<std::size_t>(std::accumulate(sizes.begin(), sizes.end(), 0)) : 0);
-    PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
+    const std::vector<std::vector<std::byte>> all = gather_to_rank_0(mine, comm);
 
     // Rank 0 sends each rank [region count, comm count, region map...,
     // comm map..., group map...].
@@ -43,10 +57,7 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
     if (rank == 0) {
         try {
             std::vector<LocalDefinitions> ranks;
-            for (int r = 0; r < size; ++r) {
-                const auto begin = all.data() + displs[static_cast<std::size_t>(r)];
-                ranks.push_back(deserialize({begin, static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)])}, r));
-            }
+            for (int r = 0; r < size; ++r) ranks.push_back(deserialize(all[static_cast<std::size_t>(r)], r));
             out.unified = unify(ranks);
             for (int r = 0; r < size; ++r) {
                 const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];

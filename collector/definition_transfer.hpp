@@ -26,6 +26,9 @@ struct TransferredDefinitions {
     std::string failure;         // rank 0 only: why
 };
 
+// Every rank's `mine`, on rank 0 by rank (empty elsewhere); collective over `comm`.
+std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine, MPI_Comm comm);
+
 // Collective over `comm` (rank 0 unifies). A failure on rank 0 (e.g. a
 // rank's definitions it cannot read) is announced to every rank before any
 // of them waits for its maps, so all ranks return, all with `failed` set.

@@ -119,6 +119,7 @@ int launch(int argc, char** argv) {
         ("version", "show the version")
         ("output,o", po::value<std::string>(), "trace directory (default hindsight-<app>-<ranks>)")
         ("force", "replace an existing trace in the directory")
+        ("profile", "write a profile (profile.cubex, its communicator tables) instead of a trace")
         ("check", "only check the options, the filter file and the trace directory as before a start, then exit "
                   "(status 0: the program would start; 2 and one line why not)")
         ("buffer", po::value<std::string>(), "trace buffer per process, e.g. 64M (default 64M, at least 1M)")
@@ -137,7 +138,7 @@ int launch(int argc, char** argv) {
     if (vm.count("help")) {
         std::cout << options << "\nEach option has an environment variable (HINDSIGHT_TRACE_DIR, HINDSIGHT_FORCE,\n"
                                 "HINDSIGHT_BUFFER_SIZE, HINDSIGHT_FILTER, HINDSIGHT_TIMER, HINDSIGHT_VERBOSE,\n"
-                                "HINDSIGHT_QUIET); see doc/collector.md.\n";
+                                "HINDSIGHT_QUIET, HINDSIGHT_PROFILE); see doc/collector.md.\n";
         return 0;
     }
     if (vm.count("version")) {
@@ -149,6 +150,7 @@ int launch(int argc, char** argv) {
     try {
         if (vm.count("output")) set(kEnvTraceDir, absolute_path_of(vm, "output"));
         if (vm.count("force")) set(kEnvForce, "1");
+        if (vm.count("profile")) set(kEnvProfile, "1");
         if (vm.count("buffer")) {
             const std::string size = value_of(vm, "buffer");
             if (parse_size(size, "--buffer") < kMinBufferBytes) {

@@ -12,6 +12,7 @@
 #include "collector/early_regions.hpp"
 #include "collector/mpi_seen.hpp"
 #include "collector/output_directory.hpp"
+#include "collector/profile_files.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
 #include "collector/written_trace_line.hpp"
@@ -68,8 +69,12 @@ Measurement::Measurement(Config config, RegionFilter filter, std::string dir, in
       world_size_(world_size),
       comms_(world_rank, world_size) {
     PMPI_Comm_dup(MPI_COMM_WORLD, &tool_comm_);
-    archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
-    events_ = archive_->events();
+    if (config_.profile) {
+        profile_ = std::make_unique<CallPathProfile>();
+    } else {
+        archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
+        events_ = archive_->events();
+    }
 }
 
 Measurement::~Measurement() {
@@ -142,21 +147,32 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     m.recording_ = true;
     live_ = &m;
     std::atexit(exit_without_finalize);
-    install_crash_report(rank, absolute_path(dir));
+    install_crash_report(rank, m.profile_ ? "no profile is written"
+                                          : "its trace in " + absolute_path(dir) +
+                                                " is incomplete and cannot be analyzed");
 
-    m.regions_.program(executable_path());
+    m.program_region_ = m.regions_.program(executable_path());
     // The definitions hold rank 0's program call; a rank started otherwise
     // (an MPMD run) names no arguments rather than rank 0's.
     m.program_ = {executable_path(), program_arguments()};
     const bool as_rank_0 = same_program_as_rank_0(m.program_, m.tool_comm_);
-    std::vector<OTF2_StringRef> arguments = as_rank_0 ? argument_strings(m.program_) : std::vector<OTF2_StringRef>{};
-    m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString,
-                                         static_cast<std::uint32_t>(arguments.size()), arguments.data()));
+    if (m.profile_) {
+        // The program is the root of the profile's call tree, as
+        // PROGRAM_BEGIN and PROGRAM_END make it the trace's.
+        m.profile_->enter(m.program_region_, m.program_begin_.ticks);
+    } else {
+        std::vector<OTF2_StringRef> arguments =
+            as_rank_0 ? argument_strings(m.program_) : std::vector<OTF2_StringRef>{};
+        m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString,
+                                             static_cast<std::uint32_t>(arguments.size()), arguments.data()));
+    }
     replay_early_regions(m);
     const OTF2_RegionRef region = m.regions_.mpi(init);
     m.enter_at(region, init_enter);
     m.leave(region);
-    if (m.verbose() && rank == 0) say("measuring " + std::to_string(size) + " ranks into " + dir);
+    if (m.verbose() && rank == 0) {
+        say(std::string(m.profile_ ? "profiling " : "measuring ") + std::to_string(size) + " ranks into " + dir);
+    }
 }
 
 void Measurement::finish(std::uint64_t finalize_enter) {
@@ -168,15 +184,17 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     const TimerSample end = Timer::sample();
     if (recorded) m.leave_at(region, end.ticks);
     m.close_user_regions(end.ticks);
-    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
+    if (m.profile_) m.profile_->leave(end.ticks);  // the program
+    else if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
     if (const std::uint64_t calls = other_thread_calls_.load(std::memory_order_relaxed); calls > 0) {
         say("rank " + std::to_string(m.world_rank_) + ": " + std::to_string(calls) +
-            " MPI calls of threads other than the main thread were not recorded; the trace shows the main "
-            "thread's only");
+            " MPI calls of threads other than the main thread were not recorded; the " +
+            (m.profile_ ? "profile" : "trace") + " shows the main thread's only");
     }
-    m.write_trace(end);
+    if (m.profile_) m.write_profile(end);
+    else m.write_trace(end);
     instance().reset();
 }
 
@@ -184,6 +202,12 @@ void Measurement::abandon(const std::string& why) {
     Measurement& m = *instance();
     live_ = nullptr;
     m.recording_ = false;
+    if (m.profile_) {
+        // The profile is written at MPI_Finalize, with all ranks: none here.
+        say("rank " + std::to_string(m.world_rank_) + ": " + why + "; no profile is written");
+        m.drop();
+        return;
+    }
     say("rank " + std::to_string(m.world_rank_) + ": " + why + "; the events recorded so far are in " +
         m.dir_ + ", but the trace lacks its definitions and cannot be read");
     try {
@@ -199,13 +223,17 @@ void Measurement::abandon(const std::string& why) {
 void Measurement::drop() {
     // Closing the archive and freeing the communicator would need the other
     // ranks, which may be gone or not measuring: both are left as they are.
-    archive_->abandon();
+    if (archive_) archive_->abandon();
     tool_comm_ = MPI_COMM_NULL;
     instance().reset();
 }
 
 void Measurement::set_recording(bool on) {
     if (on == recording_ || failed_) return;
+    if (profile_) {
+        recording_ = on;
+        return;
+    }
     if (!on) record(OTF2_EvtWriter_MeasurementOnOff(writer(), nullptr, timestamp(), OTF2_MEASUREMENT_OFF));
     recording_ = on;
     if (on) record(OTF2_EvtWriter_MeasurementOnOff(writer(), nullptr, timestamp(), OTF2_MEASUREMENT_ON));
@@ -251,48 +279,72 @@ void Measurement::close_test_run() {
 }
 
 void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+    if (profile_) return profile_->message(comm, bytes, true);
     record(OTF2_EvtWriter_MpiSend(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
 void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+    if (profile_) return profile_->message(comm, bytes, false);
     record(OTF2_EvtWriter_MpiRecv(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
 void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
                                std::uint64_t bytes, std::uint64_t request) {
+    if (profile_) return profile_->message(comm, bytes, true);
     record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiIsendComplete(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request(std::uint64_t request) {
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
+    if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, flushed_until_), request));
 }
 
 void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
                             std::uint64_t request) {
+    if (profile_) return profile_->message(comm, bytes, false);
     record(OTF2_EvtWriter_MpiIrecv(writer(), nullptr, timestamp(), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_request_test(std::uint64_t request) {
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiRequestTest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_request_cancelled(std::uint64_t request) {
+    if (profile_) return profile_->note_event();  // a request's state, which a profile leaves out
     record(OTF2_EvtWriter_MpiRequestCancelled(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::mpi_collective_begin() {
+    if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_MpiCollectiveBegin(writer(), nullptr, timestamp()));
 }
 
+bool Measurement::first_member(OTF2_CommRef comm) const {
+    const auto& records = comms_.records();
+    if (comm >= records.size()) return false;
+    const CommRecord& record = records[comm];
+    // An inter-communicator's ranks are both groups, the one holding the
+    // lower MPI_COMM_WORLD rank first (local_group_first); MPI_COMM_SELF
+    // lists no members: this rank is its rank 0.
+    const std::vector<int>& first_group =
+        record.inter && !local_group_first(record) ? record.remote_members : record.members;
+    return first_group.empty() || first_group.front() == world_rank_;
+}
+
 std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int>& ranks) {
+    // A profile keeps no receive sources: nothing to look up or allocate.
+    if (profile_) return kNoSources;
     const auto& records = comms_.records();
     if (comm >= records.size()) return kNoSources;
     const CommRecord& record = records[comm];
@@ -321,17 +373,23 @@ OTF2_AttributeList* Measurement::sources_attribute(std::uint32_t sources) {
 
 void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                      std::uint64_t sent, std::uint64_t received, std::uint32_t sources) {
+    if (profile_) return profile_->collective(comm, sent, received, first_member(comm));
     record(OTF2_EvtWriter_MpiCollectiveEnd(writer(), sources_attribute(sources), timestamp(), op, comm, root, sent,
                                            received));
 }
 
-void Measurement::nonblocking_collective_request(std::uint64_t request) {
+void Measurement::nonblocking_collective_request(OTF2_CommRef comm, std::uint64_t request) {
+    // The operation counts with the call that starts it, as in the trace
+    // analysis; its bytes come when it completes.
+    if (profile_) return profile_->collective(comm, 0, 0, first_member(comm));
     record(OTF2_EvtWriter_NonBlockingCollectiveRequest(writer(), nullptr, timestamp(), request));
 }
 
 void Measurement::nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                                   std::uint64_t sent, std::uint64_t received,
-                                                  std::uint64_t request, std::uint32_t sources) {
+                                                  std::uint64_t request, std::uint32_t started_by,
+                                                  std::uint32_t sources) {
+    if (profile_) return profile_->collective_completed(comm, started_by, sent, received);
     record(OTF2_EvtWriter_NonBlockingCollectiveComplete(writer(), sources_attribute(sources), timestamp(), op, comm,
                                                         root, sent, received, request));
 }
@@ -468,6 +526,33 @@ void Measurement::write_trace(TimerSample program_end) {
                     " bytes");
             }
         }
+    }
+}
+
+void Measurement::write_profile(TimerSample program_end) {
+    // As for a trace, every step that talks to the other ranks runs on
+    // every rank whatever happened locally.
+    const std::uint64_t rate = ticks_per_second(Timer::source(), program_begin_, program_end);
+    if (config_.verbose) {
+        say("rank " + std::to_string(world_rank_) + ": the profile holds " + std::to_string(profile_->tree().size()) +
+            " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
+    }
+    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets()};
+    const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
+    if (transferred.failed) {
+        if (world_rank_ == 0) say(transferred.failure + "; no profile is written");
+        return;
+    }
+    const RankProfile mine = rank_profile(*profile_, rate > 0 ? 1.0 / static_cast<double>(rate) : 0.0);
+    const std::vector<std::vector<std::byte>> parts = gather_to_rank_0(serialize(mine), tool_comm_);
+    if (world_rank_ != 0) return;
+    try {
+        std::vector<RankProfile> ranks;
+        for (std::size_t r = 0; r < parts.size(); ++r) ranks.push_back(deserialize_profile(parts[r], static_cast<int>(r)));
+        const std::filesystem::path report = write_profile_files(dir_, transferred.unified, ranks);
+        if (!config_.quiet) say("profile of " + std::to_string(world_size_) + " ranks written to " + absolute_path(report));
+    } catch (const Error& e) {
+        say(std::string(e.what()) + "; the profile is incomplete");
     }
 }
 

@@ -1,7 +1,8 @@
 // The measurement of this process: the one piece of global state of the
 // collector. It exists from MPI_Init to MPI_Finalize (or to a failure) and
-// owns everything the wrappers record into: the OTF2 archive, the local
-// definitions and the outstanding requests.
+// owns everything the wrappers record into: the OTF2 archive (or, in
+// profile mode, the call-path profile instead), the local definitions and
+// the outstanding requests.
 //
 // Events are written only by the thread that loaded the library (the MPI
 // "master" thread); other threads pass through untraced.
@@ -17,6 +18,7 @@
 
 #include <mpi.h>
 
+#include "collector/call_path_profile.hpp"
 #include "collector/clock_sync.hpp"
 #include "collector/comm_registry.hpp"
 #include "collector/config.hpp"
@@ -115,11 +117,14 @@ public:
     // wrapper's added cost is two timer readings and two OTF2 records.
     void enter(OTF2_RegionRef region) { enter_at(region, timestamp()); }
     void leave(OTF2_RegionRef region) { leave_at(region, timestamp()); }
+    // In profile mode they add to the call-path profile instead.
     void enter_at(OTF2_RegionRef region, std::uint64_t time) {
-        if (!failed_) record(OTF2_EvtWriter_Enter(writer(), nullptr, time, region));
+        if (profile_) profile_->enter(region, time);
+        else if (!failed_) record(OTF2_EvtWriter_Enter(writer(), nullptr, time, region));
     }
     void leave_at(OTF2_RegionRef region, std::uint64_t time) {
-        if (!failed_) record(OTF2_EvtWriter_Leave(writer(), nullptr, time, region));
+        if (profile_) profile_->leave(time);
+        else if (!failed_) record(OTF2_EvtWriter_Leave(writer(), nullptr, time, region));
     }
 
     // --- runs of unsuccessful tests ------------------------------------------
@@ -134,7 +139,9 @@ public:
     //
     // After an unsuccessful test of `region` on requests hashed to
     // `signature` was recorded (its LEAVE written): later ones may join it.
+    // A profile counts every call: it never sums tests into one.
     void arm_test_run(OTF2_RegionRef region, std::uint64_t signature) {
+        if (profile_) return;
         test_run_ = TestRun{true, region, signature, 0, 0, 0};
     }
     // An unsuccessful test entered at `entered`: true when it joined the
@@ -169,10 +176,13 @@ public:
     static constexpr std::uint32_t kNoSources = UINT32_MAX;
     void mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                             std::uint64_t sent, std::uint64_t received, std::uint32_t sources = kNoSources);
-    void nonblocking_collective_request(std::uint64_t request);
+    void nonblocking_collective_request(OTF2_CommRef comm, std::uint64_t request);
+    // `started_by`: the region of the call that started the operation.
     void nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                          std::uint64_t sent, std::uint64_t received, std::uint64_t request,
-                                         std::uint32_t sources = kNoSources);
+                                         std::uint32_t started_by, std::uint32_t sources = kNoSources);
+    // The region of the MPI call being recorded (profile mode; kNoId else).
+    std::uint32_t current_region() const { return profile_ ? profile_->current_region() : kNoId; }
     // The local source group of the peers `ranks` of `comm` (local id), as
     // MPI numbers them in the call (the remote group's ranks on an
     // inter-communicator); kNoSources for a rank the communicator lacks.
@@ -209,6 +219,10 @@ private:
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
     void write_trace(TimerSample program_end);
+    // Profile mode: gathers the ranks' profiles and writes them (profile_files.hpp).
+    void write_profile(TimerSample program_end);
+    // Whether this rank is rank 0 of `comm`, which counts its collectives.
+    bool first_member(OTF2_CommRef comm) const;
     void write_definitions(const TransferredDefinitions& transferred, const ClockWindow& window);
 
     static inline Measurement* live_ = nullptr;
@@ -224,8 +238,10 @@ private:
     int world_rank_;
     int world_size_;
     MPI_Comm tool_comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD
-    std::unique_ptr<TraceArchive> archive_;
+    std::unique_ptr<TraceArchive> archive_;  // none in profile mode
     OTF2_EvtWriter* events_ = nullptr;
+    std::unique_ptr<CallPathProfile> profile_;  // profile mode only
+    OTF2_RegionRef program_region_ = OTF2_UNDEFINED_REGION;
     RegionRegistry regions_;
     CommRegistry comms_;
     RequestRegistry requests_;

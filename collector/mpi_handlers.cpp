@@ -177,7 +177,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
     } else if (r->kind == TrackedRequest::Kind::Send) {
         m.mpi_isend_complete(r->id);
     } else if (r->kind == TrackedRequest::Kind::Collective) {
-        m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id, r->sources);
+        m.nonblocking_collective_complete(r->op, r->comm, r->peer, r->bytes, r->received, r->id, r->started_by,
+                                          r->sources);
     } else if (r->kind == TrackedRequest::Kind::CommDup) {
         m.comms().finish_dup(r->id);
     } else {
@@ -222,7 +223,8 @@ void start_icollective(Measurement& m, OTF2_CollectiveOp op, MPI_Comm comm, int 
     r.bytes = bytes.sent;
     r.received = bytes.received;
     if (sources) r.sources = m.source_group(r.comm, *sources);
-    m.nonblocking_collective_request(m.requests().start(request, r));
+    r.started_by = m.current_region();
+    m.nonblocking_collective_request(r.comm, m.requests().start(request, r));
 }
 
 }  // namespace

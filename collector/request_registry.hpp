@@ -33,6 +33,8 @@ struct TrackedRequest {
     // Collective: the local group of its receive sources, taken when it
     // started (Measurement::source_group); UINT32_MAX: none recorded.
     std::uint32_t sources = UINT32_MAX;
+    // Collective, in profile mode: the region of the call that started it.
+    std::uint32_t started_by = UINT32_MAX;
 };
 
 class RequestRegistry {

@@ -8,8 +8,7 @@
 //
 // OTF2 has no place for the reorder flag or for graph topologies, and the
 // name is what a person reads anyway, so the name carries them. Header only:
-// the collector, which links none of common's libraries, composes names, the
-// analyzer reads them back.
+// the collector's wrappers compose names, the analyzer reads them back.
 #pragma once
 
 #include <string>

@@ -17,6 +17,7 @@
 #include "report/diff_findings.hpp"
 #include "report/findings.hpp"
 #include "report/options.hpp"
+#include "report/score.hpp"
 #include "report/page.hpp"
 #include "report/table.hpp"
 #include "report/text_mode.hpp"
@@ -67,6 +68,15 @@ std::string side_file(const report::Options& options,
 
 int run(const report::Options& options) {
     cube::Report cube = cube::read_cubex(options.report);
+    if (options.score) {
+        const report::Score score = report::score(cube, options.report);
+        report::print_score(std::cout, score);
+        if (!options.filter_out.empty()) {
+            report::write_score_filter(options.filter_out, score);
+            std::cout << "filter: " << options.filter_out << '\n';
+        }
+        return 0;
+    }
     std::string title = std::filesystem::path(options.report).filename().string();
     report::Overview overview;
     if (!options.before.empty()) {

@@ -22,6 +22,7 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         "Usage: hindsight-report REPORT.cubex [-o PAGE.html]\n"
         "       hindsight-report --text REPORT.cubex [--metric ID [--callpath PATH]] [--top N] [--csv|--json]\n"
         "       hindsight-report --diff BEFORE.cubex AFTER.cubex [-o PAGE.html | --text ...]\n"
+        "       hindsight-report --score PROFILE.cubex [--filter-out FILE]\n"
         "Writes a self-contained HTML page of a CUBE report, or prints its values.\n"
         "Options");
     visible.add_options()
@@ -39,7 +40,12 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         ("csv", po::bool_switch(&csv), "with --text: print CSV")
         ("json", po::bool_switch(&json), "with --text: print JSON")
         ("diff", po::value<std::vector<std::string>>(&diff)->multitoken(),
-         "BEFORE AFTER: the differences AFTER - BEFORE of two reports");
+         "BEFORE AFTER: the differences AFTER - BEFORE of two reports")
+        ("score", po::bool_switch(&options.score),
+         "plan a trace from a profile of hindsight-collect --profile: its size per rank and in all, the buffer, "
+         "the regions that fill it")
+        ("filter-out", po::value<std::string>(&options.filter_out),
+         "with --score: write a filter file (Score-P syntax, for --filter) leaving out short, frequent regions");
     po::options_description hidden;
     hidden.add_options()("report", po::value<std::string>(&options.report));
     po::positional_options_description positional;
@@ -53,6 +59,10 @@ std::optional<Options> parse_options(int argc, char** argv, std::ostream& out) {
         options.report = diff[1];
     }
     if (options.report.empty()) throw Error("", "no report given: hindsight-report REPORT.cubex (see --help)");
+    if (vm.count("filter-out") && !options.score) throw Error("", "--filter-out needs --score");
+    if (vm.count("filter-out") && options.filter_out.empty()) throw Error("", "no file name given to --filter-out");
+    if (options.score && (options.text || !options.before.empty() || vm.count("output")))
+        throw Error("", "--score prints its own table: no --text, --diff or -o with it");
     if (csv && json) throw Error("", "--csv and --json exclude each other");
     options.format = csv ? Format::Csv : json ? Format::Json : Format::Text;
     const bool text_only = csv || json || !options.metric.empty() || !options.call_path.empty() || top >= 0;

@@ -19,6 +19,8 @@ struct Options {
     std::string metric;        // --metric: a metric's unique name
     std::string call_path;     // --callpath: region names from the root, joined by '/'
     std::size_t top = 0;       // --top; 0: the mode's default
+    bool score = false;        // --score: plan a trace from a profile
+    std::string filter_out;    // --filter-out: with --score, write the advised filter file here
 };
 
 // Parses the command line. Returns nullopt after printing the help or the

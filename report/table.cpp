@@ -118,13 +118,6 @@ std::string printable(std::string_view raw) {
     return out;
 }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string quoted = "\"";
-    for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
 void print_table(std::ostream& out, const Table& table, Format format) {
     switch (format) {
         case Format::Text: print_text(out, table); break;

@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/text_fields.hpp"
+
 namespace hindsight::report {
 
 enum class Format { Text, Csv, Json };
@@ -34,8 +36,7 @@ inline constexpr int kMaxIndent = 32;
 // visible escapes such as \n, \t and \x1b.
 std::string printable(std::string_view text);
 
-// One CSV field (RFC 4180): quoted when it holds a separator, a quote or a
-// line break.
-std::string csv_field(const std::string& text);
+// One CSV field (RFC 4180), common/text_fields.hpp.
+using hindsight::csv_field;
 
 }  // namespace hindsight::report

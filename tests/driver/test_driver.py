@@ -18,7 +18,8 @@ DELAY = 0.2  # seconds rank 0 computes before one ping: rank 1 waits that long
 
 
 def run(args, arguments, env=None, cwd=None):
-    environment = dict(os.environ, HINDSIGHT_COLLECT=args.collect, HINDSIGHT_ANALYZE=args.analyze, **(env or {}))
+    environment = dict(os.environ, HINDSIGHT_COLLECT=args.collect, HINDSIGHT_ANALYZE=args.analyze)
+    environment.update(env or {})
     try:
         return subprocess.run(["sh", args.driver, *arguments], capture_output=True, text=True,
                               env=environment, cwd=cwd, timeout=LIMIT_SECONDS)
@@ -57,6 +58,18 @@ def end_to_end(args, work):
     expect("Largest wait states" in done.stdout, "no summary", done)
     wait = late_sender_of_rank_1(args, report)
     expect(wait >= 0.75 * DELAY, f"rank 1's Late Sender is {wait} s, at least {0.75 * DELAY} s due", done)
+
+
+def profile(args, work):
+    """--profile: the collector's profile and no trace, nothing analyzed, even
+    without an analyzer to be found."""
+    done = run(args, ["run", "-n", "2", "--launcher", args.mpiexec, "--profile", "-o", "prof", "--", *pingpong(args)],
+               cwd=work, env={"HINDSIGHT_ANALYZE": os.path.join(work, "no-analyzer")})
+    expect(done.returncode == 0, f"exit status {done.returncode}", done)
+    expect(os.path.isfile(os.path.join(work, "prof", "profile.cubex")), "no profile", done)
+    expect(os.path.isfile(os.path.join(work, "prof", "profile.communicators.csv")), "no communicator table", done)
+    expect(not os.path.exists(os.path.join(work, "prof", "traces.otf2")), "a trace was written", done)
+    expect(not os.path.exists(os.path.join(work, "prof", "analysis.cubex")), "a trace was analyzed", done)
 
 
 def default_directory(args, work):
@@ -198,7 +211,7 @@ def bad_usage(args, work):
     expect(done.returncode == 0 and done.stdout.startswith("hindsight "), "--version", done)
 
 
-CASES = {f.__name__.replace("_", "-"): f for f in (end_to_end, default_directory, existing_trace, old_trace_kept,
+CASES = {f.__name__.replace("_", "-"): f for f in (end_to_end, profile, default_directory, existing_trace, old_trace_kept,
                                                   analyzer_options, slurm_launcher, bad_usage)}
 
 

@@ -10,7 +10,8 @@ without their optional parts ([...]) and once with all of them (the first
 of alternatives), their placeholders (TRACE, DIR, REPORT.cubex, ...)
 standing for the trace and reports of such a run. A command
 that writes a trace runs in an empty directory, any other one beside two
-finished runs of the program (trace/ and trace2/, each with its report).
+finished runs of the program (trace/ and trace2/, each with its report) and
+its profile (prof/profile.cubex).
 Each must exit 0 within the time limit.
 
 The README's scripts (scripts/demo, scripts/test) are not run here: they
@@ -47,6 +48,8 @@ PLACEHOLDERS = [
     ("AFTER.cubex", "trace2/analysis.cubex"),
     ("before.cubex", "trace/analysis.cubex"),
     ("after.cubex", "trace2/analysis.cubex"),
+    ("PROFILE.cubex", "prof/profile.cubex"),
+    ("--filter-out FILE", "--filter-out advised.filter"),
     ("REPORT.cubex", "trace/analysis.cubex"),
     ("report.cubex", "trace/analysis.cubex"),
     ("PAGE.html", "page.html"),
@@ -180,6 +183,10 @@ def main():
             done = run(f"hindsight run -n {RANKS} -o {name} -- {program}", runs, env)
             if done is None or done.returncode != 0:
                 sys.exit(f"FAIL: preparing {name}: " + ("timeout" if done is None else done.stdout + done.stderr))
+        # A profile, for the commands that read one (hindsight-report --score).
+        done = run(f"hindsight run -n {RANKS} --profile -o prof -- {program}", runs, env)
+        if done is None or done.returncode != 0:
+            sys.exit("FAIL: preparing prof: " + ("timeout" if done is None else done.stdout + done.stderr))
 
         failures, ran = [], 0
         for document in documents:

@@ -115,7 +115,9 @@ def check_bad_input(args, work, chain):
              (["--text", copy, "--metric", "mpi_latesender", "--callpath", "main/nowhere"], copy),
              ([copy, "-o", os.path.join(work, "no-such-directory", "page.html")],
               os.path.join(work, "no-such-directory", "page.html")),
-             ([copy, "-o", work], work)]
+             ([copy, "-o", work], work),
+             # An analysis is no profile: nothing to plan a trace from, and no filter written.
+             (["--score", copy, "--filter-out", os.path.join(work, "advised.filter")], copy)]
     for command, named in cases:
         before = set(os.listdir(work))
         result = run(args, command, status=1)
@@ -134,7 +136,7 @@ def check_bad_input(args, work, chain):
               and "hindsight-analyze" in result.stderr, f"a trace's {name}: no advice:\n{result.stderr}")
         os.remove(part)
     for usage in (["--text", copy, "--csv", "--json"], ["--metric", "time", copy], ["--diff", copy], [],
-                  ["--text", copy, "--top", "0"]):
+                  ["--text", copy, "--top", "0"], ["--filter-out", "f", copy], ["--score", copy, "--text"]):
         result = run(args, usage, status=1)
         check(len(result.stderr.splitlines()) == 1, f"{usage}: not one line:\n{result.stderr}")
 

@@ -1,11 +1,13 @@
-#include "analyses/time_category.hpp"
+#include "common/time_category.hpp"
 
 #include <array>
 #include <string_view>
 
-#include "analyses/file_calls.hpp"
+#include "common/file_calls.hpp"
 
-namespace hindsight::analyses {
+namespace hindsight {
+
+using metrics::Metric;
 namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
@@ -93,4 +95,4 @@ Metric time_category(const Region& region) {
     return Metric::Comp;
 }
 
-}  // namespace hindsight::analyses
+}  // namespace hindsight

@@ -1,4 +1,4 @@
-#include "analyzer/side_files.hpp"
+#include "common/side_files.hpp"
 
 #include <fstream>
 #include <ostream>
@@ -6,7 +6,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 
-namespace hindsight::analyzer {
+namespace hindsight {
 
 std::filesystem::path side_file_path(const std::filesystem::path& report, const char* suffix) {
     std::filesystem::path path = report;
@@ -24,4 +24,4 @@ void write_text_file(const std::filesystem::path& path, const std::function<void
     });
 }
 
-}  // namespace hindsight::analyzer
+}  // namespace hindsight

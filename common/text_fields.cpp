@@ -1,11 +1,12 @@
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 #include <cmath>
 #include <cstdio>
 
 #include "common/utf8.hpp"
 
-namespace hindsight::report {
+namespace hindsight {
+
 
 std::string json_string(std::string_view text) {
     const std::string valid = valid_utf8(text);
@@ -41,4 +42,12 @@ std::string json_number(double value) {
     return text;
 }
 
-}  // namespace hindsight::report
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string quoted = "\"";
+    for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+}  // namespace hindsight

@@ -1,9 +1,11 @@
-#include "analyses/file_calls.hpp"
+#include "common/file_calls.hpp"
 
 #include <array>
 #include <string_view>
 
-namespace hindsight::analyses {
+namespace hindsight {
+
+using metrics::Metric;
 namespace {
 
 using Kind = FileCall::Kind;
@@ -79,4 +81,4 @@ std::optional<Metric> file_count_metric(const FileCall& call) {
     return std::nullopt;
 }
 
-}  // namespace hindsight::analyses
+}  // namespace hindsight
