@@ -80,8 +80,8 @@ Definitions definitions_of(const TraceBuilder& builder, std::map<std::string, Re
 class RankConverter {
 public:
     RankConverter(trace::LocalTrace& trace, const Definitions& defs, CallTree& tree,
-                  const std::map<std::string, RegionId>& regions)
-        : trace_(trace), defs_(defs), tree_(tree), regions_(regions) {}
+                  const std::map<std::string, RegionId>& regions, const std::vector<TraceBuilder::FileEntry>& files)
+        : trace_(trace), defs_(defs), tree_(tree), regions_(regions), files_(files) {}
 
     void operator()(Ticks t, const event::Enter& e) {
         const CallPathId parent = open_.empty() ? kNoCallPath : top().cnode;
@@ -151,6 +151,34 @@ public:
             coll.begin = started->second.first;
             coll.starting_call = started->second.second;
             started_collectives_.erase(started);
+        }
+        trace_.collectives.push_back(coll);
+        add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
+             trace::EventKind::CollectiveEnd});
+    }
+    // As the loader: I/O operations paired by handle and matching id, their
+    // bytes at the completing call, a collective one on a handle with a
+    // communicator as a collective operation at its completion.
+    void operator()(Ticks t, const event::IoOperationBegin& e) {
+        open_io_[{e.handle, e.matching_id}] = {t, open_.back(), e.mode, e.flags};
+    }
+    void operator()(Ticks t, const event::IoOperationComplete& e) {
+        const auto open = open_io_.find({e.handle, e.matching_id});
+        if (open == open_io_.end()) return;
+        const OpenIo operation = open->second;
+        open_io_.erase(open);
+        if (operation.mode == OTF2_IO_OPERATION_MODE_READ || operation.mode == OTF2_IO_OPERATION_MODE_WRITE)
+            trace_.file_transfers.push_back({e.bytes_result, open_.back(), operation.mode == OTF2_IO_OPERATION_MODE_READ});
+        const auto& comm = files_.at(e.handle).comm;
+        if ((operation.flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) == 0 || !comm) return;
+        trace::Collective coll;
+        coll.comm = comm->id;
+        coll.call_enter = open_.back();
+        coll.op = trace::CollectiveOp::FileIo;
+        coll.begin = operation.begin;
+        if ((operation.flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING) != 0) {
+            coll.nonblocking = true;
+            coll.starting_call = operation.call;
         }
         trace_.collectives.push_back(coll);
         add({t, top().cnode, static_cast<std::uint32_t>(trace_.collectives.size() - 1),
@@ -245,6 +273,15 @@ private:
     // Non-blocking collectives not yet completed: when and in which call they began.
     std::map<std::uint64_t, std::pair<Ticks, trace::EventIndex>> started_collectives_;
     trace::SourceListTable source_lists_;
+    const std::vector<TraceBuilder::FileEntry>& files_;  // by I/O handle id
+    // I/O operations begun and not yet completed, by handle and matching id.
+    struct OpenIo {
+        Ticks begin = 0;
+        trace::EventIndex call = trace::kNoEvent;
+        OTF2_IoOperationMode mode = OTF2_IO_OPERATION_MODE_READ;
+        OTF2_IoOperationFlag flags = OTF2_IO_OPERATION_FLAG_NONE;
+    };
+    std::map<std::pair<std::uint32_t, std::uint64_t>, OpenIo> open_io_;
 };
 
 // With HINDSIGHT_SCENARIO_DUMP=DIR, every scenario a test analyzes is also
@@ -272,7 +309,7 @@ std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
         trace::LocalTrace& trace = traces[static_cast<std::size_t>(r)];
         trace.rank = r;
         trace.anchor_path = "builder-trace";
-        RankConverter convert(trace, defs, tree, regions);
+        RankConverter convert(trace, defs, tree, regions, builder.files());
         for (const RecordedEvent& e : builder.rank(r).events())
             std::visit([&](const auto& payload) { convert(e.time, payload); }, e.payload);
         trace::number_starts(trace.collectives);
