@@ -27,6 +27,7 @@
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
 #include "collector/request_registry.hpp"
+#include "collector/io_registry.hpp"
 #include "collector/source_groups.hpp"
 #include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
@@ -100,6 +101,7 @@ public:
 
     RegionRegistry& regions() { return regions_; }
     CommRegistry& comms() { return comms_; }
+    IoRegistry& io() { return io_; }
     RequestRegistry& requests() { return requests_; }
     MessageRegistry& messages() { return messages_; }
     const RegionFilter& filter() const { return filter_; }
@@ -173,6 +175,19 @@ public:
     void nonblocking_collective_complete(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
                                          std::uint64_t sent, std::uint64_t received, std::uint64_t request,
                                          std::uint32_t sources = kNoSources);
+    // MPI-IO as Score-P records it, on local handle and file ids
+    // (io_registry.hpp); paradigm 0 is MPI-IO.
+    void io_create_handle(std::uint32_t handle, OTF2_IoAccessMode mode, OTF2_IoCreationFlag creation,
+                          OTF2_IoStatusFlag status);
+    void io_destroy_handle(std::uint32_t handle);
+    void io_delete_file(std::uint32_t file);
+    void io_seek(std::uint32_t handle, std::int64_t offset, OTF2_IoSeekOption whence, std::uint64_t result);
+    void io_operation_begin(std::uint32_t handle, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                            std::uint64_t bytes, std::uint64_t matching_id);
+    void io_operation_issued(std::uint32_t handle, std::uint64_t matching_id);
+    void io_operation_test(std::uint32_t handle, std::uint64_t matching_id);
+    void io_operation_complete(std::uint32_t handle, std::uint64_t bytes, std::uint64_t matching_id);
+    void io_operation_cancelled(std::uint32_t handle, std::uint64_t matching_id);
     // The local source group of the peers `ranks` of `comm` (local id), as
     // MPI numbers them in the call (the remote group's ranks on an
     // inter-communicator); kNoSources for a rank the communicator lacks.
@@ -228,6 +243,7 @@ private:
     OTF2_EvtWriter* events_ = nullptr;
     RegionRegistry regions_;
     CommRegistry comms_;
+    IoRegistry io_;
     RequestRegistry requests_;
     MessageRegistry messages_;
     struct TestRun {
