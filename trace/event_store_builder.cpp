@@ -452,7 +452,12 @@ void EventStoreBuilder::io_operation_complete(std::uint64_t time, OTF2_IoHandleR
     }
     const OpenIoOperation operation = open->second;
     open_io_operations_.erase(open);
-    if (open_.empty()) fail("an I/O operation completed outside any region");
+    // No call to file its bytes or synchronization under.
+    if (open_.empty()) [[unlikely]] {
+        outside_io_.add("handle " + std::to_string(handle) + ", matching id " + std::to_string(matching_id) + " " +
+                        where(t));
+        return;
+    }
     const bool reads = operation.mode == OTF2_IO_OPERATION_MODE_READ;
     // A writer that cannot tell the bytes done (no status) leaves them
     // undefined: the operation moved an unknown amount.
@@ -552,6 +557,7 @@ MessageSlots EventStoreBuilder::finish() {
     }
     note(uncompleted_io_, "IO_OPERATION_BEGIN records without their IO_OPERATION_COMPLETE",
          "their bytes and synchronization are left out");
+    note(outside_io_, "IO_OPERATION_COMPLETE records outside any region", "their bytes and synchronization are left out");
     note(commless_collective_io_,
          "collective I/O operations on handles without a communicator of this rank",
          "analyzed as file I/O without wait states, their synchronization is left out");

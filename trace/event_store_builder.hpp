@@ -242,6 +242,7 @@ private:
     DamageTally unbegun_io_;            // IO_OPERATION_COMPLETE of an operation never begun
     DamageTally uncompleted_io_;        // IO_OPERATION_BEGIN never completed
     DamageTally commless_collective_io_; // collective I/O on a handle without a communicator of this rank
+    DamageTally outside_io_;            // IO_OPERATION_COMPLETE outside any region
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

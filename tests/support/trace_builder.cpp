@@ -558,7 +558,7 @@ RankBuilder& RankBuilder::io_operation_begin_event(Ticks t, IoHandle file, OTF2_
 
 RankBuilder& RankBuilder::io_operation_complete_event(Ticks t, IoHandle file, std::uint64_t bytes,
                                                       std::uint64_t matching_id) {
-    require_open_region("IO_OPERATION_COMPLETE");
+    // Unchecked, even outside any region: a stream the loader must survive.
     return push({t, event::IoOperationComplete{file.id, bytes, matching_id}});
 }
 

@@ -258,8 +258,9 @@ public:
     // receive-sources attribute (common/receive_sources.hpp), a group of
     // the matching world ranks. Without it the event has no such attribute.
     RankBuilder& receive_sources(std::vector<int> comm_ranks);
-    // Score-P's I/O operation records, unchecked (no pending request):
-    // for tests of operations the analyzer cannot pair.
+    // Score-P's I/O operation records, unchecked (no pending request; the
+    // completion even outside any region): for tests of operations the
+    // analyzer cannot pair.
     RankBuilder& io_operation_begin_event(Ticks t, IoHandle file, OTF2_IoOperationMode mode,
                                           OTF2_IoOperationFlag flags, std::uint64_t bytes,
                                           std::uint64_t matching_id);

@@ -137,3 +137,19 @@ TEST_CASE("MPI-IO: operations the loader cannot pair are warnings", "[loader][io
                                                          "IO_OPERATION_COMPLETE (the first: handle 0, matching id 8 "
                                                          "in 'MPI_File_read' at 3e-08 s)"));
 }
+
+TEST_CASE("MPI-IO: an operation completed outside any region is a warning", "[loader][io][damage]") {
+    ScratchDir dir;
+    TraceBuilder t(1);
+    const IoHandle file = t.file("out.dat", t.world());
+    // Begun in MPI_File_iwrite (matching id 1), completed after main was left.
+    t.rank(0).enter(0, "main").enter(10, "MPI_File_iwrite");
+    t.rank(0).io_operation_begin_event(10, file, OTF2_IO_OPERATION_MODE_WRITE, OTF2_IO_OPERATION_FLAG_NON_BLOCKING, 4, 1);
+    t.rank(0).leave(12).leave(20).io_operation_complete_event(30, file, 4, 1);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 1);
+    CHECK(loaded.trace.file_transfers.empty());
+    REQUIRE(loaded.stats.damage.size() == 1);
+    CHECK_THAT(loaded.stats.damage[0], Catch::StartsWith("rank 0: 1 IO_OPERATION_COMPLETE records outside any region "
+                                                         "(the first: handle 0, matching id 1 at 3e-08 s)"));
+}
