@@ -139,6 +139,8 @@ inline constexpr std::array<CollectiveOpInfo, kCollectiveOpCount> kCollectiveOps
     {Op::Exscan, "MPI_Exscan", S::Prefix, R::LaterMembers},
     {Op::Init, "MPI_Init", S::Init, R::Nobody},
     {Op::Finalize, "MPI_Finalize", S::Finalize, R::Nobody},
+    // Its bytes go to the file, not to other members.
+    {Op::FileIo, "MPI-IO collective operation", S::FileIo, R::Nobody},
     {Op::Other, "any other operation", S::Unresolved, R::Members},
 }};
 

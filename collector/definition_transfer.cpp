@@ -6,6 +6,10 @@
 
 namespace hindsight::collect {
 
+// Each rank's maps travel as one array: the sizes of the region,
+// communicator, group and file maps, then the maps, the handle map last.
+constexpr std::size_t kMapSizes = 4;
+
 namespace {
 
 std::vector<int> displacements(const std::vector<int>& counts) {
@@ -63,13 +67,14 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
                 const auto& regions = out.unified.region_maps[static_cast<std::size_t>(r)];
                 const auto& comms = out.unified.comm_maps[static_cast<std::size_t>(r)];
                 const auto& groups = out.unified.group_maps[static_cast<std::size_t>(r)];
-                maps.push_back(regions.size());
-                maps.push_back(comms.size());
-                maps.insert(maps.end(), regions.begin(), regions.end());
-                maps.insert(maps.end(), comms.begin(), comms.end());
-                maps.insert(maps.end(), groups.begin(), groups.end());
-                map_sizes[static_cast<std::size_t>(r)] =
-                    static_cast<int>(2 + regions.size() + comms.size() + groups.size());
+                const auto& files = out.unified.io_file_maps[static_cast<std::size_t>(r)];
+                const auto& handles = out.unified.io_handle_maps[static_cast<std::size_t>(r)];
+                // The sizes of all but the last map, then the maps.
+                for (const auto* map : {&regions, &comms, &groups, &files}) maps.push_back(map->size());
+                for (const auto* map : {&regions, &comms, &groups, &files, &handles})
+                    maps.insert(maps.end(), map->begin(), map->end());
+                map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(
+                    kMapSizes + regions.size() + comms.size() + groups.size() + files.size() + handles.size());
             }
         } catch (const std::exception& e) {
             unified = 0;
@@ -89,13 +94,18 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
     const std::vector<int> map_displs = displacements(map_sizes);
     PMPI_Scatterv(maps.data(), map_sizes.data(), map_displs.data(), MPI_UINT64_T, my_map.data(), my_map_size,
                   MPI_UINT64_T, 0, comm);
-    if (my_map.size() >= 2) {
-        const auto regions = static_cast<std::ptrdiff_t>(my_map[0]);
-        const auto comms = static_cast<std::ptrdiff_t>(my_map[1]);
-        const auto first = my_map.begin() + 2;
-        out.region_map.assign(first, first + regions);
-        out.comm_map.assign(first + regions, first + regions + comms);
-        out.group_map.assign(first + regions + comms, my_map.end());
+    if (my_map.size() >= kMapSizes) {
+        auto next = my_map.begin() + kMapSizes;
+        for (std::size_t m = 0; m < kMapSizes; ++m) {
+            const auto size = static_cast<std::ptrdiff_t>(my_map[m]);
+            std::vector<std::uint64_t>& map = m == 0 ? out.region_map
+                                              : m == 1 ? out.comm_map
+                                              : m == 2 ? out.group_map
+                                                       : out.io_file_map;
+            map.assign(next, next + size);
+            next += size;
+        }
+        out.io_handle_map.assign(next, my_map.end());
     }
     return out;
 }

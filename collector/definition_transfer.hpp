@@ -21,6 +21,8 @@ struct TransferredDefinitions {
     std::vector<std::uint64_t> region_map;
     std::vector<std::uint64_t> comm_map;
     std::vector<std::uint64_t> group_map;  // of the receive sources' groups
+    std::vector<std::uint64_t> io_file_map;
+    std::vector<std::uint64_t> io_handle_map;
     UnifiedDefinitions unified;  // rank 0 only
     bool failed = false;         // rank 0 could not unify: there are no maps
     std::string failure;         // rank 0 only: why

@@ -105,6 +105,26 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
         for (const std::vector<int>& sources : rank.source_groups) map.push_back(groups.of(sources));
         out.receive_sources = out.receive_sources || !rank.source_groups.empty();
     }
+    // MPI-IO files by name; handles rank by rank, each its own (a file
+    // opened by all members of a communicator has a handle on each).
+    std::map<std::string, std::uint64_t> file_ids;
+    for (std::size_t r = 0; r < nranks; ++r) {
+        const LocalDefinitions& rank = ranks[r];
+        auto& files = out.io_file_maps.emplace_back();
+        for (const std::string& f : rank.io_files) {
+            const auto [it, added] = file_ids.emplace(f, out.io_files.size());
+            if (added) out.io_files.push_back(f);
+            files.push_back(it->second);
+        }
+        auto& handles = out.io_handle_maps.emplace_back();
+        for (const IoHandleRecord& h : rank.io_handles) {
+            handles.push_back(out.io_handles.size());
+            const auto comm = h.comm == OTF2_UNDEFINED_COMM
+                                  ? OTF2_CommRef{OTF2_UNDEFINED_COMM}
+                                  : static_cast<OTF2_CommRef>(out.comm_maps[r].at(h.comm));
+            out.io_handles.push_back({static_cast<std::uint32_t>(files.at(h.file)), comm});
+        }
+    }
     return out;
 }
 

@@ -47,6 +47,12 @@ struct UnifiedDefinitions {
     std::vector<std::vector<std::uint64_t>> group_maps;
     // Whether any rank recorded receive sources: the attribute is defined.
     bool receive_sources = false;
+    // MPI-IO: one file per distinct name; one handle per rank's handle,
+    // on the global communicator it was opened on (or none).
+    std::vector<std::string> io_files;
+    std::vector<IoHandleRecord> io_handles;
+    std::vector<std::vector<std::uint64_t>> io_file_maps;    // per rank
+    std::vector<std::vector<std::uint64_t>> io_handle_maps;  // per rank
 };
 
 UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks);

@@ -43,6 +43,25 @@ private:
 
 const std::string kMachine = "Linux";  // Score-P's default machine name
 
+const std::string kMpiIo = "MPI-IO";  // Score-P's name of the I/O paradigm
+
+// Score-P's definitions of MPI-IO: the paradigm, each file (its scope the
+// machine) and each handle, named after its file, on its communicator.
+void write_io_definitions(OTF2_GlobalDefWriter* w, StringTable& s, const UnifiedDefinitions& d) {
+    if (d.io_files.empty()) return;
+    constexpr OTF2_IoParadigmRef kParadigm = 0;
+    OTF2_GlobalDefWriter_WriteIoParadigm(w, kParadigm, s.ref(kMpiIo), s.ref(kMpiIo), OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                         OTF2_IO_PARADIGM_FLAG_NONE, 0, nullptr, nullptr, nullptr);
+    for (std::size_t f = 0; f < d.io_files.size(); ++f)
+        OTF2_GlobalDefWriter_WriteIoRegularFile(w, static_cast<OTF2_IoFileRef>(f), s.ref(d.io_files[f]), 0);
+    for (std::size_t h = 0; h < d.io_handles.size(); ++h) {
+        const IoHandleRecord& handle = d.io_handles[h];
+        OTF2_GlobalDefWriter_WriteIoHandle(w, static_cast<OTF2_IoHandleRef>(h), s.ref(d.io_files[handle.file]),
+                                           handle.file, kParadigm, OTF2_IO_HANDLE_FLAG_NONE, handle.comm,
+                                           OTF2_UNDEFINED_IO_HANDLE);
+    }
+}
+
 std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
 std::string dimension_name(std::size_t dim) { return "dimension " + std::to_string(dim); }
 
@@ -74,6 +93,8 @@ void collect_strings(StringTable& s, const UnifiedDefinitions& d, const ProgramC
     }
     for (const auto& c : d.comms)
         for (std::size_t dim = 0; dim < c.cart_dims.size(); ++dim) s.ref(dimension_name(dim));
+    if (!d.io_files.empty()) s.ref(kMpiIo);
+    for (const auto& f : d.io_files) s.ref(f);
 }
 
 // Cartesian topologies as OTF2 defines them: one CartDimension per
@@ -161,6 +182,7 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
         OTF2_GlobalDefWriter_WriteComm(w, id, s.ref(comm.name), comm.group, comm.parent, OTF2_COMM_FLAG_NONE);
     }
     write_cartesian_topologies(w, s, d);
+    write_io_definitions(w, s, d);
     if (d.receive_sources)
         OTF2_GlobalDefWriter_WriteAttribute(w, kReceiveSourcesAttributeId, s.ref(kReceiveSourcesAttribute),
                                             s.ref(kReceiveSourcesDescription), OTF2_TYPE_GROUP);

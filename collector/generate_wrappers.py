@@ -47,6 +47,11 @@ KINDS = {
     "comm_new": ({"out", "parent", "reorder"}, []),
     "comm_idup": ({"out", "parent"}, ["request"]),
     "comm_free": ({"comm"}, []),
+    "file_open": ({"role"}, ["comm", "filename", "amode", "fh"]),
+    "file_close": ({"role"}, ["fh"]),
+    "file_delete": ({"role"}, ["filename"]),
+    "file_seek": ({"role", "position"}, ["fh", "offset", "whence"]),
+    "file_io": ({"role", "mode", "collective", "form"}, ["fh"]),
 }
 
 REQUIRED_KEYS = {
@@ -57,6 +62,8 @@ REQUIRED_KEYS = {
     "comm_new": {"out", "parent"},
     "comm_idup": {"out", "parent"},
     "comm_free": {"comm"},
+    "file_seek": {"position"},
+    "file_io": {"mode", "collective", "form"},
 }
 
 ROLES = {"FUNCTION", "POINT2POINT", "BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE",
@@ -77,6 +84,16 @@ OP_ROLES = {
 
 POINT_TO_POINT_KINDS = {"send", "recv", "sendrecv", "isend", "irecv", "send_init", "recv_init",
                         "mprobe", "mrecv", "imrecv", "iprobe"}
+
+# The forms of file_io and the parameters each uses by name: blocking
+# (its operation completes in the call), start (non-blocking: completed
+# by Wait/Test), begin and end (a split collective's two calls).
+FILE_IO_FORMS = {
+    "blocking": ["count", "datatype", "status"],
+    "start": ["count", "datatype", "request"],
+    "begin": ["count", "datatype"],
+    "end": ["status"],
+}
 
 # Parameters the completion handlers take, by form; "flag" only for tests.
 COMPLETE_ARGS = {
@@ -233,6 +250,17 @@ def check_names(function, needed_params):
             need(keys["reorder"], "key reorder")
     if function.kind == "comm_free":
         need(keys["comm"], "key comm")
+    if function.kind == "file_io":
+        if keys["form"] not in FILE_IO_FORMS:
+            raise SpecError(function.line, f"unknown form '{keys['form']}'")
+        if keys["mode"] not in ("read", "write"):
+            raise SpecError(function.line, "mode must be read or write")
+        if keys["collective"] not in ("yes", "no"):
+            raise SpecError(function.line, "collective must be yes or no")
+        for name in FILE_IO_FORMS[keys["form"]]:
+            need(name, f"form '{keys['form']}'")
+    if function.kind == "file_seek" and keys["position"] not in ("individual", "shared"):
+        raise SpecError(function.line, "position must be individual or shared")
 
 
 def parse_spec(text):
@@ -381,6 +409,34 @@ def body(function):
     elif kind == "comm_free":
         lines.append(f"if (call.live()) on_comm_free(call, *{k['comm']});")
         lines.append(f"return {call};")
+    elif kind == "file_open":
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_file_open(call, comm, filename, amode, *fh);"])
+    elif kind == "file_close":
+        # MPI sets *fh to MPI_FILE_NULL: the handle is read before.
+        lines.append("const MPI_File hs_file = *fh;")
+        with_rc(["if (call.live()) on_file_close(call, hs_file, hs_rc == MPI_SUCCESS);"])
+    elif kind == "file_delete":
+        with_rc(["if (call && hs_rc == MPI_SUCCESS) on_file_delete(call, filename);"])
+    elif kind == "file_seek":
+        shared = "true" if k["position"] == "shared" else "false"
+        with_rc([f"if (call && hs_rc == MPI_SUCCESS) on_file_seek(call, fh, offset, whence, {shared});"])
+    elif kind == "file_io":
+        form = k["form"]
+        mode = "OTF2_IO_OPERATION_MODE_READ" if k["mode"] == "read" else "OTF2_IO_OPERATION_MODE_WRITE"
+        collective = "true" if k["collective"] == "yes" else "false"
+        if form == "end":
+            substitute_status()
+            with_rc(["if (call) on_file_io_end(call, fh, hs_rc, *status);"])
+        else:
+            lines.append(f"const FileOperation hs_io = call ? on_file_io_begin(call, fh, {mode}, {collective}, "
+                         f"{'true' if form == 'blocking' else 'false'}, count, datatype) : FileOperation{{}};")
+            if form == "blocking":
+                substitute_status()
+                with_rc(["if (hs_io) on_file_io_complete(call, hs_io, hs_rc, *status);"])
+            elif form == "start":
+                with_rc(["if (hs_io) on_file_io_issued(call, hs_io, hs_rc, request);"])
+            else:
+                with_rc(["if (hs_io) on_file_io_split(call, hs_io, hs_rc);"])
     else:  # pragma: no cover - KINDS and this function must agree
         raise AssertionError(kind)
     return lines

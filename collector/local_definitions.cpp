@@ -30,6 +30,13 @@ std::vector<std::byte> serialize(const LocalDefinitions& defs) {
     }
     w.put<std::uint64_t>(defs.source_groups.size());
     for (const std::vector<int>& g : defs.source_groups) w.put_span<int>(g);
+    w.put<std::uint64_t>(defs.io_files.size());
+    for (const std::string& f : defs.io_files) w.put_string(f);
+    w.put<std::uint64_t>(defs.io_handles.size());
+    for (const IoHandleRecord& h : defs.io_handles) {
+        w.put<std::uint64_t>(h.file);
+        w.put<std::uint64_t>(h.comm);
+    }
     return w.take();
 }
 
@@ -73,6 +80,17 @@ LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
         }
         defs.source_groups.resize(record_count(r, bytes.size()));
         for (std::vector<int>& g : defs.source_groups) g = r.get_vector<int>();
+        defs.io_files.resize(record_count(r, bytes.size()));
+        for (std::string& f : defs.io_files) f = r.get_string();
+        defs.io_handles.resize(record_count(r, bytes.size()));
+        for (IoHandleRecord& h : defs.io_handles) {
+            const auto file = r.get<std::uint64_t>();
+            const auto comm = r.get<std::uint64_t>();
+            if (file >= defs.io_files.size()) throw Error("", "an I/O handle of an unknown file");
+            if (comm != OTF2_UNDEFINED_COMM && comm >= defs.comms.size())
+                throw Error("", "an I/O handle on an unknown communicator");
+            h = {static_cast<std::uint32_t>(file), static_cast<OTF2_CommRef>(comm)};
+        }
         if (!r.empty()) throw Error("", "bytes after the last record");
         return defs;
     } catch (const Error&) {

@@ -1,5 +1,5 @@
 // What one rank defined during the run (regions, communicators, its node,
-// its event count, the groups of its receive sources), and its encoding for the trip to rank 0, which unifies
+// its event count, the groups of its receive sources, its MPI-IO files and handles), and its encoding for the trip to rank 0, which unifies
 // all ranks' definitions (definition_unification.hpp).
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collector/comm_registry.hpp"
+#include "collector/io_registry.hpp"
 #include "collector/region_registry.hpp"
 
 namespace hindsight::collect {
@@ -22,6 +23,9 @@ struct LocalDefinitions {
     // The receive sources recorded, by local group id: sorted world ranks
     // (source_groups.hpp).
     std::vector<std::vector<int>> source_groups;
+    // MPI-IO: the files by local id, the handles opened on them.
+    std::vector<std::string> io_files;
+    std::vector<IoHandleRecord> io_handles;
 };
 
 std::vector<std::byte> serialize(const LocalDefinitions& defs);

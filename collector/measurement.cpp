@@ -283,6 +283,54 @@ void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t 
     record(OTF2_EvtWriter_MpiSend(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
 }
 
+// MPI-IO's records; a profile counts each as an event a trace would hold.
+void Measurement::io_create_handle(std::uint32_t handle, OTF2_IoAccessMode mode, OTF2_IoCreationFlag creation,
+                                   OTF2_IoStatusFlag status) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoCreateHandle(writer(), nullptr, timestamp(), handle, mode, creation, status));
+}
+
+void Measurement::io_destroy_handle(std::uint32_t handle) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoDestroyHandle(writer(), nullptr, timestamp(), handle));
+}
+
+void Measurement::io_delete_file(std::uint32_t file) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoDeleteFile(writer(), nullptr, timestamp(), 0, file));
+}
+
+void Measurement::io_seek(std::uint32_t handle, std::int64_t offset, OTF2_IoSeekOption whence, std::uint64_t result) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoSeek(writer(), nullptr, timestamp(), handle, offset, whence, result));
+}
+
+void Measurement::io_operation_begin(std::uint32_t handle, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     std::uint64_t bytes, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoOperationBegin(writer(), nullptr, timestamp(), handle, mode, flags, bytes, matching_id));
+}
+
+void Measurement::io_operation_issued(std::uint32_t handle, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoOperationIssued(writer(), nullptr, timestamp(), handle, matching_id));
+}
+
+void Measurement::io_operation_test(std::uint32_t handle, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoOperationTest(writer(), nullptr, timestamp(), handle, matching_id));
+}
+
+void Measurement::io_operation_complete(std::uint32_t handle, std::uint64_t bytes, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoOperationComplete(writer(), nullptr, timestamp(), handle, bytes, matching_id));
+}
+
+void Measurement::io_operation_cancelled(std::uint32_t handle, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_IoOperationCancelled(writer(), nullptr, timestamp(), handle, matching_id));
+}
+
 void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
     if (profile_) return profile_->message(comm, bytes, false);
     record(OTF2_EvtWriter_MpiRecv(writer(), nullptr, timestamp(), peer, comm, tag, bytes));
@@ -430,6 +478,8 @@ void Measurement::write_definitions(const TransferredDefinitions& transferred, c
         write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map);
         write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map);
         write_mapping(writer, OTF2_MAPPING_GROUP, transferred.group_map);
+        write_mapping(writer, OTF2_MAPPING_IO_FILE, transferred.io_file_map);
+        write_mapping(writer, OTF2_MAPPING_IO_HANDLE, transferred.io_handle_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
@@ -486,7 +536,7 @@ void Measurement::write_trace(TimerSample program_end) {
     PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
-                           source_groups_.sets()};
+                           source_groups_.sets(), io_.files(), io_.handles()};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;
@@ -537,7 +587,8 @@ void Measurement::write_profile(TimerSample program_end) {
         say("rank " + std::to_string(world_rank_) + ": the profile holds " + std::to_string(profile_->tree().size()) +
             " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
     }
-    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets()};
+    LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets(),
+                           io_.files(), io_.handles()};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         if (world_rank_ == 0) say(transferred.failure + "; no profile is written");

@@ -29,6 +29,7 @@
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
 #include "collector/request_registry.hpp"
+#include "collector/io_registry.hpp"
 #include "collector/source_groups.hpp"
 #include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
@@ -102,6 +103,7 @@ public:
 
     RegionRegistry& regions() { return regions_; }
     CommRegistry& comms() { return comms_; }
+    IoRegistry& io() { return io_; }
     RequestRegistry& requests() { return requests_; }
     MessageRegistry& messages() { return messages_; }
     const RegionFilter& filter() const { return filter_; }
@@ -183,6 +185,19 @@ public:
                                          std::uint32_t started_by, std::uint32_t sources = kNoSources);
     // The region of the MPI call being recorded (profile mode; kNoId else).
     std::uint32_t current_region() const { return profile_ ? profile_->current_region() : kNoId; }
+    // MPI-IO as Score-P records it, on local handle and file ids
+    // (io_registry.hpp); paradigm 0 is MPI-IO.
+    void io_create_handle(std::uint32_t handle, OTF2_IoAccessMode mode, OTF2_IoCreationFlag creation,
+                          OTF2_IoStatusFlag status);
+    void io_destroy_handle(std::uint32_t handle);
+    void io_delete_file(std::uint32_t file);
+    void io_seek(std::uint32_t handle, std::int64_t offset, OTF2_IoSeekOption whence, std::uint64_t result);
+    void io_operation_begin(std::uint32_t handle, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                            std::uint64_t bytes, std::uint64_t matching_id);
+    void io_operation_issued(std::uint32_t handle, std::uint64_t matching_id);
+    void io_operation_test(std::uint32_t handle, std::uint64_t matching_id);
+    void io_operation_complete(std::uint32_t handle, std::uint64_t bytes, std::uint64_t matching_id);
+    void io_operation_cancelled(std::uint32_t handle, std::uint64_t matching_id);
     // The local source group of the peers `ranks` of `comm` (local id), as
     // MPI numbers them in the call (the remote group's ranks on an
     // inter-communicator); kNoSources for a rank the communicator lacks.
@@ -244,6 +259,7 @@ private:
     OTF2_RegionRef program_region_ = OTF2_UNDEFINED_REGION;
     RegionRegistry regions_;
     CommRegistry comms_;
+    IoRegistry io_;
     RequestRegistry requests_;
     MessageRegistry messages_;
     struct TestRun {

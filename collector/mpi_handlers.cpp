@@ -172,7 +172,11 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
     if (!r || !r->active) return;
     int cancelled = 0;
     PMPI_Test_cancelled(&status, &cancelled);
-    if (cancelled) {
+    if (cancelled && r->kind == TrackedRequest::Kind::FileIo) {
+        m.io_operation_cancelled(r->io_handle, r->id);
+    } else if (r->kind == TrackedRequest::Kind::FileIo) {
+        m.io_operation_complete(r->io_handle, file_bytes(status), r->id);
+    } else if (cancelled) {
         m.mpi_request_cancelled(r->id);
     } else if (r->kind == TrackedRequest::Kind::Send) {
         m.mpi_isend_complete(r->id);
@@ -192,7 +196,11 @@ void on_tested(MpiCall& call, MPI_Request handle) {
     Measurement& m = call.measurement();
     const TrackedRequest* r = m.requests().find(handle);
     // An idup's request has no OTF2 request events to test.
-    if (r && r->active && r->kind != TrackedRequest::Kind::CommDup) m.mpi_request_test(r->id);
+    if (!r || !r->active || r->kind == TrackedRequest::Kind::CommDup) return;
+    if (r->kind == TrackedRequest::Kind::FileIo)
+        m.io_operation_test(r->io_handle, r->id);
+    else
+        m.mpi_request_test(r->id);
 }
 
 void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begin(); }

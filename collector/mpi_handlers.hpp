@@ -141,6 +141,33 @@ void on_comm_free(MpiCall& call, MPI_Comm comm);
 // MPI_Comm_idup: `comm` is recorded when `request` completes.
 void on_comm_idup(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, MPI_Request request);
 
+// MPI-IO, as Score-P records it (file_handlers.cpp): handles created at
+// MPI_File_open and destroyed at MPI_File_close, files deleted, seeks, and
+// each read or write as an I/O operation, begun before MPI gets control
+// and completed, with the bytes its status reports, where it completes.
+// Unknown handles (MPI_FILE_NULL, one opened while no measurement ran)
+// and failed calls record no operation; nothing here calls MPI but to read
+// a status or a file position.
+void on_file_open(MpiCall& call, MPI_Comm comm, const char* filename, int amode, MPI_File fh);
+void on_file_close(MpiCall& call, MPI_File fh, bool closed);
+void on_file_delete(MpiCall& call, const char* filename);
+void on_file_seek(MpiCall& call, MPI_File fh, MPI_Offset offset, int whence, bool shared);
+// Writes IO_OPERATION_BEGIN of `count` elements of `datatype`; `blocking`:
+// it completes in this call, else later (Wait/Test, or the split
+// operation's _end).
+FileOperation on_file_io_begin(MpiCall& call, MPI_File fh, OTF2_IoOperationMode mode, bool collective,
+                               bool blocking, int count, MPI_Datatype datatype);
+// A blocking operation's end: its completion with the bytes of `status`.
+void on_file_io_complete(MpiCall& call, const FileOperation& op, int rc, const MPI_Status& status);
+// A non-blocking operation started: issued, and its request tracked.
+void on_file_io_issued(MpiCall& call, const FileOperation& op, int rc, MPI_Request* request);
+// A split collective's _begin and _end.
+void on_file_io_split(MpiCall& call, const FileOperation& op, int rc);
+void on_file_io_end(MpiCall& call, MPI_File fh, int rc, const MPI_Status& status);
+// Bytes an I/O operation moved, by its status; OTF2_UNDEFINED_UINT64
+// where the status does not say.
+std::uint64_t file_bytes(const MPI_Status& status);
+
 // --- the Wait/Test family -------------------------------------------------------
 // Each calls `pmpi(statuses)` with statuses it can read even when the
 // program passed MPI_STATUS(ES)_IGNORE, then records the completions.

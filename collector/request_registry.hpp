@@ -1,4 +1,4 @@
-// Outstanding requests (point-to-point and non-blocking collectives): what
+// Outstanding requests (point-to-point, non-blocking collectives and MPI-IO): what
 // the completion event needs to know about a request that MPI_Wait/Test only
 // identifies by its handle.
 //
@@ -19,7 +19,9 @@ namespace hindsight::collect {
 struct TrackedRequest {
     // CommDup: an MPI_Comm_idup, whose communicator is recorded when the
     // request completes (CommRegistry::finish_dup).
-    enum class Kind : std::uint8_t { Send, Recv, Collective, CommDup };
+    // FileIo: a non-blocking MPI-IO operation on handle io_handle, its
+    // matching id the request's id.
+    enum class Kind : std::uint8_t { Send, Recv, Collective, CommDup, FileIo };
     Kind kind = Kind::Send;
     bool persistent = false;
     bool active = false;       // started and not yet completed
@@ -35,6 +37,7 @@ struct TrackedRequest {
     std::uint32_t sources = UINT32_MAX;
     // Collective, in profile mode: the region of the call that started it.
     std::uint32_t started_by = UINT32_MAX;
+    std::uint32_t io_handle = 0;  // file I/O: the local I/O handle
 };
 
 class RequestRegistry {
@@ -45,6 +48,14 @@ public:
         request.active = true;
         map_[handle].push_back(request);
         return request.id;
+    }
+    // A fresh id, for an operation that needs one before MPI returns its
+    // request (an I/O operation's matching id, written at its begin).
+    std::uint64_t new_id() { return next_id_++; }
+    // A started request whose id was drawn by new_id().
+    void start_with_id(MPI_Request handle, TrackedRequest request) {
+        request.active = true;
+        map_[handle].push_back(request);
     }
     // A persistent request, inactive until MPI_Start.
     void add_persistent(MPI_Request handle, TrackedRequest request) {

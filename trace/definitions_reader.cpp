@@ -112,6 +112,14 @@ public:
         }
     }
 
+    // Kept as the trace's comm reference, resolved where an event uses it:
+    // a handle's communicator decides nothing unless a collective operation
+    // on the handle needs it.
+    void io_handle(OTF2_IoHandleRef self, OTF2_CommRef comm) {
+        if (!result.io_handle_comms.emplace(self, comm).second)
+            fail("I/O handle " + std::to_string(self) + " is defined twice");
+    }
+
     void cart_dimension(OTF2_CartDimensionRef self, std::uint32_t size, OTF2_CartPeriodicity periodicity) {
         define(cart_dimension_ids_, self, "Cartesian dimension");
         cart_dimensions_.push_back({static_cast<int>(size), periodicity == OTF2_CART_PERIODIC_TRUE});
@@ -220,6 +228,11 @@ otf2::GlobalDefCallbacks make_callbacks() {
         cb.get(), [](void* ud, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef first, OTF2_GroupRef second,
                      OTF2_CommRef, OTF2_CommFlag) {
             return self(ud).guarded([&] { self(ud).inter_comm(id, name, first, second); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(
+        cb.get(), [](void* ud, OTF2_IoHandleRef id, OTF2_StringRef, OTF2_IoFileRef, OTF2_IoParadigmRef,
+                     OTF2_IoHandleFlag, OTF2_CommRef comm, OTF2_IoHandleRef) {
+            return self(ud).guarded([&] { self(ud).io_handle(id, comm); });
         });
     OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(
         cb.get(), [](void* ud, OTF2_CartDimensionRef id, OTF2_StringRef, std::uint32_t size,

@@ -2,8 +2,10 @@
 // with dense ids (see id_map.hpp) and OTF2's enumerations mapped to ours.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/definitions.hpp"
@@ -24,6 +26,12 @@ struct TraceDefinitions {
     // The attribute that names the members a collective received data from
     // (common/receive_sources.hpp), when the trace defines it with its type.
     std::optional<std::uint64_t> sources_attribute;
+    // The communicator each I/O handle was opened on (OTF2's IoHandle
+    // definition: the communicator of MPI_File_open), as the trace's comm
+    // reference; OTF2_UNDEFINED_COMM for a handle without one (POSIX I/O, or
+    // a writer that does not say). A collective I/O operation synchronizes
+    // this communicator.
+    std::unordered_map<std::uint64_t, std::uint64_t> io_handle_comms;
 
     const std::string& string(std::uint64_t trace_id) const;
     // Index of MPI_COMM_WORLD: the communicator of that name, or else the

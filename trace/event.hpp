@@ -97,6 +97,12 @@ enum class CollectiveOp : std::uint8_t {
     // treat them like any other collective on MPI_COMM_WORLD.
     Init,
     Finalize,
+    // A collective MPI-IO operation (MPI_File_write_at_all, the _begin/_end
+    // pairs, MPI_File_iread_all, ...): OTF2 records it as an I/O operation
+    // with the collective flag on a handle; the loader adds a collective
+    // record on the communicator the file was opened with, at the
+    // operation's completion, since all its members take part.
+    FileIo,
     Other,
 };
 
@@ -132,6 +138,17 @@ struct Collective {
     // then any member may have sent to it.
     std::uint32_t sources = kNoSources;
     static constexpr std::uint32_t kNoSources = UINT32_MAX;
+};
+
+// The bytes an MPI-IO (or other I/O) operation read or wrote, as its
+// completion reports them (OTF2's IO_OPERATION_COMPLETE), filed under the
+// call that completed it: the reading or writing call itself when it
+// blocked, the MPI_Wait/MPI_Test (or _end call) otherwise, as Score-P's
+// profile does.
+struct FileTransfer {
+    std::uint64_t bytes = 0;
+    EventIndex call_enter = kNoEvent;  // Enter of the completing call
+    bool read = false;                 // else a write
 };
 
 }  // namespace hindsight::trace

@@ -421,6 +421,71 @@ void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2
     push_collective(t, c);
 }
 
+std::optional<CommId> EventStoreBuilder::io_handle_comm(OTF2_IoHandleRef handle) const {
+    const auto defined = defs_.io_handle_comms.find(handle);
+    if (defined == defs_.io_handle_comms.end() || defined->second == OTF2_UNDEFINED_COMM) return std::nullopt;
+    const auto comm = defs_.comm_ids.find(defined->second);
+    if (!comm || !member_of_[*comm]) return std::nullopt;
+    return *comm;
+}
+
+void EventStoreBuilder::io_operation_begin(std::uint64_t time, OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,
+                                           OTF2_IoOperationFlag flags, std::uint64_t matching_id) {
+    const Ticks t = corrected(time, "IO_OPERATION_BEGIN");
+    // A begin whose operation never completes before the next one with
+    // the same ids lost its completion; the newer one takes the ids.
+    const auto [it, added] = open_io_operations_.insert_or_assign({handle, matching_id},
+                                                                  OpenIoOperation{t, open_call(), mode, flags});
+    if (!added) [[unlikely]]
+        uncompleted_io_.add("handle " + std::to_string(handle) + ", matching id " + std::to_string(matching_id) +
+                            " " + where(t));
+}
+
+void EventStoreBuilder::io_operation_complete(std::uint64_t time, OTF2_IoHandleRef handle, std::uint64_t bytes,
+                                              std::uint64_t matching_id) {
+    const Ticks t = corrected(time, "IO_OPERATION_COMPLETE");
+    const auto open = open_io_operations_.find({handle, matching_id});
+    if (open == open_io_operations_.end()) [[unlikely]] {
+        unbegun_io_.add("handle " + std::to_string(handle) + ", matching id " + std::to_string(matching_id) + " " +
+                        where(t));
+        return;
+    }
+    const OpenIoOperation operation = open->second;
+    open_io_operations_.erase(open);
+    // No call to file its bytes or synchronization under.
+    if (open_.empty()) [[unlikely]] {
+        outside_io_.add("handle " + std::to_string(handle) + ", matching id " + std::to_string(matching_id) + " " +
+                        where(t));
+        return;
+    }
+    const bool reads = operation.mode == OTF2_IO_OPERATION_MODE_READ;
+    // A writer that cannot tell the bytes done (no status) leaves them
+    // undefined: the operation moved an unknown amount.
+    if ((reads || operation.mode == OTF2_IO_OPERATION_MODE_WRITE) && bytes != OTF2_UNDEFINED_UINT64)
+        trace_.file_transfers.push_back({bytes, open_call(), reads});
+    if ((operation.flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) == 0) return;
+    const std::optional<CommId> comm = io_handle_comm(handle);
+    if (!comm) [[unlikely]] {
+        commless_collective_io_.add("handle " + std::to_string(handle) + " " + where(t));
+        return;
+    }
+    Collective c{*comm, -1, 0, 0, open_call(), CollectiveOp::FileIo};
+    c.begin = operation.begin;
+    if ((operation.flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING) != 0) {
+        c.nonblocking = true;
+        c.starting_call = operation.call;
+    }
+    push_collective(t, c);
+}
+
+void EventStoreBuilder::io_operation_cancelled(std::uint64_t time, OTF2_IoHandleRef handle,
+                                               std::uint64_t matching_id) {
+    (void)corrected(time, "IO_OPERATION_CANCELLED");
+    open_io_operations_.erase({handle, matching_id});
+}
+
+void EventStoreBuilder::io_record(std::uint64_t time, const char* record) { (void)corrected(time, record); }
+
 void EventStoreBuilder::program_begin(std::uint64_t time, OTF2_StringRef program_name,
                                       std::span<const OTF2_StringRef> arguments) {
     const Ticks t = corrected(time, "PROGRAM_BEGIN");
@@ -477,6 +542,25 @@ MessageSlots EventStoreBuilder::finish() {
     note(unstarted_collectives_,
          "NON_BLOCKING_COLLECTIVE_COMPLETE records of requests no NON_BLOCKING_COLLECTIVE_REQUEST started",
          "analyzed as if the operations had begun in the calls that complete them");
+    note(unbegun_io_, "IO_OPERATION_COMPLETE records of operations no IO_OPERATION_BEGIN began",
+         "their bytes and synchronization are left out");
+    for (const auto& [ids, operation] : open_io_operations_) {
+        // Named by the call that began it: no call is open any more.
+        const std::string call =
+            operation.call == kNoEvent
+                ? std::string()
+                : "in '" + trace_.region_of(trace_.events[operation.call].cnode).name + "' ";
+        std::ostringstream at;
+        at << trace_.seconds(operation.begin);
+        uncompleted_io_.add("handle " + std::to_string(ids.first) + ", matching id " + std::to_string(ids.second) +
+                            " " + call + "at " + at.str() + " s");
+    }
+    note(uncompleted_io_, "IO_OPERATION_BEGIN records without their IO_OPERATION_COMPLETE",
+         "their bytes and synchronization are left out");
+    note(outside_io_, "IO_OPERATION_COMPLETE records outside any region", "their bytes and synchronization are left out");
+    note(commless_collective_io_,
+         "collective I/O operations on handles without a communicator of this rank",
+         "analyzed as file I/O without wait states, their synchronization is left out");
     number_starts(trace_.collectives);
     return std::move(slots_).finish();
 }

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,6 +80,21 @@ public:
     void program_end(std::uint64_t time);
     // MPI_COLLECTIVE_BEGIN: kept for the collective that ends next.
     void collective_begin(std::uint64_t time);
+    // OTF2's I/O operations, paired by handle and matching id: begun by
+    // IO_OPERATION_BEGIN (in the reading or writing call, or the one that
+    // starts a non-blocking or split operation), completed, with the bytes
+    // done, by IO_OPERATION_COMPLETE (in the same call, or in MPI_Wait & co.
+    // or the split operation's _end call). A completed read or write adds a
+    // FileTransfer; a collective one on a handle with a communicator adds a
+    // collective operation (CollectiveOp::FileIo) at its completion.
+    void io_operation_begin(std::uint64_t time, OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,
+                            OTF2_IoOperationFlag flags, std::uint64_t matching_id);
+    void io_operation_complete(std::uint64_t time, OTF2_IoHandleRef handle, std::uint64_t bytes,
+                               std::uint64_t matching_id);
+    void io_operation_cancelled(std::uint64_t time, OTF2_IoHandleRef handle, std::uint64_t matching_id);
+    // Any other I/O record the store looks at only for its timestamp (the
+    // handles' creation and destruction, seeks, issued operations, ...).
+    void io_record(std::uint64_t time, const char* record);
 
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
@@ -199,6 +215,17 @@ private:
         EventIndex call = kNoEvent;
     };
     std::unordered_map<std::uint64_t, Started> started_collectives_;
+    // I/O operations begun and not yet completed, by handle and matching id.
+    struct OpenIoOperation {
+        Ticks begin = 0;
+        EventIndex call = kNoEvent;  // Enter of the call that began it
+        OTF2_IoOperationMode mode = OTF2_IO_OPERATION_MODE_READ;
+        OTF2_IoOperationFlag flags = OTF2_IO_OPERATION_FLAG_NONE;
+    };
+    std::map<std::pair<std::uint64_t, std::uint64_t>, OpenIoOperation> open_io_operations_;
+    // The communicator whose members all take part in a collective
+    // operation on `handle`, if the trace names one this rank belongs to.
+    std::optional<CommId> io_handle_comm(OTF2_IoHandleRef handle) const;
     // Damage that the analysis can go around, counted with the first case
     // described; finish() turns them into stats.damage.
     struct DamageTally {
@@ -212,6 +239,10 @@ private:
     DamageTally unstarted_sends_;       // MPI_ISEND_COMPLETE of a request never started
     DamageTally unended_collectives_;   // MPI_COLLECTIVE_BEGIN without its end
     DamageTally unstarted_collectives_; // NON_BLOCKING_COLLECTIVE_COMPLETE of a request never started
+    DamageTally unbegun_io_;            // IO_OPERATION_COMPLETE of an operation never begun
+    DamageTally uncompleted_io_;        // IO_OPERATION_BEGIN never completed
+    DamageTally commless_collective_io_; // collective I/O on a handle without a communicator of this rank
+    DamageTally outside_io_;            // IO_OPERATION_COMPLETE outside any region
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

@@ -32,6 +32,9 @@ public:
     // A non-blocking collective operation has its event where it completes
     // (OTF2's NON_BLOCKING_COLLECTIVE_COMPLETE, in MPI_Wait & co.).
     std::vector<Collective> collectives;
+    // The reads and writes of files with the bytes they moved, in the
+    // order of their completions.
+    std::vector<FileTransfer> file_transfers;
     // The calls that posted the non-blocking receives, for those whose
     // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
     // message index. Read it through posting_call().

@@ -136,6 +136,48 @@ otf2::EvtCallbacks make_event_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*) {
             return handle(ud, [&] { sink(ud).builder.collective_begin(t); });
         });
+    // I/O operations: their bytes, and the synchronization of collective ones.
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_IoHandleRef io, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags, std::uint64_t,
+              std::uint64_t matching_id) {
+            return handle(ud, [&] { sink(ud).builder.io_operation_begin(t, io, mode, flags, matching_id); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_IoHandleRef io, std::uint64_t bytes, std::uint64_t matching_id) {
+            return handle(ud, [&] { sink(ud).builder.io_operation_complete(t, io, bytes, matching_id); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_IoHandleRef io, std::uint64_t matching_id) {
+            return handle(ud, [&] { sink(ud).builder.io_operation_cancelled(t, io, matching_id); });
+        });
+    // The other I/O records say nothing the analysis uses, but belong to
+    // the I/O it analyzes: seen, not counted as skipped.
+    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef,
+              OTF2_IoAccessMode, OTF2_IoCreationFlag, OTF2_IoStatusFlag) {
+            return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_CREATE_HANDLE"); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef) {
+            return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_DESTROY_HANDLE"); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoDeleteFileCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoParadigmRef,
+              OTF2_IoFileRef) { return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_DELETE_FILE"); }); });
+    OTF2_EvtReaderCallbacks_SetIoSeekCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef,
+              std::int64_t, OTF2_IoSeekOption, std::uint64_t) {
+            return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_SEEK"); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef,
+              std::uint64_t) { return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_OPERATION_ISSUED"); }); });
+    OTF2_EvtReaderCallbacks_SetIoOperationTestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef,
+              std::uint64_t) { return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_OPERATION_TEST"); }); });
     // Counted by kind for the warning about what the analysis ignores; all
     // other unused records are counted together from the total.
     OTF2_EvtReaderCallbacks_SetMetricCallback(c, &count_skipped<&LoadStats::metric_records>);

@@ -33,8 +33,11 @@ private:
     std::vector<char> known_;
 };
 
+// Communication operations of the program: neither the implicit
+// synchronizations of MPI_Init and MPI_Finalize nor file operations.
 bool is_program_operation(const trace::Collective& c) {
-    return c.op != trace::CollectiveOp::Init && c.op != trace::CollectiveOp::Finalize;
+    return c.op != trace::CollectiveOp::Init && c.op != trace::CollectiveOp::Finalize &&
+           c.op != trace::CollectiveOp::FileIo;
 }
 
 }  // namespace

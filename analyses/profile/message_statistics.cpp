@@ -36,8 +36,11 @@ replay::CollectiveTask MessageStatistics::on_collective(const trace::EventView& 
 
 void MessageStatistics::count_collective(CallPathId cnode, const trace::Collective& coll) {
     // MPI_Init and MPI_Finalize synchronize but are no collective operations
-    // of the program.
-    if (coll.op == trace::CollectiveOp::Init || coll.op == trace::CollectiveOp::Finalize) return;
+    // of the program; collective file operations move data to the file, not
+    // between ranks (the file metrics count them).
+    if (coll.op == trace::CollectiveOp::Init || coll.op == trace::CollectiveOp::Finalize ||
+        coll.op == trace::CollectiveOp::FileIo)
+        return;
     const bool sends = coll.bytes_sent > 0;
     const bool receives = coll.bytes_received > 0;
     if (!sends && !receives)

@@ -34,6 +34,10 @@ void ProfileAnalysis::end_pass(const trace::LocalTrace& trace) {
         if (const auto count = file_count_metric(file_call(region.canonical_name.empty() ? region.name : region.canonical_name)))
             cube_->add(*count, c, static_cast<double>(visits_[c]));
     }
+    // Bytes read and written, at the call that completed each operation.
+    for (const trace::FileTransfer& transfer : trace.file_transfers)
+        cube_->add(transfer.read ? Metric::IoBytesRead : Metric::IoBytesWritten,
+                   trace.events[transfer.call_enter].cnode, static_cast<double>(transfer.bytes));
 }
 
 }  // namespace hindsight::analyses

@@ -1,5 +1,6 @@
 // The call-path profile: how often each call path was visited and where its
-// exclusive time went (computation, the MPI classes, measurement overhead).
+// exclusive time went (computation, the MPI classes, measurement overhead),
+// and the bytes its file operations read and wrote.
 #pragma once
 
 #include <cstdint>

@@ -68,6 +68,7 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     case CollectiveShape::Barrier:
     case CollectiveShape::Init:
     case CollectiveShape::Finalize:
+    case CollectiveShape::FileIo:
         co_await all_synchronizing(call, exchange);
         break;
     case CollectiveShape::NToN:

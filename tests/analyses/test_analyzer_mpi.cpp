@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "common/cube/query.hpp"
@@ -277,4 +278,38 @@ TEST_CASE("analyzer: the timeline's windows beside the report, none with --timel
     CHECK_FALSE(fs::exists(timeline));
     CHECK(analyze("--timeline 11 2>/dev/null") != 0);
     fs::remove_all(dir);
+}
+
+TEST_CASE("analyzer: a collective file write with a late rank, read back from the report", "[mpi][io]") {
+    // Score-P's MPI-IO records through the loader and the MPI replay:
+    //   rank r: MPI_Init 0..10, prep 10..(10 + p) with p = 10, 10, 40,
+    //   MPI_File_write_at_all (10 + p)..70 of 1000 bytes on a file opened
+    //   on MPI_COMM_WORLD, MPI_File_write_all 70..80 of 8 bytes on a handle
+    //   whose communicator the trace does not name (a warning: no wait
+    //   state there), MPI_Finalize 80..90.
+    // Ranks 0 and 1 wait 50 - 20 for rank 2 in the collective write; rank
+    // 2's 30 ticks more of prep, over each of them, bear the 60 ticks.
+    TraceBuilder t(3);
+    const IoHandle shared = t.file("checkpoint.dat", t.world());
+    const IoHandle unknown = t.file("log.dat", std::nullopt);
+    const Ticks prep[] = {10, 10, 40};
+    for (int r = 0; r < 3; ++r) {
+        t.rank(r).enter(0, "main").init(0, 10).region(10, 10 + prep[r], "prep");
+        t.rank(r).file_io(10 + prep[r], 70, "MPI_File_write_at_all", shared, false, true, 1000);
+        t.rank(r).file_io(70, 80, "MPI_File_write_all", unknown, false, true, 8);
+        t.rank(r).finalize(80, 90).leave(90);
+    }
+    const cube::Report r = analyse(t, "fileio");
+    using cube::value_at;
+    for (int rank : {0, 1})
+        CHECK(value_at(r, "mpi_io_wait_nxn", {"main", "MPI_File_write_at_all"}, rank) == Approx(ns(30)));
+    CHECK(value_at(r, "mpi_io_wait_nxn", {"main", "MPI_File_write_at_all"}, 2) == 0.0);
+    for (int rank = 0; rank < 3; ++rank) {
+        CHECK(value_at(r, "mpi_io_wait_nxn", {"main", "MPI_File_write_all"}, rank) == 0.0);
+        CHECK(value_at(r, "mpi_io_collective", {"main", "MPI_File_write_all"}, rank) == Approx(ns(10)));
+        CHECK(value_at(r, "io_bytes_written", {"main", "MPI_File_write_at_all"}, rank) == 1000.0);
+        CHECK(value_at(r, "io_bytes_written", {"main", "MPI_File_write_all"}, rank) == 8.0);
+    }
+    CHECK(value_at(r, "delay_io_n2n", {"main", "prep"}, 2) == Approx(ns(60)));
+    CHECK(cube::sum_over_call_paths(r, "delay_io_n2n_aggregate", 0) == 0.0);
 }

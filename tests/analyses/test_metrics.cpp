@@ -23,7 +23,8 @@ struct Expected {
 };
 
 // Scalasca's MPI metric tree, in its order, restricted to the metrics
-// Hindsight measures (no MPI file I/O, no computational imbalance).
+// Hindsight measures (no computational imbalance), with Hindsight's
+// additions where they stand (marked).
 const Expected kScalascaTree[] = {
     {"time", "", "Time", "sec"},
     {"execution", "time", "Execution", "sec"},
@@ -55,6 +56,9 @@ const Expected kScalascaTree[] = {
     {"mpi_io", "mpi", "File I/O", "sec"},
     {"mpi_io_individual", "mpi_io", "Individual", "sec"},
     {"mpi_io_collective", "mpi_io", "Collective", "sec"},
+    // Hindsight's wait state of collective file operations: not in
+    // Scalasca's tree, placed below the time it is part of.
+    {"mpi_io_wait_nxn", "mpi_io_collective", "Wait at collective I/O", "sec"},
     {"overhead", "time", "Overhead", "sec"},
     {"visits", "", "Visits", "occ"},
     {"syncs", "", "MPI synchronizations", "occ"},
@@ -90,6 +94,9 @@ const Expected kScalascaTree[] = {
     {"bytes_coll", "bytes", "Collective", "bytes"},
     {"bytes_cout", "bytes_coll", "Outgoing", "bytes"},
     {"bytes_cin", "bytes_coll", "Incoming", "bytes"},
+    // Score-P's I/O byte metrics, as its profiles name them.
+    {"io_bytes_read", "", "I/O bytes read", "bytes"},
+    {"io_bytes_written", "", "I/O bytes written", "bytes"},
     {"delay", "", "Delay costs", "sec"},
     {"delay_mpi", "delay", "MPI", "sec"},
     {"delay_p2p", "delay_mpi", "Point-to-point", "sec"},
@@ -112,6 +119,10 @@ const Expected kScalascaTree[] = {
     {"delay_n2n_aggregate", "delay_collective", "Wait at N x N", "sec"},
     {"delay_n2n", "delay_n2n_aggregate", "Short-term", "sec"},
     {"delay_n2n_longterm", "delay_n2n_aggregate", "Long-term", "sec"},
+    // The delay costs of Hindsight's collective I/O wait state.
+    {"delay_io_n2n_aggregate", "delay_collective", "Wait at collective I/O", "sec"},
+    {"delay_io_n2n", "delay_io_n2n_aggregate", "Short-term", "sec"},
+    {"delay_io_n2n_longterm", "delay_io_n2n_aggregate", "Long-term", "sec"},
     {"waitstates_propagating_vs_terminal", "", "MPI point-to-point wait states (propagating vs. terminal)", "sec"},
     {"mpi_wait_propagating", "waitstates_propagating_vs_terminal", "Propagating wait states", "sec"},
     {"mpi_wait_propagating_ls", "mpi_wait_propagating", "Late Sender", "sec"},

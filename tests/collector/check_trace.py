@@ -539,7 +539,9 @@ def scenario_families(args, workdir):
             "MPI_Neighbor_alltoall": 1, "MPI_Neighbor_allgather": 1, "MPI_Ineighbor_alltoall": 1,
             "MPI_Comm_idup": 1, "MPI_Comm_disconnect": 1, "MPI_Intercomm_create": 1,
             "MPI_Win_allocate": 1, "MPI_Win_fence": 2, "MPI_Put": 1, "MPI_Accumulate": 1, "MPI_Win_free": 1,
-            "MPI_File_open": 1, "MPI_File_write_at_all": 1, "MPI_File_iread_at": 1, "MPI_File_close": 1,
+            # With the failing open, read and close of file_io().
+            "MPI_File_open": 2, "MPI_File_write_at_all": 1, "MPI_File_iread_at": 1, "MPI_File_close": 2,
+            "MPI_File_read": 1,
             "MPI_File_delete": 1 if r == 0 else 0,
             # Imrecv (odd ranks), Ineighbor_alltoall, the idup, the file read.
             "MPI_Wait": 3 + odd,
@@ -587,8 +589,68 @@ def scenario_families(args, workdir):
     equal(tested_in, collections.Counter({"MPI_Testsome": 1, "MPI_Test": 1}),
           "rank 1: MPI_REQUEST_TEST events: the first unsuccessful call of each run")
     equal(trace.enters(1)["MPI_Testsome"], 2, "rank 1: MPI_Testsome regions (the first call and the summed rest)")
+    check_file_io(trace, os.path.join(workdir, "families.dat"))
     expect(trace.enters(1)["MPI_Test"] <= 3, f"rank 1: MPI_Test regions: {trace.enters(1)['MPI_Test']}")
     check_analyzed(args, workdir, 4, os.path.join(workdir, "trace", "traces.otf2"))
+
+
+def io_events(trace, rank):
+    """The rank's I/O records, each with the region it lies in."""
+    inside, out = None, []
+    for e in trace.events[rank]:
+        if isinstance(e, otf2.events.Enter):
+            inside = e.region.name
+        elif type(e).__name__.startswith("Io"):
+            out.append((inside, e))
+    return out
+
+
+def check_file_io(trace, path):
+    """families.c's file_io() in Score-P's I/O records: per rank a handle on
+    the file, opened on MPI_COMM_WORLD; a collective blocking write of 8 ints
+    and a non-blocking read of 8 ints completed in MPI_Wait; rank 0 deletes
+    the file."""
+    Ev = otf2.events
+    paradigms = list(trace.defs.io_paradigms)
+    equal([p.identification for p in paradigms], ["MPI-IO"], "I/O paradigms")
+    equal([f.name for f in trace.defs.io_regular_files], [path], "files")
+    handles = list(trace.defs.io_handles)
+    equal(len(handles), 4, "I/O handles (one per rank)")
+    for h in handles:
+        equal(h.file.name, path, f"file of I/O handle {h._ref}")
+        equal(h.comm.name, "MPI_COMM_WORLD", f"communicator of I/O handle {h._ref}")
+        equal(h.io_paradigm.identification, "MPI-IO", f"paradigm of I/O handle {h._ref}")
+    used = set()
+    Flag, Mode = otf2.IoOperationFlag, otf2.IoOperationMode
+    for r in range(4):
+        records = io_events(trace, r)
+        kinds = [(inside, type(e).__name__) for inside, e in records]
+        expected = [("MPI_File_open", "IoCreateHandle"),
+                    ("MPI_File_write_at_all", "IoOperationBegin"), ("MPI_File_write_at_all", "IoOperationComplete"),
+                    ("MPI_File_iread_at", "IoOperationBegin"), ("MPI_File_iread_at", "IoOperationIssued"),
+                    ("MPI_Wait", "IoOperationComplete"), ("MPI_File_close", "IoDestroyHandle")]
+        if r == 0:
+            expected.append(("MPI_File_delete", "IoDeleteFile"))
+        equal(kinds, expected, f"rank {r}: I/O records and their calls")
+        if kinds != expected:
+            continue
+        events = [e for _, e in records]
+        handle = events[0].handle
+        used.add(handle._ref)
+        expect(all(e.handle == handle for e in events[:7]), f"rank {r}: every operation on the handle it created")
+        equal(events[0].mode, otf2.IoAccessMode.READ_WRITE, f"rank {r}: access mode")
+        write, written, read, issued, done = events[1:6]
+        equal((write.mode, write.operation_flags, write.bytes_request), (Mode.WRITE, Flag.COLLECTIVE, 32),
+              f"rank {r}: the collective write begins")
+        equal((written.matching_id, written.bytes_result), (write.matching_id, 32), f"rank {r}: the write completes")
+        equal((read.mode, read.operation_flags, read.bytes_request), (Mode.READ, Flag.NON_BLOCKING, 32),
+              f"rank {r}: the non-blocking read begins")
+        equal(issued.matching_id, read.matching_id, f"rank {r}: the read is issued")
+        equal((done.matching_id, done.bytes_result), (read.matching_id, 32), f"rank {r}: MPI_Wait completes the read")
+        expect(write.matching_id != read.matching_id, f"rank {r}: distinct matching ids")
+        if r == 0:
+            equal(events[7].file.name, path, "rank 0: the deleted file")
+    equal(len(used), 4, "each rank on a handle of its own")
 
 
 def region_durations(trace, rank, name):

@@ -116,6 +116,15 @@ static void file_io(int rank, const char *dir)
     MPI_File_close(&file);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
+    /* Calls that fail (files return errors by default): an open of a file
+     * in no directory, a read and a close of no file. The collector records
+     * them as calls only and must not trip over them. */
+    MPI_File missing = MPI_FILE_NULL;
+    MPI_File_open(MPI_COMM_WORLD, "/nonexistent-hindsight-dir/x.dat", MPI_MODE_RDONLY, MPI_INFO_NULL, &missing);
+    int ignored = 0;
+    MPI_File_read(MPI_FILE_NULL, &ignored, 1, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File none = MPI_FILE_NULL;
+    MPI_File_close(&none);
 }
 
 /* Rank 1 polls an Irecv from rank 0 with MPI_Test and MPI_Testsome until

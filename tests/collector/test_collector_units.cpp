@@ -272,7 +272,9 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
                            {make_comm_key(0, 2), kWorldKey, "MPI_Cart_create(reorder) @ main", false, {1, 0}, {}, {2, 1}, {1, 0}}},
                           "node7",
                           42,
-                          {}};
+                          {},
+                          {"a.dat", "b.dat"},
+                          {{1, 3}, {0, OTF2_UNDEFINED_COMM}}};
     const auto bytes = serialize(defs);
     const LocalDefinitions back = deserialize(bytes, 3);
     CHECK(back.hostname == "node7");
@@ -287,6 +289,11 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
     CHECK(back.comms[3].creator == "MPI_Cart_create(reorder) @ main");
     CHECK(back.comms[3].cart_dims == std::vector<int>{2, 1});
     CHECK(back.comms[3].cart_periods == std::vector<int>{1, 0});
+    CHECK(back.io_files == std::vector<std::string>{"a.dat", "b.dat"});
+    REQUIRE(back.io_handles.size() == 2);
+    CHECK(back.io_handles[0].file == 1);
+    CHECK(back.io_handles[0].comm == 3);
+    CHECK(back.io_handles[1].comm == OTF2_UNDEFINED_COMM);
     const std::span<const std::byte> truncated(bytes.data(), bytes.size() - 3);
     CHECK_THROWS_WITH(deserialize(truncated, 3), Catch::Contains("rank 3"));
 }
@@ -302,13 +309,13 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
                          mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
                         {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}},
                          {half0, dup, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 10, {}};
+                        "a", 10, {}, {}, {}};
     LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
                         {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}, {}, {}},
                          {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}}},
-                        "b", 20, {}};
+                        "b", 20, {}, {}, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     REQUIRE(u.regions.size() == 3);
     CHECK(u.regions[2].name == "solve");
@@ -341,9 +348,9 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     // Two ranks; a split into halves {0} and {1}. Rank 0 received from {1}
     // and from nobody, rank 1 from {0} and from {0, 1}.
     LocalDefinitions r0{{}, {world(2), self(), {make_comm_key(0, 1), kWorldKey, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 1, {{1}, {}}};
+                        "a", 1, {{1}, {}}, {}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
-                        "a", 1, {{0}, {0, 1}}};
+                        "a", 1, {{0}, {0, 1}}, {}, {}};
     const LocalDefinitions back = deserialize(serialize(r1), 1);
     CHECK(back.source_groups == r1.source_groups);
     const UnifiedDefinitions u = unify({r0, r1});
@@ -357,7 +364,7 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     CHECK(u.group_maps[1] == std::vector<std::uint64_t>{3, 2});
     CHECK(u.groups[5].members.empty());
     CHECK(u.groups[5].type == OTF2_GROUP_TYPE_COMM_GROUP);
-    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}}}).receive_sources);
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}}}).receive_sources);
 }
 
 TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[collector][definitions]") {
@@ -368,7 +375,7 @@ TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[coll
     CHECK(local_group_first(from_low));
     CHECK_FALSE(local_group_first(from_high));
     for (const CommRecord& first : {from_low, from_high}) {
-        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}};
+        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}, {}, {}};
         const UnifiedDefinitions u = unify({rank});
         REQUIRE(u.comms.size() == 3);
         CHECK(u.groups[u.comms[2].group].members == std::vector<std::uint64_t>{0, 1, 2, 3});
@@ -382,4 +389,33 @@ TEST_CASE("MPI_Comm_idup keys: the same on every member, distinct per parent and
     CHECK(a != derived_comm_key(make_comm_key(0, 1), 0));
     CHECK((a & kDerivedKeyBit) != 0);
     CHECK((a & kRankLocalKeyBit) == 0);
+}
+
+TEST_CASE("unification: MPI-IO files by name, a handle per rank's handle on its global communicator",
+          "[collector][definitions]") {
+    // Both ranks open "out.dat" on a communicator split off the world (rank
+    // 0 knows it as local comm 2, rank 1 after a second split as local 3);
+    // rank 1 also opens "log.dat" on none it knows.
+    const CommKey split = make_comm_key(0, 1);
+    const CommKey other = make_comm_key(1, 1);
+    LocalDefinitions r0{{}, {world(2), self(), {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
+                        "a", 1, {}, {"out.dat"}, {{0, 2}}};
+    LocalDefinitions r1{{}, {world(2), self(), {other, kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}},
+                             {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
+                        "a", 1, {}, {"log.dat", "out.dat"}, {{1, 3}, {0, OTF2_UNDEFINED_COMM}}};
+    const UnifiedDefinitions u = unify({r0, r1});
+    CHECK(u.io_files == std::vector<std::string>{"out.dat", "log.dat"});
+    CHECK(u.io_file_maps[0] == std::vector<std::uint64_t>{0});
+    CHECK(u.io_file_maps[1] == std::vector<std::uint64_t>{1, 0});
+    REQUIRE(u.io_handles.size() == 3);
+    CHECK(u.io_handle_maps[0] == std::vector<std::uint64_t>{0});
+    CHECK(u.io_handle_maps[1] == std::vector<std::uint64_t>{1, 2});
+    // Both "out.dat" handles on the one global communicator of key `split`.
+    CHECK(u.io_handles[0].file == 0);
+    CHECK(u.io_handles[1].file == 0);
+    CHECK(u.io_handles[0].comm == u.comm_maps[0][2]);
+    CHECK(u.io_handles[1].comm == u.comm_maps[1][3]);
+    CHECK(u.io_handles[0].comm == u.io_handles[1].comm);
+    CHECK(u.io_handles[2].file == 1);
+    CHECK(u.io_handles[2].comm == OTF2_UNDEFINED_COMM);
 }

@@ -132,7 +132,33 @@ BAD = [
     ("plain role=DISK | int MPI_File_sync(MPI_File fh)\n", ":1: unknown role 'DISK'"),
     ("mrecv | int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *msg, MPI_Status *status)\n",
      ":1: MPI_Mrecv has no parameter 'message'"),
+    ("file_io mode=read collective=no form=later | int MPI_File_read(MPI_File fh, void *buf, int count, "
+     "MPI_Datatype datatype, MPI_Status *status)\n", ":1: unknown form 'later'"),
+    ("file_io mode=read collective=no | int MPI_File_read(MPI_File fh, void *buf, int count, "
+     "MPI_Datatype datatype, MPI_Status *status)\n", ":1:"),
+    ("file_io mode=seek collective=no form=blocking | int MPI_File_read(MPI_File fh, void *buf, int count, "
+     "MPI_Datatype datatype, MPI_Status *status)\n", ":1: mode must be read or write"),
+    ("file_io mode=read collective=no form=start | int MPI_File_iread(MPI_File fh, void *buf, int count, "
+     "MPI_Datatype datatype, MPI_Request *req)\n", ":1: MPI_File_iread has no parameter 'request'"),
 ]
+
+# The MPI-IO kinds: the operation begins before MPI's call, completes after
+# it where it completes, on the status the wrapper supplies.
+result, _, source = generate(
+    "file_io mode=write collective=yes form=blocking role=FILE_IO | int MPI_File_write_all(MPI_File fh, "
+    "const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)\n"
+    "file_io mode=read collective=no form=start role=FILE_IO | int MPI_File_iread(MPI_File fh, void *buf, "
+    "int count, MPI_Datatype datatype, MPI_Request *request)\n"
+    "file_close role=FILE_IO_METADATA | int MPI_File_close(MPI_File *fh)\n")
+check(result.returncode == 0, f"a good MPI-IO spec failed: {result.stderr}")
+check("on_file_io_begin(call, fh, OTF2_IO_OPERATION_MODE_WRITE, true, true, count, datatype)" in source,
+      "MPI_File_write_all begins a blocking collective write")
+check("if (call && status == MPI_STATUS_IGNORE) status = &hs_status;" in source, "a status for MPI_STATUS_IGNORE")
+check("if (hs_io) on_file_io_complete(call, hs_io, hs_rc, *status);" in source, "the write completes in the call")
+check("on_file_io_begin(call, fh, OTF2_IO_OPERATION_MODE_READ, false, false, count, datatype)" in source,
+      "MPI_File_iread begins a non-blocking individual read")
+check("if (hs_io) on_file_io_issued(call, hs_io, hs_rc, request);" in source, "the read is issued")
+check("const MPI_File hs_file = *fh;" in source, "MPI_File_close reads the handle before MPI clears it")
 for spec, message in BAD:
     result, _, _ = generate(spec)
     check(result.returncode == 1, f"a bad spec must fail: {spec!r}")

@@ -52,6 +52,7 @@ WAITS_WITH_DELAY_COSTS = {
     "mpi_earlyreduce": "delay_n21_aggregate",
     "mpi_latebroadcast": "delay_12n_aggregate",
     "mpi_wait_nxn": "delay_n2n_aggregate",
+    "mpi_io_wait_nxn": "delay_io_n2n_aggregate",
 }
 
 
@@ -477,6 +478,41 @@ def shift():
     return ranks, ["--delay", str(delay)], check
 
 
+def fileio():
+    ranks, delay = 4, 0.2
+    last = ranks - 1
+
+    def check(c, r):
+        # The last rank joins MPI_File_write_at_all D late: the others wait
+        # about D for it inside (Wait at collective I/O, part of the file
+        # I/O time), caused by the late rank's delayed_work.
+        for rank in range(0, last):
+            c.at_least(r.at("mpi_io_wait_nxn", "main/MPI_File_write_at_all", rank), 0.75 * delay,
+                       f"rank {rank}: Wait at collective I/O at main/MPI_File_write_at_all")
+            c.at_least(r.at("mpi_io_collective", "main/MPI_File_write_at_all", rank), 0.75 * delay,
+                       f"rank {rank}: collective file I/O (its wait included) at main/MPI_File_write_at_all")
+        c.at_most(r.at("mpi_io_wait_nxn", "main/MPI_File_write_at_all", last), 0.25 * delay,
+                  f"rank {last}: Wait at collective I/O at main/MPI_File_write_at_all (it came last)")
+        c.at_least(r.at("comp", "main/delayed_work", last), 0.75 * delay, f"rank {last}: computation at main/delayed_work")
+        c.at_least(r.at("delay_io_n2n", "main/delayed_work", last), 0.75 * delay * (ranks - 1),
+                   f"rank {last}: short-term Wait at collective I/O delay cost at main/delayed_work")
+        for rank in range(ranks):
+            c.equal(r.at("mpi_file_cwops", "main/MPI_File_write_at_all", rank), 1.0,
+                    f"rank {rank}: collective writes at main/MPI_File_write_at_all")
+            c.equal(r.at("mpi_file_crops", "main/MPI_File_read_all", rank), 1.0,
+                    f"rank {rank}: collective reads at main/MPI_File_read_all")
+            # 1024 ints written, all ranks' ints read back.
+            c.equal(r.at("io_bytes_written", "main/MPI_File_write_at_all", rank), 4.0 * 1024,
+                    f"rank {rank}: bytes written at main/MPI_File_write_at_all")
+            c.equal(r.at("io_bytes_read", "main/MPI_File_read_all", rank), 4.0 * 1024 * ranks,
+                    f"rank {rank}: bytes read at main/MPI_File_read_all")
+        calls = with_lifecycle({"MPI_Bcast": 1, "MPI_Barrier": 1, "MPI_File_open": 1, "MPI_File_write_at_all": 1,
+                                "MPI_File_seek": 1, "MPI_File_read_all": 1, "MPI_File_close": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+
+    return ranks, ["--delay", str(delay)], check
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -717,6 +753,7 @@ SCENARIOS = {
     "mprobe": mprobe,
     "neighbors": neighbors,
     "shift": shift,
+    "fileio": fileio,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),

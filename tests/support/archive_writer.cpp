@@ -113,6 +113,7 @@ struct Layout {
     std::map<std::string, OTF2_SystemTreeNodeRef> node_ids;
     std::vector<std::vector<int>> comm_groups;  // group kFirstCommGroup + i
     std::map<std::vector<int>, OTF2_GroupRef> comm_group_ids;
+    OTF2_StringRef mpi_io = OTF2_UNDEFINED_STRING;  // the MPI-IO paradigm's name, with files
     OTF2_StringRef empty, mpi, comm_template, machine_class, machine_name, node_class, thread_name,
         program_name;
     bool any_sources = false;
@@ -164,6 +165,8 @@ struct Layout {
         for (const std::string& r : regions) strings.intern(r);
         for (const CommTable::Entry& c : trace.comms().entries()) strings.intern(c.name);
         program_name = strings.intern(trace.program_name());
+        if (!trace.files().empty()) mpi_io = strings.intern("MPI-IO");
+        for (const TraceBuilder::FileEntry& f : trace.files()) strings.intern(f.name);
         for (const std::string& a : arguments) strings.intern(a);
         if (any_sources) {
             sources_name = strings.intern(kReceiveSourcesAttribute);
@@ -276,6 +279,28 @@ void write_communicators(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const 
     }
 }
 
+// Score-P's definitions of MPI-IO: its paradigm, and per handle the file
+// and the handle naming the communicator it was opened on (handle i on
+// file i: each handle opens a file of its own).
+void write_files(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {
+    if (trace.files().empty()) return;
+    constexpr OTF2_IoParadigmRef kMpiIo = 0;
+    a.check(OTF2_GlobalDefWriter_WriteIoParadigm(w, kMpiIo, layout.mpi_io, layout.mpi_io,
+                                                 OTF2_IO_PARADIGM_CLASS_PARALLEL, OTF2_IO_PARADIGM_FLAG_NONE, 0,
+                                                 nullptr, nullptr, nullptr),
+            "the MPI-IO paradigm");
+    const auto& files = trace.files();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto id = static_cast<std::uint32_t>(i);
+        const OTF2_StringRef name = layout.strings.at(files[i].name);
+        a.check(OTF2_GlobalDefWriter_WriteIoRegularFile(w, id, name, kMachineNode), "file " + files[i].name);
+        a.check(OTF2_GlobalDefWriter_WriteIoHandle(w, id, name, id, kMpiIo, OTF2_IO_HANDLE_FLAG_NONE,
+                                                   files[i].comm ? files[i].comm->id : OTF2_UNDEFINED_COMM,
+                                                   OTF2_UNDEFINED_IO_HANDLE),
+                "I/O handle " + std::to_string(i));
+    }
+}
+
 void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
                               const Layout& layout) {
     OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(a.get());
@@ -307,6 +332,7 @@ void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
     for (const std::string& region : layout.regions)
         write_region(w, a, layout, layout.region_ids.at(region), region);
     write_communicators(w, a, trace, layout);
+    write_files(w, a, trace, layout);
     if (layout.any_sources)
         a.check(OTF2_GlobalDefWriter_WriteAttribute(w, kSourcesAttribute, layout.sources_name,
                                                     layout.sources_description, OTF2_TYPE_GROUP),
@@ -397,6 +423,16 @@ struct EventWriter {
         const event::MpiCollectiveEnd& c = e.collective;
         return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, attributes, t, c.op, c.comm, c.root, c.sent,
                                                             c.received, e.request);
+    }
+    OTF2_ErrorCode operator()(const event::IoOperationBegin& e) const {
+        return OTF2_EvtWriter_IoOperationBegin(w, nullptr, t, e.handle, e.mode, e.flags, e.bytes_request,
+                                               e.matching_id);
+    }
+    OTF2_ErrorCode operator()(const event::IoOperationIssued& e) const {
+        return OTF2_EvtWriter_IoOperationIssued(w, nullptr, t, e.handle, e.matching_id);
+    }
+    OTF2_ErrorCode operator()(const event::IoOperationComplete& e) const {
+        return OTF2_EvtWriter_IoOperationComplete(w, nullptr, t, e.handle, e.bytes_result, e.matching_id);
     }
 };
 

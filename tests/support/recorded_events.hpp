@@ -81,6 +81,23 @@ struct NonBlockingCollectiveComplete {
     MpiCollectiveEnd collective;
     std::uint64_t request = 0;
 };
+// Score-P's records of an MPI-IO operation on I/O handle `handle`.
+struct IoOperationBegin {
+    std::uint32_t handle = 0;
+    OTF2_IoOperationMode mode = OTF2_IO_OPERATION_MODE_READ;
+    OTF2_IoOperationFlag flags = OTF2_IO_OPERATION_FLAG_NONE;
+    std::uint64_t bytes_request = 0;
+    std::uint64_t matching_id = 0;
+};
+struct IoOperationIssued {
+    std::uint32_t handle = 0;
+    std::uint64_t matching_id = 0;
+};
+struct IoOperationComplete {
+    std::uint32_t handle = 0;
+    std::uint64_t bytes_result = 0;
+    std::uint64_t matching_id = 0;
+};
 
 }  // namespace event
 
@@ -89,7 +106,8 @@ using EventPayload =
                  event::MpiSend, event::MpiRecv, event::MpiIsend, event::MpiIsendComplete,
                  event::MpiIrecvRequest, event::MpiIrecv, event::MpiRequestTest,
                  event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd,
-                 event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete>;
+                 event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete,
+                 event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete>;
 
 struct RecordedEvent {
     Ticks time = 0;
@@ -110,6 +128,9 @@ struct PendingRequest {
     bool is_send = false;
     bool has_envelope = false;
     event::Envelope envelope;
+    // A non-blocking I/O operation: its completion, written where a
+    // completion call (MPI_Wait, ...) completes the request.
+    std::optional<event::IoOperationComplete> io;
 };
 
 }  // namespace hindsight::testing

@@ -141,7 +141,7 @@ std::uint32_t RankBuilder::root_rank(Comm c, int root) const {
 
 RequestId RankBuilder::new_request() {
     const RequestId id = next_request_++;
-    pending_.push_back({id, false, false, {}});
+    pending_.push_back({id, false, false, {}, std::nullopt});
     return id;
 }
 
@@ -240,7 +240,12 @@ RequestId RankBuilder::irecv(Ticks enter_time, Ticks leave_time, int source, std
 void RankBuilder::complete(Ticks t, RequestId request) {
     const auto it = std::ranges::find(pending_, request, &PendingRequest::id);
     if (it == pending_.end()) fail("request " + std::to_string(request) + " is not pending");
-    if (it->is_send) {
+    if (it->io) {
+        require_open_region("IO_OPERATION_COMPLETE");
+        const event::IoOperationComplete complete = *it->io;
+        pending_.erase(it);
+        push({t, complete});
+    } else if (it->is_send) {
         isend_complete_event(t, request);
     } else {
         if (!it->has_envelope)
@@ -509,6 +514,54 @@ RankBuilder& RankBuilder::nonblocking_collective_complete_event(Ticks t, Request
                                                          request}});
 }
 
+// ---------------------------------------------------------------------------
+// RankBuilder: MPI-IO
+
+RequestId RankBuilder::begin_file_io(Ticks t, IoHandle file, bool read, bool collective, bool blocking,
+                                     std::uint64_t bytes) {
+    const RequestId id = new_request();
+    const auto flags = static_cast<OTF2_IoOperationFlag>((blocking ? 0 : OTF2_IO_OPERATION_FLAG_NON_BLOCKING) |
+                                                         (collective ? OTF2_IO_OPERATION_FLAG_COLLECTIVE : 0));
+    io_operation_begin_event(t, file, read ? OTF2_IO_OPERATION_MODE_READ : OTF2_IO_OPERATION_MODE_WRITE, flags,
+                             bytes, id);
+    pending_.back().io = event::IoOperationComplete{file.id, bytes, id};
+    return id;
+}
+
+RankBuilder& RankBuilder::file_io(Ticks enter_time, Ticks leave_time, const std::string& region, IoHandle file,
+                                  bool read, bool collective, std::uint64_t bytes) {
+    enter(enter_time, region);
+    complete(leave_time, begin_file_io(enter_time, file, read, collective, true, bytes));
+    return leave(leave_time);
+}
+
+RequestId RankBuilder::file_io_start(Ticks enter_time, Ticks leave_time, const std::string& region, IoHandle file,
+                                     bool read, bool collective, std::uint64_t bytes) {
+    enter(enter_time, region);
+    const RequestId id = begin_file_io(enter_time, file, read, collective, false, bytes);
+    push({leave_time, event::IoOperationIssued{file.id, id}});
+    leave(leave_time);
+    return id;
+}
+
+RankBuilder& RankBuilder::file_io_end(Ticks enter_time, Ticks leave_time, const std::string& region,
+                                      RequestId request) {
+    return completion_call(enter_time, leave_time, {request}, region);
+}
+
+RankBuilder& RankBuilder::io_operation_begin_event(Ticks t, IoHandle file, OTF2_IoOperationMode mode,
+                                                   OTF2_IoOperationFlag flags, std::uint64_t bytes,
+                                                   std::uint64_t matching_id) {
+    require_open_region("IO_OPERATION_BEGIN");
+    return push({t, event::IoOperationBegin{file.id, mode, flags, bytes, matching_id}});
+}
+
+RankBuilder& RankBuilder::io_operation_complete_event(Ticks t, IoHandle file, std::uint64_t bytes,
+                                                      std::uint64_t matching_id) {
+    // Unchecked, even outside any region: a stream the loader must survive.
+    return push({t, event::IoOperationComplete{file.id, bytes, matching_id}});
+}
+
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {
     if (time < 0) fail("negative clock offset time " + std::to_string(time));
     if (!clock_offsets_.empty() && time < clock_offsets_.back().time)
@@ -542,6 +595,13 @@ Comm TraceBuilder::communicator(std::vector<int> world_ranks, Comm parent, std::
 
 Comm TraceBuilder::intercommunicator(std::vector<int> first, std::vector<int> second, std::string name) {
     return comms_->add_inter(std::move(first), std::move(second), std::move(name));
+}
+
+IoHandle TraceBuilder::file(std::string file_name, std::optional<Comm> comm) {
+    if (file_name.empty()) fail_builder("a file needs a name");
+    if (comm) comms_->at(*comm);  // must exist
+    files_.push_back({std::move(file_name), comm});
+    return IoHandle{static_cast<std::uint32_t>(files_.size() - 1)};
 }
 
 RankBuilder& TraceBuilder::rank(int r) {

@@ -30,6 +30,11 @@
 //   collectives             MPI_COLLECTIVE_BEGIN at `enter` (right after
 //                           ENTER), MPI_COLLECTIVE_END at `leave` (right
 //                           before LEAVE)
+//   file_io                 IO_OPERATION_BEGIN at `enter`, IO_OPERATION_COMPLETE
+//                           at `leave` (matching id: a new request id)
+//   file_io_start           IO_OPERATION_BEGIN at `enter`, IO_OPERATION_ISSUED
+//                           at `leave`; its IO_OPERATION_COMPLETE where
+//                           wait/waitall/test completes the request
 // Events that share a timestamp keep the order in which they were added.
 //
 // Ranks: `dest`, `source` and `root` are ranks in the given communicator
@@ -91,6 +96,12 @@ struct Comm {
 };
 
 inline constexpr const char* kBufferFlushRegion = "TRACE BUFFER FLUSH";
+
+// Handle of an MPI-IO file handle in the builder (TraceBuilder::file);
+// `id` is its OTF2 IoHandle id.
+struct IoHandle {
+    std::uint32_t id = 0;
+};
 
 inline constexpr Comm kWorld{0};  // MPI_COMM_WORLD
 inline constexpr Comm kSelf{1};   // MPI_COMM_SELF
@@ -190,6 +201,21 @@ public:
     RankBuilder& scan(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
     RankBuilder& exscan(Ticks enter, Ticks leave, std::uint64_t bytes, Comm c = kWorld);
 
+    // --- MPI-IO, as Score-P records it --------------------------------------
+    // A blocking read (`read`) or write of `bytes` on `file` by the call
+    // `region` ("MPI_File_write_at_all"), collective or not (the flag of
+    // its IO_OPERATION_BEGIN); the completion reports `bytes` done.
+    RankBuilder& file_io(Ticks enter, Ticks leave, const std::string& region, IoHandle file, bool read,
+                         bool collective, std::uint64_t bytes);
+    // A non-blocking one (MPI_File_iread_at, ...; with `collective`, a
+    // split or non-blocking collective one): returns the request whose
+    // completion (wait, waitall, test) reports `bytes` done.
+    RequestId file_io_start(Ticks enter, Ticks leave, const std::string& region, IoHandle file, bool read,
+                            bool collective, std::uint64_t bytes);
+    // The completion of the split collective operation `request` in its
+    // _end call `region` (MPI_File_write_all_end, ...).
+    RankBuilder& file_io_end(Ticks enter, Ticks leave, const std::string& region, RequestId request);
+
     // --- low level: single events, only inside an open region --------------
     RankBuilder& send_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,
                             Comm c = kWorld);
@@ -232,6 +258,14 @@ public:
     // receive-sources attribute (common/receive_sources.hpp), a group of
     // the matching world ranks. Without it the event has no such attribute.
     RankBuilder& receive_sources(std::vector<int> comm_ranks);
+    // Score-P's I/O operation records, unchecked (no pending request; the
+    // completion even outside any region): for tests of operations the
+    // analyzer cannot pair.
+    RankBuilder& io_operation_begin_event(Ticks t, IoHandle file, OTF2_IoOperationMode mode,
+                                          OTF2_IoOperationFlag flags, std::uint64_t bytes,
+                                          std::uint64_t matching_id);
+    RankBuilder& io_operation_complete_event(Ticks t, IoHandle file, std::uint64_t bytes,
+                                             std::uint64_t matching_id);
     // The same with the group's world ranks given as they are written,
     // unchecked: for tests of how the analyzer treats damaged sources.
     RankBuilder& receive_sources_raw_world_ranks(std::vector<int> world_ranks);
@@ -260,6 +294,9 @@ private:
     std::uint32_t peer_rank(Comm c, int rank) const;
     std::uint32_t root_rank(Comm c, int root) const;
     RequestId new_request();
+    // IO_OPERATION_BEGIN at `t` of a new request, pending with its completion.
+    RequestId begin_file_io(Ticks t, IoHandle file, bool read, bool collective, bool blocking,
+                            std::uint64_t bytes);
     // Writes the completion event of `request` at `t` and forgets it.
     void complete(Ticks t, RequestId request);
     // An MPI call that completes `requests` at `leave` (MPI_Wait, ...).
@@ -315,6 +352,17 @@ public:
     Comm intercommunicator(std::vector<int> first, std::vector<int> second, std::string name);
     const CommTable& comms() const { return *comms_; }
 
+    // An MPI-IO file handle on the file `file_name`, opened on `comm` (the
+    // communicator of its MPI_File_open, which its IoHandle definition
+    // names), or on none: written as Score-P defines them (an MPI-IO
+    // paradigm, an IoRegularFile, an IoHandle).
+    IoHandle file(std::string file_name, std::optional<Comm> comm);
+    struct FileEntry {
+        std::string name;
+        std::optional<Comm> comm;
+    };
+    const std::vector<FileEntry>& files() const { return files_; }
+
     RankBuilder& rank(int r);
     const RankBuilder& rank(int r) const;
 
@@ -349,6 +397,7 @@ private:
     std::unique_ptr<CommTable> comms_;
     std::vector<RankBuilder> ranks_;
     std::vector<std::string> node_of_rank_;
+    std::vector<FileEntry> files_;  // IoHandle i
     std::string machine_ = "Linux";
     std::string program_name_ = "program";
     std::uint64_t ticks_per_second_ = 1'000'000'000;
