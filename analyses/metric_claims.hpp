@@ -6,7 +6,7 @@
 #pragma once
 
 #include "analyses/local_cube.hpp"
-#include "analyses/time_category.hpp"
+#include "common/time_category.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {

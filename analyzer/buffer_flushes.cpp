@@ -3,7 +3,7 @@
 #include <map>
 
 #include "analyses/metrics.hpp"
-#include "analyses/time_category.hpp"
+#include "common/time_category.hpp"
 #include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
@@ -29,7 +29,7 @@ BufferFlushes buffer_flushes(const cube::Report& report) {
     std::map<std::int64_t, std::uint64_t> by_rank;
     for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
         const cube::Region& region = report.regions()[report.cnodes()[c].region];
-        if (!analyses::is_buffer_flush(region.name, region.paradigm)) continue;
+        if (!hindsight::is_buffer_flush(region.name, region.paradigm)) continue;
         for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
             const double n = report.value(visits, c, l);
             if (n > 0)

@@ -3,19 +3,12 @@
 #include <ostream>
 #include <string_view>
 
-#include "analyzer/side_files.hpp"
-#include "report/json.hpp"
+#include "common/side_files.hpp"
+#include "common/text_fields.hpp"
 #include "report/table.hpp"
 
 namespace hindsight::analyzer {
 namespace {
-
-template <typename T, typename Show>
-void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
-    out << '[';
-    for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
-    out << ']';
-}
 
 // Cells as [from, to, messages, bytes, collective_bytes], one per line.
 void write_cells(std::ostream& out, const std::vector<analyses::TrafficCell>& cells) {
@@ -33,11 +26,11 @@ void write_placement(std::ostream& out, const CommunicationStructure& s) {
     out << "{\"cores_per_node\":" << p.cores_per_node << ",\"cores_from\":"
         << (s.cores_from_trace ? "\"trace\"" : "\"option\"") << ",\"nodes\":" << p.nodes
         << ",\"total_bytes\":" << p.total_bytes << ",\"hosts\":";
-    json_array(out, s.hosts, [](const std::string& h) { return report::json_string(h); });
+    json_array(out, s.hosts, [](const std::string& h) { return hindsight::json_string(h); });
     out << ",\"mappings\":[";
     for (std::size_t i = 0; i < p.mappings.size(); ++i) {
         const Mapping& m = p.mappings[i];
-        out << (i ? ",\n  " : "\n  ") << "{\"name\":" << report::json_string(m.name) << ",\"inter_node_bytes\":" << m.inter_node_bytes
+        out << (i ? ",\n  " : "\n  ") << "{\"name\":" << hindsight::json_string(m.name) << ",\"inter_node_bytes\":" << m.inter_node_bytes
             << ",\"node_of_rank\":";
         json_array(out, m.node_of_rank, [](int n) { return std::to_string(n); });
         out << '}';
@@ -74,7 +67,7 @@ void write_matrix_csv(const std::filesystem::path& path, const std::vector<analy
 void write_communication_json(const std::filesystem::path& path, const CommunicationStructure& structure,
                               const std::string& trace_path) {
     write_text_file(path, [&](std::ostream& out) {
-        out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << report::json_string(trace_path)
+        out << "{\"schema\":\"hindsight-communication\",\"version\":1,\"trace\":" << hindsight::json_string(trace_path)
             << ",\"time_unit\":\"s\",\n\"communicators\":[";
         for (std::size_t i = 0; i < structure.communicators.size(); ++i) {
             out << (i ? ",\n  " : "\n  ");
@@ -83,7 +76,7 @@ void write_communication_json(const std::filesystem::path& path, const Communica
         out << "\n],\n\"ranks\":" << structure.nodes.node_of_rank.size() << ",\n\"rank_matrix\":";
         write_cells(out, structure.rank_matrix);
         out << ",\n\"nodes\":";
-        json_array(out, structure.nodes.names, [](const std::string& n) { return report::json_string(n); });
+        json_array(out, structure.nodes.names, [](const std::string& n) { return hindsight::json_string(n); });
         out << ",\n\"node_of_rank\":";
         json_array(out, structure.nodes.node_of_rank, [](int n) { return std::to_string(n); });
         out << ",\n\"node_matrix\":";

@@ -8,7 +8,7 @@
 
 #include "analyzer/report_queries.hpp"
 #include "common/time_format.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -56,7 +56,7 @@ std::string seconds_json(double seconds) {
 }
 
 std::string scenario_json(const analyses::GraphScenario& g) {
-    std::string j = "{\"label\":" + report::json_string(g.label) + ",\"seconds\":" + seconds_json(g.length_seconds) +
+    std::string j = "{\"label\":" + hindsight::json_string(g.label) + ",\"seconds\":" + seconds_json(g.length_seconds) +
                     ",\"path\":[";
     for (std::size_t i = 0; i < g.path.size() && i < kKept; ++i)
         j += (i ? ",[" : "[") + std::to_string(g.path[i].first) + "," + seconds_json(g.path[i].second) + "]";

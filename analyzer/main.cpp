@@ -46,7 +46,7 @@
 #include "analyzer/graph_summary.hpp"
 #include "analyzer/communication_structure.hpp"
 #include "analyzer/longest_waits_gathering.hpp"
-#include "analyzer/side_files.hpp"
+#include "common/side_files.hpp"
 #include "analyzer/timeline_file.hpp"
 #include "analyzer/memory_reuse.hpp"
 #include "analyzer/options.hpp"
@@ -66,7 +66,7 @@
 #include "replay/rank_agreement.hpp"
 #include "report/communication_data.hpp"
 #include "report/findings.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 #include "report/page.hpp"
 #include "report/timeline_data.hpp"
 #include "trace/trace_loader.hpp"
@@ -208,7 +208,7 @@ std::string write_timeline(const analyzer::Options& options, const std::vector<a
         return {};
     }
     std::string json = analyzer::timeline_json(windows, lanes, trace, options.trace);
-    analyzer::write_text_file(path, [&](std::ostream& out) { out << json; });
+    hindsight::write_text_file(path, [&](std::ostream& out) { out << json; });
     return json;
 }
 
@@ -289,7 +289,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
             report->set_attribute("Hindsight warnings", warnings);
         // The basis the summary gives the critical path against, for the
         // page to give the same (seconds, as a JSON number).
-        report->set_attribute(report::kWallClockAttribute, report::json_number(facts.wall_seconds));
+        report->set_attribute(report::kWallClockAttribute, hindsight::json_number(facts.wall_seconds));
         // What ran, for the page to show and be titled after.
         const analyzer::RunInformation run = analyzer::run_information(trace, facts);
         report->set_attribute(report::kRunAttribute, analyzer::run_information_json(run));

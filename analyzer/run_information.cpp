@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/version.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 namespace hindsight::analyzer {
 
@@ -14,7 +14,7 @@ namespace {
 
 std::string json_strings(const std::vector<std::string>& words) {
     std::string j = "[";
-    for (std::size_t i = 0; i < words.size(); ++i) j += (i ? "," : "") + report::json_string(words[i]);
+    for (std::size_t i = 0; i < words.size(); ++i) j += (i ? "," : "") + hindsight::json_string(words[i]);
     return j + "]";
 }
 
@@ -63,10 +63,10 @@ RunInformation run_information(const trace::LocalTrace& trace, const RunFacts& f
 }
 
 std::string run_information_json(const RunInformation& run) {
-    using report::json_string;
+    using hindsight::json_string;
     return "{\"program\":" + json_string(run.program) + ",\"arguments\":" + json_strings(run.arguments) +
            ",\"start\":" + (run.start_unix_ns ? json_string(utc(*run.start_unix_ns, "%Y-%m-%dT%H:%M:%SZ")) : "null") +
-           ",\"ranks\":" + std::to_string(run.ranks) + ",\"wall_clock\":" + report::json_number(run.wall_seconds) +
+           ",\"ranks\":" + std::to_string(run.ranks) + ",\"wall_clock\":" + hindsight::json_number(run.wall_seconds) +
            ",\"machine\":" + json_string(run.machine) + ",\"nodes\":" + json_strings(run.nodes) +
            ",\"writer\":" + json_string(run.writer) + ",\"analyzer\":" + json_string(run.analyzer) +
            ",\"trace\":" + json_string(run.trace) + "}";

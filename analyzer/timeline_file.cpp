@@ -9,7 +9,7 @@
 #include "analyses/timeline/lane.hpp"
 #include "analyzer/row_gathering.hpp"
 #include "common/error.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -38,7 +38,7 @@ public:
         const analyses::MetricInfo* metric = pattern_metric(w.wait.pattern);
         if (metric) patterns_.insert(w.wait.pattern);
         paths_.insert(w.wait.cnode);
-        out_ << "{\"instance\":{\"pattern\":" << report::json_string(metric ? metric->unique_name : "")
+        out_ << "{\"instance\":{\"pattern\":" << hindsight::json_string(metric ? metric->unique_name : "")
              << ",\"rank\":" << w.rank << ",\"start\":" << time(w.wait.start)
              << ",\"waiting\":" << seconds_text(trace_, w.wait.waiting) << ",\"path\":" << w.wait.cnode
              << "},\"from\":" << time(w.from) << ",\"to\":" << time(w.to) << ",\"lanes\":[";
@@ -55,22 +55,22 @@ public:
         const char* separator = "";
         for (const analyses::WaitPattern p : patterns_) {
             const analyses::MetricInfo& m = *pattern_metric(p);
-            out << separator << report::json_string(m.unique_name) << ':' << report::json_string(m.display_name);
+            out << separator << hindsight::json_string(m.unique_name) << ':' << hindsight::json_string(m.display_name);
             separator = ",";
         }
         out << "},\n\"paths\":{";
         separator = "";
         for (const CallPathId c : paths_) {
             const Region& region = trace_.region_of(c);
-            out << separator << '"' << c << "\":{\"name\":" << report::json_string(region.name)
-                 << ",\"path\":" << report::json_string(trace::call_path_text(trace_, c, " > "))
+            out << separator << '"' << c << "\":{\"name\":" << hindsight::json_string(region.name)
+                 << ",\"path\":" << hindsight::json_string(trace::call_path_text(trace_, c, " > "))
                  << ",\"mpi\":" << (region.paradigm == Paradigm::Mpi ? "true" : "false") << '}';
             separator = ",\n  ";
         }
         out << "},\n\"communicators\":{";
         separator = "";
         for (const CommId c : communicators_) {
-            out << separator << '"' << c << "\":" << report::json_string(trace_.definitions.comm_display_name(c));
+            out << separator << '"' << c << "\":" << hindsight::json_string(trace_.definitions.comm_display_name(c));
             separator = ",";
         }
         out << '}';
@@ -101,7 +101,7 @@ private:
             if (!metric) continue;  // a pattern the report has no time of
             patterns_.insert(w.pattern);
             out_ << (first ? "" : ",") << '[' << time(w.start) << ',' << time(w.end) << ','
-                 << report::json_string(metric->unique_name) << ']';
+                 << hindsight::json_string(metric->unique_name) << ']';
             first = false;
         }
         out_ << "],\"critical\":[";

@@ -9,13 +9,6 @@
 namespace hindsight::collect {
 namespace {
 
-template <typename T, typename Show>
-void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
-    out << '[';
-    for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
-    out << ']';
-}
-
 // The analyzer's document (doc/communication.md) with what a profile knows:
 // the communicators and the nodes. A profile keeps no rank-to-rank traffic,
 // so the matrices are empty and there is no placement advice.

@@ -27,12 +27,6 @@ std::string rank_list(std::vector<int> members) {
     return text;
 }
 
-template <typename T, typename Show>
-void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
-    out << '[';
-    for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
-    out << ']';
-}
 
 void write_operation(std::ostream& out, const OperationLine& op) {
     out << "{\"operation\":" << json_string(op.operation) << ",\"operations\":" << op.operations

@@ -4,8 +4,11 @@
 // traces are bytes) and escaped so that the text is JSON whatever they hold.
 #pragma once
 
+#include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hindsight {
 
@@ -18,5 +21,13 @@ std::string json_number(double value);
 // One CSV field (RFC 4180): quoted when it holds a separator, a quote or a
 // line break.
 std::string csv_field(const std::string& text);
+
+// `values` as a JSON array, each element as `show(value)` writes it.
+template <typename T, typename Show>
+void json_array(std::ostream& out, const std::vector<T>& values, Show show) {
+    out << '[';
+    for (std::size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << show(values[i]);
+    out << ']';
+}
 
 }  // namespace hindsight

@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "common/wait_patterns.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 namespace hindsight::report {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "report/findings.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 #include "report/stored_values.hpp"
 
 namespace hindsight::report {

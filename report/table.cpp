@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "common/utf8.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 
 namespace hindsight::report {
 

@@ -8,7 +8,7 @@
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/patterns.hpp"
-#include "analyses/time_category.hpp"
+#include "common/time_category.hpp"
 #include "common/error.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange_records.hpp"

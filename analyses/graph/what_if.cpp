@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "analyses/time_category.hpp"
+#include "common/time_category.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {

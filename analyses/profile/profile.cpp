@@ -1,7 +1,7 @@
 #include "analyses/profile/profile.hpp"
 
-#include "analyses/file_calls.hpp"
-#include "analyses/time_category.hpp"
+#include "common/file_calls.hpp"
+#include "common/time_category.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {

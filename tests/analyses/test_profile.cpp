@@ -1,7 +1,7 @@
 // Time, visits and the split of time into computation and MPI classes.
 #include <catch2/catch.hpp>
 
-#include "analyses/file_calls.hpp"
+#include "common/file_calls.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 
 using namespace hindsight;

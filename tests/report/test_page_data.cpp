@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "report/compression.hpp"
-#include "report/json.hpp"
+#include "common/text_fields.hpp"
 #include "report/page.hpp"
 #include "report/page_data.hpp"
 #include "tests/report/report_fixture.hpp"
