@@ -146,6 +146,7 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     m.program_begin_ = library_load_sample();
     m.recording_ = true;
     live_ = &m;
+    if (m.archive_) openmp::Recorder::instance().start(m, *m.archive_, rank);
     std::atexit(exit_without_finalize);
     install_crash_report(rank, m.profile_ ? "no profile is written"
                                           : "its trace in " + absolute_path(dir) +
@@ -188,6 +189,7 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     else if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
+    m.stop_threads();
     if (const std::uint64_t calls = other_thread_calls_.load(std::memory_order_relaxed); calls > 0) {
         say("rank " + std::to_string(m.world_rank_) + ": " + std::to_string(calls) +
             " MPI calls of threads other than the main thread were not recorded; the " +
@@ -210,6 +212,7 @@ void Measurement::abandon(const std::string& why) {
     }
     say("rank " + std::to_string(m.world_rank_) + ": " + why + "; the events recorded so far are in " +
         m.dir_ + ", but the trace lacks its definitions and cannot be read");
+    m.stop_threads();
     try {
         m.close_user_regions(timestamp());
         // After a failed write OTF2 must not touch the archive again.
@@ -220,7 +223,19 @@ void Measurement::abandon(const std::string& why) {
     m.drop();
 }
 
+void Measurement::stop_threads() {
+    if (!archive_ || !openmp::Recorder::instance().active()) return;
+    std::string left_out;
+    threads_ = openmp::Recorder::instance().stop(left_out);
+    if (!left_out.empty()) say("rank " + std::to_string(world_rank_) + ": " + left_out);
+}
+
 void Measurement::drop() {
+    // A crash or MPI_Abort: OpenMP threads stop recording into the archive.
+    if (archive_ && openmp::Recorder::instance().active()) {
+        std::string ignored;
+        openmp::Recorder::instance().stop(ignored);
+    }
     // Closing the archive and freeing the communicator would need the other
     // ranks, which may be gone or not measuring: both are left as they are.
     if (archive_) archive_->abandon();
@@ -474,16 +489,21 @@ void Measurement::close_user_regions(std::uint64_t time) {
 // --- writing the trace at MPI_Finalize -------------------------------------------
 
 void Measurement::write_definitions(const TransferredDefinitions& transferred, const ClockWindow& window) {
+    // OpenMP's regions and teams have local ids of their own range.
+    std::vector<std::uint64_t> openmp_regions;
+    for (std::size_t i = 0; i < threads_.regions.size(); ++i) openmp_regions.push_back(openmp::kRegionBase + i);
+    std::vector<std::uint64_t> teams;
+    for (const std::uint32_t size : threads_.team_sizes) teams.push_back(openmp::kTeamBase + size);
     archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
-        write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map);
-        write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map);
+        write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map, openmp_regions);
+        write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map, teams);
         write_mapping(writer, OTF2_MAPPING_GROUP, transferred.group_map);
         write_mapping(writer, OTF2_MAPPING_IO_FILE, transferred.io_file_map);
         write_mapping(writer, OTF2_MAPPING_IO_HANDLE, transferred.io_handle_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
-    });
+    }, threads_.locations);
     if (world_rank_ == 0) {
         archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
             write_global_definitions(writer, transferred.unified, window, program_);
@@ -533,10 +553,14 @@ void Measurement::write_trace(TimerSample program_end) {
     PMPI_Allreduce(&begin, &global_begin, 1, MPI_UINT64_T, MPI_MIN, tool_comm_);
     PMPI_Allreduce(&end, &global_end, 1, MPI_UINT64_T, MPI_MAX, tool_comm_);
     std::uint64_t total_events = 0;
-    PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
+    std::uint64_t rank_events = event_count;  // with the OpenMP threads'
+    for (const std::uint64_t thread_events : threads_.thread_events) rank_events += thread_events;
+    PMPI_Reduce(&rank_events, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
-                           source_groups_.sets(), io_.files(), io_.handles()};
+                           source_groups_.sets(), io_.files(), io_.handles(), threads_.thread_events,
+                           threads_.team_sizes};
+    local.regions.insert(local.regions.end(), threads_.regions.begin(), threads_.regions.end());
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;
@@ -588,7 +612,7 @@ void Measurement::write_profile(TimerSample program_end) {
             " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
     }
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets(),
-                           io_.files(), io_.handles()};
+                           io_.files(), io_.handles(), {}, {}};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         if (world_rank_ == 0) say(transferred.failure + "; no profile is written");

@@ -25,6 +25,7 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/message_registry.hpp"
+#include "collector/openmp_recorder.hpp"
 #include "collector/mpi_functions.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
@@ -203,6 +204,12 @@ public:
     // inter-communicator); kNoSources for a rank the communicator lacks.
     std::uint32_t source_group(OTF2_CommRef comm, const std::vector<int>& ranks);
 
+    // An OpenMP event of the master thread (openmp_recorder.hpp) joins its
+    // stream: `write` gets the writer and returns OTF2's code.
+    void record_with(OTF2_ErrorCode (*write)(OTF2_EvtWriter*, void*), void* context) {
+        if (!profile_ && !failed_) record(write(writer(), context));
+    }
+
     // --- user and compiler regions (a stack, so that begin/end stay paired
     // however recording is switched on and off in between) ------------------
     // `region` is OTF2_UNDEFINED_REGION for a filtered region.
@@ -231,6 +238,8 @@ private:
     void fail(const std::string& problem);
     // Ends this measurement without talking to the other ranks.
     void drop();
+    // Stops recording OpenMP threads and keeps their definitions.
+    void stop_threads();
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
     void write_trace(TimerSample program_end);
@@ -271,6 +280,8 @@ private:
         std::uint64_t last_leave = 0;  // when the last of them returned
     };
     TestRun test_run_;
+    // The OpenMP threads' part of the definitions, from MPI_Finalize on.
+    openmp::ThreadDefinitions threads_;
     std::vector<ClockOffset> clock_offsets_;
     TimerSample program_begin_;  // also the first point of the timer's calibration
     ProgramCall program_;        // as PROGRAM_BEGIN names it (rank 0's in the definitions)
