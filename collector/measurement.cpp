@@ -73,7 +73,7 @@ Measurement::Measurement(Config config, RegionFilter filter, std::string dir, in
         profile_ = std::make_unique<CallPathProfile>();
     } else {
         archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
-        events_ = archive_->events();
+        master_.events = archive_->events();
     }
 }
 
@@ -142,6 +142,10 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
         return;
     }
     Measurement& m = *instance();
+    stream_ = &m.master_;
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    m.multiple_ = provided == MPI_THREAD_MULTIPLE;
     m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
     m.program_begin_ = library_load_sample();
     m.recording_ = true;
@@ -223,8 +227,29 @@ void Measurement::abandon(const std::string& why) {
     m.drop();
 }
 
+bool Measurement::adopt_thread() {
+    // A profile keeps one call path stack, the master's.
+    if (profile_ || failed_) return false;
+    openmp::ThreadRecord* thread = openmp::Recorder::instance().thread_here(openmp::kMaxThreads);
+    if (!thread || !thread->writer) return false;
+    auto stream = std::make_unique<Stream>();
+    stream->events = thread->writer;
+    stream_ = stream.get();
+    const std::lock_guard lock(thread_streams_mutex_);
+    thread_streams_.push_back(std::move(stream));
+    return true;
+}
+
 void Measurement::stop_threads() {
     if (!archive_ || !openmp::Recorder::instance().active()) return;
+    // Runs of unsuccessful tests of other threads end in their streams
+    // before these close (no thread calls MPI any more: MPI_Finalize).
+    Stream* own = stream_;
+    for (const auto& stream : thread_streams_) {
+        stream_ = stream.get();
+        if (stream_->test_run.open) close_test_run();
+    }
+    stream_ = own;
     std::string left_out;
     threads_ = openmp::Recorder::instance().stop(left_out);
     if (!left_out.empty()) say("rank " + std::to_string(world_rank_) + ": " + left_out);
@@ -271,7 +296,7 @@ void Measurement::after_write(OTF2_ErrorCode code) {
             OTF2_EvtWriter_Leave(writer(), nullptr, flush->end, region) != OTF2_SUCCESS) {
             fail("writing the trace failed while recording a buffer flush");
         }
-        flushed_until_ = flush->end;
+        master_.flushed_until = flush->end;
     }
 }
 
@@ -284,13 +309,13 @@ void Measurement::fail(const std::string& problem) {
 }
 
 void Measurement::close_test_run() {
-    const TestRun run = test_run_;
-    test_run_.open = false;
+    const TestRun run = stream_->test_run;
+    stream_->test_run.open = false;
     if (run.joined == 0 || failed_) return;
     // Starts no earlier than the first call of the run returned: the summed
     // calls all lie between that and run.last_leave.
-    record(OTF2_EvtWriter_Enter(events_, nullptr, run.last_leave - run.inside, run.region));
-    record(OTF2_EvtWriter_Leave(events_, nullptr, run.last_leave, run.region));
+    record(OTF2_EvtWriter_Enter(stream_->events, nullptr, run.last_leave - run.inside, run.region));
+    record(OTF2_EvtWriter_Leave(stream_->events, nullptr, run.last_leave, run.region));
 }
 
 void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
@@ -354,7 +379,7 @@ void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t 
 void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
                                std::uint64_t bytes, std::uint64_t request) {
     if (profile_) return profile_->message(comm, bytes, true);
-    record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
+    record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, stream_->flushed_until), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
@@ -369,7 +394,7 @@ void Measurement::mpi_irecv_request(std::uint64_t request) {
 
 void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
     if (profile_) return profile_->note_event();
-    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, flushed_until_), request));
+    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, stream_->flushed_until), request));
 }
 
 void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
@@ -427,11 +452,12 @@ std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int
 }
 
 OTF2_AttributeList* Measurement::sources_attribute(std::uint32_t sources) {
-    if (sources == kNoSources || !attributes_) return nullptr;
-    OTF2_AttributeList_RemoveAllAttributes(attributes_.get());
-    if (OTF2_AttributeList_AddGroupRef(attributes_.get(), kReceiveSourcesAttributeId, sources) != OTF2_SUCCESS)
+    OTF2_AttributeList* attributes = stream_->attributes.get();
+    if (sources == kNoSources || !attributes) return nullptr;
+    OTF2_AttributeList_RemoveAllAttributes(attributes);
+    if (OTF2_AttributeList_AddGroupRef(attributes, kReceiveSourcesAttributeId, sources) != OTF2_SUCCESS)
         return nullptr;
-    return attributes_.get();
+    return attributes;
 }
 
 void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
@@ -474,6 +500,7 @@ void Measurement::user_leave(std::uint64_t time) {
 
 std::string Measurement::call_path() const {
     std::string path;
+    if (stream_ != &master_) return path;  // other threads' user regions are not tracked
     for (const OpenRegion& open : user_stack_) {
         if (!open.recorded) continue;
         if (!path.empty()) path += " > ";

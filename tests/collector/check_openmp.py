@@ -19,6 +19,9 @@ Scenarios (the expected values come from the programs, see their headers):
                   runtime (no loop region).
   hybrid          examples/hybrid.c with R steps: per thread R regions, each
                   closed by its implicit barrier; MPI on the masters only.
+  multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
+                  region; rank 0's thread 1 sends to rank 1, whose master
+                  receives: the send on location 1 << 32, the receive on 1.
   no-mpi          an OpenMP program without MPI: it runs as without the
                   collector, and no trace is written.
 """
@@ -175,12 +178,33 @@ def check_locks(streams, rank_locations, expected_per_lock, lock_count):
             fail(f"lock {lock}: orders in time {orders}, expected 1..{expected_per_lock}")
 
 
+def check_worker_message(streams, regions):
+    """openmp_multiple.c: the one message, sent by rank 0's thread 1 inside
+    its MPI_Send region, received by rank 1's master inside MPI_Recv."""
+    worker = 1 << 32
+    sends = [(t, a) for location, stream in streams.items() for r, t, a in stream if r == "MPI_SEND"]
+    recvs = [(t, a) for location, stream in streams.items() for r, t, a in stream if r == "MPI_RECV"]
+    on = {r: [loc for loc, stream in streams.items() for rec, _, _ in stream if rec == r]
+          for r in ("MPI_SEND", "MPI_RECV")}
+    if on["MPI_SEND"] != [worker] or on["MPI_RECV"] != [1]:
+        fail(f"sends on {on['MPI_SEND']}, receives on {on['MPI_RECV']}; expected [{worker}] and [1]")
+    if not re.search(r"Receiver: 1 .*Tag: 7, Length: 128", sends[0][1]):
+        fail(f"the send: {sends[0][1]}")
+    if not re.search(r"Sender: 0 .*Tag: 7, Length: 128", recvs[0][1]):
+        fail(f"the receive: {recvs[0][1]}")
+    entered = [regions[region_of(a)][0] for r, _, a in streams[worker] if r == "ENTER"]
+    if "MPI_Send" not in entered:
+        fail(f"rank 0's worker entered {entered}, no MPI_Send")
+    if sends[0][0] > recvs[0][0]:
+        fail("the message was received before it was sent")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--collect", required=True)
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
-    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "no-mpi"])
+    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "no-mpi"])
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
@@ -247,11 +271,11 @@ def main():
                          f"expected ({regions_per_thread}, {2 * regions_per_thread})")
                 if args.scenario == "constructs-gcc" and sum(barriers) != 3 * regions_per_thread:
                     fail(f"location {location}: {sum(barriers)} barriers, expected {3 * regions_per_thread}")
-                if args.scenario == "hybrid" and barriers != (0, regions_per_thread):
+                if args.scenario in ("hybrid", "multiple") and barriers != (0, regions_per_thread):
                     fail(f"location {location}: barriers {barriers}, expected (0, {regions_per_thread})")
                 mpi = [regions[region_of(a)][0] for rec, _, a in streams.get(location, [])
                        if rec == "ENTER" and regions[region_of(a)][2] == "MPI"]
-                if t > 0 and mpi:
+                if t > 0 and mpi and args.scenario != "multiple":
                     fail(f"location {location}: MPI regions on a worker thread: {mpi}")
                 if args.scenario.startswith("constructs"):
                     expected_counts = [("!$omp critical", 1), ("!$omp critical sblock", 1), ("omp_set_lock", 1),
@@ -266,6 +290,9 @@ def main():
                                  f"expected {count * regions_per_thread}")
             if args.scenario.startswith("constructs"):
                 check_locks(streams, [(t << 32) | r for t in range(threads)], threads * regions_per_thread, 2)
+
+        if args.scenario == "multiple":
+            check_worker_message(streams, regions)
 
         # Roles and paradigm of the constructs.
         roles = {"!$omp parallel": "PARALLEL", "!$omp barrier": "BARRIER",
