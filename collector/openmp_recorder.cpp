@@ -126,8 +126,13 @@ ThreadRecord* Recorder::thread_here(unsigned thread_num) {
 
 OTF2_RegionRef Recorder::region(ThreadRecord& thread, Construct construct, const void* codeptr) {
     const std::uint64_t key = region_key(construct, codeptr);
+    ThreadRecord::CachedRegion& recent = thread.recent[(key ^ (key >> 6) ^ (key >> 56)) % thread.recent.size()];
+    if (recent.key == key) return recent.region;
     const auto cached = thread.regions.find(key);
-    if (cached != thread.regions.end()) return cached->second;
+    if (cached != thread.regions.end()) {
+        recent = {key, cached->second};
+        return cached->second;
+    }
     OTF2_RegionRef id;
     {
         const std::lock_guard lock(mutex_);
@@ -136,12 +141,15 @@ OTF2_RegionRef Recorder::region(ThreadRecord& thread, Construct construct, const
         id = it->second;
     }
     thread.regions.emplace(key, id);
+    recent = {key, id};
     return id;
 }
 
 std::pair<std::uint32_t, std::atomic<std::uint32_t>*> Recorder::lock(ThreadRecord& thread, std::uint64_t wait_id) {
+    if (wait_id == thread.last_wait_id && thread.last_lock.second) return thread.last_lock;
+    thread.last_wait_id = wait_id;
     const auto cached = thread.locks.find(wait_id);
-    if (cached != thread.locks.end()) return cached->second;
+    if (cached != thread.locks.end()) return thread.last_lock = cached->second;
     std::pair<std::uint32_t, std::atomic<std::uint32_t>*> found;
     {
         const std::lock_guard lock(mutex_);
@@ -150,7 +158,7 @@ std::pair<std::uint32_t, std::atomic<std::uint32_t>*> Recorder::lock(ThreadRecor
         found = {it->second, lock_orders_[it->second].get()};
     }
     thread.locks.emplace(wait_id, found);
-    return found;
+    return thread.last_lock = found;
 }
 
 OTF2_CommRef Recorder::team(std::uint32_t size) {

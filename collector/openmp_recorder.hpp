@@ -11,6 +11,7 @@
 // once per thread and construct.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -87,8 +88,17 @@ struct ThreadRecord {
     std::vector<HeldLock> held;
     int pending_lock_kind = 0;  // the mutex kind of the acquisition under way
     // Constructs and locks this thread has met: no lock the second time.
+    // The constructs of a loop body hit a small direct-mapped cache first
+    // (a hash lookup costs as much as the event).
+    struct CachedRegion {
+        std::uint64_t key = ~std::uint64_t{0};
+        OTF2_RegionRef region = OTF2_UNDEFINED_REGION;
+    };
+    std::array<CachedRegion, 64> recent{};
     std::unordered_map<std::uint64_t, OTF2_RegionRef> regions;
     std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::atomic<std::uint32_t>*>> locks;
+    std::uint64_t last_wait_id = 0;  // the lock taken last (0: none yet)
+    std::pair<std::uint32_t, std::atomic<std::uint32_t>*> last_lock{0, nullptr};
 };
 
 // What MPI_Finalize needs for the definitions.
