@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
@@ -13,6 +14,7 @@
 #include "collector/collective_bytes.hpp"
 #include "collector/config.hpp"
 #include "collector/definition_unification.hpp"
+#include "collector/openmp_runtime.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"
@@ -458,4 +460,20 @@ TEST_CASE("OpenMP threads become locations (thread << 32) | rank with their team
     CHECK(u.groups[u.comms[5].group].paradigm == OTF2_PARADIGM_OPENMP);
     // Without threads nothing of this exists.
     CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}}}).openmp);
+}
+
+TEST_CASE("the launcher finds the libraries a program needs, and libgomp's replacement", "[collector][launcher]") {
+    // Every dynamically linked Debian executable needs the C library.
+    const std::vector<std::string> sh = needed_libraries("/bin/sh");
+    CHECK(std::find(sh.begin(), sh.end(), "libc.so.6") != sh.end());
+    CHECK(std::find(sh.begin(), sh.end(), "libgomp.so.1") == sh.end());
+    // Not an ELF file, or none at all: nothing needed, nothing to do.
+    hindsight::testing::ScratchDir scratch;
+    const std::string dir = scratch.path().string();
+    const std::string script = dir + "/script.sh";
+    std::ofstream(script) << "#!/bin/sh\necho libgomp.so.1\n";
+    CHECK(needed_libraries(script).empty());
+    CHECK(needed_libraries(dir + "/missing").empty());
+    CHECK(openmp_runtime_for(script, "/usr/lib/libomp.so.5").preload.empty());
+    CHECK(openmp_runtime_for("/bin/sh", "").warning.empty());
 }
