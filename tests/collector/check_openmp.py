@@ -22,6 +22,10 @@ Scenarios (the expected values come from the programs, see their headers):
   multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
                   region; rank 0's thread 1 sends to rank 1, whose master
                   receives: the send on location 1 << 32, the receive on 1.
+  teams           tests/collector/openmp_teams.c on 1 rank: a region before
+                  MPI_Init (not recorded), then teams of 2 and 3 threads: the
+                  master forks twice, thread 1 is in 2 regions, thread 2 in
+                  1; one communicator per team size.
   no-mpi          an OpenMP program without MPI: it runs as without the
                   collector, and no trace is written.
 """
@@ -199,12 +203,32 @@ def check_worker_message(streams, regions):
         fail("the message was received before it was sent")
 
 
+def check_teams(locations, groups, comms, streams, regions):
+    """openmp_teams.c on 1 rank."""
+    expected = {0: ("Master thread", 0), 1 << 32: ("OMP thread 1", 0), 2 << 32: ("OMP thread 2", 0)}
+    if locations != expected:
+        fail(f"locations {locations}, expected {expected}")
+    for location, is_master, regions_in in ((0, True, 2), (1 << 32, False, 2), (2 << 32, False, 1)):
+        entered, forks = check_stream(location, streams.get(location, []), regions, is_master)
+        if entered.get("!$omp parallel", 0) != regions_in or (is_master and forks != 2):
+            fail(f"location {location}: {entered.get('!$omp parallel', 0)} regions, {forks} forks")
+        if not is_master:
+            check_fork_join_bounds([e for e in streams[0] if e[0] in ("THREAD_FORK", "THREAD_JOIN")][-2 * regions_in:],
+                                   streams[location])
+    teams = sorted(len(groups[group][3]) for name, group in comms.values() if name.startswith("Thread team"))
+    if teams != [2, 3]:
+        fail(f"team sizes {teams}, expected [2, 3]")
+    begins = [re.search(r"<(\d+)>", a).group(1) for r, _, a in streams[0] if r == "THREAD_TEAM_BEGIN"]
+    if len(set(begins)) != 2:
+        fail(f"the master's two teams name communicators {begins}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--collect", required=True)
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
-    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "no-mpi"])
+    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi"])
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
@@ -233,6 +257,9 @@ def main():
         anchor = os.path.join(out, "traces.otf2")
         locations, regions, groups, comms = definitions(anchor)
         streams = events(anchor)
+        if args.scenario == "teams":
+            check_teams(locations, groups, comms, streams, regions)
+            return
 
         # Locations: (thread << 32) | rank, Score-P's names, rank's group.
         expected = {}
