@@ -24,6 +24,7 @@ ChunkPool::ChunkPool(std::uint64_t total_bytes, std::uint64_t chunk_bytes)
 
 void* ChunkPool::allocate(OTF2_FileType file_type, OTF2_LocationRef location, std::uint64_t size) {
     if (size > chunk_bytes_) return nullptr;
+    const std::lock_guard lock(mutex_);
     std::byte* chunk = nullptr;
     if (!free_.empty()) {
         chunk = free_.back();
@@ -39,6 +40,7 @@ void* ChunkPool::allocate(OTF2_FileType file_type, OTF2_LocationRef location, st
 }
 
 void ChunkPool::free_all(OTF2_FileType file_type, OTF2_LocationRef location) {
+    const std::lock_guard lock(mutex_);
     const auto it = in_use_.find({static_cast<int>(file_type), location});
     if (it == in_use_.end()) return;
     free_.insert(free_.end(), it->second.begin(), it->second.end());
@@ -46,6 +48,7 @@ void ChunkPool::free_all(OTF2_FileType file_type, OTF2_LocationRef location) {
 }
 
 std::size_t ChunkPool::chunks_in_use() const {
+    const std::lock_guard lock(mutex_);
     std::size_t n = 0;
     for (const auto& [key, chunks] : in_use_) n += chunks.size();
     return n;

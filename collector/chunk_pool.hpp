@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,9 @@ private:
     std::vector<std::unique_ptr<std::byte[]>> storage_;
     std::vector<std::byte*> free_;
     std::map<BufferKey, std::vector<std::byte*>> in_use_;
+    // OpenMP threads fill buffers of their own: a chunk (1 MiB, not an
+    // event) at a time they take this lock.
+    mutable std::mutex mutex_;
 };
 
 // Event chunk size for a buffer of `buffer_bytes`: 1 MiB where there is room

@@ -63,7 +63,7 @@ CommKey CommRegistry::agree_on_key(MPI_Comm comm, bool inter) {
     if (inter) PMPI_Intercomm_merge(comm, 0, &agree);
     int rank = 0;
     PMPI_Comm_rank(agree, &rank);
-    CommKey key = rank == 0 ? make_comm_key(world_rank_, ++created_here_) : kNoCommKey;
+    CommKey key = rank == 0 ? make_comm_key(world_rank_, ++created_here_) : kNoCommKey;  // atomic: see agree()
     PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, agree);
     if (inter) PMPI_Comm_free(&agree);
     return key;
@@ -71,12 +71,17 @@ CommKey CommRegistry::agree_on_key(MPI_Comm comm, bool inter) {
 
 void CommRegistry::created(MPI_Comm comm, MPI_Comm parent, std::string name) {
     if (comm == MPI_COMM_NULL) return;
+    CommRecord record = describe(comm, parent, std::move(name));
+    agree(comm, record);
+    add(comm, std::move(record));
+}
+
+CommRecord CommRegistry::describe(MPI_Comm comm, MPI_Comm parent, std::string name) {
     CommRecord record;
     record.creator = std::move(name);
     record.parent = records_[id(parent)].key;
     fill_members(comm, record);
-    record.key = agree_on_key(comm, record.inter);
-    add(comm, std::move(record));
+    return record;
 }
 
 void CommRegistry::begin_dup(MPI_Comm comm, MPI_Comm parent, std::string name, std::uint64_t request) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -103,6 +104,15 @@ public:
     // CommRecord::creator). Collective over `comm` (it agrees on the key);
     // nothing happens for MPI_COMM_NULL.
     void created(MPI_Comm comm, MPI_Comm parent, std::string name);
+    // The same in three steps, so that a caller that locks the registry
+    // (MPI_THREAD_MULTIPLE) does not hold its lock in the collective step:
+    // a description of `comm` (local; a parent never seen is adopted), the
+    // agreement on its key
+    // (collective, touches nothing of the registry but a counter), and
+    // the record's addition.
+    CommRecord describe(MPI_Comm comm, MPI_Comm parent, std::string name);
+    void agree(MPI_Comm comm, CommRecord& record) { record.key = agree_on_key(comm, record.inter); }
+    void add_created(MPI_Comm comm, CommRecord record) { add(comm, std::move(record)); }
     // MPI_Comm_idup of `parent` returned `comm` with the request whose
     // OTF2 id is `request`; finish_dup(request) records `comm` once that
     // request completed. Local: no communication.
@@ -131,7 +141,7 @@ private:
     CommKey agree_on_key(MPI_Comm comm, bool inter);
 
     int world_rank_;
-    std::uint32_t created_here_ = 0;
+    std::atomic<std::uint32_t> created_here_{0};
     std::uint32_t adopted_here_ = 0;
     std::unordered_map<MPI_Comm, OTF2_CommRef> handles_;
     struct PendingDup {

@@ -1,5 +1,6 @@
 #include "collector/definition_unification.hpp"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -16,7 +17,7 @@ struct GroupTable {
         const auto it = index.find(members);
         if (it != index.end()) return it->second;
         const auto id = static_cast<std::uint32_t>(groups.size());
-        groups.push_back({OTF2_GROUP_TYPE_COMM_GROUP, members});
+        groups.push_back({OTF2_GROUP_TYPE_COMM_GROUP, members, OTF2_PARADIGM_MPI, ""});
         index.emplace(std::move(members), id);
         return id;
     }
@@ -24,6 +25,39 @@ struct GroupTable {
 
 std::string region_key(const RegionDef& r) {
     return std::to_string(static_cast<int>(r.paradigm)) + ':' + r.canonical_name + ':' + r.name;
+}
+
+// The OpenMP locations group and one group and communicator per rank's
+// thread team; a team of n threads holds the rank's threads 0 .. n - 1.
+void unify_thread_teams(const std::vector<LocalDefinitions>& ranks, UnifiedDefinitions& out) {
+    for (const LocalDefinitions& rank : ranks) {
+        out.thread_events_of_rank.push_back(rank.thread_events);
+        out.openmp = out.openmp || !rank.thread_events.empty() || !rank.team_sizes.empty();
+    }
+    if (!out.openmp) return;
+    GlobalGroup locations{OTF2_GROUP_TYPE_COMM_LOCATIONS, {}, OTF2_PARADIGM_OPENMP, "OpenMP"};
+    std::vector<std::uint64_t> first_index;  // of each rank's master in that group
+    for (std::uint64_t r = 0; r < ranks.size(); ++r) {
+        first_index.push_back(locations.members.size());
+        const std::uint64_t threads = 1 + ranks[r].thread_events.size();
+        for (std::uint64_t t = 0; t < threads; ++t) locations.members.push_back(thread_location(r, t));
+    }
+    out.groups.push_back(std::move(locations));
+    std::uint64_t team_number = 0;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        const std::uint64_t threads = 1 + ranks[r].thread_events.size();
+        for (const std::uint32_t size : ranks[r].team_sizes) {
+            // A thread that never recorded an event has no location: the
+            // team holds those that have one.
+            GlobalGroup team{OTF2_GROUP_TYPE_COMM_GROUP, {}, OTF2_PARADIGM_OPENMP, ""};
+            for (std::uint64_t t = 0; t < std::min<std::uint64_t>(size, threads); ++t)
+                team.members.push_back(first_index[r] + t);
+            out.comm_maps[r].push_back(out.comms.size());
+            out.comms.push_back({"Thread team " + std::to_string(team_number++),
+                                 static_cast<std::uint32_t>(out.groups.size()), OTF2_UNDEFINED_COMM, {}, {}});
+            out.groups.push_back(std::move(team));
+        }
+    }
 }
 
 }  // namespace
@@ -53,10 +87,10 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
     }
 
     // Groups: the locations, MPI_COMM_SELF's, then one per member list.
-    GlobalGroup locations{OTF2_GROUP_TYPE_COMM_LOCATIONS, {}};
+    GlobalGroup locations{OTF2_GROUP_TYPE_COMM_LOCATIONS, {}, OTF2_PARADIGM_MPI, ""};
     for (std::uint64_t r = 0; r < nranks; ++r) locations.members.push_back(r);
     out.groups.push_back(std::move(locations));
-    out.groups.push_back({OTF2_GROUP_TYPE_COMM_SELF, {}});
+    out.groups.push_back({OTF2_GROUP_TYPE_COMM_SELF, {}, OTF2_PARADIGM_MPI, ""});
     constexpr std::uint32_t kSelfGroup = 1;
     GroupTable groups{out.groups};
 
@@ -125,6 +159,7 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
             out.io_handles.push_back({static_cast<std::uint32_t>(files.at(h.file)), comm});
         }
     }
+    unify_thread_teams(ranks, out);
     return out;
 }
 

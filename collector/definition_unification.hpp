@@ -7,7 +7,11 @@
 // COMM_LOCATIONS group (location id = world rank), then one COMM_SELF group
 // and one COMM_GROUP per distinct member list: those of the communicators
 // first, then those of the receive sources not among them (a set of sources
-// whose list a communicator's group has shares that group).
+// whose list a communicator's group has shares that group). With OpenMP
+// threads (Score-P's conventions): then the OpenMP COMM_LOCATIONS group of
+// every thread location, rank by rank, master first, and one group per
+// thread team of a rank: the indices of its threads in that group; the
+// teams' communicators ("Thread team N") follow the MPI ones.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,8 @@ namespace hindsight::collect {
 struct GlobalGroup {
     OTF2_GroupType type = OTF2_GROUP_TYPE_COMM_GROUP;
     std::vector<std::uint64_t> members;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_MPI;
+    std::string name;
 };
 
 struct GlobalComm {
@@ -53,7 +59,16 @@ struct UnifiedDefinitions {
     std::vector<IoHandleRecord> io_handles;
     std::vector<std::vector<std::uint64_t>> io_file_maps;    // per rank
     std::vector<std::vector<std::uint64_t>> io_handle_maps;  // per rank
+    // OpenMP: per rank the events of its thread locations after the master
+    // (location id (t << 32) | rank for thread t). Their teams are
+    // communicators after the MPI ones (comm_maps continues with them),
+    // each on a group of indices into the OpenMP locations group.
+    std::vector<std::vector<std::uint64_t>> thread_events_of_rank;
+    bool openmp = false;
 };
+
+// Score-P's location id of OpenMP thread `thread` of `rank`.
+inline std::uint64_t thread_location(std::uint64_t rank, std::uint64_t thread) { return (thread << 32) | rank; }
 
 UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks);
 

@@ -63,6 +63,10 @@ void write_io_definitions(OTF2_GlobalDefWriter* w, StringTable& s, const Unified
 }
 
 std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
+// Score-P's names of a rank's threads.
+std::string thread_name(std::size_t thread) {
+    return thread == 0 ? "Master thread" : "OMP thread " + std::to_string(thread);
+}
 std::string dimension_name(std::size_t dim) { return "dimension " + std::to_string(dim); }
 
 // The first strings: the empty one, the program's path and its arguments,
@@ -87,6 +91,10 @@ void collect_strings(StringTable& s, const UnifiedDefinitions& d, const ProgramC
         s.ref(r.file);
     }
     for (const auto& c : d.comms) s.ref(c.name);
+    for (const auto& g : d.groups) s.ref(g.name);
+    for (const auto& threads : d.thread_events_of_rank)
+        for (std::size_t t = 1; t <= threads.size(); ++t) s.ref(thread_name(t));
+    if (d.openmp) s.ref("OpenMP");
     if (d.receive_sources) {
         s.ref(kReceiveSourcesAttribute);
         s.ref(kReceiveSourcesDescription);
@@ -159,9 +167,19 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
         OTF2_GlobalDefWriter_WriteLocationGroup(w, id, s.ref(rank_name(r)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
                                                 d.node_of_rank[r] + 1, OTF2_UNDEFINED_LOCATION_GROUP);
     }
+    if (d.openmp) OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_OPENMP, s.ref("OpenMP"),
+                                                     OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN);
+    // Each rank's master, then its OpenMP threads (Score-P's order and ids).
     for (std::size_t r = 0; r < d.node_of_rank.size(); ++r) {
+        const auto group = static_cast<OTF2_LocationGroupRef>(r);
         OTF2_GlobalDefWriter_WriteLocation(w, r, s.ref("Master thread"), OTF2_LOCATION_TYPE_CPU_THREAD,
-                                           d.events_of_rank[r], static_cast<OTF2_LocationGroupRef>(r));
+                                           d.events_of_rank[r], group);
+        if (r >= d.thread_events_of_rank.size()) continue;
+        const std::vector<std::uint64_t>& threads = d.thread_events_of_rank[r];
+        for (std::size_t t = 1; t <= threads.size(); ++t) {
+            OTF2_GlobalDefWriter_WriteLocation(w, thread_location(r, t), s.ref(thread_name(t)),
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, threads[t - 1], group);
+        }
     }
     for (std::size_t i = 0; i < d.regions.size(); ++i) {
         const RegionDef& r = d.regions[i];
@@ -171,8 +189,8 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
     }
     for (std::size_t g = 0; g < d.groups.size(); ++g) {
         const GlobalGroup& group = d.groups[g];
-        const OTF2_Paradigm paradigm = OTF2_PARADIGM_MPI;
-        OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(g), s.ref(""), group.type, paradigm,
+        OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(g), s.ref(group.name), group.type,
+                                        group.paradigm,
                                         OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(group.members.size()),
                                         group.members.data());
     }
@@ -186,6 +204,18 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
     if (d.receive_sources)
         OTF2_GlobalDefWriter_WriteAttribute(w, kReceiveSourcesAttributeId, s.ref(kReceiveSourcesAttribute),
                                             s.ref(kReceiveSourcesDescription), OTF2_TYPE_GROUP);
+}
+
+void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map,
+                   const std::vector<std::uint64_t>& extra_local_ids) {
+    if (extra_local_ids.empty()) return write_mapping(writer, type, map);
+    // Local ids i < dense for the first entries, then the sparse ones.
+    const std::size_t dense = map.size() - extra_local_ids.size();
+    std::unique_ptr<OTF2_IdMap, IdMapFree> id_map(OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, map.size()));
+    if (!id_map) return;
+    for (std::size_t i = 0; i < map.size(); ++i)
+        OTF2_IdMap_AddIdPair(id_map.get(), i < dense ? i : extra_local_ids[i - dense], map[i]);
+    OTF2_DefWriter_WriteMappingTable(writer, type, id_map.get());
 }
 
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {

@@ -47,5 +47,9 @@ std::vector<OTF2_StringRef> argument_strings(const ProgramCall& program);
 
 // Writes a local-to-global id mapping table unless it is the identity.
 void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map);
+// The same where the last entries of `map` belong to the local ids
+// `extra_local_ids` (OpenMP's, outside the dense range): a sparse table.
+void write_mapping(OTF2_DefWriter* writer, OTF2_MappingType type, const std::vector<std::uint64_t>& map,
+                   const std::vector<std::uint64_t>& extra_local_ids);
 
 }  // namespace hindsight::collect

@@ -43,12 +43,14 @@ std::uint64_t file_bytes(const MPI_Status& status) {
 }
 
 void on_file_open(MpiCall& call, MPI_Comm comm, const char* filename, int amode, MPI_File fh) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const std::uint32_t handle = m.io().opened(fh, filename ? filename : "", m.comms().id(comm), amode);
     if (call) m.io_create_handle(handle, access_mode(amode), creation_flags(amode), status_flags(amode));
 }
 
 void on_file_close(MpiCall& call, MPI_File fh, bool closed) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto handle = m.io().handle(fh);
     // A failed close leaves the file open.
@@ -61,11 +63,13 @@ void on_file_close(MpiCall& call, MPI_File fh, bool closed) {
 }
 
 void on_file_delete(MpiCall& call, const char* filename) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     m.io_delete_file(m.io().file(filename ? filename : ""));
 }
 
 void on_file_seek(MpiCall& call, MPI_File fh, MPI_Offset offset, int whence, bool shared) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto handle = m.io().handle(fh);
     if (!handle) return;
@@ -77,6 +81,7 @@ void on_file_seek(MpiCall& call, MPI_File fh, MPI_Offset offset, int whence, boo
 
 FileOperation on_file_io_begin(MpiCall& call, MPI_File fh, OTF2_IoOperationMode mode, bool collective,
                                bool blocking, int count, MPI_Datatype datatype) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto handle = m.io().handle(fh);
     if (!handle) return {};
@@ -92,12 +97,14 @@ FileOperation on_file_io_begin(MpiCall& call, MPI_File fh, OTF2_IoOperationMode 
 }
 
 void on_file_io_complete(MpiCall& call, const FileOperation& op, int rc, const MPI_Status& status) {
+    const Measurement::RegistryLock lock(call.measurement());
     // A failed call moved an unknown amount.
     call.measurement().io_operation_complete(op.handle, rc == MPI_SUCCESS ? file_bytes(status) : OTF2_UNDEFINED_UINT64,
                                              op.matching_id);
 }
 
 void on_file_io_issued(MpiCall& call, const FileOperation& op, int rc, MPI_Request* request) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     if (rc != MPI_SUCCESS) {
         m.io_operation_cancelled(op.handle, op.matching_id);
@@ -112,6 +119,7 @@ void on_file_io_issued(MpiCall& call, const FileOperation& op, int rc, MPI_Reque
 }
 
 void on_file_io_split(MpiCall& call, const FileOperation& op, int rc) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     if (rc != MPI_SUCCESS) {
         m.io_operation_cancelled(op.handle, op.matching_id);
@@ -122,6 +130,7 @@ void on_file_io_split(MpiCall& call, const FileOperation& op, int rc) {
 }
 
 void on_file_io_end(MpiCall& call, MPI_File fh, int rc, const MPI_Status& status) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto handle = m.io().handle(fh);
     if (!handle) return;

@@ -17,11 +17,6 @@ namespace hindsight::collect {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The executable `program` runs, found as execvp finds it, with links
-// resolved as the library's /proc/self/exe resolves them; `program` itself
-// when it cannot be found (execvp then fails with its own message).
 std::string resolve_program(const std::string& program) {
     std::error_code ec;
     auto resolved = [&](const fs::path& candidate) { return fs::canonical(candidate, ec).string(); };
@@ -40,6 +35,8 @@ std::string resolve_program(const std::string& program) {
     }
     return program;
 }
+
+namespace {
 
 // The directory the library will write to. Its default is named after the
 // executable and the number of ranks; without the number (not started by

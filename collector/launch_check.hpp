@@ -22,4 +22,9 @@ namespace hindsight::collect {
 // hindsight::Error with the reason.
 void check_before_launch(const std::string& program);
 
+// The executable `program` runs, found as execvp finds it, with links
+// resolved as the library's /proc/self/exe resolves them; `program` itself
+// when it cannot be found (execvp then fails with its own message).
+std::string resolve_program(const std::string& program);
+
 }  // namespace hindsight::collect

@@ -20,6 +20,7 @@
 #include "collector/config.hpp"
 #include "collector/launch_check.hpp"
 #include "collector/launch_environment.hpp"
+#include "collector/openmp_runtime.hpp"
 #include "common/error.hpp"
 #include "common/failure.hpp"
 #include "common/shortened.hpp"
@@ -30,6 +31,10 @@
 #endif
 // A library that must be preloaded before the collector's: the sanitizer
 // runtime in sanitized builds, nothing otherwise.
+// LLVM's OpenMP runtime, preloaded for programs built by GCC.
+#ifndef HINDSIGHT_LIBOMP
+#define HINDSIGHT_LIBOMP ""
+#endif
 #ifndef HINDSIGHT_PRELOAD_FIRST
 #define HINDSIGHT_PRELOAD_FIRST ""
 #endif
@@ -174,6 +179,12 @@ int launch(int argc, char** argv) {
 
     std::string preload = find_library();
     if (vm.count("check")) return 0;
+    // A program built by GCC runs on LLVM's OpenMP runtime, whose tools
+    // interface records its threads (doc/collector.md, OpenMP).
+    const OpenMpRuntime runtime = openmp_runtime_for(resolve_program(command[0]), HINDSIGHT_LIBOMP);
+    if (!runtime.preload.empty()) preload += ":" + runtime.preload;
+    if (!runtime.warning.empty() && first_process_on_node())
+        std::fprintf(stderr, "hindsight-collect: %s\n", runtime.warning.c_str());
     if (const std::string first = HINDSIGHT_PRELOAD_FIRST; !first.empty()) preload = first + ":" + preload;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
     set("LD_PRELOAD", preload);

@@ -37,6 +37,8 @@ std::vector<std::byte> serialize(const LocalDefinitions& defs) {
         w.put<std::uint64_t>(h.file);
         w.put<std::uint64_t>(h.comm);
     }
+    w.put_span<std::uint64_t>(defs.thread_events);
+    w.put_span<std::uint32_t>(defs.team_sizes);
     return w.take();
 }
 
@@ -91,6 +93,8 @@ LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
                 throw Error("", "an I/O handle on an unknown communicator");
             h = {static_cast<std::uint32_t>(file), static_cast<OTF2_CommRef>(comm)};
         }
+        defs.thread_events = r.get_vector<std::uint64_t>();
+        defs.team_sizes = r.get_vector<std::uint32_t>();
         if (!r.empty()) throw Error("", "bytes after the last record");
         return defs;
     } catch (const Error&) {

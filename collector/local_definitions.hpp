@@ -26,6 +26,11 @@ struct LocalDefinitions {
     // MPI-IO: the files by local id, the handles opened on them.
     std::vector<std::string> io_files;
     std::vector<IoHandleRecord> io_handles;
+    // OpenMP (openmp_recorder.hpp): the events of each thread location
+    // after the master (thread t at index t - 1) and the size of each thread
+    // team, by local team number.
+    std::vector<std::uint64_t> thread_events;
+    std::vector<std::uint32_t> team_sizes;
 };
 
 std::vector<std::byte> serialize(const LocalDefinitions& defs);

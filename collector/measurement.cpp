@@ -73,7 +73,7 @@ Measurement::Measurement(Config config, RegionFilter filter, std::string dir, in
         profile_ = std::make_unique<CallPathProfile>();
     } else {
         archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
-        events_ = archive_->events();
+        master_.events = archive_->events();
     }
 }
 
@@ -142,10 +142,15 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
         return;
     }
     Measurement& m = *instance();
+    stream_ = &m.master_;
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    m.multiple_ = provided == MPI_THREAD_MULTIPLE;
     m.clock_offsets_.push_back(measure_clock_offset(m.tool_comm_));
     m.program_begin_ = library_load_sample();
     m.recording_ = true;
     live_ = &m;
+    if (m.archive_) openmp::Recorder::instance().start(m, *m.archive_, rank);
     std::atexit(exit_without_finalize);
     install_crash_report(rank, m.profile_ ? "no profile is written"
                                           : "its trace in " + absolute_path(dir) +
@@ -188,6 +193,7 @@ void Measurement::finish(std::uint64_t finalize_enter) {
     else if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
     live_ = nullptr;
     m.recording_ = false;
+    m.stop_threads();
     if (const std::uint64_t calls = other_thread_calls_.load(std::memory_order_relaxed); calls > 0) {
         say("rank " + std::to_string(m.world_rank_) + ": " + std::to_string(calls) +
             " MPI calls of threads other than the main thread were not recorded; the " +
@@ -210,6 +216,7 @@ void Measurement::abandon(const std::string& why) {
     }
     say("rank " + std::to_string(m.world_rank_) + ": " + why + "; the events recorded so far are in " +
         m.dir_ + ", but the trace lacks its definitions and cannot be read");
+    m.stop_threads();
     try {
         m.close_user_regions(timestamp());
         // After a failed write OTF2 must not touch the archive again.
@@ -220,7 +227,40 @@ void Measurement::abandon(const std::string& why) {
     m.drop();
 }
 
+bool Measurement::adopt_thread() {
+    // A profile keeps one call path stack, the master's.
+    if (profile_ || failed_) return false;
+    openmp::ThreadRecord* thread = openmp::Recorder::instance().thread_here(openmp::kMaxThreads);
+    if (!thread || !thread->writer) return false;
+    auto stream = std::make_unique<Stream>();
+    stream->events = thread->writer;
+    stream_ = stream.get();
+    const std::lock_guard lock(thread_streams_mutex_);
+    thread_streams_.push_back(std::move(stream));
+    return true;
+}
+
+void Measurement::stop_threads() {
+    if (!archive_ || !openmp::Recorder::instance().active()) return;
+    // Runs of unsuccessful tests of other threads end in their streams
+    // before these close (no thread calls MPI any more: MPI_Finalize).
+    Stream* own = stream_;
+    for (const auto& stream : thread_streams_) {
+        stream_ = stream.get();
+        if (stream_->test_run.open) close_test_run();
+    }
+    stream_ = own;
+    std::string left_out;
+    threads_ = openmp::Recorder::instance().stop(left_out);
+    if (!left_out.empty()) say("rank " + std::to_string(world_rank_) + ": " + left_out);
+}
+
 void Measurement::drop() {
+    // A crash or MPI_Abort: OpenMP threads stop recording into the archive.
+    if (archive_ && openmp::Recorder::instance().active()) {
+        std::string ignored;
+        openmp::Recorder::instance().stop(ignored);
+    }
     // Closing the archive and freeing the communicator would need the other
     // ranks, which may be gone or not measuring: both are left as they are.
     if (archive_) archive_->abandon();
@@ -256,7 +296,7 @@ void Measurement::after_write(OTF2_ErrorCode code) {
             OTF2_EvtWriter_Leave(writer(), nullptr, flush->end, region) != OTF2_SUCCESS) {
             fail("writing the trace failed while recording a buffer flush");
         }
-        flushed_until_ = flush->end;
+        master_.flushed_until = flush->end;
     }
 }
 
@@ -269,13 +309,13 @@ void Measurement::fail(const std::string& problem) {
 }
 
 void Measurement::close_test_run() {
-    const TestRun run = test_run_;
-    test_run_.open = false;
+    const TestRun run = stream_->test_run;
+    stream_->test_run.open = false;
     if (run.joined == 0 || failed_) return;
     // Starts no earlier than the first call of the run returned: the summed
     // calls all lie between that and run.last_leave.
-    record(OTF2_EvtWriter_Enter(events_, nullptr, run.last_leave - run.inside, run.region));
-    record(OTF2_EvtWriter_Leave(events_, nullptr, run.last_leave, run.region));
+    record(OTF2_EvtWriter_Enter(stream_->events, nullptr, run.last_leave - run.inside, run.region));
+    record(OTF2_EvtWriter_Leave(stream_->events, nullptr, run.last_leave, run.region));
 }
 
 void Measurement::mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
@@ -339,7 +379,7 @@ void Measurement::mpi_recv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t 
 void Measurement::mpi_isend_at(std::uint64_t time, std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
                                std::uint64_t bytes, std::uint64_t request) {
     if (profile_) return profile_->message(comm, bytes, true);
-    record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, flushed_until_), peer, comm, tag, bytes, request));
+    record(OTF2_EvtWriter_MpiIsend(writer(), nullptr, std::max(time, stream_->flushed_until), peer, comm, tag, bytes, request));
 }
 
 void Measurement::mpi_isend_complete(std::uint64_t request) {
@@ -354,7 +394,7 @@ void Measurement::mpi_irecv_request(std::uint64_t request) {
 
 void Measurement::mpi_irecv_request_at(std::uint64_t time, std::uint64_t request) {
     if (profile_) return profile_->note_event();
-    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, flushed_until_), request));
+    record(OTF2_EvtWriter_MpiIrecvRequest(writer(), nullptr, std::max(time, stream_->flushed_until), request));
 }
 
 void Measurement::mpi_irecv(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes,
@@ -412,11 +452,12 @@ std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int
 }
 
 OTF2_AttributeList* Measurement::sources_attribute(std::uint32_t sources) {
-    if (sources == kNoSources || !attributes_) return nullptr;
-    OTF2_AttributeList_RemoveAllAttributes(attributes_.get());
-    if (OTF2_AttributeList_AddGroupRef(attributes_.get(), kReceiveSourcesAttributeId, sources) != OTF2_SUCCESS)
+    OTF2_AttributeList* attributes = stream_->attributes.get();
+    if (sources == kNoSources || !attributes) return nullptr;
+    OTF2_AttributeList_RemoveAllAttributes(attributes);
+    if (OTF2_AttributeList_AddGroupRef(attributes, kReceiveSourcesAttributeId, sources) != OTF2_SUCCESS)
         return nullptr;
-    return attributes_.get();
+    return attributes;
 }
 
 void Measurement::mpi_collective_end(OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
@@ -459,6 +500,7 @@ void Measurement::user_leave(std::uint64_t time) {
 
 std::string Measurement::call_path() const {
     std::string path;
+    if (stream_ != &master_) return path;  // other threads' user regions are not tracked
     for (const OpenRegion& open : user_stack_) {
         if (!open.recorded) continue;
         if (!path.empty()) path += " > ";
@@ -474,16 +516,21 @@ void Measurement::close_user_regions(std::uint64_t time) {
 // --- writing the trace at MPI_Finalize -------------------------------------------
 
 void Measurement::write_definitions(const TransferredDefinitions& transferred, const ClockWindow& window) {
+    // OpenMP's regions and teams have local ids of their own range.
+    std::vector<std::uint64_t> openmp_regions;
+    for (std::size_t i = 0; i < threads_.regions.size(); ++i) openmp_regions.push_back(openmp::kRegionBase + i);
+    std::vector<std::uint64_t> teams;
+    for (const std::uint32_t size : threads_.team_sizes) teams.push_back(openmp::kTeamBase + size);
     archive_->write_local_definitions([&](OTF2_DefWriter* writer) {
-        write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map);
-        write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map);
+        write_mapping(writer, OTF2_MAPPING_REGION, transferred.region_map, openmp_regions);
+        write_mapping(writer, OTF2_MAPPING_COMM, transferred.comm_map, teams);
         write_mapping(writer, OTF2_MAPPING_GROUP, transferred.group_map);
         write_mapping(writer, OTF2_MAPPING_IO_FILE, transferred.io_file_map);
         write_mapping(writer, OTF2_MAPPING_IO_HANDLE, transferred.io_handle_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
-    });
+    }, threads_.locations);
     if (world_rank_ == 0) {
         archive_->write_global_definitions([&](OTF2_GlobalDefWriter* writer) {
             write_global_definitions(writer, transferred.unified, window, program_);
@@ -533,10 +580,14 @@ void Measurement::write_trace(TimerSample program_end) {
     PMPI_Allreduce(&begin, &global_begin, 1, MPI_UINT64_T, MPI_MIN, tool_comm_);
     PMPI_Allreduce(&end, &global_end, 1, MPI_UINT64_T, MPI_MAX, tool_comm_);
     std::uint64_t total_events = 0;
-    PMPI_Reduce(&event_count, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
+    std::uint64_t rank_events = event_count;  // with the OpenMP threads'
+    for (const std::uint64_t thread_events : threads_.thread_events) rank_events += thread_events;
+    PMPI_Reduce(&rank_events, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
-                           source_groups_.sets(), io_.files(), io_.handles()};
+                           source_groups_.sets(), io_.files(), io_.handles(), threads_.thread_events,
+                           threads_.team_sizes};
+    local.regions.insert(local.regions.end(), threads_.regions.begin(), threads_.regions.end());
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;
@@ -588,7 +639,7 @@ void Measurement::write_profile(TimerSample program_end) {
             " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
     }
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets(),
-                           io_.files(), io_.handles()};
+                           io_.files(), io_.handles(), {}, {}};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         if (world_rank_ == 0) say(transferred.failure + "; no profile is written");

@@ -4,8 +4,12 @@
 // profile mode, the call-path profile instead), the local definitions and
 // the outstanding requests.
 //
-// Events are written only by the thread that loaded the library (the MPI
-// "master" thread); other threads pass through untraced.
+// Every thread records into a stream of its own: the thread that loaded the
+// library (the MPI "master" thread) into its rank's location, another thread
+// that calls MPI (MPI_THREAD_SERIALIZED or MULTIPLE) into its OpenMP
+// location (openmp_recorder.hpp). With MPI_THREAD_MULTIPLE the shared
+// registries (regions, communicators, requests, messages, files) are used
+// under one lock (RegistryLock); otherwise no lock is taken.
 #pragma once
 
 #include <pthread.h>
@@ -13,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,7 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/message_registry.hpp"
+#include "collector/openmp_recorder.hpp"
 #include "collector/mpi_functions.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/region_registry.hpp"
@@ -48,19 +54,22 @@ public:
         Measurement* m = live_;
         return m && pthread_equal(pthread_self(), master_thread_) ? m : nullptr;
     }
-    // The measurement for an MPI call of the program: none on other threads,
-    // and none for MPI calls made while another one is in progress: the
-    // collector's own, and those the MPI library makes itself through the
-    // PMPI_* names (MPICH's MPI-IO calls PMPI_Allreduce & co.), which the
-    // collector intercepts too; they belong to the call that makes them.
-    // Calls of other threads are counted, so that the trace does not pass
-    // for the whole program unremarked (finish() says how many).
+    // The measurement for an MPI call of the program, on the calling
+    // thread's stream; none for MPI calls made while another one is in
+    // progress on this thread: the collector's own, and those the MPI
+    // library makes itself through the PMPI_* names (MPICH's MPI-IO calls
+    // PMPI_Allreduce & co.), which the collector intercepts too; they belong
+    // to the call that makes them. Calls of threads that cannot be recorded
+    // (profile mode, no location left) are counted, so that the trace does
+    // not pass for the whole program unremarked (finish() says how many).
     static Measurement* enter_mpi() noexcept {
         Measurement* m = live_;
         if (!m) return nullptr;
-        if (!pthread_equal(pthread_self(), master_thread_)) [[unlikely]] {
-            other_thread_calls_.fetch_add(1, std::memory_order_relaxed);
-            return nullptr;
+        if (!stream_) [[unlikely]] {
+            if (!m->adopt_thread()) {
+                other_thread_calls_.fetch_add(1, std::memory_order_relaxed);
+                return nullptr;
+            }
         }
         if (inside_mpi_) return nullptr;
         inside_mpi_ = true;
@@ -79,6 +88,28 @@ public:
 
     private:
         bool outer_;
+    };
+    // Holds the lock of the shared registries while a handler of a thread's
+    // MPI call uses them, when MPI calls of several threads can race
+    // (MPI_THREAD_MULTIPLE); nested handlers take it once.
+    class RegistryLock {
+    public:
+        explicit RegistryLock(Measurement& m) noexcept : m_(m.multiple_ && !holding_ ? &m : nullptr) {
+            if (!m_) return;
+            m_->registry_mutex_.lock();
+            holding_ = true;
+        }
+        ~RegistryLock() {
+            if (!m_) return;
+            holding_ = false;
+            m_->registry_mutex_.unlock();
+        }
+        RegistryLock(const RegistryLock&) = delete;
+        RegistryLock& operator=(const RegistryLock&) = delete;
+
+    private:
+        Measurement* m_;
+        static inline thread_local bool holding_ __attribute__((tls_model("initial-exec"))) = false;
     };
     // Remembers the thread that loads the library as the master thread.
     static void set_master_thread(pthread_t thread) noexcept { master_thread_ = thread; }
@@ -102,6 +133,11 @@ public:
     void set_recording(bool on);
 
     RegionRegistry& regions() { return regions_; }
+    // The region of MPI function `f` (a table lookup once defined).
+    OTF2_RegionRef mpi_region(MpiFunction f) {
+        const RegistryLock lock(*this);
+        return regions_.mpi(f);
+    }
     CommRegistry& comms() { return comms_; }
     IoRegistry& io() { return io_; }
     RequestRegistry& requests() { return requests_; }
@@ -111,8 +147,8 @@ public:
     bool verbose() const { return config_.verbose; }
 
     // Scratch space for the completion handlers (no allocation per call).
-    std::vector<MPI_Request>& scratch_requests() { return scratch_requests_; }
-    std::vector<MPI_Status>& scratch_statuses() { return scratch_statuses_; }
+    std::vector<MPI_Request>& scratch_requests() { return stream_->scratch_requests; }
+    std::vector<MPI_Status>& scratch_statuses() { return stream_->scratch_statuses; }
 
     // --- events (timestamped now) ------------------------------------------
     // ENTER and LEAVE are what every wrapper writes: inline, so that the
@@ -144,16 +180,17 @@ public:
     // A profile counts every call: it never sums tests into one.
     void arm_test_run(OTF2_RegionRef region, std::uint64_t signature) {
         if (profile_) return;
-        test_run_ = TestRun{true, region, signature, 0, 0, 0};
+        stream_->test_run = TestRun{true, region, signature, 0, 0, 0};
     }
     // An unsuccessful test entered at `entered`: true when it joined the
     // run and is therefore not to be recorded on its own.
     bool join_test_run(OTF2_RegionRef region, std::uint64_t signature, std::uint64_t entered) {
-        if (!test_run_.open || test_run_.region != region || test_run_.signature != signature) return false;
+        TestRun& run = stream_->test_run;
+        if (!run.open || run.region != region || run.signature != signature) return false;
         const std::uint64_t now = timestamp();
-        test_run_.inside += now - entered;
-        test_run_.last_leave = now;
-        ++test_run_.joined;
+        run.inside += now - entered;
+        run.last_leave = now;
+        ++run.joined;
         return true;
     }
     void mpi_send(std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes);
@@ -203,6 +240,12 @@ public:
     // inter-communicator); kNoSources for a rank the communicator lacks.
     std::uint32_t source_group(OTF2_CommRef comm, const std::vector<int>& ranks);
 
+    // An OpenMP event of the master thread (openmp_recorder.hpp) joins its
+    // stream: `write` gets the writer and returns OTF2's code.
+    void record_with(OTF2_ErrorCode (*write)(OTF2_EvtWriter*, void*), void* context) {
+        if (!profile_ && !failed_) record(write(writer(), context));
+    }
+
     // --- user and compiler regions (a stack, so that begin/end stay paired
     // however recording is switched on and off in between) ------------------
     // `region` is OTF2_UNDEFINED_REGION for a filtered region.
@@ -218,19 +261,26 @@ private:
     // The event writer, once a run of unsuccessful tests has been closed:
     // every event goes through here.
     OTF2_EvtWriter* writer() {
-        if (test_run_.open) [[unlikely]] close_test_run();
-        return events_;
+        if (stream_->test_run.open) [[unlikely]] close_test_run();
+        return stream_->events;
     }
     void close_test_run();
+    // Gives a thread other than the master a stream (its OpenMP location);
+    // false when it cannot have one.
+    bool adopt_thread();
     // Checks an OTF2 result and records a buffer flush that happened while
     // writing; after a failure the measurement stops recording.
     void record(OTF2_ErrorCode code) {
-        if (code != OTF2_SUCCESS || archive_->needs_attention()) [[unlikely]] after_write(code);
+        // Buffer flushes are recorded on the master's stream only.
+        if (code != OTF2_SUCCESS || (stream_ == &master_ && archive_->needs_attention())) [[unlikely]]
+            after_write(code);
     }
     void after_write(OTF2_ErrorCode code);
     void fail(const std::string& problem);
     // Ends this measurement without talking to the other ranks.
     void drop();
+    // Stops recording OpenMP threads and keeps their definitions.
+    void stop_threads();
     void write_flush_region();
     void close_user_regions(std::uint64_t time);
     void write_trace(TimerSample program_end);
@@ -242,8 +292,8 @@ private:
 
     static inline Measurement* live_ = nullptr;
     static inline pthread_t master_thread_{};
-    // Only the master thread records, so only it reads and writes this.
-    static inline bool inside_mpi_ = false;
+    // Whether this thread is inside an MPI call (each thread its own).
+    static inline thread_local bool inside_mpi_ __attribute__((tls_model("initial-exec"))) = false;
     // MPI calls of the program made by other threads while measuring.
     static inline std::atomic<std::uint64_t> other_thread_calls_{0};
 
@@ -254,7 +304,6 @@ private:
     int world_size_;
     MPI_Comm tool_comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD
     std::unique_ptr<TraceArchive> archive_;  // none in profile mode
-    OTF2_EvtWriter* events_ = nullptr;
     std::unique_ptr<CallPathProfile> profile_;  // profile mode only
     OTF2_RegionRef program_region_ = OTF2_UNDEFINED_REGION;
     RegionRegistry regions_;
@@ -270,29 +319,46 @@ private:
         std::uint64_t inside = 0;      // their time inside MPI
         std::uint64_t last_leave = 0;  // when the last of them returned
     };
-    TestRun test_run_;
+    // Holds the receive sources of the one event being written.
+    struct AttributeListDelete {
+        void operator()(OTF2_AttributeList* list) const { OTF2_AttributeList_Delete(list); }
+    };
+    // What a thread records into: its writer and its own state of the
+    // events being written.
+    struct Stream {
+        OTF2_EvtWriter* events = nullptr;
+        TestRun test_run;
+        // The end of the last buffer flush recorded: events stamped with an
+        // earlier time (mpi_isend_at) move after it, so that no time
+        // decreases (the master's; other threads' flushes are not recorded).
+        std::uint64_t flushed_until = 0;
+        // Scratch space for the completion handlers (no allocation per call).
+        std::vector<MPI_Request> scratch_requests;
+        std::vector<MPI_Status> scratch_statuses;
+        std::unique_ptr<OTF2_AttributeList, AttributeListDelete> attributes{OTF2_AttributeList_New()};
+    };
+    Stream master_;
+    static inline thread_local Stream* stream_ __attribute__((tls_model("initial-exec"))) = nullptr;
+    // Other threads' streams, made at their first MPI call.
+    std::vector<std::unique_ptr<Stream>> thread_streams_;
+    std::mutex thread_streams_mutex_;
+    // MPI_THREAD_MULTIPLE: handlers take registry_mutex_ (RegistryLock).
+    bool multiple_ = false;
+    std::mutex registry_mutex_;
+    // The OpenMP threads' part of the definitions, from MPI_Finalize on.
+    openmp::ThreadDefinitions threads_;
     std::vector<ClockOffset> clock_offsets_;
     TimerSample program_begin_;  // also the first point of the timer's calibration
     ProgramCall program_;        // as PROGRAM_BEGIN names it (rank 0's in the definitions)
     bool recording_ = false;
     bool failed_ = false;
-    // The end of the last buffer flush recorded: events stamped with an
-    // earlier time (mpi_isend_at) move after it, so that no time decreases.
-    std::uint64_t flushed_until_ = 0;
 
     struct OpenRegion {
         OTF2_RegionRef region;
         bool recorded;
     };
     std::vector<OpenRegion> user_stack_;
-    std::vector<MPI_Request> scratch_requests_;
-    std::vector<MPI_Status> scratch_statuses_;
     SourceGroups source_groups_;
-    // Holds the receive sources of the one event being written.
-    struct AttributeListDelete {
-        void operator()(OTF2_AttributeList* list) const { OTF2_AttributeList_Delete(list); }
-    };
-    std::unique_ptr<OTF2_AttributeList, AttributeListDelete> attributes_{OTF2_AttributeList_New()};
     // The attribute list of an event with the receive sources `sources`;
     // nullptr for none.
     OTF2_AttributeList* sources_attribute(std::uint32_t sources);

@@ -63,6 +63,7 @@ TrackedRequest recv_request(Measurement& m, MPI_Comm comm) {
 }  // namespace
 
 void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     const OTF2_CommRef id = m.comms().id(comm);
@@ -70,6 +71,7 @@ void on_send(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI
 }
 
 void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (source == MPI_PROC_NULL || status.MPI_SOURCE == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     const OTF2_CommRef id = m.comms().id(comm);
@@ -77,6 +79,7 @@ void on_recv(MpiCall& call, const MPI_Status& status, int source, MPI_Comm comm)
 }
 
 void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     const TrackedRequest r = send_request(m, count, type, dest, tag, comm);
@@ -89,6 +92,7 @@ void on_isend(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MP
 }
 
 void on_irecv(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (source == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     m.mpi_irecv_request(m.requests().start(request, recv_request(m, comm)));
@@ -96,24 +100,28 @@ void on_irecv(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request
 
 void on_send_init(MpiCall& call, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (dest == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     m.requests().add_persistent(request, send_request(m, count, type, dest, tag, comm));
 }
 
 void on_recv_init(MpiCall& call, int source, int /*tag*/, MPI_Comm comm, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     if (source == MPI_PROC_NULL) return;
     Measurement& m = call.measurement();
     m.requests().add_persistent(request, recv_request(m, comm));
 }
 
 void on_mprobe(MpiCall& call, MPI_Comm comm, MPI_Message message) {
+    const Measurement::RegistryLock lock(call.measurement());
     // Remembered while recording is paused too: the receive may come later.
     Measurement& m = call.measurement();
     m.messages().matched(message, m.comms().id(comm));
 }
 
 void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto comm = m.messages().received(message);
     if (!call || !comm || status.MPI_SOURCE == MPI_PROC_NULL) return;
@@ -121,6 +129,7 @@ void on_mrecv(MpiCall& call, const MPI_Status& status, MPI_Message message) {
 }
 
 void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto comm = m.messages().received(message);
     if (!call || !comm) return;
@@ -131,6 +140,7 @@ void on_imrecv(MpiCall& call, MPI_Message message, MPI_Request request) {
 }
 
 void on_iprobe(MpiCall& call, int source, int tag, MPI_Comm comm, int flag) {
+    const Measurement::RegistryLock lock(call.measurement());
     // The envelope identifies the poll.
     if (!flag) call.unsuccessful(signature_step(signature_step(signature_step(kSignatureBasis, source), tag), comm));
 }
@@ -142,6 +152,7 @@ std::uint64_t request_signature(int count, const MPI_Request requests[]) {
 }
 
 void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     for (int i = 0; i < count; ++i) {
         const TrackedRequest* r = m.requests().restart(requests[i]);
@@ -153,11 +164,13 @@ void on_start(MpiCall& call, int count, const MPI_Request requests[]) {
 }
 
 void on_request_free(MpiCall& call, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     // A freed request completes unobserved; its record goes with it.
     call.measurement().requests().forget(request);
 }
 
 MPI_Status* prepare_completion(MpiCall& call, int count, const MPI_Request requests[], MPI_Status statuses[]) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto n = static_cast<std::size_t>(count < 0 ? 0 : count);
     m.scratch_requests().assign(requests, requests + n);
@@ -167,6 +180,7 @@ MPI_Status* prepare_completion(MpiCall& call, int count, const MPI_Request reque
 }
 
 void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     TrackedRequest* r = m.requests().find(handle);
     if (!r || !r->active) return;
@@ -193,6 +207,7 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
 }
 
 void on_tested(MpiCall& call, MPI_Request handle) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const TrackedRequest* r = m.requests().find(handle);
     // An idup's request has no OTF2 request events to test.
@@ -206,6 +221,7 @@ void on_tested(MpiCall& call, MPI_Request handle) {
 void on_collective_begin(MpiCall& call) { call.measurement().mpi_collective_begin(); }
 
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const OTF2_CommRef id = m.comms().id(comm);
     m.mpi_collective_end(op, id, collective_root(m, id, root), bytes.sent, bytes.received);
@@ -213,6 +229,7 @@ void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int r
 
 void on_collective_end(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
                        const CollectiveExchange& exchange) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const OTF2_CommRef id = m.comms().id(comm);
     m.mpi_collective_end(op, id, collective_root(m, id, root), exchange.bytes.sent, exchange.bytes.received,
@@ -239,22 +256,38 @@ void start_icollective(Measurement& m, OTF2_CollectiveOp op, MPI_Comm comm, int 
 
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root, CollectiveBytes bytes,
                     MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     start_icollective(call.measurement(), op, comm, root, bytes, nullptr, request);
 }
 
 void on_icollective(MpiCall& call, OTF2_CollectiveOp op, MPI_Comm comm, int root,
                     const CollectiveExchange& exchange, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     start_icollective(call.measurement(), op, comm, root, exchange.bytes, &exchange.sources, request);
 }
 
 void on_comm_created(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, bool reorder) {
     Measurement& m = call.measurement();
-    m.comms().created(comm, parent, communicator_name({info(creator).name, reorder, m.call_path()}));
+    if (comm == MPI_COMM_NULL) return;
+    // The key's agreement is collective: no registry lock is held meanwhile,
+    // else threads creating communicators on two ranks could wait for each other.
+    CommRecord record;
+    {
+        const Measurement::RegistryLock lock(m);
+        record = m.comms().describe(comm, parent, communicator_name({info(creator).name, reorder, m.call_path()}));
+    }
+    m.comms().agree(comm, record);
+    const Measurement::RegistryLock lock(m);
+    m.comms().add_created(comm, std::move(record));
 }
 
-void on_comm_free(MpiCall& call, MPI_Comm comm) { call.measurement().comms().freed(comm); }
+void on_comm_free(MpiCall& call, MPI_Comm comm) {
+    const Measurement::RegistryLock lock(call.measurement());
+    call.measurement().comms().freed(comm);
+}
 
 void on_comm_idup(MpiCall& call, MPI_Comm comm, MPI_Comm parent, MpiFunction creator, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     TrackedRequest r;
     r.kind = TrackedRequest::Kind::CommDup;

@@ -28,14 +28,14 @@ public:
 
     explicit MpiCall(MpiFunction f) noexcept : live_(Measurement::enter_mpi()) {
         if (live_ && live_->recording()) {
-            region_ = live_->regions().mpi(f);
+            region_ = live_->mpi_region(f);
             entered_ = timestamp();
             live_->enter_at(region_, entered_);
         }
     }
     MpiCall(MpiFunction f, Deferred) noexcept : live_(Measurement::enter_mpi()) {
         if (live_ && live_->recording()) {
-            region_ = live_->regions().mpi(f);
+            region_ = live_->mpi_region(f);
             entered_ = timestamp();
             pending_enter_ = true;
         }

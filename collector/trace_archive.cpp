@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <otf2/OTF2_MPI_Collectives.h>
+#include <otf2/OTF2_Pthread_Locks.h>
 #pragma GCC diagnostic pop
 
 #include <array>
@@ -47,6 +48,8 @@ void TraceArchive::open(int world_rank) {
     check(OTF2_Archive_SetMemoryCallbacks(archive_.get(), &ChunkPool::callbacks, &pool_), "memory callbacks");
     check(OTF2_MPI_Archive_SetCollectiveCallbacks(archive_.get(), MPI_COMM_WORLD, MPI_COMM_NULL),
           "collective callbacks");
+    // OpenMP threads get event writers of their own while the master writes.
+    check(OTF2_Pthread_Archive_SetLockingCallbacks(archive_.get(), nullptr), "locking callbacks");
     check(OTF2_Archive_SetCreator(archive_.get(), "Hindsight collector"), "creator");
     check(OTF2_Archive_OpenEvtFiles(archive_.get()), "opening the event files");
     event_files_open_ = true;
@@ -76,16 +79,20 @@ OTF2_ErrorCode TraceArchive::on_error(void* self, const char* /*file*/, std::uin
     return code;
 }
 
-OTF2_FlushType TraceArchive::pre_flush(void* self, OTF2_FileType type, OTF2_LocationRef, void*,
+OTF2_FlushType TraceArchive::pre_flush(void* self, OTF2_FileType type, OTF2_LocationRef location, void*,
                                        bool final) {
     auto* archive = static_cast<TraceArchive*>(self);
+    // Another thread's flush (an OpenMP thread's buffer) is not recorded:
+    // these members belong to the master.
+    if (location != static_cast<OTF2_LocationRef>(archive->world_rank_)) return OTF2_FLUSH;
     if (type == OTF2_FILETYPE_EVENTS && !final) archive->flush_begin_ = timestamp();
     return OTF2_FLUSH;
 }
 
-OTF2_TimeStamp TraceArchive::post_flush(void* self, OTF2_FileType type, OTF2_LocationRef) {
+OTF2_TimeStamp TraceArchive::post_flush(void* self, OTF2_FileType type, OTF2_LocationRef location) {
     auto* archive = static_cast<TraceArchive*>(self);
     const std::uint64_t now = timestamp();
+    if (location != static_cast<OTF2_LocationRef>(archive->world_rank_)) return now;
     if (type == OTF2_FILETYPE_EVENTS && archive->flush_begin_) {
         archive->finished_flush_ = FlushInterval{*archive->flush_begin_, now};
         archive->flush_begin_.reset();
@@ -107,17 +114,32 @@ std::uint64_t TraceArchive::close_events() {
     return count;
 }
 
-void TraceArchive::write_local_definitions(const std::function<void(OTF2_DefWriter*)>& write) {
+OTF2_EvtWriter* TraceArchive::thread_events(OTF2_LocationRef location) {
+    return archive_ ? OTF2_Archive_GetEvtWriter(archive_.get(), location) : nullptr;
+}
+
+std::uint64_t TraceArchive::close_thread_events(OTF2_EvtWriter* writer) {
+    std::uint64_t count = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(writer, &count);
+    check(OTF2_Archive_CloseEvtWriter(archive_.get(), writer), "writing a thread's events");
+    return count;
+}
+
+void TraceArchive::write_local_definitions(const std::function<void(OTF2_DefWriter*)>& write,
+                                           const std::vector<OTF2_LocationRef>& threads) {
     if (event_files_open_) {
         event_files_open_ = false;
         check(OTF2_Archive_CloseEvtFiles(archive_.get()), "closing the event files");
     }
     check(OTF2_Archive_OpenDefFiles(archive_.get()), "opening the definition files");
-    OTF2_DefWriter* writer =
-        OTF2_Archive_GetDefWriter(archive_.get(), static_cast<OTF2_LocationRef>(world_rank_));
-    if (!writer) throw Error(dir_, "OTF2 cannot create the local definition writer");
-    write(writer);
-    check(OTF2_Archive_CloseDefWriter(archive_.get(), writer), "writing the local definitions");
+    std::vector<OTF2_LocationRef> locations{static_cast<OTF2_LocationRef>(world_rank_)};
+    locations.insert(locations.end(), threads.begin(), threads.end());
+    for (const OTF2_LocationRef location : locations) {
+        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_.get(), location);
+        if (!writer) throw Error(dir_, "OTF2 cannot create the local definition writer");
+        write(writer);
+        check(OTF2_Archive_CloseDefWriter(archive_.get(), writer), "writing the local definitions");
+    }
     check(OTF2_Archive_CloseDefFiles(archive_.get()), "closing the definition files");
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <otf2/otf2.h>
 
@@ -31,6 +32,12 @@ public:
     ~TraceArchive();
 
     OTF2_EvtWriter* events() const { return events_; }
+    // The event writer of another thread's location (OpenMP threads,
+    // openmp_recorder.hpp); any thread may ask, OTF2 locks the archive.
+    // nullptr when OTF2 cannot make one.
+    OTF2_EvtWriter* thread_events(OTF2_LocationRef location);
+    // Writes a thread's remaining events; returns its event count.
+    std::uint64_t close_thread_events(OTF2_EvtWriter* writer);
 
     // True when a buffer flush finished or OTF2 reported an error since the
     // last take_flush(): one test per event on the wrappers' path.
@@ -50,8 +57,10 @@ public:
 
     // Writes the remaining events to disk (local); returns the event count.
     std::uint64_t close_events();
-    // Local definitions of this rank's location (mapping tables, clock offsets).
-    void write_local_definitions(const std::function<void(OTF2_DefWriter*)>& write);
+    // Local definitions of this rank's location and of `threads`, its other
+    // locations (mapping tables, clock offsets: the same for all of them).
+    void write_local_definitions(const std::function<void(OTF2_DefWriter*)>& write,
+                                 const std::vector<OTF2_LocationRef>& threads = {});
     // Global definitions; rank 0 only.
     void write_global_definitions(const std::function<void(OTF2_GlobalDefWriter*)>& write);
     // Finishes the archive; collective.
@@ -84,6 +93,7 @@ private:
     std::unique_ptr<OTF2_Archive, Closer> archive_;
     OTF2_EvtWriter* events_ = nullptr;  // owned by the archive
     bool event_files_open_ = false;
+    // Flushes of the master's buffer (the only ones recorded as regions).
     std::optional<std::uint64_t> flush_begin_;
     std::optional<FlushInterval> finished_flush_;
 };

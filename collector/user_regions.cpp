@@ -49,6 +49,8 @@ OTF2_RegionRef resolve_name(Measurement& m, std::string_view name) {
     RegionState& s = state();
     const auto it = s.by_name.find(std::string(name));
     if (it != s.by_name.end()) return it->second;
+    // Defined once per name; other threads define MPI regions meanwhile.
+    const Measurement::RegistryLock lock(m);
     const OTF2_RegionRef region = m.filter().included(name) ? m.regions().user(name) : OTF2_UNDEFINED_REGION;
     s.by_name.emplace(std::string(name), region);
     return region;
@@ -65,6 +67,7 @@ OTF2_RegionRef resolve_function(Measurement& m, const void* function) {
         mangled = hex;
     }
     const std::string name = demangle(mangled);
+    const Measurement::RegistryLock lock(m);
     const OTF2_RegionRef region =
         m.filter().included(name, mangled) ? m.regions().compiler(name, mangled) : OTF2_UNDEFINED_REGION;
     s.by_address.emplace(function, region);

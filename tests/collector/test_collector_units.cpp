@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
@@ -13,6 +14,7 @@
 #include "collector/collective_bytes.hpp"
 #include "collector/config.hpp"
 #include "collector/definition_unification.hpp"
+#include "collector/openmp_runtime.hpp"
 #include "collector/region_filter.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"
@@ -274,7 +276,9 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
                           42,
                           {},
                           {"a.dat", "b.dat"},
-                          {{1, 3}, {0, OTF2_UNDEFINED_COMM}}};
+                          {{1, 3}, {0, OTF2_UNDEFINED_COMM}},
+                          {},
+                          {}};
     const auto bytes = serialize(defs);
     const LocalDefinitions back = deserialize(bytes, 3);
     CHECK(back.hostname == "node7");
@@ -309,13 +313,13 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
                          mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
                         {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}},
                          {half0, dup, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 10, {}, {}, {}};
+                        "a", 10, {}, {}, {}, {}, {}};
     LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
                         {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}, {}, {}},
                          {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}}},
-                        "b", 20, {}, {}, {}};
+                        "b", 20, {}, {}, {}, {}, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     REQUIRE(u.regions.size() == 3);
     CHECK(u.regions[2].name == "solve");
@@ -348,9 +352,9 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     // Two ranks; a split into halves {0} and {1}. Rank 0 received from {1}
     // and from nobody, rank 1 from {0} and from {0, 1}.
     LocalDefinitions r0{{}, {world(2), self(), {make_comm_key(0, 1), kWorldKey, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 1, {{1}, {}}, {}, {}};
+                        "a", 1, {{1}, {}}, {}, {}, {}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
-                        "a", 1, {{0}, {0, 1}}, {}, {}};
+                        "a", 1, {{0}, {0, 1}}, {}, {}, {}, {}};
     const LocalDefinitions back = deserialize(serialize(r1), 1);
     CHECK(back.source_groups == r1.source_groups);
     const UnifiedDefinitions u = unify({r0, r1});
@@ -364,7 +368,7 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     CHECK(u.group_maps[1] == std::vector<std::uint64_t>{3, 2});
     CHECK(u.groups[5].members.empty());
     CHECK(u.groups[5].type == OTF2_GROUP_TYPE_COMM_GROUP);
-    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}}}).receive_sources);
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}}}).receive_sources);
 }
 
 TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[collector][definitions]") {
@@ -375,7 +379,7 @@ TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[coll
     CHECK(local_group_first(from_low));
     CHECK_FALSE(local_group_first(from_high));
     for (const CommRecord& first : {from_low, from_high}) {
-        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}, {}, {}};
+        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}, {}, {}, {}, {}};
         const UnifiedDefinitions u = unify({rank});
         REQUIRE(u.comms.size() == 3);
         CHECK(u.groups[u.comms[2].group].members == std::vector<std::uint64_t>{0, 1, 2, 3});
@@ -399,10 +403,10 @@ TEST_CASE("unification: MPI-IO files by name, a handle per rank's handle on its 
     const CommKey split = make_comm_key(0, 1);
     const CommKey other = make_comm_key(1, 1);
     LocalDefinitions r0{{}, {world(2), self(), {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
-                        "a", 1, {}, {"out.dat"}, {{0, 2}}};
+                        "a", 1, {}, {"out.dat"}, {{0, 2}}, {}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {other, kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}},
                              {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
-                        "a", 1, {}, {"log.dat", "out.dat"}, {{1, 3}, {0, OTF2_UNDEFINED_COMM}}};
+                        "a", 1, {}, {"log.dat", "out.dat"}, {{1, 3}, {0, OTF2_UNDEFINED_COMM}}, {}, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     CHECK(u.io_files == std::vector<std::string>{"out.dat", "log.dat"});
     CHECK(u.io_file_maps[0] == std::vector<std::uint64_t>{0});
@@ -418,4 +422,58 @@ TEST_CASE("unification: MPI-IO files by name, a handle per rank's handle on its 
     CHECK(u.io_handles[0].comm == u.io_handles[1].comm);
     CHECK(u.io_handles[2].file == 1);
     CHECK(u.io_handles[2].comm == OTF2_UNDEFINED_COMM);
+}
+
+TEST_CASE("OpenMP threads become locations (thread << 32) | rank with their teams", "[collector][definitions]") {
+    // Rank 0 recorded threads 1 and 2 (5 and 6 events) in teams of 2 and 3
+    // threads, rank 1 thread 1 (7 events) in a team of 2; rank 1 also made
+    // one communicator, so its team's local index is after three.
+    LocalDefinitions r0{{}, {world(2), self()}, "a", 10, {}, {}, {}, {5, 6}, {2, 3}};
+    LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
+                        "a", 20, {}, {}, {}, {7}, {2}};
+    const LocalDefinitions back = deserialize(serialize(r1), 1);
+    CHECK(back.thread_events == std::vector<std::uint64_t>{7});
+    CHECK(back.team_sizes == std::vector<std::uint32_t>{2});
+
+    const UnifiedDefinitions u = unify({r0, r1});
+    CHECK(u.openmp);
+    CHECK(thread_location(1, 2) == (std::uint64_t{2} << 32 | 1));
+    CHECK(u.thread_events_of_rank == std::vector<std::vector<std::uint64_t>>{{5, 6}, {7}});
+    // World, self, the split, then the teams: rank 0's of 2 and 3, rank 1's of 2.
+    REQUIRE(u.comms.size() == 6);
+    CHECK(u.comms[3].name == "Thread team 0");
+    CHECK(u.comms[4].name == "Thread team 1");
+    CHECK(u.comms[5].name == "Thread team 2");
+    CHECK(u.comm_maps[0] == std::vector<std::uint64_t>{0, 1, 3, 4});
+    CHECK(u.comm_maps[1] == std::vector<std::uint64_t>{0, 1, 2, 5});
+    // The OpenMP locations: rank 0's master and threads 1, 2, then rank 1's.
+    const GlobalGroup& threads = u.groups[u.groups.size() - 4];
+    CHECK(threads.type == OTF2_GROUP_TYPE_COMM_LOCATIONS);
+    CHECK(threads.paradigm == OTF2_PARADIGM_OPENMP);
+    CHECK(threads.name == "OpenMP");
+    CHECK(threads.members == std::vector<std::uint64_t>{0, std::uint64_t{1} << 32, std::uint64_t{2} << 32, 1,
+                                                        (std::uint64_t{1} << 32) | 1});
+    // Team groups hold indices into that group.
+    CHECK(u.groups[u.comms[3].group].members == std::vector<std::uint64_t>{0, 1});
+    CHECK(u.groups[u.comms[4].group].members == std::vector<std::uint64_t>{0, 1, 2});
+    CHECK(u.groups[u.comms[5].group].members == std::vector<std::uint64_t>{3, 4});
+    CHECK(u.groups[u.comms[5].group].paradigm == OTF2_PARADIGM_OPENMP);
+    // Without threads nothing of this exists.
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}}}).openmp);
+}
+
+TEST_CASE("the launcher finds the libraries a program needs, and libgomp's replacement", "[collector][launcher]") {
+    // Every dynamically linked Debian executable needs the C library.
+    const std::vector<std::string> sh = needed_libraries("/bin/sh");
+    CHECK(std::find(sh.begin(), sh.end(), "libc.so.6") != sh.end());
+    CHECK(std::find(sh.begin(), sh.end(), "libgomp.so.1") == sh.end());
+    // Not an ELF file, or none at all: nothing needed, nothing to do.
+    hindsight::testing::ScratchDir scratch;
+    const std::string dir = scratch.path().string();
+    const std::string script = dir + "/script.sh";
+    std::ofstream(script) << "#!/bin/sh\necho libgomp.so.1\n";
+    CHECK(needed_libraries(script).empty());
+    CHECK(needed_libraries(dir + "/missing").empty());
+    CHECK(openmp_runtime_for(script, "/usr/lib/libomp.so.5").preload.empty());
+    CHECK(openmp_runtime_for("/bin/sh", "").warning.empty());
 }

@@ -143,7 +143,7 @@ TEST_CASE("the ranks' profiles make one report and one communicator table", "[co
                     {"main", "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER, ""},
                     {"MPI_Send", "MPI_Send", OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI, "MPI"},
                     {"MPI_Allreduce", "MPI_Allreduce", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI, "MPI"}};
-    defs.groups = {{OTF2_GROUP_TYPE_COMM_LOCATIONS, {0, 1}}, {OTF2_GROUP_TYPE_COMM_GROUP, {0, 1}}};
+    defs.groups = {{OTF2_GROUP_TYPE_COMM_LOCATIONS, {0, 1}, OTF2_PARADIGM_MPI, ""}, {OTF2_GROUP_TYPE_COMM_GROUP, {0, 1}, OTF2_PARADIGM_MPI, ""}};
     defs.comms = {{"MPI_COMM_WORLD", 1, OTF2_UNDEFINED_COMM, {}, {}}};
     defs.nodes = {"n1"};
     defs.node_of_rank = {0, 0};

@@ -1,6 +1,7 @@
-/* MPI calls of a thread other than the main one, which the collector does
- * not record: the worker thread calls MPI_Comm_size WORKER_CALLS times, the
- * main thread MPI_Barrier once between MPI_Init_thread and MPI_Finalize. */
+/* MPI calls of a thread other than the main one (a POSIX thread, not an
+ * OpenMP one), which the collector records on that thread's own location:
+ * the worker thread calls MPI_Comm_size WORKER_CALLS times, the main thread
+ * MPI_Barrier once between MPI_Init_thread and MPI_Finalize. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -1,0 +1,189 @@
+// OpenMP threads as locations of their own: the rank-wide state behind the
+// OMPT tool (openmp_tool.cpp), in Score-P's conventions (doc/collector.md,
+// "OpenMP").
+//
+// Every thread records into an event writer of its own, the master into
+// the measurement's stream (it is the thread that makes the MPI calls), a
+// worker into one made for location (thread << 32) | rank at its first
+// event. The event path takes no lock: each thread touches only its own
+// ThreadRecord. Locks are taken where a thread meets something new (its
+// registration, a construct or an OpenMP lock seen for the first time),
+// once per thread and construct.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "collector/region_registry.hpp"
+
+namespace hindsight::collect {
+
+class Measurement;
+class TraceArchive;
+
+namespace openmp {
+
+// Local ids outside the dense ranges of the MPI regions and communicators:
+// the mapping tables at MPI_Finalize name them one by one.
+inline constexpr OTF2_RegionRef kRegionBase = 0x40000000u;
+inline constexpr OTF2_CommRef kTeamBase = 0x40000000u;  // + the team's size
+// Threads of a rank that get a location; more are left out (one warning).
+inline constexpr std::uint32_t kMaxThreads = 1024;
+
+// The OpenMP constructs recorded as regions, Score-P's names and roles.
+enum class Construct : std::uint8_t {
+    Parallel,
+    ImplicitBarrier,
+    Barrier,
+    Taskwait,
+    Taskgroup,
+    Loop,
+    Sections,
+    Single,
+    Workshare,
+    Masked,
+    Critical,
+    CriticalSblock,
+    Ordered,
+    OrderedSblock,
+    SetLock,
+    UnsetLock,
+    TestLock,
+    SetNestLock,
+    UnsetNestLock,
+    TestNestLock,
+};
+
+// One thread's recording state; only its own thread touches it, except the
+// master, which closes a worker's region at the join (the worker waits in
+// the runtime's barrier then) and its writer at MPI_Finalize.
+struct ThreadRecord {
+    std::uint32_t thread = 0;         // location (thread << 32) | rank
+    OTF2_EvtWriter* writer = nullptr;  // none for the master (the measurement's)
+    bool failed = false;               // OTF2 refused an event: the thread stops
+    // Set while a callback runs, so that MPI_Finalize waits for it before
+    // it closes the writer.
+    std::atomic<bool> busy{false};
+    int depth = 0;  // nesting of implicit tasks (only depth 1 is recorded)
+    // Inside a recorded parallel region (the master clears it at the join).
+    std::atomic<bool> in_region{false};
+    OTF2_CommRef team = OTF2_UNDEFINED_COMM;
+    const void* parallel = nullptr;  // the codeptr of the region's construct
+    std::vector<OTF2_RegionRef> open;  // regions entered, innermost last
+    struct HeldLock {
+        std::uint64_t wait_id;
+        std::uint32_t lock;
+        std::uint32_t order;
+    };
+    std::vector<HeldLock> held;
+    int pending_lock_kind = 0;  // the mutex kind of the acquisition under way
+    // Constructs and locks this thread has met: no lock the second time.
+    // The constructs of a loop body hit a small direct-mapped cache first
+    // (a hash lookup costs as much as the event).
+    struct CachedRegion {
+        std::uint64_t key = ~std::uint64_t{0};
+        OTF2_RegionRef region = OTF2_UNDEFINED_REGION;
+    };
+    std::array<CachedRegion, 64> recent{};
+    std::unordered_map<std::uint64_t, OTF2_RegionRef> regions;
+    std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::atomic<std::uint32_t>*>> locks;
+    std::uint64_t last_wait_id = 0;  // the lock taken last (0: none yet)
+    std::pair<std::uint32_t, std::atomic<std::uint32_t>*> last_lock{0, nullptr};
+};
+
+// What MPI_Finalize needs for the definitions.
+struct ThreadDefinitions {
+    std::vector<RegionDef> regions;             // local id kRegionBase + i
+    std::vector<std::uint64_t> thread_events;   // thread t at index t - 1
+    std::vector<std::uint32_t> team_sizes;      // team comm kTeamBase + size, ascending
+    std::vector<OTF2_LocationRef> locations;    // of the threads after the master
+};
+
+class Recorder {
+public:
+    // The rank's recorder; exists for the whole process, so that a callback
+    // of a thread that runs late never touches freed memory.
+    static Recorder& instance();
+
+    // Starts recording on the calling thread (the master); after MPI_Init.
+    void start(Measurement& measurement, TraceArchive& archive, int world_rank);
+    // Stops recording (MPI_Finalize, on the master): waits for callbacks in
+    // progress, closes the threads' writers and returns what the
+    // definitions need. `said`: the one warning line of what was left out.
+    ThreadDefinitions stop(std::string& said);
+    bool active() const { return active_.load(std::memory_order_acquire); }
+
+    // The calling thread's record, registered as thread `thread_num` of its
+    // first team (another free number when that one is taken); nullptr
+    // when not recording or no location is left.
+    ThreadRecord* thread_here(unsigned thread_num);
+    // The registered record of the calling thread, or nullptr.
+    static ThreadRecord* known_thread() { return current_; }
+
+    // The region of `construct` at `codeptr` (cached per thread).
+    OTF2_RegionRef region(ThreadRecord& thread, Construct construct, const void* codeptr);
+    // The lock id of OpenMP lock or critical section `wait_id` and its
+    // acquisition counter (per rank).
+    std::pair<std::uint32_t, std::atomic<std::uint32_t>*> lock(ThreadRecord& thread, std::uint64_t wait_id);
+    // A team of `size` threads: its local communicator.
+    OTF2_CommRef team(std::uint32_t size);
+
+    // Writes an event of `thread`: `write` gets the writer and returns
+    // OTF2's code.
+    template <typename Write>
+    void write(ThreadRecord& thread, Write&& write);
+    void enter(ThreadRecord& thread, OTF2_RegionRef region, std::uint64_t time);
+    void leave(ThreadRecord& thread, std::uint64_t time);  // the innermost open region
+    // The master at the join: every worker still in the region leaves its
+    // open regions and the team at `time` (libomp reports a worker's end of
+    // the closing barrier only when the next region starts).
+    void close_workers(std::uint64_t time);
+
+private:
+    Recorder() = default;
+    void write_master(OTF2_ErrorCode (*write)(OTF2_EvtWriter*, void*), void* context);
+
+    std::atomic<bool> active_{false};
+    Measurement* measurement_ = nullptr;
+    TraceArchive* archive_ = nullptr;
+    int world_rank_ = 0;
+    static inline thread_local ThreadRecord* current_ = nullptr;
+
+    std::mutex mutex_;  // registration and first meetings only
+    std::vector<std::unique_ptr<ThreadRecord>> owned_;
+    // By thread number; the master reads them at every join while threads
+    // register.
+    std::vector<std::atomic<ThreadRecord*>> threads_ = std::vector<std::atomic<ThreadRecord*>>(kMaxThreads);
+    std::atomic<std::uint32_t> thread_count_{0};
+    std::atomic<std::uint64_t> threads_left_out_{0};
+    std::unordered_map<std::uint64_t, OTF2_RegionRef> region_ids_;
+    std::vector<RegionDef> region_defs_;
+    std::unordered_map<std::uint64_t, std::uint32_t> lock_ids_;
+    std::vector<std::unique_ptr<std::atomic<std::uint32_t>>> lock_orders_;
+    std::vector<std::atomic<bool>> teams_ = std::vector<std::atomic<bool>>(kMaxThreads + 1);
+};
+
+template <typename Write>
+void Recorder::write(ThreadRecord& thread, Write&& write) {
+    if (thread.failed) return;
+    if (!thread.writer) {
+        using Fn = std::remove_reference_t<Write>;
+        write_master([](OTF2_EvtWriter* w, void* f) { return (*static_cast<Fn*>(f))(w); },
+                     const_cast<void*>(static_cast<const void*>(std::addressof(write))));
+        return;
+    }
+    if (write(thread.writer) != OTF2_SUCCESS) [[unlikely]] thread.failed = true;
+}
+
+}  // namespace openmp
+}  // namespace hindsight::collect

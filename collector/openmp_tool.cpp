@@ -1,0 +1,327 @@
+// The OMPT tool: an OpenMP runtime that implements the tools interface
+// (LLVM's libomp) finds `ompt_start_tool` in the preloaded collector and
+// reports its constructs through these callbacks, which record them as
+// Score-P does (openmp_recorder.hpp has the state, doc/collector.md the
+// events). Nothing is recorded while no measurement runs (before MPI_Init,
+// after MPI_Finalize, in profile mode).
+#include <cstdint>
+
+#include HINDSIGHT_OMP_TOOLS_H
+
+#include "collector/openmp_recorder.hpp"
+#include "collector/timer.hpp"
+
+namespace {
+
+using hindsight::collect::timestamp;
+using hindsight::collect::openmp::Construct;
+using hindsight::collect::openmp::Recorder;
+using hindsight::collect::openmp::ThreadRecord;
+
+// The calling thread's record while a callback runs: marked busy, so that
+// MPI_Finalize does not close its writer under it; empty when nothing is
+// recorded.
+class Callback {
+public:
+    explicit Callback(ThreadRecord* thread) : thread_(thread) {
+        if (!thread_) return;
+        thread_->busy.store(true, std::memory_order_seq_cst);
+        if (!Recorder::instance().active()) {
+            thread_->busy.store(false, std::memory_order_release);
+            thread_ = nullptr;
+        }
+    }
+    Callback() : Callback(Recorder::known_thread()) {}
+    ~Callback() {
+        if (thread_) thread_->busy.store(false, std::memory_order_release);
+    }
+    Callback(const Callback&) = delete;
+    Callback& operator=(const Callback&) = delete;
+
+    ThreadRecord* get() const { return thread_; }
+    // Inside a recorded parallel region, at its outermost level.
+    ThreadRecord* in_region() const {
+        return thread_ && thread_->depth == 1 && thread_->in_region.load(std::memory_order_relaxed) ? thread_
+                                                                                                       : nullptr;
+    }
+
+private:
+    ThreadRecord* thread_;
+};
+
+Recorder& recorder() { return Recorder::instance(); }
+
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel, unsigned int requested, int,
+                       const void* codeptr) {
+    parallel->ptr = nullptr;  // not recorded, unless below
+    const Callback callback;
+    ThreadRecord* thread = callback.get();
+    // Only the master's outermost regions: nested ones run inside a region.
+    if (!thread || thread->thread != 0 || thread->depth != 0) return;
+    // The construct's address names the region on every thread of the team;
+    // without one, a non-null placeholder still marks it as recorded.
+    parallel->ptr = codeptr ? const_cast<void*>(codeptr) : reinterpret_cast<void*>(std::uintptr_t{1});
+    const std::uint64_t now = timestamp();
+    recorder().write(*thread, [&](OTF2_EvtWriter* w) {
+        return OTF2_EvtWriter_ThreadFork(w, nullptr, now, OTF2_PARADIGM_OPENMP, requested);
+    });
+}
+
+void on_parallel_end(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
+    const Callback callback;
+    ThreadRecord* thread = callback.get();
+    if (!thread || thread->thread != 0 || thread->depth != 0 || !parallel || !parallel->ptr) return;
+    const std::uint64_t now = timestamp();
+    recorder().write(*thread, [&](OTF2_EvtWriter* w) {
+        return OTF2_EvtWriter_ThreadJoin(w, nullptr, now, OTF2_PARADIGM_OPENMP);
+    });
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t*, unsigned int team_size,
+                      unsigned int thread_num, int flags) {
+    if (flags & ompt_task_initial) return;
+    if (endpoint == ompt_scope_begin) {
+        const bool recorded = parallel && parallel->ptr;
+        ThreadRecord* known = Recorder::known_thread();
+        if (!known && recorded) known = recorder().thread_here(thread_num);
+        const Callback callback(known);
+        ThreadRecord* thread = callback.get();
+        if (!thread) return;
+        if (++thread->depth != 1 || !recorded) return;
+        thread->parallel = parallel->ptr;
+        thread->team = recorder().team(team_size);
+        const std::uint64_t now = timestamp();
+        const OTF2_CommRef team = thread->team;
+        recorder().write(*thread, [&](OTF2_EvtWriter* w) {
+            return OTF2_EvtWriter_ThreadTeamBegin(w, nullptr, now, team);
+        });
+        recorder().enter(*thread, recorder().region(*thread, Construct::Parallel, thread->parallel), now);
+        thread->in_region.store(true, std::memory_order_release);
+        return;
+    }
+    const Callback callback;
+    ThreadRecord* thread = callback.get();
+    if (!thread) return;
+    if (thread->depth > 0) --thread->depth;
+    // A worker's end comes late (at the next region's start); the master
+    // closed its region at the join already.
+    if (thread->depth != 0 || !thread->in_region.load(std::memory_order_relaxed)) return;
+    const std::uint64_t now = timestamp();
+    if (thread->thread == 0) recorder().close_workers(now);
+    while (!thread->open.empty()) recorder().leave(*thread, now);
+    const OTF2_CommRef team = thread->team;
+    recorder().write(*thread, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, now, team); });
+    thread->in_region.store(false, std::memory_order_release);
+}
+
+bool sync_construct(ompt_sync_region_t kind, Construct& construct) {
+    switch (static_cast<int>(kind)) {
+    case 1:  // ompt_sync_region_barrier (OpenMP 5.0's name of any barrier)
+    case ompt_sync_region_barrier_explicit: construct = Construct::Barrier; return true;
+    case 2:  // ompt_sync_region_barrier_implicit (libomp 14 reports these)
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+    case ompt_sync_region_barrier_teams: construct = Construct::ImplicitBarrier; return true;
+    case ompt_sync_region_taskwait: construct = Construct::Taskwait; return true;
+    case ompt_sync_region_taskgroup: construct = Construct::Taskgroup; return true;
+    default: return false;  // reductions are part of their construct
+    }
+}
+
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*,
+                    const void* codeptr) {
+    Construct construct{};
+    if (!sync_construct(kind, construct)) return;
+    const Callback callback;
+    ThreadRecord* thread = callback.in_region();
+    if (!thread) return;
+    const std::uint64_t now = timestamp();
+    if (endpoint == ompt_scope_begin) {
+        // A worker's barrier closing the region comes without an address:
+        // it is the master's, the region's own.
+        recorder().enter(*thread, recorder().region(*thread, construct, codeptr ? codeptr : thread->parallel), now);
+    } else {
+        recorder().leave(*thread, now);
+    }
+}
+
+void on_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, std::uint64_t,
+             const void* codeptr) {
+    Construct construct{};
+    switch (kind) {
+    case ompt_work_loop:
+    case ompt_work_taskloop:
+    case ompt_work_distribute: construct = Construct::Loop; break;
+    case ompt_work_sections: construct = Construct::Sections; break;
+    case ompt_work_single_executor:
+    case ompt_work_single_other: construct = Construct::Single; break;
+    case ompt_work_workshare: construct = Construct::Workshare; break;
+    default: return;
+    }
+    const Callback callback;
+    ThreadRecord* thread = callback.in_region();
+    if (!thread) return;
+    const std::uint64_t now = timestamp();
+    if (endpoint == ompt_scope_begin) recorder().enter(*thread, recorder().region(*thread, construct, codeptr), now);
+    else recorder().leave(*thread, now);
+}
+
+void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const void* codeptr) {
+    const Callback callback;
+    ThreadRecord* thread = callback.in_region();
+    if (!thread) return;
+    const std::uint64_t now = timestamp();
+    if (endpoint == ompt_scope_begin)
+        recorder().enter(*thread, recorder().region(*thread, Construct::Masked, codeptr), now);
+    else recorder().leave(*thread, now);
+}
+
+// --- critical sections, ordered regions and the lock API ----------------------------
+
+// Locks are recorded inside parallel regions and on the master outside them.
+ThreadRecord* lock_thread(const Callback& callback) {
+    ThreadRecord* thread = callback.get();
+    if (!thread) return nullptr;
+    if (callback.in_region()) return thread;
+    return thread->thread == 0 && thread->depth == 0 ? thread : nullptr;
+}
+
+void on_mutex_acquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_t, const void* codeptr) {
+    const Callback callback;
+    ThreadRecord* thread = lock_thread(callback);
+    if (!thread) return;
+    thread->pending_lock_kind = kind;
+    const std::uint64_t now = timestamp();
+    switch (kind) {
+    case ompt_mutex_lock: recorder().enter(*thread, recorder().region(*thread, Construct::SetLock, nullptr), now); break;
+    case ompt_mutex_nest_lock:
+        recorder().enter(*thread, recorder().region(*thread, Construct::SetNestLock, nullptr), now);
+        break;
+    case ompt_mutex_critical:
+        recorder().enter(*thread, recorder().region(*thread, Construct::Critical, codeptr), now);
+        break;
+    case ompt_mutex_ordered:
+        recorder().enter(*thread, recorder().region(*thread, Construct::Ordered, codeptr), now);
+        break;
+    default: break;  // a test waits for nothing: recorded once it succeeds
+    }
+}
+
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+    const Callback callback;
+    ThreadRecord* thread = lock_thread(callback);
+    if (!thread || kind == ompt_mutex_atomic) return;
+    const auto [lock, counter] = recorder().lock(*thread, wait_id);
+    // This thread holds the lock now: no other one counts meanwhile, so the
+    // orders follow the acquisitions.
+    const std::uint32_t order = counter->fetch_add(1, std::memory_order_relaxed) + 1;
+    thread->held.push_back({wait_id, lock, order});
+    const std::uint64_t now = timestamp();
+    const auto acquire = [&](OTF2_EvtWriter* w) {
+        return OTF2_EvtWriter_ThreadAcquireLock(w, nullptr, now, OTF2_PARADIGM_OPENMP, lock, order);
+    };
+    switch (kind) {
+    case ompt_mutex_lock:
+    case ompt_mutex_nest_lock:
+        recorder().write(*thread, acquire);
+        recorder().leave(*thread, now);
+        break;
+    case ompt_mutex_test_lock:
+    case ompt_mutex_test_nest_lock:
+        recorder().enter(*thread,
+                         recorder().region(*thread, kind == ompt_mutex_test_lock ? Construct::TestLock
+                                                                                 : Construct::TestNestLock,
+                                           nullptr),
+                         now);
+        recorder().write(*thread, acquire);
+        recorder().leave(*thread, now);
+        break;
+    default: {
+        const bool critical = kind == ompt_mutex_critical;
+        recorder().write(*thread, acquire);
+        recorder().enter(*thread,
+                         recorder().region(*thread, critical ? Construct::CriticalSblock : Construct::OrderedSblock,
+                                           codeptr),
+                         now);
+    }
+    }
+}
+
+void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
+    const Callback callback;
+    ThreadRecord* thread = lock_thread(callback);
+    if (!thread || kind == ompt_mutex_atomic) return;
+    auto& held = thread->held;
+    auto it = held.end();
+    for (auto h = held.begin(); h != held.end(); ++h)
+        if (h->wait_id == wait_id) it = h;
+    if (it == held.end()) return;  // taken before the measurement started
+    const ThreadRecord::HeldLock lock = *it;
+    held.erase(it);
+    const std::uint64_t now = timestamp();
+    const auto release = [&](OTF2_EvtWriter* w) {
+        return OTF2_EvtWriter_ThreadReleaseLock(w, nullptr, now, OTF2_PARADIGM_OPENMP, lock.lock, lock.order);
+    };
+    if (kind == ompt_mutex_critical || kind == ompt_mutex_ordered) {
+        recorder().leave(*thread, now);  // the sblock
+        recorder().write(*thread, release);
+        recorder().leave(*thread, now);  // the construct
+        return;
+    }
+    const bool nest = kind == ompt_mutex_nest_lock || kind == ompt_mutex_test_nest_lock;
+    recorder().enter(*thread, recorder().region(*thread, nest ? Construct::UnsetNestLock : Construct::UnsetLock, nullptr),
+                     now);
+    recorder().write(*thread, release);
+    recorder().leave(*thread, now);
+}
+
+// A nest lock taken again by its owner, or released but still held.
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t, const void*) {
+    const Callback callback;
+    ThreadRecord* thread = lock_thread(callback);
+    if (!thread) return;
+    const std::uint64_t now = timestamp();
+    if (endpoint == ompt_scope_begin) {
+        if (thread->pending_lock_kind == ompt_mutex_nest_lock) {
+            recorder().leave(*thread, now);
+        } else {
+            recorder().enter(*thread, recorder().region(*thread, Construct::TestNestLock, nullptr), now);
+            recorder().leave(*thread, now);
+        }
+    } else {
+        recorder().enter(*thread, recorder().region(*thread, Construct::UnsetNestLock, nullptr), now);
+        recorder().leave(*thread, now);
+    }
+}
+
+int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+    const auto set = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+    if (!set) return 0;
+    const auto on = [&](ompt_callbacks_t event, auto callback) {
+        set(event, reinterpret_cast<ompt_callback_t>(callback));
+    };
+    on(ompt_callback_parallel_begin, &on_parallel_begin);
+    on(ompt_callback_parallel_end, &on_parallel_end);
+    on(ompt_callback_implicit_task, &on_implicit_task);
+    on(ompt_callback_sync_region, &on_sync_region);
+    on(ompt_callback_work, &on_work);
+    on(ompt_callback_masked, &on_masked);
+    on(ompt_callback_mutex_acquire, &on_mutex_acquire);
+    on(ompt_callback_mutex_acquired, &on_mutex_acquired);
+    on(ompt_callback_mutex_released, &on_mutex_released);
+    on(ompt_callback_nest_lock, &on_nest_lock);
+    return 1;  // keep the tool
+}
+
+void finalize(ompt_data_t*) {}
+
+}  // namespace
+
+// Found by the OpenMP runtime when the collector is preloaded (or named in
+// OMP_TOOL_LIBRARIES).
+extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(unsigned int,
+                                                                                            const char*) {
+    static ompt_start_tool_result_t result{&initialize, &finalize, ompt_data_none};
+    return &result;
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/python3
+"""Runs an OpenMP program under hindsight-collect and checks the threads and
+constructs its trace records, read with otf2-print (/usr/bin/otf2-print).
+
+Usage: check_openmp.py --collect LAUNCHER --mpiexec MPIEXEC --program PROGRAM
+                       --scenario constructs|constructs-gcc|hybrid|no-mpi
+                       [--ranks N] [--threads T] [--regions R]
+
+Scenarios (the expected values come from the programs, see their headers):
+  constructs      tests/collector/openmp_constructs.c, R regions of 2 threads
+                  per rank: per thread R parallel regions, R explicit
+                  barriers, 2R implicit barriers (loop and closing), R loops;
+                  per rank 2R acquisitions each of the critical section and
+                  of the lock, orders 1..2R in time.
+  constructs-gcc  the same program built by GCC (libgomp), which the launcher
+                  runs on LLVM's libomp; libomp reports GCC's explicit
+                  barrier as one the implementation added, so the 3R barriers
+                  are counted together, and GCC's static loop never calls the
+                  runtime (no loop region).
+  hybrid          examples/hybrid.c with R steps: per thread R regions, each
+                  closed by its implicit barrier; MPI on the masters only.
+  multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
+                  region; rank 0's thread 1 sends to rank 1, whose master
+                  receives: the send on location 1 << 32, the receive on 1.
+  teams           tests/collector/openmp_teams.c on 1 rank: a region before
+                  MPI_Init (not recorded), then teams of 2 and 3 threads: the
+                  master forks twice, thread 1 is in 2 regions, thread 2 in
+                  1; one communicator per team size.
+  no-mpi          an OpenMP program without MPI: it runs as without the
+                  collector, and no trace is written.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 120
+OTF2_PRINT = "/usr/bin/otf2-print"
+
+
+def fail(message):
+    print("check_openmp: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def otf2_print(args):
+    result = subprocess.run([OTF2_PRINT, *args], capture_output=True, text=True, timeout=TIMEOUT)
+    if result.returncode != 0:
+        fail(f"otf2-print {' '.join(args)} failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+# A paradigm as otf2-print shows it: by its definition's name where the
+# trace defines it ("OpenMP" <3>), else by OTF2's constant (OPENMP).
+PARADIGM = r'("[^"]*" <\d+>|\w+)'
+
+
+def paradigm(shown):
+    return shown.split('"')[1].upper() if shown.startswith('"') else shown
+
+
+def definitions(anchor):
+    """Locations {id: (name, group)}, regions {id: (name, role, paradigm)},
+    groups {id: (name, type, paradigm, members)}, comms {id: (name, group)}."""
+    locations, regions, groups, comms = {}, {}, {}, {}
+    for line in otf2_print(["-G", anchor]).splitlines():
+        m = re.match(r'^LOCATION\s+(\d+)\s+Name: "([^"]*)" <\d+>, Type: (\w+), # Events: \d+, Group: "[^"]*" <(\d+)>', line)
+        if m:
+            locations[int(m.group(1))] = (m.group(2), int(m.group(4)))
+            continue
+        m = re.match(r'^REGION\s+(\d+)\s+Name: "([^"]*)" .*Role: (\w+), Paradigm: ' + PARADIGM + ',', line)
+        if m:
+            regions[int(m.group(1))] = (m.group(2), m.group(3), paradigm(m.group(4)))
+            continue
+        m = re.match(r'^GROUP\s+(\d+)\s+Name: "([^"]*)" <\d+>, Type: (\w+), Paradigm: ' + PARADIGM +
+                     r', .*?(\d+) Members?(?:: (.*))?$', line)
+        if m:
+            members = [int(x) for x in re.findall(r"<(\d+)>", m.group(6) or "")]
+            groups[int(m.group(1))] = (m.group(2), m.group(3), paradigm(m.group(4)), members)
+            continue
+        m = re.match(r'^COMM\s+(\d+)\s+Name: "([^"]*)" <\d+>, Group: "[^"]*" <(\d+)>', line)
+        if m:
+            comms[int(m.group(1))] = (m.group(2), int(m.group(3)))
+    return locations, regions, groups, comms
+
+
+def events(anchor):
+    """Per location: [(record, time, attributes)] in stream order."""
+    out = {}
+    for line in otf2_print([anchor]).splitlines():
+        m = re.match(r"^([A-Z_]+)\s+(\d+)\s+(\d+)\s*(.*)$", line)
+        if m:
+            out.setdefault(int(m.group(2)), []).append((m.group(1), int(m.group(3)), m.group(4)))
+    return out
+
+
+def region_of(attributes):
+    m = re.search(r"Region: \"[^\"]*\" <(\d+)>", attributes)
+    return int(m.group(1)) if m else None
+
+
+def check_stream(location, stream, regions, is_master):
+    """ENTER/LEAVE nest, team begin/end pair up, a worker records nothing
+    outside a region; returns per region name prefix the number of enters."""
+    stack = []
+    in_team = False
+    entered = {}
+    forks = joins = 0
+    for record, _, attributes in stream:
+        if record == "ENTER":
+            region = region_of(attributes)
+            stack.append(region)
+            name = regions[region][0].split(" @")[0]
+            entered[name] = entered.get(name, 0) + 1
+        elif record == "LEAVE":
+            region = region_of(attributes)
+            if not stack or stack[-1] != region:
+                fail(f"location {location}: LEAVE of region {region} does not match the open {stack[-1:]}")
+            stack.pop()
+        elif record == "THREAD_TEAM_BEGIN":
+            if in_team:
+                fail(f"location {location}: a team begins inside a team")
+            in_team = True
+        elif record == "THREAD_TEAM_END":
+            if not in_team:
+                fail(f"location {location}: a team ends that did not begin")
+            in_team = False
+        elif record == "THREAD_FORK":
+            forks += 1
+            if not is_master:
+                fail(f"location {location}: a worker thread forks")
+        elif record == "THREAD_JOIN":
+            joins += 1
+        if not is_master and not in_team and record not in ("THREAD_TEAM_END",):
+            fail(f"location {location}: {record} outside a parallel region on a worker thread")
+    if stack:
+        fail(f"location {location}: regions left open: {stack}")
+    if in_team:
+        fail(f"location {location}: a team never ended")
+    if forks != joins:
+        fail(f"location {location}: {forks} forks but {joins} joins")
+    return entered, forks
+
+
+def check_fork_join_bounds(master, worker):
+    """Each of the worker's team begin/end lies within the master's fork/join."""
+    forks = [t for r, t, _ in master if r == "THREAD_FORK"]
+    joins = [t for r, t, _ in master if r == "THREAD_JOIN"]
+    begins = [t for r, t, _ in worker if r == "THREAD_TEAM_BEGIN"]
+    ends = [t for r, t, _ in worker if r == "THREAD_TEAM_END"]
+    if len(begins) != len(forks) or len(ends) != len(joins):
+        fail(f"worker teams {len(begins)}/{len(ends)} against forks/joins {len(forks)}/{len(joins)}")
+    for f, b, e, j in zip(forks, begins, ends, joins):
+        if not f <= b <= e <= j:
+            fail(f"worker's team {b}..{e} is not within the master's fork {f} and join {j}")
+
+
+def check_locks(streams, rank_locations, expected_per_lock, lock_count):
+    acquisitions = {}
+    for location in rank_locations:
+        held = {}
+        for record, time, attributes in streams.get(location, []):
+            m = re.search(r"Lock: (\d+), Acquisition Order: (\d+)", attributes)
+            if not m:
+                continue
+            lock, order = int(m.group(1)), int(m.group(2))
+            if record == "THREAD_ACQUIRE_LOCK":
+                acquisitions.setdefault(lock, []).append((time, order))
+                held[lock] = order
+            elif record == "THREAD_RELEASE_LOCK":
+                if held.pop(lock, None) != order:
+                    fail(f"location {location}: release of lock {lock} with order {order} it did not acquire")
+    if len(acquisitions) != lock_count:
+        fail(f"locations {rank_locations}: {len(acquisitions)} locks instead of {lock_count}")
+    for lock, taken in acquisitions.items():
+        taken.sort()
+        orders = [order for _, order in taken]
+        if orders != list(range(1, expected_per_lock + 1)):
+            fail(f"lock {lock}: orders in time {orders}, expected 1..{expected_per_lock}")
+
+
+def check_worker_message(streams, regions):
+    """openmp_multiple.c: the one message, sent by rank 0's thread 1 inside
+    its MPI_Send region, received by rank 1's master inside MPI_Recv."""
+    worker = 1 << 32
+    sends = [(t, a) for location, stream in streams.items() for r, t, a in stream if r == "MPI_SEND"]
+    recvs = [(t, a) for location, stream in streams.items() for r, t, a in stream if r == "MPI_RECV"]
+    on = {r: [loc for loc, stream in streams.items() for rec, _, _ in stream if rec == r]
+          for r in ("MPI_SEND", "MPI_RECV")}
+    if on["MPI_SEND"] != [worker] or on["MPI_RECV"] != [1]:
+        fail(f"sends on {on['MPI_SEND']}, receives on {on['MPI_RECV']}; expected [{worker}] and [1]")
+    if not re.search(r"Receiver: 1 .*Tag: 7, Length: 128", sends[0][1]):
+        fail(f"the send: {sends[0][1]}")
+    if not re.search(r"Sender: 0 .*Tag: 7, Length: 128", recvs[0][1]):
+        fail(f"the receive: {recvs[0][1]}")
+    entered = [regions[region_of(a)][0] for r, _, a in streams[worker] if r == "ENTER"]
+    if "MPI_Send" not in entered:
+        fail(f"rank 0's worker entered {entered}, no MPI_Send")
+    if sends[0][0] > recvs[0][0]:
+        fail("the message was received before it was sent")
+
+
+def check_teams(locations, groups, comms, streams, regions):
+    """openmp_teams.c on 1 rank."""
+    expected = {0: ("Master thread", 0), 1 << 32: ("OMP thread 1", 0), 2 << 32: ("OMP thread 2", 0)}
+    if locations != expected:
+        fail(f"locations {locations}, expected {expected}")
+    for location, is_master, regions_in in ((0, True, 2), (1 << 32, False, 2), (2 << 32, False, 1)):
+        entered, forks = check_stream(location, streams.get(location, []), regions, is_master)
+        if entered.get("!$omp parallel", 0) != regions_in or (is_master and forks != 2):
+            fail(f"location {location}: {entered.get('!$omp parallel', 0)} regions, {forks} forks")
+        if not is_master:
+            check_fork_join_bounds([e for e in streams[0] if e[0] in ("THREAD_FORK", "THREAD_JOIN")][-2 * regions_in:],
+                                   streams[location])
+    teams = sorted(len(groups[group][3]) for name, group in comms.values() if name.startswith("Thread team"))
+    if teams != [2, 3]:
+        fail(f"team sizes {teams}, expected [2, 3]")
+    begins = [re.search(r"<(\d+)>", a).group(1) for r, _, a in streams[0] if r == "THREAD_TEAM_BEGIN"]
+    if len(set(begins)) != 2:
+        fail(f"the master's two teams name communicators {begins}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--collect", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--program", required=True)
+    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi"])
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--regions", type=int, default=3)
+    args = parser.parse_args()
+    ranks, threads, regions_per_thread = args.ranks, args.threads, args.regions
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "trace")
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        program = [args.program]
+        if args.scenario == "hybrid":
+            program += ["--steps", str(regions_per_thread), "--unit", "0.002"]
+        if args.scenario == "no-mpi":
+            command = [args.collect, "-o", out, "--", *program]
+        else:
+            command = [args.mpiexec, "-n", str(ranks), args.collect, "-o", out, "--", *program]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=env)
+        if run.returncode != 0:
+            fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
+        if args.scenario == "no-mpi":
+            if "2 threads" not in run.stdout:
+                fail(f"the program's output changed: {run.stdout!r}")
+            if os.path.exists(os.path.join(out, "traces.otf2")):
+                fail("a trace was written for a program without MPI")
+            return
+        anchor = os.path.join(out, "traces.otf2")
+        locations, regions, groups, comms = definitions(anchor)
+        streams = events(anchor)
+        if args.scenario == "teams":
+            check_teams(locations, groups, comms, streams, regions)
+            return
+
+        # Locations: (thread << 32) | rank, Score-P's names, rank's group.
+        expected = {}
+        for r in range(ranks):
+            for t in range(threads):
+                expected[(t << 32) | r] = ("Master thread" if t == 0 else f"OMP thread {t}", r)
+        if locations != expected:
+            fail(f"locations {locations}, expected {expected}")
+
+        # The OpenMP locations group and the team communicators.
+        omp_groups = [g for g in groups.values() if g[1] == "COMM_LOCATIONS" and g[2] == "OPENMP"]
+        if len(omp_groups) != 1 or sorted(omp_groups[0][3]) != sorted(expected):
+            fail(f"OpenMP locations group {omp_groups}, expected the {len(expected)} thread locations")
+        teams = {c: v for c, v in comms.items() if v[0].startswith("Thread team")}
+        if len(teams) != ranks:
+            fail(f"{len(teams)} thread teams for {ranks} ranks of one team each: {teams}")
+        for c, (name, group) in teams.items():
+            if groups[group][2] != "OPENMP" or len(groups[group][3]) != threads:
+                fail(f"{name}: group {groups[group]}, expected {threads} OpenMP members")
+
+        for r in range(ranks):
+            master = streams.get(r, [])
+            for t in range(threads):
+                location = (t << 32) | r
+                entered, forks = check_stream(location, streams.get(location, []), regions, t == 0)
+                if t == 0 and forks != regions_per_thread:
+                    fail(f"rank {r}: {forks} forks, expected {regions_per_thread}")
+                if t > 0:
+                    check_fork_join_bounds(master, streams[location])
+                if entered.get("!$omp parallel", 0) != regions_per_thread:
+                    fail(f"location {location}: {entered.get('!$omp parallel', 0)} parallel regions, "
+                         f"expected {regions_per_thread}")
+                barriers = (entered.get("!$omp barrier", 0), entered.get("!$omp implicit barrier", 0))
+                if args.scenario == "constructs" and barriers != (regions_per_thread, 2 * regions_per_thread):
+                    fail(f"location {location}: (explicit, implicit) barriers {barriers}, "
+                         f"expected ({regions_per_thread}, {2 * regions_per_thread})")
+                if args.scenario == "constructs-gcc" and sum(barriers) != 3 * regions_per_thread:
+                    fail(f"location {location}: {sum(barriers)} barriers, expected {3 * regions_per_thread}")
+                if args.scenario in ("hybrid", "multiple") and barriers != (0, regions_per_thread):
+                    fail(f"location {location}: barriers {barriers}, expected (0, {regions_per_thread})")
+                mpi = [regions[region_of(a)][0] for rec, _, a in streams.get(location, [])
+                       if rec == "ENTER" and regions[region_of(a)][2] == "MPI"]
+                if t > 0 and mpi and args.scenario != "multiple":
+                    fail(f"location {location}: MPI regions on a worker thread: {mpi}")
+                if args.scenario.startswith("constructs"):
+                    expected_counts = [("!$omp critical", 1), ("!$omp critical sblock", 1), ("omp_set_lock", 1),
+                                       ("omp_unset_lock", 1)]
+                    # GCC schedules a static loop inline: the runtime, and
+                    # so the tool, sees only its closing barrier.
+                    if args.scenario == "constructs":
+                        expected_counts.append(("!$omp for", 1))
+                    for name, count in expected_counts:
+                        if entered.get(name, 0) != count * regions_per_thread:
+                            fail(f"location {location}: {entered.get(name, 0)} x {name}, "
+                                 f"expected {count * regions_per_thread}")
+            if args.scenario.startswith("constructs"):
+                check_locks(streams, [(t << 32) | r for t in range(threads)], threads * regions_per_thread, 2)
+
+        if args.scenario == "multiple":
+            check_worker_message(streams, regions)
+
+        # Roles and paradigm of the constructs.
+        roles = {"!$omp parallel": "PARALLEL", "!$omp barrier": "BARRIER",
+                 "!$omp implicit barrier": "IMPLICIT_BARRIER", "!$omp critical": "CRITICAL",
+                 "!$omp critical sblock": "CRITICAL_SBLOCK", "!$omp for": "LOOP"}
+        for name, role, paradigm in regions.values():
+            construct = name.split(" @")[0]
+            if construct in roles and (role, paradigm) != (roles[construct], "OPENMP"):
+                fail(f"region {name}: role {role}, paradigm {paradigm}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+/* OpenMP constructs with exactly known counts, for the collector's OMPT
+ * recording (check_openmp.py). Every rank runs REGIONS parallel regions of
+ * 2 threads; in each, every thread passes a critical section, takes and
+ * gives back an OpenMP lock, waits in an explicit barrier (thread 1 comes
+ * late), shares a loop (with its implicit barrier) and ends in the region's
+ * closing implicit barrier. Only the master calls MPI (FUNNELED): a barrier
+ * after each region. */
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <time.h>
+
+enum { REGIONS = 3 };
+
+static void pause_for(double seconds)
+{
+    struct timespec t = {0, (long)(seconds * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    omp_lock_t lock;
+    omp_init_lock(&lock);
+    long counts[2] = {0, 0};
+    long shared = 0;
+    for (int r = 0; r < REGIONS; ++r) {
+#pragma omp parallel num_threads(2)
+        {
+            const int me = omp_get_thread_num();
+#pragma omp critical
+            ++shared;
+            omp_set_lock(&lock);
+            ++shared;
+            omp_unset_lock(&lock);
+            if (me == 1) pause_for(0.005);
+#pragma omp barrier
+#pragma omp for
+            for (int i = 0; i < 8; ++i) counts[me] += i;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    omp_destroy_lock(&lock);
+    if (shared != 4 * REGIONS) fprintf(stderr, "openmp_constructs: %ld updates instead of %d\n", shared, 4 * REGIONS);
+    MPI_Finalize();
+    return shared == 4 * REGIONS ? 0 : 1;
+}
