@@ -69,6 +69,9 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     case CollectiveShape::Init:
     case CollectiveShape::Finalize:
     case CollectiveShape::FileIo:
+    case CollectiveShape::RmaCreate:
+    case CollectiveShape::RmaFree:
+    case CollectiveShape::RmaFence:
         co_await all_synchronizing(call, exchange);
         break;
     case CollectiveShape::NToN:
