@@ -69,10 +69,12 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     case CollectiveShape::Init:
     case CollectiveShape::Finalize:
     case CollectiveShape::FileIo:
+        co_await all_synchronizing(call, exchange);
+        break;
     case CollectiveShape::RmaCreate:
     case CollectiveShape::RmaFree:
     case CollectiveShape::RmaFence:
-        co_await all_synchronizing(call, exchange);
+        co_await window_synchronizing(call, exchange);
         break;
     case CollectiveShape::NToN:
         co_await all_to_all(call, exchange);
@@ -146,6 +148,18 @@ replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call,
     const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
+}
+
+// MPI lets a window's collective operations synchronize, but does not make
+// them: a fence whose assertions say no epoch ends or begins there may
+// return at once. As in Scalasca, the operation synchronized only where
+// every member was inside it at one moment; where one left before the last
+// entered, nobody waited there, and no clock is wrong.
+replay::CollectiveTask CollectiveWaitStates::window_synchronizing(const Call& call, CollectiveChannel& ex) {
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
+    const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
+    if (earliest_end.value > latest.value)
+        settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {

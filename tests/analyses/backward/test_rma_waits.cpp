@@ -109,3 +109,22 @@ TEST_CASE("RMA: the critical path passes the window's collective operations", "[
     CHECK(r.with_children(Metric::CriticalPath, 0, "main/work") == 0.0);
     CHECK(r.with_children(Metric::CriticalPath, 1, "main/work") == 0.0);
 }
+
+TEST_CASE("RMA: a fence the members passed at different times synchronized nobody", "[rma]") {
+    // Rank 0 is in the fence 10-12, rank 1 only from 20 to 22: rank 0 left
+    // before rank 1 entered, which a fence that ends and opens no epoch may
+    // do. No wait (not 12 - 10 = 2 on rank 0), no clock-condition
+    // violation, the fence's time stays active target synchronization; the
+    // second fence, 30-40 and 35-40, synchronized: rank 0 waits 5.
+    TraceBuilder t(2);
+    const RmaWindow win = t.window(t.world());
+    const Ticks first[] = {10, 20}, second[] = {30, 35};
+    for (int r = 0; r < 2; ++r)
+        t.rank(r).enter(0, "main").win_fence(first[r], first[r] + 2, win).win_fence(second[r], 40, win).leave(50);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.own(Metric::MpiRmaWaitAtFence, 0, kFence) == Approx(ns(5)));
+    CHECK(r.total(Metric::MpiRmaWaitAtFence, 1) == 0.0);
+    CHECK(r.own(Metric::MpiRmaSyncActive, 0, kFence) == Approx(ns(2 + 5)));
+    CHECK(r.own(Metric::MpiRmaSyncActive, 1, kFence) == Approx(ns(2 + 5)));
+    for (int k = 0; k < 2; ++k) CHECK(r.findings(k).clock_violations.collective == 0);
+}
