@@ -57,6 +57,7 @@ void EventStoreBuilder::rma_collective_end(std::uint64_t time, OTF2_CollectiveOp
     Collective c{*comm, -1, 0, 0, open_call(), *operation};
     c.begin = begin;
     push_collective(t, c);
+    if (*operation == CollectiveOp::RmaFence) trace_.rma.fences.push_back({win, open_call()});
 }
 
 void EventStoreBuilder::rma_group_sync(std::uint64_t time, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,

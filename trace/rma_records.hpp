@@ -63,12 +63,20 @@ struct RmaLock {
     bool exclusive = false;    // of Request, Acquire and Try
 };
 
+// An MPI_Win_fence: its call and window (its collective operation is in
+// LocalTrace::collectives), for what happened in the epoch it ends.
+struct RmaFence {
+    std::uint64_t window = 0;
+    EventIndex call_enter = kNoEvent;
+};
+
 struct RmaRecords {
     std::vector<RmaTransfer> transfers;     // in the order they were issued
+    std::vector<RmaFence> fences;           // in stream order
     std::vector<RmaGroupSync> group_syncs;  // in stream order
     std::vector<RmaLock> locks;             // in stream order
 
-    bool empty() const { return transfers.empty() && group_syncs.empty() && locks.empty(); }
+    bool empty() const { return transfers.empty() && group_syncs.empty() && locks.empty() && fences.empty(); }
     // Applies `moved` to every event index kept here (trace/leave_out.cpp).
     template <typename Moved>
     void move_calls(Moved&& moved) {
@@ -77,6 +85,7 @@ struct RmaRecords {
             t.completing_call = moved(t.completing_call);
         }
         for (RmaGroupSync& s : group_syncs) s.call_enter = moved(s.call_enter);
+        for (RmaFence& f : fences) f.call_enter = moved(f.call_enter);
         for (RmaLock& l : locks) l.call_enter = moved(l.call_enter);
     }
 };

@@ -46,6 +46,7 @@ const Expected kScalascaTree[] = {
     {"mpi_rma_synchronization", "mpi_synchronization", "One-sided", "sec"},
     {"mpi_rma_sync_active", "mpi_rma_synchronization", "Active target", "sec"},
     {"mpi_rma_wait_at_fence", "mpi_rma_sync_active", "Wait at Fence", "sec"},
+    {"mpi_rma_early_fence", "mpi_rma_wait_at_fence", "Early Fence", "sec"},
     {"mpi_rma_sync_passive", "mpi_rma_synchronization", "Passive target", "sec"},
     {"mpi_communication", "mpi", "Communication", "sec"},
     {"mpi_point2point", "mpi_communication", "Point-to-point", "sec"},

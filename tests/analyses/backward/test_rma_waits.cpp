@@ -128,3 +128,27 @@ TEST_CASE("RMA: a fence the members passed at different times synchronized nobod
     CHECK(r.own(Metric::MpiRmaSyncActive, 1, kFence) == Approx(ns(2 + 5)));
     for (int k = 0; k < 2; ++k) CHECK(r.findings(k).clock_violations.collective == 0);
 }
+
+TEST_CASE("RMA: Early Fence, the part of a fence's wait for the epoch's last access to the rank", "[rma]") {
+    // Scalasca's Early Fence situation: rank 0 enters the epoch's closing
+    // fence at 10, while rank 1 still computes (5-20), puts to rank 0
+    // (20-25) and enters the fence at 30; both leave at 40. Rank 0 waits
+    // 30 - 10 = 20 at the fence, of which 25 - 10 = 15 until the put to it
+    // was issued: Early Fence; 5 stays Wait at Fence. Rank 1 waits nothing.
+    // A put of rank 0 to rank 1 before (6-8) does not make rank 1 wait.
+    TraceBuilder t(2);
+    const RmaWindow win = t.window(t.world());
+    t.rank(0).enter(0, "main").win_fence(0, 5, win).put(6, 8, win, 1, 8).win_fence(10, 40, win).leave(50);
+    t.rank(1).enter(0, "main").win_fence(0, 5, win).region(5, 20, "work").put(20, 25, win, 0, 8);
+    t.rank(1).win_fence(30, 40, win).leave(50);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.own(Metric::MpiRmaEarlyFence, 0, kFence) == Approx(ns(15)));
+    CHECK(r.own(Metric::MpiRmaWaitAtFence, 0, kFence) == Approx(ns(5)));
+    CHECK(r.with_children(Metric::MpiRmaWaitAtFence, 0, kFence) == Approx(ns(20)));
+    CHECK(r.total(Metric::MpiRmaEarlyFence, 1) == 0.0);
+    CHECK(r.total(Metric::MpiRmaWaitAtFence, 1) == 0.0);
+    // The whole wait's delay costs, Early Fence included, go to rank 1, whose
+    // work and put exceed what rank 0 did in the epoch.
+    CHECK(all_ranks(r, Metric::DelayRmaFenceAggregate, 2) == Approx(ns(20)));
+    CHECK(r.total(Metric::DelayRmaFence, 0) == 0.0);
+}
