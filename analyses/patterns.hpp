@@ -141,6 +141,10 @@ inline constexpr std::array<CollectiveOpInfo, kCollectiveOpCount> kCollectiveOps
     {Op::Finalize, "MPI_Finalize", S::Finalize, R::Nobody},
     // Its bytes go to the file, not to other members.
     {Op::FileIo, "MPI-IO collective operation", S::FileIo, R::Nobody},
+    // The window's collective operations move no data between its members.
+    {Op::RmaWinCreate, "MPI_Win_create (and _allocate, _allocate_shared, _create_dynamic)", S::RmaCreate, R::Nobody},
+    {Op::RmaWinFree, "MPI_Win_free", S::RmaFree, R::Nobody},
+    {Op::RmaFence, "MPI_Win_fence", S::RmaFence, R::Nobody},
     {Op::Other, "any other operation", S::Unresolved, R::Members},
 }};
 

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/file_calls.hpp"
+#include "common/rma_calls.hpp"
 
 namespace hindsight {
 
@@ -55,6 +56,9 @@ Metric mpi_time_category(const Region& region) {
     if (is_init_or_finalize(name)) return Metric::MpiInitExit;
     if (is_communicator_management(name)) return Metric::MpiMgmtComm;
     if (const auto file = file_time_metric(file_call(name))) return *file;
+    // By name before the role: a writer that gives MPI_Win_fence the role
+    // of a barrier must not file it with MPI_Barrier.
+    if (const auto rma = rma_time_metric(rma_call(name))) return *rma;
     switch (region.role) {
     case RegionRole::Barrier:
     case RegionRole::ImplicitBarrier:

@@ -35,7 +35,19 @@ inline constexpr std::size_t kWaitPatternCount = static_cast<std::size_t>(WaitPa
 // The patterns with delay costs, each an index into the delay analysis's
 // per-pattern costs; in the order the delay analysis keeps them. Each
 // belongs to exactly one pattern row (checked below).
-enum class CostPattern : std::uint8_t { LateSender, LateReceiver, Barrier, NxN, OneToN, NToOne, IoNxN, Count_ };
+enum class CostPattern : std::uint8_t {
+    LateSender,
+    LateReceiver,
+    Barrier,
+    NxN,
+    OneToN,
+    NToOne,
+    IoNxN,
+    RmaCreate,
+    RmaFree,
+    RmaFence,
+    Count_
+};
 inline constexpr std::size_t kCostPatterns = static_cast<std::size_t>(CostPattern::Count_);
 
 struct DelayMetrics {

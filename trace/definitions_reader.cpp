@@ -120,6 +120,11 @@ public:
             fail("I/O handle " + std::to_string(self) + " is defined twice");
     }
 
+    void rma_win(OTF2_RmaWinRef self, OTF2_CommRef comm) {
+        if (!result.rma_win_comms.emplace(self, comm).second)
+            fail("RMA window " + std::to_string(self) + " is defined twice");
+    }
+
     void cart_dimension(OTF2_CartDimensionRef self, std::uint32_t size, OTF2_CartPeriodicity periodicity) {
         define(cart_dimension_ids_, self, "Cartesian dimension");
         cart_dimensions_.push_back({static_cast<int>(size), periodicity == OTF2_CART_PERIODIC_TRUE});
@@ -233,6 +238,10 @@ otf2::GlobalDefCallbacks make_callbacks() {
         cb.get(), [](void* ud, OTF2_IoHandleRef id, OTF2_StringRef, OTF2_IoFileRef, OTF2_IoParadigmRef,
                      OTF2_IoHandleFlag, OTF2_CommRef comm, OTF2_IoHandleRef) {
             return self(ud).guarded([&] { self(ud).io_handle(id, comm); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(
+        cb.get(), [](void* ud, OTF2_RmaWinRef id, OTF2_StringRef, OTF2_CommRef comm, OTF2_RmaWinFlag) {
+            return self(ud).guarded([&] { self(ud).rma_win(id, comm); });
         });
     OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(
         cb.get(), [](void* ud, OTF2_CartDimensionRef id, OTF2_StringRef, std::uint32_t size,

@@ -32,6 +32,10 @@ struct TraceDefinitions {
     // a writer that does not say). A collective I/O operation synchronizes
     // this communicator.
     std::unordered_map<std::uint64_t, std::uint64_t> io_handle_comms;
+    // The communicator each RMA window was created on (OTF2's RmaWin
+    // definition), as the trace's comm reference: the window's collective
+    // operations synchronize it, its ranks name targets.
+    std::unordered_map<std::uint64_t, std::uint64_t> rma_win_comms;
 
     const std::string& string(std::uint64_t trace_id) const;
     // Index of MPI_COMM_WORLD: the communicator of that name, or else the

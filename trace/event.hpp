@@ -103,8 +103,22 @@ enum class CollectiveOp : std::uint8_t {
     // record on the communicator the file was opened with, at the
     // operation's completion, since all its members take part.
     FileIo,
+    // The collective operations on an RMA window (OTF2's
+    // RMA_COLLECTIVE_BEGIN/_END): its creation (MPI_Win_create,
+    // _allocate, _allocate_shared, _create_dynamic), its release
+    // (MPI_Win_free) and the fence (MPI_Win_fence), all on the
+    // communicator the window was created with (trace/rma_events.cpp).
+    RmaWinCreate,
+    RmaWinFree,
+    RmaFence,
     Other,
 };
+
+// The collective operations on an RMA window: they synchronize, but are no
+// collective communication of the program (the RMA metrics count them).
+constexpr bool is_rma_window_operation(CollectiveOp op) {
+    return op == CollectiveOp::RmaWinCreate || op == CollectiveOp::RmaWinFree || op == CollectiveOp::RmaFence;
+}
 
 struct Collective {
     CommId comm = kNoId;

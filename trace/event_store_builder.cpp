@@ -561,6 +561,7 @@ MessageSlots EventStoreBuilder::finish() {
     note(commless_collective_io_,
          "collective I/O operations on handles without a communicator of this rank",
          "analyzed as file I/O without wait states, their synchronization is left out");
+    note_rma_damage(rank);
     number_starts(trace_.collectives);
     return std::move(slots_).finish();
 }

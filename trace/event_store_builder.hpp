@@ -21,6 +21,7 @@
 #include "trace/definitions_reader.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
+#include "trace/rma_records.hpp"
 #include "trace/source_lists.hpp"
 
 namespace hindsight::trace {
@@ -95,6 +96,21 @@ public:
     // Any other I/O record the store looks at only for its timestamp (the
     // handles' creation and destruction, seeks, issued operations, ...).
     void io_record(std::uint64_t time, const char* record);
+
+    // One-sided communication (trace/rma_events.cpp, which says how Score-P
+    // records it): the collective window operations become collective
+    // operations on the window's communicator, the rest RmaRecords.
+    void rma_collective_begin(std::uint64_t time);
+    void rma_collective_end(std::uint64_t time, OTF2_CollectiveOp op, OTF2_RmaWinRef win);
+    void rma_group_sync(std::uint64_t time, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win, OTF2_GroupRef group);
+    void rma_lock(std::uint64_t time, RmaLockAction action, OTF2_RmaWinRef win, std::uint32_t remote,
+                  std::uint64_t lock_id, bool exclusive);
+    void rma_transfer(std::uint64_t time, RmaTransferKind kind, OTF2_RmaWinRef win, std::uint32_t remote,
+                      std::uint64_t sent, std::uint64_t received, std::uint64_t matching_id);
+    void rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, std::uint64_t matching_id, const char* record);
+    // Any other RMA record, seen for its timestamp (window creation and
+    // destruction, RMA_SYNC, RMA_WAIT_CHANGE, RMA_OP_TEST).
+    void rma_record(std::uint64_t time, const char* record);
 
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
@@ -243,6 +259,23 @@ private:
     DamageTally uncompleted_io_;        // IO_OPERATION_BEGIN never completed
     DamageTally commless_collective_io_; // collective I/O on a handle without a communicator of this rank
     DamageTally outside_io_;            // IO_OPERATION_COMPLETE outside any region
+    // One-sided communication being read (trace/rma_events.cpp).
+    struct RmaLoading {
+        Ticks collective_begin = Collective::kNoBegin;
+        EventIndex collective_begin_call = kNoEvent;
+        // Transfers issued and not yet completed, by window and matching id:
+        // their index in RmaRecords::transfers.
+        std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> open_transfers;
+        DamageTally windowless;     // records of windows the trace does not define for this rank
+        DamageTally unissued;       // completions of transfers never issued
+        DamageTally outside;        // records outside any region
+    };
+    RmaLoading rma_;
+    // The communicator of window `win`, if the trace defines one this rank
+    // belongs to; else the record is tallied as windowless.
+    std::optional<CommId> rma_window_comm(OTF2_RmaWinRef win, Ticks time);
+    // The damage notes of one-sided communication, for finish().
+    void note_rma_damage(const std::string& rank);
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

@@ -11,6 +11,7 @@
 #include "common/call_tree.hpp"
 #include "common/definitions.hpp"
 #include "trace/event.hpp"
+#include "trace/rma_records.hpp"
 
 namespace hindsight::trace {
 
@@ -35,6 +36,9 @@ public:
     // The reads and writes of files with the bytes they moved, in the
     // order of their completions.
     std::vector<FileTransfer> file_transfers;
+    // One-sided communication besides its collective window operations
+    // (which are in `collectives`).
+    RmaRecords rma;
     // The calls that posted the non-blocking receives, for those whose
     // request the trace showed being posted (MPI_IRECV_REQUEST), ordered by
     // message index. Read it through posting_call().

@@ -9,6 +9,7 @@
 #include "trace/definitions_reader.hpp"
 #include "trace/mapping_check.hpp"
 #include "trace/otf2_handles.hpp"
+#include "trace/rma_events.hpp"
 
 namespace hindsight::trace {
 namespace {
@@ -50,6 +51,11 @@ OTF2_CallbackCode count_skipped(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t,
                                 OTF2_AttributeList*, Rest...) {
     ++(sink(user_data).builder.stats.*Counter);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+// One-sided communication's records (rma_events.hpp), run like any other.
+OTF2_CallbackCode run_rma(void* user_data, const std::function<void(EventStoreBuilder&)>& body) {
+    return handle(user_data, [&] { body(sink(user_data).builder); });
 }
 
 otf2::EvtCallbacks make_event_callbacks() {
@@ -178,6 +184,7 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetIoOperationTestCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef,
               std::uint64_t) { return handle(ud, [&] { sink(ud).builder.io_record(t, "IO_OPERATION_TEST"); }); });
+    set_rma_callbacks<&run_rma>(c);
     // Counted by kind for the warning about what the analysis ignores; all
     // other unused records are counted together from the total.
     OTF2_EvtReaderCallbacks_SetMetricCallback(c, &count_skipped<&LoadStats::metric_records>);

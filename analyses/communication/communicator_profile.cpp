@@ -34,10 +34,11 @@ private:
 };
 
 // Communication operations of the program: neither the implicit
-// synchronizations of MPI_Init and MPI_Finalize nor file operations.
+// synchronizations of MPI_Init and MPI_Finalize nor file operations nor the
+// collective operations of RMA windows.
 bool is_program_operation(const trace::Collective& c) {
     return c.op != trace::CollectiveOp::Init && c.op != trace::CollectiveOp::Finalize &&
-           c.op != trace::CollectiveOp::FileIo;
+           c.op != trace::CollectiveOp::FileIo && !trace::is_rma_window_operation(c.op);
 }
 
 }  // namespace

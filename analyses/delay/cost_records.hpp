@@ -71,17 +71,17 @@ inline SparseProfile read_profile(ByteReader& in) {
 
 // Costs by pattern are mostly zero: a mask of the non-zero ones, then those.
 inline void write_costs(ByteWriter& out, const PatternCosts& costs) {
-    static_assert(kCostPatterns <= 8, "the mask of non-zero costs is one byte");
-    std::uint8_t mask = 0;
+    static_assert(kCostPatterns <= 16, "the mask of non-zero costs is two bytes");
+    std::uint16_t mask = 0;
     for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (costs[p] != 0) mask = static_cast<std::uint8_t>(mask | 1u << p);
+        if (costs[p] != 0) mask = static_cast<std::uint16_t>(mask | 1u << p);
     out.put(mask);
     for (const double c : costs)
         if (c != 0) out.put<double>(c);
 }
 
 inline PatternCosts read_costs(ByteReader& in) {
-    const auto mask = in.get<std::uint8_t>();
+    const auto mask = in.get<std::uint16_t>();
     PatternCosts costs{};
     for (std::size_t p = 0; p < kCostPatterns; ++p)
         if (mask & 1u << p) costs[p] = in.get<double>();

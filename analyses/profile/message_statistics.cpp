@@ -37,9 +37,10 @@ replay::CollectiveTask MessageStatistics::on_collective(const trace::EventView& 
 void MessageStatistics::count_collective(CallPathId cnode, const trace::Collective& coll) {
     // MPI_Init and MPI_Finalize synchronize but are no collective operations
     // of the program; collective file operations move data to the file, not
-    // between ranks (the file metrics count them).
+    // between ranks (the file metrics count them), and neither do the
+    // collective operations of RMA windows (the RMA metrics count them).
     if (coll.op == trace::CollectiveOp::Init || coll.op == trace::CollectiveOp::Finalize ||
-        coll.op == trace::CollectiveOp::FileIo)
+        coll.op == trace::CollectiveOp::FileIo || trace::is_rma_window_operation(coll.op))
         return;
     const bool sends = coll.bytes_sent > 0;
     const bool receives = coll.bytes_received > 0;

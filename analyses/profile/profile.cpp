@@ -1,6 +1,7 @@
 #include "analyses/profile/profile.hpp"
 
 #include "common/file_calls.hpp"
+#include "common/rma_calls.hpp"
 #include "common/time_category.hpp"
 #include "common/error.hpp"
 
@@ -31,13 +32,27 @@ void ProfileAnalysis::end_pass(const trace::LocalTrace& trace) {
         cube_->add(Metric::Visits, c, static_cast<double>(visits_[c]));
         const Region& region = trace.region_of(c);
         cube_->add(time_category(region), c, trace.seconds(exclusive_[c]));
-        if (const auto count = file_count_metric(file_call(region.canonical_name.empty() ? region.name : region.canonical_name)))
+        const std::string_view name = region.canonical_name.empty() ? region.name : region.canonical_name;
+        if (const auto count = file_count_metric(file_call(name))) cube_->add(*count, c, static_cast<double>(visits_[c]));
+        if (const auto count = rma_sync_count_metric(rma_call(name)))
             cube_->add(*count, c, static_cast<double>(visits_[c]));
     }
     // Bytes read and written, at the call that completed each operation.
     for (const trace::FileTransfer& transfer : trace.file_transfers)
         cube_->add(transfer.read ? Metric::IoBytesRead : Metric::IoBytesWritten,
                    trace.events[transfer.call_enter].cnode, static_cast<double>(transfer.bytes));
+    // One-sided transfers and their bytes, at the call that issued each (an
+    // atomic operation's operand counts as put, its result as got).
+    for (const trace::RmaTransfer& transfer : trace.rma.transfers) {
+        const CallPathId issuing = trace.events[transfer.call_enter].cnode;
+        cube_->add(transfer.kind == trace::RmaTransferKind::Put   ? Metric::CommsRmaPuts
+                   : transfer.kind == trace::RmaTransferKind::Get ? Metric::CommsRmaGets
+                                                                  : Metric::CommsRmaAtomics,
+                   issuing, 1.0);
+        if (transfer.bytes_sent > 0) cube_->add(Metric::BytesPut, issuing, static_cast<double>(transfer.bytes_sent));
+        if (transfer.bytes_received > 0)
+            cube_->add(Metric::BytesGet, issuing, static_cast<double>(transfer.bytes_received));
+    }
 }
 
 }  // namespace hindsight::analyses

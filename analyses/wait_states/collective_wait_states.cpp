@@ -25,6 +25,35 @@ constexpr double kNotSending = std::numeric_limits<double>::lowest();
 double as_value(Ticks t) { return static_cast<double>(t); }
 Ticks as_ticks(double v) { return static_cast<Ticks>(v); }
 
+// For each member of the window's communicator, the end of this rank's last
+// call that issued a transfer to it in the epoch the fence `fence_call`
+// ends (since the window's previous fence); -infinity for none.
+std::vector<double> last_transfers_to(const trace::LocalTrace& trace, trace::EventIndex fence_call, int members) {
+    std::vector<double> last(static_cast<std::size_t>(members), -std::numeric_limits<double>::infinity());
+    const auto& fences = trace.rma.fences;
+    const auto fence = std::lower_bound(fences.begin(), fences.end(), fence_call,
+                                        [](const trace::RmaFence& f, trace::EventIndex c) { return f.call_enter < c; });
+    if (fence == fences.end() || fence->call_enter != fence_call) return last;
+    trace::EventIndex epoch_start = 0;
+    for (auto earlier = fence; earlier != fences.begin();) {
+        --earlier;
+        if (earlier->window == fence->window) {
+            epoch_start = earlier->call_enter;
+            break;
+        }
+    }
+    // Transfers are in stream order, so are their calls.
+    const auto& transfers = trace.rma.transfers;
+    auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch_start,
+                              [](const trace::RmaTransfer& x, trace::EventIndex c) { return x.call_enter < c; });
+    for (; t != transfers.end() && t->call_enter < fence_call; ++t) {
+        if (t->window != fence->window || t->remote >= last.size()) continue;
+        const Ticks end = trace.events[trace.events[t->call_enter].ref].time;
+        last[t->remote] = std::max(last[t->remote], as_value(end));
+    }
+    return last;
+}
+
 }  // namespace
 
 struct CollectiveWaitStates::Call {
@@ -70,6 +99,11 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
     case CollectiveShape::Finalize:
     case CollectiveShape::FileIo:
         co_await all_synchronizing(call, exchange);
+        break;
+    case CollectiveShape::RmaCreate:
+    case CollectiveShape::RmaFree:
+    case CollectiveShape::RmaFence:
+        co_await window_synchronizing(call, exchange);
         break;
     case CollectiveShape::NToN:
         co_await all_to_all(call, exchange);
@@ -143,6 +177,35 @@ replay::CollectiveTask CollectiveWaitStates::all_synchronizing(const Call& call,
     const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
     const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
     settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
+}
+
+// MPI lets a window's collective operations synchronize, but does not make
+// them: a fence whose assertions say no epoch ends or begins there may
+// return at once. As in Scalasca, the operation synchronized only where
+// every member was inside it at one moment; where one left before the last
+// entered, nobody waited there, and no clock is wrong.
+//
+// At a fence each member also learns when the last transfer of the epoch
+// to it was issued (the end of the origin's MPI_Put & co.): the part of its
+// wait until then is Early Fence, waiting for accesses to its own window,
+// as Scalasca measures it.
+replay::CollectiveTask CollectiveWaitStates::window_synchronizing(const Call& call, CollectiveChannel& ex) {
+    const RankedValue latest = co_await ex.allreduce_maxloc(as_value(call.arrival));
+    const RankedValue earliest_end = co_await ex.allreduce_minloc(as_value(call.end));
+    const bool synchronized = earliest_end.value > latest.value;
+    if (synchronized) settle(call, latest.rank, as_ticks(latest.value), as_ticks(earliest_end.value));
+    if (call.view.collective().op != trace::CollectiveOp::RmaFence) co_return;
+    const trace::LocalTrace& trace = call.view.trace();
+    std::vector<double> last = last_transfers_to(trace, call.view.collective().call_enter, ex.size());
+    co_await ex.allreduce(last, replay::ReduceOp::Max);
+    if (!synchronized) co_return;
+    const Ticks wait = std::max<Ticks>(0, std::min(as_ticks(latest.value), call.end) - call.enter);
+    const double last_transfer = last[static_cast<std::size_t>(ex.rank())];
+    if (wait > 0 && last_transfer > as_value(call.enter) && last_transfer <= as_value(call.end)) {
+        const Ticks early = std::min(as_ticks(last_transfer) - call.enter, wait);
+        claim(*cube_, Metric::MpiRmaWaitAtFence, Metric::MpiRmaEarlyFence, call.view.enter().cnode,
+              trace.seconds(early));
+    }
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {

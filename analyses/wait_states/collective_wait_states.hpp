@@ -55,6 +55,7 @@ private:
 
     replay::CollectiveTask find_root(const Call& call, replay::CollectiveChannel& ex, bool is_root, int& root);
     replay::CollectiveTask all_synchronizing(const Call& call, replay::CollectiveChannel& ex);
+    replay::CollectiveTask window_synchronizing(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask one_to_all(const Call& call, replay::CollectiveChannel& ex);
     replay::CollectiveTask all_to_one(const Call& call, replay::CollectiveChannel& ex);

@@ -152,6 +152,9 @@ struct Layout {
                     add_group(**sources);
                     any_sources = true;
                 }
+        for (int r = 0; r < trace.size(); ++r)
+            for (const RecordedEvent& e : trace.rank(r).events())
+                if (const auto* sync = std::get_if<event::RmaGroupSync>(&e.payload)) add_group(sync->world_ranks);
 
         empty = strings.intern("");
         mpi = strings.intern("MPI");
@@ -167,6 +170,7 @@ struct Layout {
         program_name = strings.intern(trace.program_name());
         if (!trace.files().empty()) mpi_io = strings.intern("MPI-IO");
         for (const TraceBuilder::FileEntry& f : trace.files()) strings.intern(f.name);
+        for (const TraceBuilder::WindowEntry& w : trace.windows()) strings.intern(w.name);
         for (const std::string& a : arguments) strings.intern(a);
         if (any_sources) {
             sources_name = strings.intern(kReceiveSourcesAttribute);
@@ -301,6 +305,16 @@ void write_files(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const TraceBui
     }
 }
 
+// Score-P's definitions of RMA windows: window i on the communicator it
+// was created with.
+void write_windows(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {
+    const auto& windows = trace.windows();
+    for (std::size_t i = 0; i < windows.size(); ++i)
+        a.check(OTF2_GlobalDefWriter_WriteRmaWin(w, static_cast<OTF2_RmaWinRef>(i), layout.strings.at(windows[i].name),
+                                                 windows[i].comm.id, OTF2_RMA_WIN_FLAG_NONE),
+                "RMA window " + std::to_string(i));
+}
+
 void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
                               const Layout& layout) {
     OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(a.get());
@@ -333,6 +347,7 @@ void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
         write_region(w, a, layout, layout.region_ids.at(region), region);
     write_communicators(w, a, trace, layout);
     write_files(w, a, trace, layout);
+    write_windows(w, a, trace, layout);
     if (layout.any_sources)
         a.check(OTF2_GlobalDefWriter_WriteAttribute(w, kSourcesAttribute, layout.sources_name,
                                                     layout.sources_description, OTF2_TYPE_GROUP),
@@ -433,6 +448,34 @@ struct EventWriter {
     }
     OTF2_ErrorCode operator()(const event::IoOperationComplete& e) const {
         return OTF2_EvtWriter_IoOperationComplete(w, nullptr, t, e.handle, e.bytes_result, e.matching_id);
+    }
+    OTF2_ErrorCode operator()(const event::RmaCollectiveBegin&) const {
+        return OTF2_EvtWriter_RmaCollectiveBegin(w, nullptr, t);
+    }
+    OTF2_ErrorCode operator()(const event::RmaCollectiveEnd& e) const {
+        return OTF2_EvtWriter_RmaCollectiveEnd(w, nullptr, t, e.op, e.level, e.window, OTF2_UNDEFINED_UINT32, 0, 0);
+    }
+    OTF2_ErrorCode operator()(const event::RmaWinCreate& e) const {
+        return OTF2_EvtWriter_RmaWinCreate(w, nullptr, t, e.window);
+    }
+    OTF2_ErrorCode operator()(const event::RmaWinDestroy& e) const {
+        return OTF2_EvtWriter_RmaWinDestroy(w, nullptr, t, e.window);
+    }
+    OTF2_ErrorCode operator()(const event::RmaGroupSync& e) const {
+        return OTF2_EvtWriter_RmaGroupSync(w, nullptr, t, e.level, e.window, layout.comm_group_ids.at(e.world_ranks));
+    }
+    OTF2_ErrorCode operator()(const event::RmaLock& e) const {
+        if (e.action == event::RmaLock::Action::Release)
+            return OTF2_EvtWriter_RmaReleaseLock(w, nullptr, t, e.window, e.remote, e.lock_id);
+        return OTF2_EvtWriter_RmaRequestLock(w, nullptr, t, e.window, e.remote, e.lock_id,
+                                             e.exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+    }
+    OTF2_ErrorCode operator()(const event::RmaTransfer& e) const {
+        return e.put ? OTF2_EvtWriter_RmaPut(w, nullptr, t, e.window, e.remote, e.bytes, e.matching_id)
+                     : OTF2_EvtWriter_RmaGet(w, nullptr, t, e.window, e.remote, e.bytes, e.matching_id);
+    }
+    OTF2_ErrorCode operator()(const event::RmaOpCompleteBlocking& e) const {
+        return OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, t, e.window, e.matching_id);
     }
 };
 

@@ -99,6 +99,45 @@ struct IoOperationComplete {
     std::uint64_t matching_id = 0;
 };
 
+// Score-P's records of one-sided communication on RMA window `window`;
+// `remote` is a rank in the window's communicator.
+struct RmaCollectiveBegin {};
+struct RmaCollectiveEnd {
+    OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+    OTF2_RmaSyncLevel level = OTF2_RMA_SYNC_LEVEL_NONE;
+    std::uint32_t window = 0;
+};
+struct RmaWinCreate {
+    std::uint32_t window = 0;
+};
+struct RmaWinDestroy {
+    std::uint32_t window = 0;
+};
+struct RmaGroupSync {
+    OTF2_RmaSyncLevel level = OTF2_RMA_SYNC_LEVEL_NONE;
+    std::uint32_t window = 0;
+    std::vector<int> world_ranks;  // the partners, written as a group of world ranks
+};
+struct RmaLock {
+    enum class Action : std::uint8_t { Request, Release };
+    Action action = Action::Request;
+    std::uint32_t window = 0;
+    std::uint32_t remote = 0;
+    std::uint64_t lock_id = 0;
+    bool exclusive = false;
+};
+struct RmaTransfer {
+    bool put = true;  // else a get
+    std::uint32_t window = 0;
+    std::uint32_t remote = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t matching_id = 0;
+};
+struct RmaOpCompleteBlocking {
+    std::uint32_t window = 0;
+    std::uint64_t matching_id = 0;
+};
+
 }  // namespace event
 
 using EventPayload =
@@ -107,7 +146,9 @@ using EventPayload =
                  event::MpiIrecvRequest, event::MpiIrecv, event::MpiRequestTest,
                  event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd,
                  event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete,
-                 event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete>;
+                 event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete,
+                 event::RmaCollectiveBegin, event::RmaCollectiveEnd, event::RmaWinCreate, event::RmaWinDestroy,
+                 event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpCompleteBlocking>;
 
 struct RecordedEvent {
     Ticks time = 0;

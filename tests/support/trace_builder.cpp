@@ -562,6 +562,109 @@ RankBuilder& RankBuilder::io_operation_complete_event(Ticks t, IoHandle file, st
     return push({t, event::IoOperationComplete{file.id, bytes, matching_id}});
 }
 
+// ---------------------------------------------------------------------------
+// RankBuilder: MPI RMA
+
+RankBuilder& RankBuilder::window_call(Ticks enter_time, Ticks leave_time, const std::string& region, RmaWindow w,
+                                      std::vector<EventPayload> at_enter, std::vector<EventPayload> at_leave) {
+    comms_->rank_of(w.comm, rank_);  // this rank must be a member
+    enter(enter_time, region);
+    for (EventPayload& e : at_enter) push({enter_time, std::move(e)});
+    for (EventPayload& e : at_leave) push({leave_time, std::move(e)});
+    return leave(leave_time);
+}
+
+std::vector<EventPayload> RankBuilder::complete_transfers(RmaWindow w, std::optional<std::uint32_t> target) {
+    std::vector<EventPayload> completions;
+    std::erase_if(pending_transfers_, [&](const event::RmaTransfer& t) {
+        if (t.window != w.id || (target && t.remote != *target)) return false;
+        completions.emplace_back(event::RmaOpCompleteBlocking{t.window, t.matching_id});
+        return true;
+    });
+    return completions;
+}
+
+RankBuilder& RankBuilder::win_create(Ticks enter_time, Ticks leave_time, RmaWindow w, const std::string& region) {
+    return window_call(enter_time, leave_time, region, w, {event::RmaCollectiveBegin{}},
+                       {event::RmaWinCreate{w.id},
+                        event::RmaCollectiveEnd{OTF2_COLLECTIVE_OP_CREATE_HANDLE, OTF2_RMA_SYNC_LEVEL_NONE, w.id}});
+}
+
+RankBuilder& RankBuilder::win_free(Ticks enter_time, Ticks leave_time, RmaWindow w) {
+    return window_call(enter_time, leave_time, "MPI_Win_free", w, {event::RmaCollectiveBegin{}},
+                       {event::RmaCollectiveEnd{OTF2_COLLECTIVE_OP_DESTROY_HANDLE, OTF2_RMA_SYNC_LEVEL_NONE, w.id},
+                        event::RmaWinDestroy{w.id}});
+}
+
+RankBuilder& RankBuilder::win_fence(Ticks enter_time, Ticks leave_time, RmaWindow w) {
+    std::vector<EventPayload> at_leave = complete_transfers(w, std::nullopt);
+    at_leave.emplace_back(event::RmaCollectiveEnd{
+        OTF2_COLLECTIVE_OP_BARRIER,
+        static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY), w.id});
+    return window_call(enter_time, leave_time, "MPI_Win_fence", w, {event::RmaCollectiveBegin{}},
+                       std::move(at_leave));
+}
+
+RankBuilder& RankBuilder::put(Ticks enter_time, Ticks leave_time, RmaWindow w, int target, std::uint64_t bytes,
+                              const std::string& region) {
+    const event::RmaTransfer transfer{true, w.id, peer_rank(w.comm, target), bytes, next_request_++};
+    pending_transfers_.push_back(transfer);
+    return window_call(enter_time, leave_time, region, w, {transfer}, {});
+}
+
+RankBuilder& RankBuilder::get(Ticks enter_time, Ticks leave_time, RmaWindow w, int target, std::uint64_t bytes) {
+    const event::RmaTransfer transfer{false, w.id, peer_rank(w.comm, target), bytes, next_request_++};
+    pending_transfers_.push_back(transfer);
+    return window_call(enter_time, leave_time, "MPI_Get", w, {transfer}, {});
+}
+
+std::vector<int> RankBuilder::world_ranks_of(RmaWindow w, const std::vector<int>& partners) const {
+    std::vector<int> world;
+    for (const int partner : partners) world.push_back(comms_->at(w.comm).world_ranks.at(peer_rank(w.comm, partner)));
+    return world;
+}
+
+RankBuilder& RankBuilder::group_sync(Ticks enter_time, Ticks leave_time, const std::string& region, RmaWindow w,
+                                     const std::vector<int>& partners, bool completes) {
+    std::vector<EventPayload> at_leave;
+    if (completes) at_leave = complete_transfers(w, std::nullopt);
+    at_leave.emplace_back(event::RmaGroupSync{
+        static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY), w.id,
+        world_ranks_of(w, partners)});
+    return window_call(enter_time, leave_time, region, w, {}, std::move(at_leave));
+}
+
+RankBuilder& RankBuilder::win_post(Ticks enter_time, Ticks leave_time, RmaWindow w, const std::vector<int>& partners) {
+    return group_sync(enter_time, leave_time, "MPI_Win_post", w, partners, false);
+}
+
+RankBuilder& RankBuilder::win_start(Ticks enter_time, Ticks leave_time, RmaWindow w,
+                                    const std::vector<int>& partners) {
+    return group_sync(enter_time, leave_time, "MPI_Win_start", w, partners, false);
+}
+
+RankBuilder& RankBuilder::win_complete(Ticks enter_time, Ticks leave_time, RmaWindow w,
+                                       const std::vector<int>& partners) {
+    return group_sync(enter_time, leave_time, "MPI_Win_complete", w, partners, true);
+}
+
+RankBuilder& RankBuilder::win_wait(Ticks enter_time, Ticks leave_time, RmaWindow w, const std::vector<int>& partners) {
+    return group_sync(enter_time, leave_time, "MPI_Win_wait", w, partners, false);
+}
+
+RankBuilder& RankBuilder::win_lock(Ticks enter_time, Ticks leave_time, RmaWindow w, int target, bool exclusive) {
+    const std::uint32_t remote = peer_rank(w.comm, target);
+    return window_call(enter_time, leave_time, "MPI_Win_lock", w,
+                       {event::RmaLock{event::RmaLock::Action::Request, w.id, remote, remote, exclusive}}, {});
+}
+
+RankBuilder& RankBuilder::win_unlock(Ticks enter_time, Ticks leave_time, RmaWindow w, int target) {
+    const std::uint32_t remote = peer_rank(w.comm, target);
+    std::vector<EventPayload> at_leave = complete_transfers(w, remote);
+    at_leave.emplace_back(event::RmaLock{event::RmaLock::Action::Release, w.id, remote, remote, false});
+    return window_call(enter_time, leave_time, "MPI_Win_unlock", w, {}, std::move(at_leave));
+}
+
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {
     if (time < 0) fail("negative clock offset time " + std::to_string(time));
     if (!clock_offsets_.empty() && time < clock_offsets_.back().time)
@@ -602,6 +705,12 @@ IoHandle TraceBuilder::file(std::string file_name, std::optional<Comm> comm) {
     if (comm) comms_->at(*comm);  // must exist
     files_.push_back({std::move(file_name), comm});
     return IoHandle{static_cast<std::uint32_t>(files_.size() - 1)};
+}
+
+RmaWindow TraceBuilder::window(Comm comm, std::string name) {
+    comms_->at(comm);  // must exist
+    windows_.push_back({std::move(name), comm});
+    return RmaWindow{static_cast<std::uint32_t>(windows_.size() - 1), comm};
 }
 
 RankBuilder& TraceBuilder::rank(int r) {

@@ -35,6 +35,21 @@
 //   file_io_start           IO_OPERATION_BEGIN at `enter`, IO_OPERATION_ISSUED
 //                           at `leave`; its IO_OPERATION_COMPLETE where
 //                           wait/waitall/test completes the request
+//   win_create, win_free,   RMA_COLLECTIVE_BEGIN at `enter`, RMA_COLLECTIVE_END
+//   win_fence               at `leave` (CREATE_HANDLE with RMA_WIN_CREATE just
+//                           before it, DESTROY_HANDLE with RMA_WIN_DESTROY just
+//                           after it, BARRIER); a fence first completes the
+//                           rank's pending transfers on the window
+//                           (RMA_OP_COMPLETE_BLOCKING at `leave`)
+//   put, get                RMA_PUT / RMA_GET at `enter` (matching id: a new
+//                           request id), pending until the call that ends
+//                           its epoch (fence, win_complete, win_unlock)
+//   win_post, win_start,    RMA_GROUP_SYNC at `leave` naming the partners as
+//   win_complete, win_wait  a group of world ranks; win_complete first
+//                           completes the pending transfers on the window
+//   win_lock, win_unlock    RMA_REQUEST_LOCK at `enter`; RMA_RELEASE_LOCK at
+//                           `leave` after completing the pending transfers to
+//                           that target
 // Events that share a timestamp keep the order in which they were added.
 //
 // Ranks: `dest`, `source` and `root` are ranks in the given communicator
@@ -101,6 +116,13 @@ inline constexpr const char* kBufferFlushRegion = "TRACE BUFFER FLUSH";
 // `id` is its OTF2 IoHandle id.
 struct IoHandle {
     std::uint32_t id = 0;
+};
+
+// Handle of an MPI RMA window in the builder (TraceBuilder::window): `id`
+// is its OTF2 RmaWin id, `comm` the communicator it was created with.
+struct RmaWindow {
+    std::uint32_t id = 0;
+    Comm comm;
 };
 
 inline constexpr Comm kWorld{0};  // MPI_COMM_WORLD
@@ -216,6 +238,23 @@ public:
     // _end call `region` (MPI_File_write_all_end, ...).
     RankBuilder& file_io_end(Ticks enter, Ticks leave, const std::string& region, RequestId request);
 
+    // --- MPI RMA (one-sided communication), as Score-P records it ----------
+    // `target` and the ranks of `partners` are ranks in the window's
+    // communicator. `region` may name another call of the same kind
+    // (MPI_Win_allocate, MPI_Accumulate for a put, ...).
+    RankBuilder& win_create(Ticks enter, Ticks leave, RmaWindow w, const std::string& region = "MPI_Win_create");
+    RankBuilder& win_free(Ticks enter, Ticks leave, RmaWindow w);
+    RankBuilder& win_fence(Ticks enter, Ticks leave, RmaWindow w);
+    RankBuilder& put(Ticks enter, Ticks leave, RmaWindow w, int target, std::uint64_t bytes,
+                     const std::string& region = "MPI_Put");
+    RankBuilder& get(Ticks enter, Ticks leave, RmaWindow w, int target, std::uint64_t bytes);
+    RankBuilder& win_post(Ticks enter, Ticks leave, RmaWindow w, const std::vector<int>& partners);
+    RankBuilder& win_start(Ticks enter, Ticks leave, RmaWindow w, const std::vector<int>& partners);
+    RankBuilder& win_complete(Ticks enter, Ticks leave, RmaWindow w, const std::vector<int>& partners);
+    RankBuilder& win_wait(Ticks enter, Ticks leave, RmaWindow w, const std::vector<int>& partners);
+    RankBuilder& win_lock(Ticks enter, Ticks leave, RmaWindow w, int target, bool exclusive);
+    RankBuilder& win_unlock(Ticks enter, Ticks leave, RmaWindow w, int target);
+
     // --- low level: single events, only inside an open region --------------
     RankBuilder& send_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,
                             Comm c = kWorld);
@@ -297,6 +336,15 @@ private:
     // IO_OPERATION_BEGIN at `t` of a new request, pending with its completion.
     RequestId begin_file_io(Ticks t, IoHandle file, bool read, bool collective, bool blocking,
                             std::uint64_t bytes);
+    // A window call: ENTER, `before` at `enter`, `at_leave` at `leave`, LEAVE.
+    RankBuilder& window_call(Ticks enter, Ticks leave, const std::string& region, RmaWindow w,
+                             std::vector<EventPayload> at_enter, std::vector<EventPayload> at_leave);
+    // RMA_OP_COMPLETE_BLOCKING records of the pending transfers on `w` (to
+    // `target` only, if given), which are no longer pending.
+    std::vector<EventPayload> complete_transfers(RmaWindow w, std::optional<std::uint32_t> target);
+    std::vector<int> world_ranks_of(RmaWindow w, const std::vector<int>& partners) const;
+    RankBuilder& group_sync(Ticks enter, Ticks leave, const std::string& region, RmaWindow w,
+                            const std::vector<int>& partners, bool completes);
     // Writes the completion event of `request` at `t` and forgets it.
     void complete(Ticks t, RequestId request);
     // An MPI call that completes `requests` at `leave` (MPI_Wait, ...).
@@ -317,6 +365,7 @@ private:
     std::vector<ClockOffset> clock_offsets_;
     std::vector<std::string> open_regions_;
     std::vector<PendingRequest> pending_;
+    std::vector<event::RmaTransfer> pending_transfers_;  // issued, not yet completed
     Ticks last_time_ = 0;
     bool ended_ = false;  // PROGRAM_END written
     RequestId next_request_ = 1;
@@ -363,6 +412,15 @@ public:
     };
     const std::vector<FileEntry>& files() const { return files_; }
 
+    // An RMA window created on `comm` (written as Score-P defines one: an
+    // RmaWin definition naming the communicator).
+    RmaWindow window(Comm comm, std::string name = "window");
+    struct WindowEntry {
+        std::string name;
+        Comm comm;
+    };
+    const std::vector<WindowEntry>& windows() const { return windows_; }
+
     RankBuilder& rank(int r);
     const RankBuilder& rank(int r) const;
 
@@ -398,6 +456,7 @@ private:
     std::vector<RankBuilder> ranks_;
     std::vector<std::string> node_of_rank_;
     std::vector<FileEntry> files_;  // IoHandle i
+    std::vector<WindowEntry> windows_;  // RmaWindow i
     std::string machine_ = "Linux";
     std::string program_name_ = "program";
     std::uint64_t ticks_per_second_ = 1'000'000'000;

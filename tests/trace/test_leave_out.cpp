@@ -167,3 +167,26 @@ TEST_CASE("collectives kept keep their receive sources", "[leave_out][sources]")
     const std::span<const int> kept = trace.sources(trace.collectives[0]);
     CHECK(std::vector<int>(kept.begin(), kept.end()) == std::vector<int>{0, 1});
 }
+
+TEST_CASE("leaving out a message renumbers the calls of one-sided communication", "[leave_out][rma]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    const auto win = t.window(t.world());
+    // Rank 0: a send (message 0, left out), then a put at 20 completed by
+    // the fence at 40, a post at 50, a lock at 60.
+    auto& r0 = t.rank(0);
+    r0.enter(0, "main").send(10, 12, 1, 7, 8).put(20, 22, win, 1, 8).win_fence(30, 40, win);
+    r0.win_post(50, 52, win, {1}).win_lock(60, 62, win, 1, false).leave(100);
+    t.rank(1).enter(0, "main").win_fence(30, 40, win).leave(100);
+    t.write(dir.path());
+    LocalTrace trace = load_local_trace(dir.anchor(), 0, 2).trace;
+    leave_out(trace, {true}, {});
+    const auto entered = [&](EventIndex call) { return trace.events[call].time; };
+    REQUIRE(trace.rma.transfers.size() == 1);
+    CHECK(entered(trace.rma.transfers[0].call_enter) == 20);
+    CHECK(entered(trace.rma.transfers[0].completing_call) == 30);
+    REQUIRE(trace.rma.group_syncs.size() == 1);
+    CHECK(entered(trace.rma.group_syncs[0].call_enter) == 50);
+    REQUIRE(trace.rma.locks.size() == 1);
+    CHECK(entered(trace.rma.locks[0].call_enter) == 60);
+}

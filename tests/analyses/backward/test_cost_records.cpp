@@ -65,7 +65,7 @@ CostDivision division() {
 
 constexpr std::size_t kHead = 1 + 8;                      // kind, operation
 constexpr std::size_t kProfileOf3 = 8 + 3 * 4 + 8 + 3 * 8;  // paths, values
-constexpr std::size_t kDivision = 1 + (1 + 2 * 8) + 8 + 8 + (1 + 8) + (8 + 3 * 8);
+constexpr std::size_t kDivision = 1 + (2 + 2 * 8) + 8 + 8 + (2 + 8) + (8 + 3 * 8);
 
 }  // namespace
 
@@ -110,7 +110,7 @@ TEST_CASE("cost records: a Late Sender's costs", "[delay][records]") {
     const PatternCosts long_cost = costs_at({1, 3}, 7.0);
     const auto bytes = written(LateSenderCosts<const SparseProfile&>{6.0, long_cost, waiter});
     // Two of the long-term costs are non-zero: the mask and those two.
-    CHECK(bytes.size() == kHead + 8 + (1 + 2 * 8) + kProfileOf3);
+    CHECK(bytes.size() == kHead + 8 + (2 + 2 * 8) + kProfileOf3);
     CHECK(read_record<LateSenderCosts<>>(bytes, Kind::LateSenderCosts) ==
           LateSenderCosts<>{6.0, long_cost, waiter});
     check_truncations<LateSenderCosts<>>(bytes);
@@ -118,8 +118,9 @@ TEST_CASE("cost records: a Late Sender's costs", "[delay][records]") {
 
 TEST_CASE("cost records: zero costs travel as their mask alone", "[delay][records]") {
     const auto bytes = written(LateSenderCosts<const SparseProfile&>{1.0, PatternCosts{}, SparseProfile{}});
-    CHECK(bytes.size() == kHead + 8 + 1 + 8 + 8);
+    CHECK(bytes.size() == kHead + 8 + 2 + 8 + 8);
     CHECK(std::to_integer<int>(bytes[kHead + 8]) == 0);
+    CHECK(std::to_integer<int>(bytes[kHead + 9]) == 0);
     CHECK(read_record<LateSenderCosts<>>(bytes, Kind::LateSenderCosts) ==
           LateSenderCosts<>{1.0, PatternCosts{}, SparseProfile{}});
 }
