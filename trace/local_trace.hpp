@@ -11,6 +11,7 @@
 #include "common/call_tree.hpp"
 #include "common/definitions.hpp"
 #include "trace/event.hpp"
+#include "trace/thread_streams.hpp"
 
 namespace hindsight::trace {
 
@@ -62,6 +63,9 @@ public:
     // them, for the report's run information; empty without one.
     std::string program;
     std::vector<std::string> program_arguments;
+    // The rank's OpenMP threads, master first; empty for a rank of one
+    // thread (thread_streams.hpp).
+    ThreadStreams threads;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
     // Enter of the MPI call that posted the receive of Recv event `e`: the

@@ -99,6 +99,22 @@ struct IoOperationComplete {
     std::uint64_t matching_id = 0;
 };
 
+// OpenMP's thread records, as Score-P writes them (model OpenMP).
+struct ThreadFork {
+    std::uint32_t threads = 0;  // the team's size
+};
+struct ThreadJoin {};
+struct ThreadTeamBegin {};  // of the rank's team communicator
+struct ThreadTeamEnd {};
+struct ThreadAcquireLock {
+    std::uint32_t lock = 0;
+    std::uint32_t order = 0;
+};
+struct ThreadReleaseLock {
+    std::uint32_t lock = 0;
+    std::uint32_t order = 0;
+};
+
 }  // namespace event
 
 using EventPayload =
@@ -107,7 +123,9 @@ using EventPayload =
                  event::MpiIrecvRequest, event::MpiIrecv, event::MpiRequestTest,
                  event::MpiRequestCancelled, event::MpiCollectiveBegin, event::MpiCollectiveEnd,
                  event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete,
-                 event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete>;
+                 event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete,
+                 event::ThreadFork, event::ThreadJoin, event::ThreadTeamBegin, event::ThreadTeamEnd,
+                 event::ThreadAcquireLock, event::ThreadReleaseLock>;
 
 struct RecordedEvent {
     Ticks time = 0;
