@@ -4,12 +4,13 @@
 // values as the files store them (each metric including its sub-metrics,
 // call paths exclusive), which is what both tools write. Call paths are
 // matched by their region names from the root, since the two tools number
-// call paths differently; ranks by MPI rank, threads summed.
+// call paths differently; locations by MPI rank and thread number (a
+// trace without threads has thread 0 only).
 //
 // usage: compare_reports OURS.cubex SCALASCA.cubex [--allow METRIC:CALLPATH_SUFFIX ...]
 //
 // Prints one line per differing cell
-//     differ|allowed  METRIC  CALL/PATH  RANK  OURS  THEIRS
+//     differ|allowed  METRIC  CALL/PATH  RANK[.THREAD]  OURS  THEIRS
 // ("allowed": a difference an --allow entry covers, i.e. one we keep on
 // purpose; an empty suffix covers every call path), one line per call path
 // that has non-zero values of a compared metric in one report only
@@ -72,15 +73,24 @@ PathIndex index_paths(const Report& report) {
     return paths;
 }
 
-// One metric at one named call path, per rank; empty if the report lacks the path.
-std::map<std::int64_t, double> values(const Report& report, const PathIndex& paths, MetricIndex metric,
-                                      const std::string& path) {
-    std::map<std::int64_t, double> sum;
+// A location: its MPI rank and its thread number.
+using Location = std::pair<std::int64_t, std::int64_t>;
+
+// One metric at one named call path, per location; empty if the report lacks the path.
+std::map<Location, double> values(const Report& report, const PathIndex& paths, MetricIndex metric,
+                                  const std::string& path) {
+    std::map<Location, double> sum;
     const auto it = paths.find(path);
     if (it == paths.end()) return sum;
     for (const CnodeIndex c : it->second)
-        for (const auto& [rank, v] : report_cells::values_by_rank(report, metric, c)) sum[rank] += v;
+        for (LocationIndex l = 0; l < report.locations().size(); ++l)
+            sum[{report.location_groups()[report.locations()[l].group].rank, report.locations()[l].rank}] +=
+                report.value(metric, c, l);
     return sum;
+}
+
+std::string location_text(const Location& l) {
+    return std::to_string(l.first) + (l.second == 0 ? "" : "." + std::to_string(l.second));
 }
 
 struct Tally {
@@ -121,10 +131,10 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
                 }
                 continue;
             }
-            std::set<std::int64_t> ranks;
+            std::set<Location> ranks;
             for (const auto* side : {&a, &b})
                 for (const auto& [rank, v] : *side) ranks.insert(rank);
-            for (const std::int64_t rank : ranks) {
+            for (const Location& rank : ranks) {
                 const double x = a.contains(rank) ? a.at(rank) : 0.0, y = b.contains(rank) ? b.at(rank) : 0.0;
                 ++tally.compared;
                 if (equal(x, y)) continue;
@@ -132,8 +142,8 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
                 const bool ok = allowed(allowances, name, path);
                 if (ok) ++tally.allowed;
                 tally.failed |= !ok;
-                std::printf("%s\t%s\t%s\t%lld\t%.9g\t%.9g\n", ok ? "allowed" : "differ", name.c_str(), path.c_str(),
-                            static_cast<long long>(rank), x, y);
+                std::printf("%s\t%s\t%s\t%s\t%.9g\t%.9g\n", ok ? "allowed" : "differ", name.c_str(), path.c_str(),
+                            location_text(rank).c_str(), x, y);
             }
         }
     }
