@@ -149,7 +149,7 @@ const std::vector<Stage>& stages() {
         // the rank's own thread streams (openmp/openmp_analysis.hpp).
         {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::ThreadMetrics}}, always,
          [](Run& r) {
-             ThreadFindings threads = analyze_threads(r.trace, r.cube);
+             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive);
              r.findings.worker_cubes = std::move(threads.workers);
              r.findings.thread_problems = std::move(threads.problems);
          }},

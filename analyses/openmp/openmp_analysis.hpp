@@ -19,7 +19,10 @@ struct ThreadFindings {
     std::vector<std::string> problems;
 };
 
-// `master` is the rank's cube, which the other analyses write too.
-ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master);
+// `master` is the rank's cube, which the other analyses write too (its MPI
+// wait states must be in it), `master_exclusive` the master's exclusive
+// time by call path (ticks, the profile's).
+ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master,
+                               const std::vector<Ticks>& master_exclusive);
 
 }  // namespace hindsight::analyses

@@ -6,8 +6,8 @@
 
 namespace hindsight::analyses {
 
-void book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
-                         LocalCube& cube) {
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube) {
     const std::size_t paths = trace.call_tree.size();
     std::vector<Ticks> exclusive(paths, 0);
     std::vector<std::uint64_t> visits(paths, 0);
@@ -54,6 +54,7 @@ void book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, con
         cube.add(Metric::Visits, c, static_cast<double>(visits[c]));
         cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
     }
+    return exclusive;
 }
 
 }  // namespace hindsight::analyses

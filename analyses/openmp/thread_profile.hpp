@@ -8,13 +8,15 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "analyses/local_cube.hpp"
 #include "analyses/openmp/thread_teams.hpp"
 
 namespace hindsight::analyses {
 
-void book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
-                         LocalCube& cube);
+// Returns the worker's exclusive time by call path, in ticks.
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube);
 
 }  // namespace hindsight::analyses

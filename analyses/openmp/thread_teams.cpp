@@ -103,6 +103,12 @@ BarrierKind barrier_kind(std::string_view name) {
     return BarrierKind::None;
 }
 
+bool barriers_pair_up(const ParallelRegion& region) {
+    for (const ThreadPart& part : region.threads)
+        if (!part.present || part.barriers.size() != region.threads.front().barriers.size()) return false;
+    return true;
+}
+
 bool is_parallel_construct(std::string_view name) { return is_construct(name, "!$omp parallel"); }
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace) {

@@ -76,4 +76,8 @@ struct ThreadTeams {
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace);
 
+// Whether every thread took part in the region and entered as many
+// barriers as the master: only then do its barrier instances pair up.
+bool barriers_pair_up(const ParallelRegion& region);
+
 }  // namespace hindsight::analyses

@@ -127,3 +127,102 @@ TEST_CASE("OpenMP: one location per thread, a worker's time from fork to join", 
     CHECK(a.at("visits", "main", 0, 1) == 0);
     CHECK(a.at("visits", "main/serial", 0, 1) == 0);
 }
+
+TEST_CASE("OpenMP: barrier wait, fork and management, idle threads and their costs", "[openmp]") {
+    const Analysis a = analyse(one_region());
+    // The worker enters the barrier last, at 300: the master waits from 200,
+    // 100 ns; the worker not at all.
+    CHECK(a.at("omp_ibarrier_wait", kBarrier, 0, 0) == Approx(100 * ns));
+    CHECK(a.at("omp_ibarrier_wait", kBarrier, 0, 1) == 0);
+    CHECK(a.total("omp_ebarrier_wait") == 0);
+    // Fork: the worker enters at 110, 10 after the fork; management adds its
+    // exit at 395, 5 before the join (omp_management includes omp_fork).
+    // The master enters at the fork and leaves at the join: none.
+    CHECK(a.at("omp_fork", kRegion, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("omp_management", kRegion, 0, 1) == Approx(15 * ns));
+    CHECK(a.at("omp_management", kRegion, 0, 0) == 0);
+    // The region's time on the worker stays 20 (fork and management are
+    // parts of it), the barrier's on the master 190 (the wait a part).
+    CHECK(a.at("time", kRegion, 0, 1) == Approx(20 * ns));
+    CHECK(a.at("time", kBarrier, 0, 0) == Approx(190 * ns));
+    // Idle threads: the worker idles while the master runs serially, main
+    // 200 (0-100 and 900-1000) and serial 500; the time of the worker
+    // includes it, as Scalasca's metric tree has it.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(200 * ns));
+    CHECK(a.at("omp_idle_threads", "main/serial", 0, 1) == Approx(500 * ns));
+    CHECK(a.at("omp_idle_threads", "main", 0, 0) == 0);
+    CHECK(a.at("time", "main", 0, 1) == Approx(200 * ns));
+    // Every thread is in the region from fork to join: no limited parallelism.
+    CHECK(a.total("omp_limited_parallelism") == 0);
+    // Idleness costs: the master's serial work times (2 - 1) workers, on
+    // the master where it worked (no MPI waits to leave out).
+    CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("delay_ompidle", "main/serial", 0, 0) == Approx(500 * ns));
+    CHECK(a.total("delay_ompidle") == Approx(700 * ns));
+    // Barrier costs: since the fork (100) the worker spent 10 at the
+    // region (its late start) and 190 in work before entering at 300, the
+    // master 0 and 100 before entering at 200; the excesses 10 and 90 add
+    // up to the master's 100 ns wait (scale 1), booked on the worker.
+    CHECK(a.at("delay_ompbarrier", kRegion, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("delay_ompbarrier", kWork, 0, 1) == Approx(90 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(100 * ns));
+}
+
+TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they delay", "[openmp]") {
+    TraceBuilder t(1);
+    t.set_threads(2);
+    const std::string region = "!$omp parallel @b.c:1", critical = "!$omp critical @b.c:5",
+                      body = "!$omp critical sblock @b.c:5";
+    // Master: the critical section first (lock 1, order 1) 10-30, the lock
+    // API's lock 2 taken in omp_set_lock 60-71 (at 70, order 2) and given
+    // back in omp_unset_lock 80-81, the explicit barrier 85-95, the
+    // implicit one 95-100. Main 0-200, fork at 0, join at 100.
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(0, 2).team_begin(0).enter(0, region);
+    master.enter(10, critical).acquire_lock(10, 1, 1).region(10, 30, body).release_lock(30, 1, 1).leave(30);
+    master.enter(60, "omp_set_lock").acquire_lock(70, 2, 2).leave(71);
+    master.enter(80, "omp_unset_lock").release_lock(80, 2, 2).leave(81);
+    master.region(85, 95, "!$omp barrier @b.c:8").region(95, 100, "!$omp implicit barrier @b.c:9");
+    master.leave(100).team_end(100).join(100).leave(200);
+    // Worker: enters the critical construct at 15, takes lock 1 (order 2)
+    // at 30 when the master gave it back, body 30-50; takes lock 2 first
+    // (order 1) in omp_set_lock 55-56, gives it back in omp_unset_lock
+    // 70-71; the explicit barrier 90-95, the implicit one 95-100.
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(0).enter(0, region);
+    worker.enter(15, critical).acquire_lock(30, 1, 2).region(30, 50, body).release_lock(50, 1, 2).leave(50);
+    worker.enter(55, "omp_set_lock").acquire_lock(55, 2, 1).leave(56);
+    worker.enter(70, "omp_unset_lock").release_lock(70, 2, 1).leave(71);
+    worker.region(90, 95, "!$omp barrier @b.c:8").region(95, 100, "!$omp implicit barrier @b.c:9");
+    worker.leave(100).team_end(100);
+    const Analysis a = analyse(t);
+    const std::string r = "main/" + region;
+    // Critical contention: the worker entered the construct at 15, the
+    // previous acquisition (the master's) was released at 30: 15, at the
+    // construct (not its body). The master's was the first: none.
+    CHECK(a.at("omp_lock_contention_critical", r + "/" + critical, 0, 1) == Approx(15 * ns));
+    CHECK(a.at("omp_lock_contention_critical", r + "/" + critical, 0, 0) == 0);
+    CHECK(a.total("omp_lock_contention_critical") == Approx(15 * ns));
+    // Lock API contention: the master entered omp_set_lock at 60, the
+    // worker released order 1 at 70: 10.
+    CHECK(a.at("omp_lock_contention_api", r + "/omp_set_lock", 0, 0) == Approx(10 * ns));
+    CHECK(a.total("omp_lock_contention_api") == Approx(10 * ns));
+    // Explicit barrier: the master waits 85-90, 5; the implicit barrier
+    // sees both at 95: no wait.
+    CHECK(a.at("omp_ebarrier_wait", r + "/!$omp barrier @b.c:8", 0, 0) == Approx(5 * ns));
+    CHECK(a.total("omp_ebarrier_wait") == Approx(5 * ns));
+    CHECK(a.total("omp_ibarrier_wait") == 0);
+    // Its cost: since the fork the worker spent (until 90) 53 in the region
+    // itself (0-15, 50-55, 56-70, 71-90), 15 in the critical construct
+    // (contention is no synchronization point), 20 in its body, 1 in each
+    // lock function; the master (until 85) 53 in the region (0-10, 30-60,
+    // 71-80, 81-85), 20 in the body, 11 and 1 in the lock functions. The
+    // only excess, 15 at the construct, explains the 5 ns wait: 5 there.
+    CHECK(a.at("delay_ompbarrier", r + "/" + critical, 0, 1) == Approx(5 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(5 * ns));
+    // Management: both threads from fork to join: none.
+    CHECK(a.total("omp_management") == 0);
+    // Idle threads: the master's main 0-200 less the region's 100.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(100 * ns));
+}
