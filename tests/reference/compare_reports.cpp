@@ -16,6 +16,8 @@
 // that has non-zero values of a compared metric in one report only
 //     only in our|Scalasca's report  CALL/PATH  non-zero: METRIC, ...
 // then
+//     [not compared, with values in Scalasca's report: METRIC, ...]
+//     [not compared, zero in Scalasca's report: METRIC, ...]
 //     compared N cells, M differ (K allowed)
 //     [P call paths with values in one report only]
 // Exit status 1 if a difference or a one-sided call path is not allowed, 2
@@ -110,8 +112,38 @@ std::vector<std::string> all_paths(const Report& ours, const Report& theirs) {
     return order;
 }
 
+// Scalasca's analyzer stores `time` before its remapper adds the idle
+// threads below it; ours holds them. Compared is our time less them.
+std::map<Location, double> as_scalasca_stores(const Report& ours, const Report& theirs, const PathIndex& paths,
+                                              MetricIndex metric, const std::string& path,
+                                              std::map<Location, double> values) {
+    const MetricIndex idle = ours.find_metric("omp_idle_threads");
+    if (ours.metrics()[metric].unique_name != "time" || idle == kNone || theirs.find_metric("omp_idle_threads") != kNone)
+        return values;
+    for (const auto& [location, v] : ::values(ours, paths, idle, path)) values[location] -= v;
+    return values;
+}
+
+// Scalasca's metrics that our report lacks, not compared: those with
+// values in Scalasca's report, then those it holds as zeros only.
+void list_not_compared(const Report& ours, const Report& theirs) {
+    std::string with_values, zeros;
+    for (MetricIndex m = 0; m < theirs.metrics().size(); ++m) {
+        const std::string& name = theirs.metrics()[m].unique_name;
+        if (ours.find_metric(name) != kNone) continue;
+        bool any = false;
+        for (CnodeIndex c = 0; c < theirs.cnodes().size() && !any; ++c)
+            for (LocationIndex l = 0; l < theirs.locations().size() && !any; ++l) any = theirs.value(m, c, l) != 0.0;
+        std::string& list = any ? with_values : zeros;
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    if (!with_values.empty()) std::printf("not compared, with values in Scalasca's report: %s\n", with_values.c_str());
+    if (!zeros.empty()) std::printf("not compared, zero in Scalasca's report: %s\n", zeros.c_str());
+}
+
 void compare(const Report& ours, const Report& theirs, const std::vector<Allowance>& allowances, Tally& tally) {
     const PathIndex our_paths = index_paths(ours), their_paths = index_paths(theirs);
+    list_not_compared(ours, theirs);
     // Per one-sided call path, the metrics with non-zero values there.
     std::map<std::string, std::string> one_sided;
     for (const std::string& path : all_paths(ours, theirs)) {
@@ -120,7 +152,8 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
             const std::string& name = ours.metrics()[m].unique_name;
             const MetricIndex their_m = theirs.find_metric(name);
             if (their_m == kNone) continue;
-            const auto a = values(ours, our_paths, m, path), b = values(theirs, their_paths, their_m, path);
+            const auto a = as_scalasca_stores(ours, theirs, our_paths, m, path, values(ours, our_paths, m, path));
+            const auto b = values(theirs, their_paths, their_m, path);
             if (!in_ours || !in_theirs) {
                 for (const auto& [rank, v] : in_ours ? a : b) {
                     if (v == 0.0) continue;
