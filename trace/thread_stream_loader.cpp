@@ -78,15 +78,28 @@ struct WorkerSink : CallbackGuard {
     std::size_t teams = 0;
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;
+    std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
     Ticks last = 0;
+    bool any = false;
 
     CallPathId current() const { return open.empty() ? kNoCallPath : open.back(); }
+    // As the master's store checks its records (event_store_builder.hpp):
+    // inside the trace's span, and never back in time beyond jitter, which
+    // is clamped and counted.
     Ticks corrected(std::uint64_t time) {
         const std::optional<Ticks> t = clock.correct(time);
-        if (!t) throw Error(file, "a record of " + stream.name + " at " + std::to_string(time) +
-                                      " lies outside the trace");
-        // Threads share their rank's clock: a step back is jitter at most.
-        last = std::max(last, *t);
+        if (!t || !clock.window().holds(*t))
+            throw Error(file, "a record of " + stream.name + " at " + std::to_string(time) +
+                                  " lies outside the trace's time span");
+        if (any && *t < last) {
+            if (last - *t > ClockCorrection::jitter_tolerance(defs.definitions.clock))
+                throw Error(file, "a record of " + stream.name + " at " + std::to_string(time) +
+                                      " goes back in time behind the record before it");
+            ++fixups;
+            return last;
+        }
+        any = true;
+        last = *t;
         return last;
     }
     void push(std::uint64_t time, ThreadEventKind kind, std::uint32_t value = 0, std::uint32_t order = 0) {
@@ -213,6 +226,11 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
         sink.rethrow_if_interrupted();
         reader.check(code, "cannot read the events of " + stream.name, event_file(w.id));
         if (!sink.open.empty()) throw Error(event_file(w.id), stream.name + " ends inside a region");
+        if (read < w.event_count)
+            throw Error(event_file(w.id), "the event stream of " + stream.name + " holds " + std::to_string(read) +
+                                              " of its " + std::to_string(w.event_count) +
+                                              " events (truncated trace?)");
+        stats.timestamp_fixups += sink.fixups;
         streams.worker_mpi_records += sink.mpi_records;
         with_mpi += sink.mpi_records > 0;
         skipped += read - sink.handled - sink.mpi_records;
