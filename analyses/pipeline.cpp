@@ -8,6 +8,7 @@
 
 #include "analyses/critical_path/critical_path.hpp"
 #include "analyses/delay/delay_costs.hpp"
+#include "analyses/openmp/openmp_analysis.hpp"
 #include "analyses/profile/collective_statistics.hpp"
 #include "analyses/profile/message_statistics.hpp"
 #include "analyses/profile/profile.hpp"
@@ -143,6 +144,14 @@ const std::vector<Stage>& stages() {
              r.engine.run_rounds("activity graph's path",
                                  [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);
+         }},
+        // The worker threads' profiles and the OpenMP patterns, read off
+        // the rank's own thread streams (openmp/openmp_analysis.hpp).
+        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::ThreadMetrics}}, always,
+         [](Run& r) {
+             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive);
+             r.findings.worker_cubes = std::move(threads.workers);
+             r.findings.thread_problems = std::move(threads.problems);
          }},
         {{"timeline windows", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::TimelineLanes}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.timeline_waits > 0; },

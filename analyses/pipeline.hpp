@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -62,6 +63,10 @@ struct AnalysisFindings {
     // each, in their order, as bytes (timeline/lane.hpp) to send to rank 0.
     std::vector<TimelineWindow> timeline_windows;
     std::vector<std::byte> timeline_lanes;
+    // The cubes of the rank's OpenMP worker threads (empty for a rank of
+    // one thread) and what their analysis left out.
+    std::vector<LocalCube> worker_cubes;
+    std::vector<std::string> thread_problems;
 };
 
 // The analyses that run under these options, in the order they run; throws

@@ -21,6 +21,7 @@ enum class Product : std::uint8_t {
     DelayCostMetrics,       // the cube's delay-cost metrics
     GraphFindings,          // the activity graph's longest path and what-ifs
     TimelineLanes,          // the rank's lanes of the timeline's windows
+    ThreadMetrics,          // the worker threads' cubes, the OpenMP metrics of every thread
 };
 
 struct StageDeclaration {

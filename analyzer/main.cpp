@@ -156,6 +156,7 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     // What each rank's loader found damaged, one line each, in rank order.
     std::string damage;
     for (const std::string& line : s.damage) damage += line + '\n';
+    for (const std::string& line : findings.thread_problems) damage += line + '\n';
     for (const auto& text : analyzer::gather_records(std::vector<char>(damage.begin(), damage.end()), world.comm,
                                                      world.watch, "the damage found by all ranks")) {
         std::string line;
@@ -275,7 +276,7 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
     // 4. Report and summary on rank 0.
     phase("report");
     analyzer::RunFacts facts = run_facts(world, options, loaded, pairing, findings);
-    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, world.comm, world.watch);
+    const analyzer::GatheredCubes cubes = analyzer::gather_cubes(cube, findings.worker_cubes, world.comm, world.watch);
     const analyzer::GatheredCommunication gathered = analyzer::gather_communication(findings, world.comm, world.watch);
     const auto lanes = analyzer::gather_lanes(findings.timeline_lanes, world.comm, world.watch);
     std::optional<cube::Report> report;

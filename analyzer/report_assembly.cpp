@@ -7,6 +7,7 @@
 #include "common/cartesian_grid.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
+#include "trace/thread_stream_loader.hpp"
 
 namespace hindsight::analyzer {
 namespace {
@@ -94,23 +95,44 @@ void add_system_tree(cube::Report& report, const trace::LocalTrace& trace) {
         }
         const auto group = report.add_location_group({group_name, r, parent});
         report.add_location({thread_name, 0, group});
+        // The rank's OpenMP worker threads, as the loader reads them.
+        if (location_id) {
+            std::int64_t thread = 0;
+            for (const Location& worker : trace::worker_locations(defs, *location_id))
+                report.add_location({worker.name, ++thread, group});
+        }
     }
 }
 
-// Cartesian communicators as Cube topologies. The locations were added in
-// world rank order, so communicator rank i sits at location members[i]; a
-// topology whose grid does not hold exactly its communicator's members is
-// left out.
+// The location of each rank's master thread: the ranks' threads follow one
+// another, masters first (as add_system_tree adds them).
+std::vector<cube::LocationIndex> master_locations(const Definitions& defs) {
+    std::vector<cube::LocationIndex> masters;
+    cube::LocationIndex next = 0;
+    for (int r = 0; r < defs.mpi_rank_count(); ++r) {
+        masters.push_back(next);
+        const auto location = defs.location_of_rank(r);
+        next += 1 + static_cast<cube::LocationIndex>(location ? trace::worker_locations(defs, *location).size() : 0);
+    }
+    return masters;
+}
+
+// Cartesian communicators as Cube topologies. The ranks' locations were
+// added in world rank order, so communicator rank i sits at the master of
+// rank members[i]; a topology whose grid does not hold exactly its
+// communicator's members is left out.
 void add_topologies(cube::Report& report, const Definitions& defs) {
+    const std::vector<cube::LocationIndex> masters = master_locations(defs);
     for (const CartesianTopology& t : defs.cartesian_topologies) {
         const std::vector<int> members = defs.world_ranks(t.comm);
         if (members.empty() || members.size() != cartesian_size(t.dims)) continue;
         cube::CartesianTopology topology{t.name, std::vector<std::int64_t>(t.dims.begin(), t.dims.end()), t.periodic, {}};
         bool placed = true;
         for (std::size_t i = 0; i < members.size(); ++i) {
-            placed = placed && members[i] >= 0 && static_cast<std::size_t>(members[i]) < report.locations().size();
+            placed = placed && members[i] >= 0 && static_cast<std::size_t>(members[i]) < masters.size();
+            if (!placed) break;
             const std::vector<std::uint32_t> coords = cartesian_coordinates(t.dims, i);
-            topology.coords.push_back({static_cast<cube::LocationIndex>(members[i]),
+            topology.coords.push_back({masters[static_cast<std::size_t>(members[i])],
                                        std::vector<std::int64_t>(coords.begin(), coords.end())});
         }
         if (placed) report.add_topology(std::move(topology));
@@ -119,18 +141,24 @@ void add_topologies(cube::Report& report, const Definitions& defs) {
 
 }  // namespace
 
-GatheredCubes gather_cubes(const analyses::LocalCube& cube, MPI_Comm world, replay::ProgressWatch& watch) {
+GatheredCubes gather_cubes(const analyses::LocalCube& cube, std::span<const analyses::LocalCube> workers,
+                           MPI_Comm world, replay::ProgressWatch& watch) {
     int rank = 0, size = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
-    std::vector<std::uint32_t> index;
+    std::vector<std::uint64_t> index;
     std::vector<double> value;
-    const auto values = cube.values();
-    for (std::size_t i = 0; i < values.size(); ++i)
-        if (values[i] != 0.0) {
-            index.push_back(static_cast<std::uint32_t>(i));
-            value.push_back(values[i]);
-        }
+    const std::size_t cells = cube.values().size();
+    const auto add_cells = [&](const analyses::LocalCube& c, std::uint64_t thread) {
+        const auto values = c.values();
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (values[i] != 0.0) {
+                index.push_back(thread * cells + i);
+                value.push_back(values[i]);
+            }
+    };
+    add_cells(cube, 0);
+    for (std::size_t t = 0; t < workers.size(); ++t) add_cells(workers[t], t + 1);
     int count = static_cast<int>(index.size());
     std::vector<int> counts(static_cast<std::size_t>(rank == 0 ? size : 0));
     watch.complete("the report sizes of all ranks",
@@ -148,8 +176,8 @@ GatheredCubes gather_cubes(const analyses::LocalCube& cube, MPI_Comm world, repl
         result.value.resize(result.offsets.back());
     }
     watch.complete<2>("the reports of all ranks", [&](auto& r) {
-        MPI_Igatherv(index.data(), count, MPI_UINT32_T, result.index.data(), counts.data(), displs.data(),
-                     MPI_UINT32_T, 0, world, &r[0]);
+        MPI_Igatherv(index.data(), count, MPI_UINT64_T, result.index.data(), counts.data(), displs.data(),
+                     MPI_UINT64_T, 0, world, &r[0]);
         MPI_Igatherv(value.data(), count, MPI_DOUBLE, result.value.data(), counts.data(), displs.data(), MPI_DOUBLE,
                      0, world, &r[1]);
     });
@@ -166,11 +194,13 @@ cube::Report assemble_report(const trace::LocalTrace& trace, const GatheredCubes
     add_system_tree(report, trace);
     add_topologies(report, trace.definitions);
     const std::size_t paths = trace.call_tree.size();
+    const std::uint64_t cells = paths * analyses::kMetricCount;
+    const std::vector<cube::LocationIndex> masters = master_locations(trace.definitions);
     for (std::size_t r = 0; r + 1 < cubes.offsets.size(); ++r)
         for (std::uint64_t k = cubes.offsets[r]; k < cubes.offsets[r + 1]; ++k) {
-            const std::uint32_t cell = cubes.index[k];
+            const std::uint64_t thread = cubes.index[k] / cells, cell = cubes.index[k] % cells;
             report.set_value(static_cast<cube::MetricIndex>(cell / paths), static_cast<cube::CnodeIndex>(cell % paths),
-                             static_cast<cube::LocationIndex>(r), cubes.value[k]);
+                             static_cast<cube::LocationIndex>(masters[r] + thread), cubes.value[k]);
         }
     return report;
 }

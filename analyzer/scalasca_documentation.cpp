@@ -37,7 +37,12 @@ constexpr std::array kDocumented = std::to_array<std::string_view>({
     "mpi_wait_indirect_latesender", "mpi_wait_indirect_latereceiver", "critical_path",
     "critical_path_imbalance", "performance_impact", "performance_impact_criticalpath",
     "critical_path_activities", "critical_imbalance_impact", "intra_partition_imbalance",
-    "inter_partition_imbalance", "non_critical_path_activities",
+    "inter_partition_imbalance", "non_critical_path_activities", "omp_time", "omp_management", "omp_fork",
+    "omp_synchronization", "omp_barrier", "omp_ebarrier", "omp_ebarrier_wait", "omp_ibarrier",
+    "omp_ibarrier_wait", "omp_critical", "omp_lock_contention_critical", "omp_lock_api",
+    "omp_lock_contention_api", "omp_ordered", "omp_taskwait", "omp_flush", "omp_idle_threads",
+    "omp_limited_parallelism", "delay_omp", "delay_ompbarrier_aggregate", "delay_ompbarrier",
+    "delay_ompidle_aggregate", "delay_ompidle",
 });
 
 }  // namespace

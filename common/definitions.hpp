@@ -30,6 +30,7 @@ enum class Paradigm : std::uint8_t {
     Compiler,
     Mpi,
     MeasurementSystem,
+    OpenMp,
     Other,
 };
 
@@ -52,6 +53,10 @@ enum class RegionRole : std::uint8_t {
     FileIoMetadata,
     Rma,
     Atomic,
+    // OpenMP constructs (Score-P's roles for them).
+    Parallel,
+    Critical,
+    CriticalSblock,
     Other,
 };
 

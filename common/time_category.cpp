@@ -1,6 +1,7 @@
 #include "common/time_category.hpp"
 
 #include <array>
+#include <optional>
 #include <string_view>
 
 #include "common/file_calls.hpp"
@@ -77,6 +78,33 @@ Metric mpi_time_category(const Region& region) {
     return Metric::Mpi;
 }
 
+// "!$omp barrier" or "!$omp barrier @file:line": Score-P's names of the
+// OpenMP constructs.
+bool is_construct(std::string_view name, std::string_view construct) {
+    if (!name.starts_with(construct)) return false;
+    const std::string_view rest = name.substr(construct.size());
+    return rest.empty() || rest.starts_with(" @");
+}
+
+// The OpenMP runtime's own work: barriers, the critical constructs (not
+// their bodies, which are the program's work), lock functions, ordered,
+// taskwait and flush. The parallel region's own time, loops and the
+// bodies of critical sections are computation (the management metrics
+// claim their share of the region's time).
+std::optional<Metric> openmp_time_category(const Region& region) {
+    const std::string_view name = region.name;
+    if (region.role == RegionRole::ImplicitBarrier || is_construct(name, "!$omp implicit barrier") ||
+        is_construct(name, "!$omp ibarrier"))
+        return Metric::OmpIbarrier;
+    if (region.role == RegionRole::Barrier || is_construct(name, "!$omp barrier")) return Metric::OmpEbarrier;
+    if (region.role == RegionRole::Critical || is_construct(name, "!$omp critical")) return Metric::OmpCritical;
+    if (is_construct(name, "!$omp ordered")) return Metric::OmpOrdered;
+    if (is_construct(name, "!$omp taskwait")) return Metric::OmpTaskwait;
+    if (is_construct(name, "!$omp flush")) return Metric::OmpFlush;
+    if (name.starts_with("omp_") && name.find("_lock") != std::string_view::npos) return Metric::OmpLockApi;
+    return std::nullopt;
+}
+
 }  // namespace
 
 bool is_mpi_region(const Region& region) {
@@ -96,6 +124,8 @@ Metric time_category(const Region& region) {
     if (is_buffer_flush(region.name, region.paradigm) ||
         (region.paradigm == Paradigm::MeasurementSystem && is_measurement_overhead(region.name)))
         return Metric::Overhead;
+    if (region.paradigm == Paradigm::OpenMp || region.name.starts_with("!$omp"))
+        if (const auto openmp = openmp_time_category(region)) return *openmp;
     return Metric::Comp;
 }
 

@@ -1,8 +1,10 @@
 // Which time metric a region's own time belongs to. The classes follow
 // Scalasca's, so that the two tools split time alike: MPI functions by their
 // OTF2 role or, where the role says too little (MPI_Wait, MPI_Comm_split,
-// ...), by name; the measurement system's buffer flushes as overhead; all
-// other regions as computation.
+// ...), by name; the measurement system's buffer flushes as overhead;
+// OpenMP's barriers, critical constructs, lock functions, ordered, taskwait
+// and flush by role or Score-P's name of the construct; all other regions
+// (parallel regions, loops, critical bodies included) as computation.
 #pragma once
 
 #include <string_view>

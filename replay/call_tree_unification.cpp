@@ -66,6 +66,7 @@ void unify_call_trees(trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& w
 
     trace.call_tree = CallTree::deserialize(flat);
     for (trace::Event& e : trace.events) e.cnode = mapping[e.cnode];
+    trace.threads.renumber_call_paths(mapping);
 }
 
 }  // namespace hindsight::replay

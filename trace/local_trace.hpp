@@ -12,6 +12,7 @@
 #include "common/definitions.hpp"
 #include "trace/event.hpp"
 #include "trace/rma_records.hpp"
+#include "trace/thread_streams.hpp"
 
 namespace hindsight::trace {
 
@@ -66,6 +67,9 @@ public:
     // them, for the report's run information; empty without one.
     std::string program;
     std::vector<std::string> program_arguments;
+    // The rank's OpenMP threads, master first; empty for a rank of one
+    // thread (thread_streams.hpp).
+    ThreadStreams threads;
 
     const Message& message(const Event& e) const { return messages[e.ref]; }
     // Enter of the MPI call that posted the receive of Recv event `e`: the

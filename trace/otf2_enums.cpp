@@ -9,6 +9,7 @@ Paradigm paradigm_from_otf2(OTF2_Paradigm paradigm) {
     case OTF2_PARADIGM_COMPILER: return Paradigm::Compiler;
     case OTF2_PARADIGM_MPI: return Paradigm::Mpi;
     case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return Paradigm::MeasurementSystem;
+    case OTF2_PARADIGM_OPENMP: return Paradigm::OpenMp;
     default: return Paradigm::Other;
     }
 }
@@ -32,6 +33,9 @@ RegionRole role_from_otf2(OTF2_RegionRole role) {
     case OTF2_REGION_ROLE_FILE_IO_METADATA: return RegionRole::FileIoMetadata;
     case OTF2_REGION_ROLE_RMA: return RegionRole::Rma;
     case OTF2_REGION_ROLE_ATOMIC: return RegionRole::Atomic;
+    case OTF2_REGION_ROLE_PARALLEL: return RegionRole::Parallel;
+    case OTF2_REGION_ROLE_CRITICAL: return RegionRole::Critical;
+    case OTF2_REGION_ROLE_CRITICAL_SBLOCK: return RegionRole::CriticalSblock;
     default: return RegionRole::Other;
     }
 }

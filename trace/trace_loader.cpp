@@ -10,6 +10,7 @@
 #include "trace/mapping_check.hpp"
 #include "trace/otf2_handles.hpp"
 #include "trace/rma_events.hpp"
+#include "trace/thread_stream_loader.hpp"
 
 namespace hindsight::trace {
 namespace {
@@ -17,8 +18,10 @@ namespace {
 // The user data of the event callbacks: the builder plus the counters of
 // what the analysis skips.
 struct EventSink : CallbackGuard {
-    EventSink(EventStoreBuilder& b, std::optional<std::uint64_t> sources) : builder(b), sources_attribute(sources) {}
+    EventSink(EventStoreBuilder& b, std::optional<std::uint64_t> sources, MasterThreadRecords& t)
+        : builder(b), threads(t), sources_attribute(sources) {}
     EventStoreBuilder& builder;
+    MasterThreadRecords& threads;  // OpenMP fork, join, team and lock records
     std::optional<std::uint64_t> sources_attribute;  // TraceDefinitions::sources_attribute
     std::uint64_t handled = 0;  // records the store uses (or needs to see)
 };
@@ -191,6 +194,8 @@ otf2::EvtCallbacks make_event_callbacks() {
     OTF2_EvtReaderCallbacks_SetParameterStringCallback(c, &count_skipped<&LoadStats::parameter_records>);
     OTF2_EvtReaderCallbacks_SetParameterIntCallback(c, &count_skipped<&LoadStats::parameter_records>);
     OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(c, &count_skipped<&LoadStats::parameter_records>);
+    set_master_thread_callbacks<[](void* ud) -> MasterThreadRecords& { return sink(ud).threads; },
+                                [](void* ud) -> CallbackGuard& { return sink(ud); }>(c);
     return cb;
 }
 
@@ -287,6 +292,10 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
 
     reader.check(OTF2_Reader_SelectLocation(reader.get(), *location), "cannot select the location of rank " +
                                                                           std::to_string(rank));
+    // The rank's OpenMP worker threads (thread_streams.hpp), read after it.
+    const std::vector<Location> workers = worker_locations(defs.definitions, *location);
+    for (const Location& w : workers)
+        reader.check(OTF2_Reader_SelectLocation(reader.get(), w.id), "cannot select location " + std::to_string(w.id));
     const auto neighbour = defs.definitions.location_of_rank(rank == 0 ? ranks - 1 : 0);
     const std::string local_file = check_location_files(anchor_path, *location, neighbour.value_or(*location));
     const ClockCorrection clock = read_local_definitions(reader, *location, defs, local_file);
@@ -307,7 +316,8 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     // besides its own), so this reservation is rarely outgrown; the part
     // left unused is never touched and so costs no memory.
     builder.reserve_messages(expected / 3 + 16);
-    EventSink sink(builder, defs.sources_attribute);
+    MasterThreadRecords thread_records(clock, trace, local_file);
+    EventSink sink(builder, defs.sources_attribute, thread_records);
     {
         otf2::EvtFiles files(reader, "cannot open the event files");
         otf2::EvtReader events(reader, OTF2_Reader_GetEvtReader(reader.get(), *location));
@@ -335,7 +345,15 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     result.slots = builder.finish();
 
     LoadStats& stats = builder.stats;
-    stats.other_skipped = stats.records - sink.handled - stats.metric_records - stats.parameter_records;
+    stats.other_skipped =
+        stats.records - sink.handled - thread_records.seen() - stats.metric_records - stats.parameter_records;
+    if (!workers.empty())
+        trace.threads = load_thread_streams(
+            reader, defs, trace, thread_records, workers,
+            [](const otf2::Reader& r, OTF2_LocationRef l, const TraceDefinitions& d, const std::string& anchor) {
+                return read_local_definitions(r, l, d, check_location_files(anchor, l, l));
+            },
+            stats);
     result.stats = stats;
     // The collective table grew by doubling and gives back its slack (the
     // message table's unused reservation costs nothing, and copying it

@@ -8,16 +8,17 @@ namespace hindsight::cube {
 namespace {
 
 // One table per enum drives both directions, so they cannot disagree.
-constexpr std::array<std::pair<Paradigm, std::string_view>, 6> kParadigms{{
+constexpr std::array<std::pair<Paradigm, std::string_view>, 7> kParadigms{{
     {Paradigm::Unknown, "unknown"},
     {Paradigm::User, "user"},
     {Paradigm::Compiler, "compiler"},
     {Paradigm::Mpi, "mpi"},
     {Paradigm::MeasurementSystem, "measurement"},
+    {Paradigm::OpenMp, "openmp"},
     {Paradigm::Other, "other"},
 }};
 
-constexpr std::array<std::pair<RegionRole, std::string_view>, 18> kRoles{{
+constexpr std::array<std::pair<RegionRole, std::string_view>, 21> kRoles{{
     {RegionRole::Unknown, "unknown"},
     {RegionRole::Function, "function"},
     {RegionRole::Wrapper, "wrapper"},
@@ -35,6 +36,9 @@ constexpr std::array<std::pair<RegionRole, std::string_view>, 18> kRoles{{
     {RegionRole::FileIoMetadata, "file io metadata"},
     {RegionRole::Rma, "rma"},
     {RegionRole::Atomic, "atomic"},
+    {RegionRole::Parallel, "parallel"},
+    {RegionRole::Critical, "critical"},
+    {RegionRole::CriticalSblock, "critical sblock"},
     {RegionRole::Other, "other"},
 }};
 

@@ -129,7 +129,9 @@ TEST_CASE("cube paradigm and role words round-trip") {
     CHECK(paradigm_name(hindsight::Paradigm::Mpi) == "mpi");
     CHECK(role_name(hindsight::RegionRole::ImplicitBarrier) == "implicit barrier");
     CHECK(role_from_name("point2point") == hindsight::RegionRole::Point2Point);
-    CHECK(paradigm_from_name("openmp") == hindsight::Paradigm::Unknown);
+    CHECK(paradigm_from_name("openmp") == hindsight::Paradigm::OpenMp);
+    CHECK(role_name(hindsight::RegionRole::CriticalSblock) == "critical sblock");
+    CHECK(paradigm_from_name("pthread") == hindsight::Paradigm::Unknown);
     for (int i = 0; i <= static_cast<int>(hindsight::RegionRole::Other); ++i) {
         const auto role = static_cast<hindsight::RegionRole>(i);
         CHECK(role_from_name(role_name(role)) == role);

@@ -191,7 +191,9 @@ def find_traces(testdata: str) -> dict:
         if digest in seen or name in traces:
             continue
         seen.add(digest)
-        ranks = sum(1 for f in files if f.endswith(".evt"))
+        # One rank per master thread: Score-P's OpenMP worker threads have
+        # location ids (thread << 32) | rank.
+        ranks = sum(1 for f in files if f.endswith(".evt") and int(os.path.basename(f)[:-4]) < 2 ** 32)
         traces[name] = Trace(name, directory, ranks, files)
     return traces
 

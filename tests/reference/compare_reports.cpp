@@ -4,17 +4,20 @@
 // values as the files store them (each metric including its sub-metrics,
 // call paths exclusive), which is what both tools write. Call paths are
 // matched by their region names from the root, since the two tools number
-// call paths differently; ranks by MPI rank, threads summed.
+// call paths differently; locations by MPI rank and thread number (a
+// trace without threads has thread 0 only).
 //
 // usage: compare_reports OURS.cubex SCALASCA.cubex [--allow METRIC:CALLPATH_SUFFIX ...]
 //
 // Prints one line per differing cell
-//     differ|allowed  METRIC  CALL/PATH  RANK  OURS  THEIRS
+//     differ|allowed  METRIC  CALL/PATH  RANK[.THREAD]  OURS  THEIRS
 // ("allowed": a difference an --allow entry covers, i.e. one we keep on
 // purpose; an empty suffix covers every call path), one line per call path
 // that has non-zero values of a compared metric in one report only
 //     only in our|Scalasca's report  CALL/PATH  non-zero: METRIC, ...
 // then
+//     [not compared, with values in Scalasca's report: METRIC, ...]
+//     [not compared, zero in Scalasca's report: METRIC, ...]
 //     compared N cells, M differ (K allowed)
 //     [P call paths with values in one report only]
 // Exit status 1 if a difference or a one-sided call path is not allowed, 2
@@ -72,15 +75,24 @@ PathIndex index_paths(const Report& report) {
     return paths;
 }
 
-// One metric at one named call path, per rank; empty if the report lacks the path.
-std::map<std::int64_t, double> values(const Report& report, const PathIndex& paths, MetricIndex metric,
-                                      const std::string& path) {
-    std::map<std::int64_t, double> sum;
+// A location: its MPI rank and its thread number.
+using Location = std::pair<std::int64_t, std::int64_t>;
+
+// One metric at one named call path, per location; empty if the report lacks the path.
+std::map<Location, double> values(const Report& report, const PathIndex& paths, MetricIndex metric,
+                                  const std::string& path) {
+    std::map<Location, double> sum;
     const auto it = paths.find(path);
     if (it == paths.end()) return sum;
     for (const CnodeIndex c : it->second)
-        for (const auto& [rank, v] : report_cells::values_by_rank(report, metric, c)) sum[rank] += v;
+        for (LocationIndex l = 0; l < report.locations().size(); ++l)
+            sum[{report.location_groups()[report.locations()[l].group].rank, report.locations()[l].rank}] +=
+                report.value(metric, c, l);
     return sum;
+}
+
+std::string location_text(const Location& l) {
+    return std::to_string(l.first) + (l.second == 0 ? "" : "." + std::to_string(l.second));
 }
 
 struct Tally {
@@ -100,8 +112,38 @@ std::vector<std::string> all_paths(const Report& ours, const Report& theirs) {
     return order;
 }
 
+// Scalasca's analyzer stores `time` before its remapper adds the idle
+// threads below it; ours holds them. Compared is our time less them.
+std::map<Location, double> as_scalasca_stores(const Report& ours, const Report& theirs, const PathIndex& paths,
+                                              MetricIndex metric, const std::string& path,
+                                              std::map<Location, double> values) {
+    const MetricIndex idle = ours.find_metric("omp_idle_threads");
+    if (ours.metrics()[metric].unique_name != "time" || idle == kNone || theirs.find_metric("omp_idle_threads") != kNone)
+        return values;
+    for (const auto& [location, v] : ::values(ours, paths, idle, path)) values[location] -= v;
+    return values;
+}
+
+// Scalasca's metrics that our report lacks, not compared: those with
+// values in Scalasca's report, then those it holds as zeros only.
+void list_not_compared(const Report& ours, const Report& theirs) {
+    std::string with_values, zeros;
+    for (MetricIndex m = 0; m < theirs.metrics().size(); ++m) {
+        const std::string& name = theirs.metrics()[m].unique_name;
+        if (ours.find_metric(name) != kNone) continue;
+        bool any = false;
+        for (CnodeIndex c = 0; c < theirs.cnodes().size() && !any; ++c)
+            for (LocationIndex l = 0; l < theirs.locations().size() && !any; ++l) any = theirs.value(m, c, l) != 0.0;
+        std::string& list = any ? with_values : zeros;
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    if (!with_values.empty()) std::printf("not compared, with values in Scalasca's report: %s\n", with_values.c_str());
+    if (!zeros.empty()) std::printf("not compared, zero in Scalasca's report: %s\n", zeros.c_str());
+}
+
 void compare(const Report& ours, const Report& theirs, const std::vector<Allowance>& allowances, Tally& tally) {
     const PathIndex our_paths = index_paths(ours), their_paths = index_paths(theirs);
+    list_not_compared(ours, theirs);
     // Per one-sided call path, the metrics with non-zero values there.
     std::map<std::string, std::string> one_sided;
     for (const std::string& path : all_paths(ours, theirs)) {
@@ -110,7 +152,8 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
             const std::string& name = ours.metrics()[m].unique_name;
             const MetricIndex their_m = theirs.find_metric(name);
             if (their_m == kNone) continue;
-            const auto a = values(ours, our_paths, m, path), b = values(theirs, their_paths, their_m, path);
+            const auto a = as_scalasca_stores(ours, theirs, our_paths, m, path, values(ours, our_paths, m, path));
+            const auto b = values(theirs, their_paths, their_m, path);
             if (!in_ours || !in_theirs) {
                 for (const auto& [rank, v] : in_ours ? a : b) {
                     if (v == 0.0) continue;
@@ -121,10 +164,10 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
                 }
                 continue;
             }
-            std::set<std::int64_t> ranks;
+            std::set<Location> ranks;
             for (const auto* side : {&a, &b})
                 for (const auto& [rank, v] : *side) ranks.insert(rank);
-            for (const std::int64_t rank : ranks) {
+            for (const Location& rank : ranks) {
                 const double x = a.contains(rank) ? a.at(rank) : 0.0, y = b.contains(rank) ? b.at(rank) : 0.0;
                 ++tally.compared;
                 if (equal(x, y)) continue;
@@ -132,8 +175,8 @@ void compare(const Report& ours, const Report& theirs, const std::vector<Allowan
                 const bool ok = allowed(allowances, name, path);
                 if (ok) ++tally.allowed;
                 tally.failed |= !ok;
-                std::printf("%s\t%s\t%s\t%lld\t%.9g\t%.9g\n", ok ? "allowed" : "differ", name.c_str(), path.c_str(),
-                            static_cast<long long>(rank), x, y);
+                std::printf("%s\t%s\t%s\t%s\t%.9g\t%.9g\n", ok ? "allowed" : "differ", name.c_str(), path.c_str(),
+                            location_text(rank).c_str(), x, y);
             }
         }
     }

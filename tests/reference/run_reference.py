@@ -78,6 +78,24 @@ DELIBERATE_DIFFERENCES = [
     ("scorep-pingpong", "critical_imbalance_impact", "", "a rank's headroom is its waiting, never negative"),
 ]
 
+# What Hindsight does not compute yet on hybrid (MPI + OpenMP) traces, and
+# so differs from Scalasca: (trace, metric, call path suffix, what is
+# missing). Listed as not yet compared in the summary, never silently
+# skipped; doc/analyzer.md says what is left out. Metrics that Scalasca
+# has and our report lacks (delay_ompbarrier_longterm,
+# delay_ompidle_longterm) compare_reports lists itself.
+HYBRID = ("hybrid_fig13", "omp_critical", "omp_ibarrier", "omp_idle")
+NOT_YET_COMPARED = [
+    (trace, metric, "", "the critical path does not follow threads yet")
+    for trace in HYBRID
+    for metric in ("critical_path", "critical_path_activities", "critical_imbalance_impact",
+                   "inter_partition_imbalance")
+] + [
+    (trace, metric, "", "MPI delay costs do not pass through OpenMP barrier waits yet")
+    for trace in ("hybrid_fig13",)
+    for metric in ("delay_latesender", "delay_latesender_longterm", "mpi_wait_indirect_latesender")
+]
+
 # Per command; a hang fails the test instead of stalling the suite. The
 # analyzer's own limit comes first, so that a stalled replay says what it
 # waited for.
@@ -147,7 +165,10 @@ def metadata_differences(report, scalasca):
 
 def check_trace(args, name, folder, workdir):
     """Returns the trace's summary line and whether everything held."""
-    ranks = len(glob.glob(os.path.join(folder, "traces", "*.evt")))
+    # One rank per master thread: Score-P's location ids of the OpenMP
+    # worker threads are (thread << 32) | rank.
+    ranks = len([f for f in glob.glob(os.path.join(folder, "traces", "*.evt"))
+                 if int(os.path.basename(f)[:-4]) < 2 ** 32])
     report = os.path.join(workdir, name + ".cubex")
     done = run([args.mpiexec, "-n", str(ranks), args.analyzer, os.path.join(folder, "traces.otf2"),
                 "-o", report, "-q", "--timeout", str(REPLAY_TIMEOUT)])
@@ -155,9 +176,10 @@ def check_trace(args, name, folder, workdir):
         return f"{name}: hindsight-analyze failed", False
 
     allow = []
-    for trace, metric, suffix, _reason in DELIBERATE_DIFFERENCES:
+    for trace, metric, suffix, _reason in DELIBERATE_DIFFERENCES + NOT_YET_COMPARED:
         if trace == name:
             allow += ["--allow", f"{metric}:{suffix}"]
+    not_yet = sorted({metric for trace, metric, _suffix, _reason in NOT_YET_COMPARED if trace == name})
     compared = run([args.compare, report, os.path.join(folder, "scalasca.cubex"), *allow])
     counts = re.search(r"^compared (\d+) cells, (\d+) differ \((\d+) allowed\)", compared.stdout if compared else "",
                        re.MULTILINE)
@@ -177,8 +199,11 @@ def check_trace(args, name, folder, workdir):
 
     cells, differ, allowed = counts.groups()
     one_sided = re.search(r"^(\d+) call paths with values in one report only", compared.stdout, re.MULTILINE)
+    not_compared = re.findall(r"^not compared, (.*)$", compared.stdout, re.MULTILINE)
     line = (f"{name}: {cells} cells compared / {differ} differing ({allowed} allowed)"
             + (f", {one_sided.group(1)} call paths in one report only" if one_sided else "")
+            + (f"; not yet compared: {', '.join(not_yet)}" if not_yet else "")
+            + "".join(f"; not compared, {entry}" for entry in not_compared if "with values" in entry)
             + f"; {violations} invariant violations")
     return line, compared.returncode == 0 and checked.returncode == 0
 
@@ -192,7 +217,7 @@ def main():
     if not traces:
         sys.exit(f"FAIL: no traces in {args.data}")
     known = set(traces)
-    unknown = sorted({entry[0] for entry in DELIBERATE_DIFFERENCES} - known)
+    unknown = sorted({entry[0] for entry in DELIBERATE_DIFFERENCES + NOT_YET_COMPARED} - known)
     if unknown:
         sys.exit(f"FAIL: DELIBERATE_DIFFERENCES names traces that do not exist: {unknown}")
 

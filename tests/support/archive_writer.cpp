@@ -46,6 +46,43 @@ std::vector<int> second_group(const CommTable::Entry& c) {
 
 // Buffers are flushed whenever OTF2 asks, and no timestamps are recorded
 // for the flushes (the trace holds exactly the declared events).
+// Every location with its events: per rank the master (id = world rank),
+// then its OpenMP workers (id = (thread << 32) | rank), as Score-P orders them.
+struct LocationEntry {
+    OTF2_LocationRef id;
+    int rank;
+    int thread;
+    const RankBuilder* events;
+};
+
+std::vector<LocationEntry> all_locations(const TraceBuilder& trace) {
+    std::vector<LocationEntry> locations;
+    for (int r = 0; r < trace.size(); ++r)
+        for (int t = 0; t < trace.threads(); ++t)
+            locations.push_back({(static_cast<OTF2_LocationRef>(t) << 32) | static_cast<OTF2_LocationRef>(r), r, t,
+                                 &trace.thread(r, t)});
+    return locations;
+}
+
+std::string location_name(int thread) { return thread == 0 ? "Master thread" : "OMP thread " + std::to_string(thread); }
+
+// Score-P's paradigm and role of an OpenMP construct's region ("!$omp
+// barrier @file:line") or API function ("omp_set_lock").
+bool is_openmp_region(const std::string& name) { return name.starts_with("!$omp") || name.starts_with("omp_"); }
+
+OTF2_RegionRole openmp_role(const std::string& name) {
+    const auto construct = [&](const std::string& prefix) {
+        return name == prefix || name.starts_with(prefix + " @");
+    };
+    if (construct("!$omp parallel")) return OTF2_REGION_ROLE_PARALLEL;
+    if (construct("!$omp barrier")) return OTF2_REGION_ROLE_BARRIER;
+    if (construct("!$omp implicit barrier") || construct("!$omp ibarrier")) return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    if (construct("!$omp critical sblock")) return OTF2_REGION_ROLE_CRITICAL_SBLOCK;
+    if (construct("!$omp critical")) return OTF2_REGION_ROLE_CRITICAL;
+    if (construct("!$omp for") || construct("!$omp do")) return OTF2_REGION_ROLE_LOOP;
+    return name.starts_with("omp_") ? OTF2_RegionRole{OTF2_REGION_ROLE_WRAPPER} : OTF2_RegionRole{OTF2_REGION_ROLE_CODE};
+}
+
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 const OTF2_FlushCallbacks kFlushCallbacks = {pre_flush, post_flush};
@@ -115,12 +152,21 @@ struct Layout {
     std::map<std::vector<int>, OTF2_GroupRef> comm_group_ids;
     OTF2_StringRef mpi_io = OTF2_UNDEFINED_STRING;  // the MPI-IO paradigm's name, with files
     OTF2_StringRef empty, mpi, comm_template, machine_class, machine_name, node_class, thread_name,
-        program_name;
+        program_name, openmp = OTF2_UNDEFINED_STRING;
+    // With OpenMP threads: the group of all thread locations, then per rank
+    // its team's group, and per rank its team communicator.
+    OTF2_GroupRef openmp_locations = OTF2_UNDEFINED_GROUP;
+    OTF2_CommRef first_team = OTF2_UNDEFINED_COMM;
     bool any_sources = false;
     OTF2_StringRef sources_name = OTF2_UNDEFINED_STRING, sources_description = OTF2_UNDEFINED_STRING;
 
     explicit Layout(const TraceBuilder& trace) {
         std::vector<std::string> arguments;
+        for (const LocationEntry& l : all_locations(trace))
+            for (const RecordedEvent& e : l.events->events())
+                if (const auto* enter = std::get_if<event::Enter>(&e.payload))
+                    if (region_ids.try_emplace(enter->region, id<OTF2_RegionRef>(regions)).second)
+                        regions.push_back(enter->region);
         for (int r = 0; r < trace.size(); ++r) {
             for (const RecordedEvent& e : trace.rank(r).events()) {
                 if (const auto* enter = std::get_if<event::Enter>(&e.payload))
@@ -176,7 +222,16 @@ struct Layout {
             sources_name = strings.intern(kReceiveSourcesAttribute);
             sources_description = strings.intern(kReceiveSourcesDescription);
         }
+        if (trace.threads() > 1) {
+            openmp = strings.intern("OpenMP");
+            for (int t = 1; t < trace.threads(); ++t) strings.intern(location_name(t));
+            for (int r = 0; r < trace.size(); ++r) strings.intern(team_name(r));
+            openmp_locations = kFirstCommGroup + id<OTF2_GroupRef>(comm_groups);
+            first_team = static_cast<OTF2_CommRef>(trace.comms().entries().size());
+        }
     }
+
+    static std::string team_name(int r) { return "Thread team " + std::to_string(r); }
 
     static std::string rank_name(int r) { return "MPI Rank " + std::to_string(r); }
 
@@ -195,14 +250,18 @@ void write_region(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Layout&
     const OTF2_StringRef name_ref = layout.strings.at(name);
     const bool mpi = is_mpi_region(name);
     // User regions are plain functions; MPI ones get Score-P's role; the
-    // measurement's buffer flush is Score-P's artificial region.
+    // measurement's buffer flush is Score-P's artificial region; OpenMP
+    // constructs and API functions Score-P's OpenMP paradigm and roles.
     const bool flush = name == kBufferFlushRegion;
-    const OTF2_RegionRole role = mpi     ? mpi_region_role(name)
-                                 : flush ? OTF2_RegionRole{OTF2_REGION_ROLE_ARTIFICIAL}
-                                         : OTF2_RegionRole{OTF2_REGION_ROLE_FUNCTION};
-    const OTF2_Paradigm paradigm = mpi     ? OTF2_Paradigm{OTF2_PARADIGM_MPI}
-                                   : flush ? OTF2_Paradigm{OTF2_PARADIGM_MEASUREMENT_SYSTEM}
-                                           : OTF2_Paradigm{OTF2_PARADIGM_USER};
+    const bool openmp = is_openmp_region(name);
+    const OTF2_RegionRole role = mpi      ? mpi_region_role(name)
+                                 : flush  ? OTF2_RegionRole{OTF2_REGION_ROLE_ARTIFICIAL}
+                                 : openmp ? openmp_role(name)
+                                          : OTF2_RegionRole{OTF2_REGION_ROLE_FUNCTION};
+    const OTF2_Paradigm paradigm = mpi      ? OTF2_Paradigm{OTF2_PARADIGM_MPI}
+                                   : flush  ? OTF2_Paradigm{OTF2_PARADIGM_MEASUREMENT_SYSTEM}
+                                   : openmp ? OTF2_Paradigm{OTF2_PARADIGM_OPENMP}
+                                            : OTF2_Paradigm{OTF2_PARADIGM_USER};
     a.check(OTF2_GlobalDefWriter_WriteRegion(w, id, name_ref, name_ref, layout.empty, role,
                                              paradigm, OTF2_REGION_FLAG_NONE,
                                              mpi ? layout.mpi : OTF2_UNDEFINED_STRING, 0, 0),
@@ -235,18 +294,19 @@ void write_system_tree(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Tr
                     layout.strings.at(Layout::rank_name(r)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
                     layout.node_ids.at(trace.node_of_rank(r)), OTF2_UNDEFINED_LOCATION_GROUP),
                 "location groups");
-    for (int r = 0; r < trace.size(); ++r)
+    for (const LocationEntry& l : all_locations(trace))
         a.check(OTF2_GlobalDefWriter_WriteLocation(
-                    w, static_cast<OTF2_LocationRef>(r), layout.thread_name,
-                    OTF2_LOCATION_TYPE_CPU_THREAD, trace.rank(r).events().size(),
-                    static_cast<OTF2_LocationGroupRef>(r)),
+                    w, l.id, l.thread == 0 ? layout.thread_name : layout.strings.at(location_name(l.thread)),
+                    OTF2_LOCATION_TYPE_CPU_THREAD, l.events->events().size(),
+                    static_cast<OTF2_LocationGroupRef>(l.rank)),
                 "locations");
 }
 
 void write_group(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const Layout& layout,
-                 OTF2_GroupRef id, OTF2_GroupType type, const std::vector<std::uint64_t>& members) {
+                 OTF2_GroupRef id, OTF2_GroupType type, const std::vector<std::uint64_t>& members,
+                 OTF2_Paradigm paradigm = OTF2_PARADIGM_MPI) {
     a.check(OTF2_GlobalDefWriter_WriteGroup(
-                w, id, layout.empty, type, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                w, id, layout.empty, type, paradigm, OTF2_GROUP_FLAG_NONE,
                 static_cast<std::uint32_t>(members.size()), members.data()),
             "group " + std::to_string(id));
 }
@@ -280,6 +340,22 @@ void write_communicators(OTF2_GlobalDefWriter* w, const ArchiveWriter& a, const 
                                                layout.strings.at(comms[i].name), group,
                                                comms[i].parent, OTF2_COMM_FLAG_NONE),
                 "communicator " + std::to_string(i));
+    }
+    if (trace.threads() <= 1) return;
+    // OpenMP: the thread locations, each rank's team as indices into them.
+    std::vector<std::uint64_t> threads;
+    for (const LocationEntry& l : all_locations(trace)) threads.push_back(l.id);
+    write_group(w, a, layout, layout.openmp_locations, OTF2_GROUP_TYPE_COMM_LOCATIONS, threads, OTF2_PARADIGM_OPENMP);
+    const auto team_size = static_cast<std::uint64_t>(trace.threads());
+    for (int r = 0; r < trace.size(); ++r) {
+        std::vector<std::uint64_t> team;
+        for (std::uint64_t t = 0; t < team_size; ++t) team.push_back(static_cast<std::uint64_t>(r) * team_size + t);
+        const OTF2_GroupRef group = layout.openmp_locations + 1 + static_cast<OTF2_GroupRef>(r);
+        write_group(w, a, layout, group, OTF2_GROUP_TYPE_COMM_GROUP, team, OTF2_PARADIGM_OPENMP);
+        a.check(OTF2_GlobalDefWriter_WriteComm(w, layout.first_team + static_cast<OTF2_CommRef>(r),
+                                               layout.strings.at(Layout::team_name(r)), group, OTF2_UNDEFINED_COMM,
+                                               OTF2_COMM_FLAG_NONE),
+                "thread team " + std::to_string(r));
     }
 }
 
@@ -342,6 +418,10 @@ void write_global_definitions(const ArchiveWriter& a, const TraceBuilder& trace,
                                                        OTF2_TYPE_STRING, template_value),
             "the MPI paradigm");
 
+    if (trace.threads() > 1)
+        a.check(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_OPENMP, layout.openmp,
+                                                   OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN),
+                "the OpenMP paradigm");
     write_system_tree(w, a, trace, layout);
     for (const std::string& region : layout.regions)
         write_region(w, a, layout, layout.region_ids.at(region), region);
@@ -380,6 +460,7 @@ struct EventWriter {
     OTF2_TimeStamp t;
     const Layout& layout;
     OTF2_AttributeList* attributes;  // of the collectives' ends
+    OTF2_CommRef team;               // the location's thread team
 
     OTF2_ErrorCode operator()(const event::ProgramBegin& e) const {
         std::vector<OTF2_StringRef> arguments;
@@ -477,17 +558,39 @@ struct EventWriter {
     OTF2_ErrorCode operator()(const event::RmaOpCompleteBlocking& e) const {
         return OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, t, e.window, e.matching_id);
     }
+    OTF2_ErrorCode operator()(const event::ThreadFork& e) const {
+        return OTF2_EvtWriter_ThreadFork(w, nullptr, t, OTF2_PARADIGM_OPENMP, e.threads);
+    }
+    OTF2_ErrorCode operator()(const event::ThreadJoin&) const {
+        return OTF2_EvtWriter_ThreadJoin(w, nullptr, t, OTF2_PARADIGM_OPENMP);
+    }
+    OTF2_ErrorCode operator()(const event::ThreadTeamBegin&) const {
+        return OTF2_EvtWriter_ThreadTeamBegin(w, nullptr, t, team);
+    }
+    OTF2_ErrorCode operator()(const event::ThreadTeamEnd&) const {
+        return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, t, team);
+    }
+    OTF2_ErrorCode operator()(const event::ThreadAcquireLock& e) const {
+        return OTF2_EvtWriter_ThreadAcquireLock(w, nullptr, t, OTF2_PARADIGM_OPENMP, e.lock, e.order);
+    }
+    OTF2_ErrorCode operator()(const event::ThreadReleaseLock& e) const {
+        return OTF2_EvtWriter_ThreadReleaseLock(w, nullptr, t, OTF2_PARADIGM_OPENMP, e.lock, e.order);
+    }
 };
 
 void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {
     a.check(OTF2_Archive_OpenEvtFiles(a.get()), "event files");
-    for (int r = 0; r < trace.size(); ++r) {
-        const std::string what = "the events of rank " + std::to_string(r);
-        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a.get(), static_cast<OTF2_LocationRef>(r));
+    for (const LocationEntry& l : all_locations(trace)) {
+        const std::string what = "the events of rank " + std::to_string(l.rank) +
+                                 (l.thread == 0 ? "" : " thread " + std::to_string(l.thread));
+        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a.get(), l.id);
         if (!w) a.check(OTF2_ERROR_INVALID, what);
-        for (const RecordedEvent& e : trace.rank(r).events()) {
+        const OTF2_CommRef team = layout.first_team == OTF2_UNDEFINED_COMM
+                                      ? OTF2_UNDEFINED_COMM
+                                      : layout.first_team + static_cast<OTF2_CommRef>(l.rank);
+        for (const RecordedEvent& e : l.events->events()) {
             const EventAttributes attributes(a, layout, e.payload);
-            a.check(std::visit(EventWriter{w, static_cast<OTF2_TimeStamp>(e.time), layout, attributes.get()},
+            a.check(std::visit(EventWriter{w, static_cast<OTF2_TimeStamp>(e.time), layout, attributes.get(), team},
                                e.payload),
                     what);
         }
@@ -499,11 +602,11 @@ void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layou
 // Local definitions: one file per location, holding its clock offsets.
 void write_local_definitions(const ArchiveWriter& a, const TraceBuilder& trace) {
     a.check(OTF2_Archive_OpenDefFiles(a.get()), "local definition files");
-    for (int r = 0; r < trace.size(); ++r) {
-        const std::string what = "the local definitions of rank " + std::to_string(r);
-        OTF2_DefWriter* w = OTF2_Archive_GetDefWriter(a.get(), static_cast<OTF2_LocationRef>(r));
+    for (const LocationEntry& l : all_locations(trace)) {
+        const std::string what = "the local definitions of location " + std::to_string(l.id);
+        OTF2_DefWriter* w = OTF2_Archive_GetDefWriter(a.get(), l.id);
         if (!w) a.check(OTF2_ERROR_INVALID, what);
-        for (const ClockOffset& c : trace.rank(r).clock_offsets())
+        for (const ClockOffset& c : l.events->clock_offsets())
             a.check(OTF2_DefWriter_WriteClockOffset(w, static_cast<OTF2_TimeStamp>(c.time),
                                                     c.offset, c.stddev),
                     what);

@@ -137,6 +137,21 @@ struct RmaOpCompleteBlocking {
     std::uint32_t window = 0;
     std::uint64_t matching_id = 0;
 };
+// OpenMP's thread records, as Score-P writes them (model OpenMP).
+struct ThreadFork {
+    std::uint32_t threads = 0;  // the team's size
+};
+struct ThreadJoin {};
+struct ThreadTeamBegin {};  // of the rank's team communicator
+struct ThreadTeamEnd {};
+struct ThreadAcquireLock {
+    std::uint32_t lock = 0;
+    std::uint32_t order = 0;
+};
+struct ThreadReleaseLock {
+    std::uint32_t lock = 0;
+    std::uint32_t order = 0;
+};
 
 }  // namespace event
 
@@ -148,7 +163,9 @@ using EventPayload =
                  event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete,
                  event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete,
                  event::RmaCollectiveBegin, event::RmaCollectiveEnd, event::RmaWinCreate, event::RmaWinDestroy,
-                 event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpCompleteBlocking>;
+                 event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpCompleteBlocking,
+                 event::ThreadFork, event::ThreadJoin, event::ThreadTeamBegin, event::ThreadTeamEnd,
+                 event::ThreadAcquireLock, event::ThreadReleaseLock>;
 
 struct RecordedEvent {
     Ticks time = 0;

@@ -167,6 +167,21 @@ RankBuilder& RankBuilder::leave(Ticks t) {
     return *this;
 }
 
+RankBuilder& RankBuilder::fork(Ticks t, std::uint32_t threads) { return push({t, event::ThreadFork{threads}}); }
+RankBuilder& RankBuilder::join(Ticks t) { return push({t, event::ThreadJoin{}}); }
+RankBuilder& RankBuilder::team_begin(Ticks t) { return push({t, event::ThreadTeamBegin{}}); }
+RankBuilder& RankBuilder::team_end(Ticks t) { return push({t, event::ThreadTeamEnd{}}); }
+
+RankBuilder& RankBuilder::acquire_lock(Ticks t, std::uint32_t lock, std::uint32_t order) {
+    require_open_region("a lock acquisition");
+    return push({t, event::ThreadAcquireLock{lock, order}});
+}
+
+RankBuilder& RankBuilder::release_lock(Ticks t, std::uint32_t lock, std::uint32_t order) {
+    require_open_region("a lock release");
+    return push({t, event::ThreadReleaseLock{lock, order}});
+}
+
 RankBuilder& RankBuilder::region(Ticks enter_time, Ticks leave_time, const std::string& name) {
     return enter(enter_time, name).leave(leave_time);
 }
@@ -723,6 +738,27 @@ const RankBuilder& TraceBuilder::rank(int r) const {
     return ranks_[static_cast<std::size_t>(r)];
 }
 
+void TraceBuilder::set_threads(int threads) {
+    if (threads < 1) fail_builder("a rank needs at least one thread, not " + std::to_string(threads));
+    threads_ = threads;
+    workers_.clear();
+    workers_.reserve(static_cast<std::size_t>(size() * (threads - 1)));
+    for (int r = 0; r < size(); ++r)
+        for (int t = 1; t < threads; ++t) workers_.emplace_back(r, *comms_);
+}
+
+RankBuilder& TraceBuilder::thread(int r, int t) {
+    return const_cast<RankBuilder&>(std::as_const(*this).thread(r, t));
+}
+
+const RankBuilder& TraceBuilder::thread(int r, int t) const {
+    check_rank(r);
+    if (t < 0 || t >= threads_)
+        fail_builder("thread " + std::to_string(t) + " is outside 0.." + std::to_string(threads_ - 1));
+    if (t == 0) return ranks_[static_cast<std::size_t>(r)];
+    return workers_[static_cast<std::size_t>(r * (threads_ - 1) + t - 1)];
+}
+
 void TraceBuilder::set_machine_name(std::string name) {
     if (name.empty()) fail_builder("the machine needs a name");
     machine_ = std::move(name);
@@ -766,6 +802,7 @@ ClockProperties TraceBuilder::clock() const {
 void TraceBuilder::write(const std::filesystem::path& dir) const {
     for (const RankBuilder& r : ranks_) {
         r.check_complete();
+        for (int t = 1; t < threads_; ++t) thread(r.world_rank(), t).check_complete();
         if (!r.events().empty() &&
             static_cast<std::uint64_t>(r.events().front().time) < global_offset_)
             fail_builder("rank " + std::to_string(r.world_rank()) + ": event at " +

@@ -82,6 +82,17 @@
 //
 // Requests: ids count 1, 2, ... per rank, in the order requests are made.
 //
+// OpenMP threads (TraceBuilder::set_threads): every rank gets worker
+// threads 1 .. n-1 besides its master, written in Score-P's conventions:
+// location ids (thread << 32) | rank, named "OMP thread t", in the rank's
+// location group after the master; an OpenMP COMM_LOCATIONS group of all
+// thread locations and per rank a team communicator over its threads, which
+// the team records name. thread(r, t) records a worker's events (regions and
+// the thread records below); a worker must have nothing outside its teams.
+// Names starting with "!$omp" become OpenMP regions with Score-P's roles
+// (parallel, barrier, implicit barrier, critical, critical sblock, loop),
+// "omp_*" ones OpenMP API functions (role wrapper).
+//
 // Misuse (time going backwards, negative time, leave without enter, a
 // region still open at write(), an unknown request, a rank outside its
 // communicator, ...) throws hindsight::Error naming the rank and problem.
@@ -317,6 +328,15 @@ public:
     // definitions have been read (OTF2_EvtReader_ApplyClockOffsets).
     RankBuilder& clock_offset(Ticks time, std::int64_t offset, double stddev = 0.0);
 
+    // --- OpenMP thread records (THREAD_FORK & co., model OpenMP) -------------
+    RankBuilder& fork(Ticks t, std::uint32_t threads);  // master, before its team begins
+    RankBuilder& join(Ticks t);                         // master, after its team ended
+    RankBuilder& team_begin(Ticks t);
+    RankBuilder& team_end(Ticks t);
+    // Inside an open region (the critical construct, omp_set_lock, ...).
+    RankBuilder& acquire_lock(Ticks t, std::uint32_t lock, std::uint32_t order);
+    RankBuilder& release_lock(Ticks t, std::uint32_t lock, std::uint32_t order);
+
     // What has been recorded, for the writer.
     const std::vector<RecordedEvent>& events() const { return events_; }
     const std::vector<ClockOffset>& clock_offsets() const { return clock_offsets_; }
@@ -424,6 +444,13 @@ public:
     RankBuilder& rank(int r);
     const RankBuilder& rank(int r) const;
 
+    // OpenMP: `threads` threads per rank (1: none but the master, the
+    // default). thread(r, 0) is rank(r); thread(r, t) its worker t.
+    void set_threads(int threads);
+    int threads() const { return threads_; }
+    RankBuilder& thread(int r, int t);
+    const RankBuilder& thread(int r, int t) const;
+
     // Machine layout: one machine node (default "Linux") holding compute
     // nodes; ranks not placed otherwise live on node "node0".
     void set_machine_name(std::string name);
@@ -454,6 +481,8 @@ private:
 
     std::unique_ptr<CommTable> comms_;
     std::vector<RankBuilder> ranks_;
+    int threads_ = 1;
+    std::vector<RankBuilder> workers_;  // rank r's worker t at r * (threads_ - 1) + t - 1
     std::vector<std::string> node_of_rank_;
     std::vector<FileEntry> files_;  // IoHandle i
     std::vector<WindowEntry> windows_;  // RmaWindow i

@@ -1,0 +1,60 @@
+#include "analyses/openmp/thread_profile.hpp"
+
+#include <vector>
+
+#include "common/time_category.hpp"
+
+namespace hindsight::analyses {
+
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube) {
+    const std::size_t paths = trace.call_tree.size();
+    std::vector<Ticks> exclusive(paths, 0);
+    std::vector<std::uint64_t> visits(paths, 0);
+    struct Open {
+        CallPathId cnode;
+        Ticks enter;
+        bool parallel;  // the team's parallel region: fork to join
+    };
+    std::vector<Open> open;
+    std::size_t teams_begun = 0;
+    const ParallelRegion* team = nullptr;
+    std::size_t team_depth = 0;
+    for (const trace::ThreadEvent& e : trace.threads.threads[thread].events) {
+        switch (e.kind) {
+        case trace::ThreadEventKind::TeamBegin:
+            team = teams_begun < teams.regions.size() ? &teams.regions[teams_begun] : nullptr;
+            ++teams_begun;
+            team_depth = open.size();
+            break;
+        case trace::ThreadEventKind::TeamEnd:
+            team = nullptr;
+            break;
+        case trace::ThreadEventKind::Enter:
+            open.push_back({e.cnode, e.time, team && open.size() == team_depth});
+            break;
+        case trace::ThreadEventKind::Leave: {
+            if (open.empty()) break;
+            const Open region = open.back();
+            open.pop_back();
+            const Ticks duration = region.parallel ? team->join - team->fork : e.time - region.enter;
+            exclusive[region.cnode] += duration;
+            ++visits[region.cnode];
+            // The enclosing visit, if the worker made it (not the master's
+            // path at the fork), loses this visit's time.
+            if (!region.parallel && !open.empty()) exclusive[open.back().cnode] -= duration;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (CallPathId c = 0; c < paths; ++c) {
+        if (visits[c] == 0) continue;
+        cube.add(Metric::Visits, c, static_cast<double>(visits[c]));
+        cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
+    }
+    return exclusive;
+}
+
+}  // namespace hindsight::analyses

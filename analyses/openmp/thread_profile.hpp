@@ -1,0 +1,22 @@
+// The profile of an OpenMP worker thread: its visits and exclusive time per
+// call path, split into the time classes as the master's profile is
+// (profile/profile.hpp). As Scalasca books it, a worker has time only in
+// its teams: its parallel region lasts from the master's fork to the
+// master's join (its late start and early end are the region's own time,
+// which the management metrics then claim), and its call paths hang below
+// the master's path at the fork, which the worker itself never visits.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "analyses/local_cube.hpp"
+#include "analyses/openmp/thread_teams.hpp"
+
+namespace hindsight::analyses {
+
+// Returns the worker's exclusive time by call path, in ticks.
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube);
+
+}  // namespace hindsight::analyses

@@ -1,0 +1,124 @@
+#include "analyses/openmp/thread_teams.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace hindsight::analyses {
+namespace {
+
+// "!$omp barrier" or "!$omp barrier @file:line", not "!$omp barrierx".
+bool is_construct(std::string_view name, std::string_view construct) {
+    if (!name.starts_with(construct)) return false;
+    const std::string_view rest = name.substr(construct.size());
+    return rest.empty() || rest.starts_with(" @");
+}
+
+struct OpenRegion {
+    CallPathId cnode = kNoCallPath;
+    Ticks enter = 0;
+    std::optional<std::size_t> barrier;  // index into the part's barriers
+    bool parallel = false;               // the team's parallel region
+};
+
+// Reads one thread's stream into `teams` (its parts, acquisitions and
+// releases); the master (thread 0) also makes the region instances.
+void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams& teams) {
+    const trace::ThreadStream& stream = trace.threads.threads[thread];
+    const std::size_t threads = trace.threads.size();
+    std::vector<OpenRegion> open;
+    std::size_t team_depth = 0;           // open regions at the team's begin
+    std::optional<std::size_t> team;      // the region instance of the team in progress
+    std::size_t teams_begun = 0, forks = 0, joins = 0;
+    bool warned = false;
+    const auto problem = [&](const std::string& what) {
+        if (!warned) teams.problems.push_back("rank " + std::to_string(trace.rank) + ", " + stream.name + ": " + what);
+        warned = true;
+    };
+    for (const trace::ThreadEvent& e : stream.events) {
+        switch (e.kind) {
+        case trace::ThreadEventKind::Fork:
+            if (thread == 0) {
+                teams.regions.push_back({e.time, e.time, std::vector<ThreadPart>(threads)});
+                ++forks;
+            }
+            break;
+        case trace::ThreadEventKind::Join:
+            if (thread == 0 && joins < teams.regions.size()) teams.regions[joins++].join = e.time;
+            break;
+        case trace::ThreadEventKind::TeamBegin:
+            if (team) problem("a thread team begins inside another (nested parallel regions are not analyzed)");
+            if (teams_begun < teams.regions.size()) team = teams_begun;
+            else problem("more thread teams than its master forked");
+            ++teams_begun;
+            team_depth = open.size();
+            break;
+        case trace::ThreadEventKind::TeamEnd:
+            team.reset();
+            break;
+        case trace::ThreadEventKind::Enter: {
+            OpenRegion region{e.cnode, e.time, std::nullopt, false};
+            if (team) {
+                ThreadPart& part = teams.regions[*team].threads[thread];
+                const std::string& name = trace.region_of(e.cnode).name;
+                if (open.size() == team_depth && !part.present) {
+                    part.present = true;
+                    part.region = e.cnode;
+                    part.enter = e.time;
+                    region.parallel = true;
+                } else if (const BarrierKind kind = barrier_kind(name); kind != BarrierKind::None && part.present) {
+                    region.barrier = part.barriers.size();
+                    part.barriers.push_back({e.cnode, e.time, e.time, kind});
+                }
+            }
+            open.push_back(region);
+            break;
+        }
+        case trace::ThreadEventKind::Leave:
+            if (open.empty()) break;  // the loader pairs them; nothing to undo here
+            if (team) {
+                ThreadPart& part = teams.regions[*team].threads[thread];
+                if (open.back().parallel) part.leave = e.time;
+                if (open.back().barrier) part.barriers[*open.back().barrier].leave = e.time;
+            }
+            open.pop_back();
+            break;
+        case trace::ThreadEventKind::Acquire:
+            teams.acquisitions[thread].push_back({e.value, e.order, open.empty() ? e.cnode : open.back().cnode,
+                                                  open.empty() ? e.time : open.back().enter});
+            break;
+        case trace::ThreadEventKind::Release:
+            teams.releases.push_back({e.value, e.order, e.time});
+            break;
+        }
+    }
+    if (thread == 0 && joins != forks) problem("forks and joins do not pair up");
+}
+
+}  // namespace
+
+BarrierKind barrier_kind(std::string_view name) {
+    if (is_construct(name, "!$omp barrier")) return BarrierKind::Explicit;
+    if (is_construct(name, "!$omp implicit barrier") || is_construct(name, "!$omp ibarrier"))
+        return BarrierKind::Implicit;
+    return BarrierKind::None;
+}
+
+bool barriers_pair_up(const ParallelRegion& region) {
+    for (const ThreadPart& part : region.threads)
+        if (!part.present || part.barriers.size() != region.threads.front().barriers.size()) return false;
+    return true;
+}
+
+bool is_parallel_construct(std::string_view name) { return is_construct(name, "!$omp parallel"); }
+
+ThreadTeams find_thread_teams(const trace::LocalTrace& trace) {
+    ThreadTeams teams;
+    teams.acquisitions.resize(trace.threads.size());
+    for (std::size_t t = 0; t < trace.threads.size(); ++t) read_thread(trace, t, teams);
+    std::sort(teams.releases.begin(), teams.releases.end(), [](const auto& a, const auto& b) {
+        return a.lock != b.lock ? a.lock < b.lock : a.order < b.order;
+    });
+    return teams;
+}
+
+}  // namespace hindsight::analyses

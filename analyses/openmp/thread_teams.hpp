@@ -1,0 +1,83 @@
+// The parallel regions of one rank as its threads' streams show them: for
+// each region instance the master's fork and join, and each thread's part
+// (its visit of the region, the barriers it entered in order, the lock
+// acquisitions it made). Every analysis of analyses/openmp/ reads this.
+//
+// Score-P's conventions (doc/analyzer.md): the master forks, each thread
+// begins its part in the team and enters the region; the first region a
+// thread enters in a team is the parallel region. Barriers are told by
+// their names ("!$omp barrier", "!$omp implicit barrier" or "!$omp
+// ibarrier", each optionally followed by " @file:line"), as Score-P names
+// them, and only inside parallel regions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/local_trace.hpp"
+
+namespace hindsight::analyses {
+
+enum class BarrierKind : std::uint8_t { None, Explicit, Implicit };
+
+// Which barrier a region is, by Score-P's name of the construct.
+BarrierKind barrier_kind(std::string_view region_name);
+// Whether the region is an OpenMP parallel construct ("!$omp parallel").
+bool is_parallel_construct(std::string_view region_name);
+
+struct BarrierVisit {
+    CallPathId cnode = kNoCallPath;
+    Ticks enter = 0;
+    Ticks leave = 0;
+    BarrierKind kind = BarrierKind::None;
+};
+
+// A lock taken by a thread: where (the innermost region open at the
+// acquisition, and when that region was entered) and which acquisition.
+struct LockAcquisition {
+    std::uint32_t lock = 0;
+    std::uint32_t order = 0;
+    CallPathId cnode = kNoCallPath;
+    Ticks region_enter = 0;
+};
+
+// One thread's part in one region instance.
+struct ThreadPart {
+    bool present = false;
+    CallPathId region = kNoCallPath;  // the parallel region's call path
+    Ticks enter = 0;
+    Ticks leave = 0;
+    std::vector<BarrierVisit> barriers;
+};
+
+struct ParallelRegion {
+    Ticks fork = 0;
+    Ticks join = 0;
+    std::vector<ThreadPart> threads;  // by thread, master first
+};
+
+struct ThreadTeams {
+    std::vector<ParallelRegion> regions;  // in the master's order
+    // Per thread, its lock acquisitions (all of them, inside regions or not).
+    std::vector<std::vector<LockAcquisition>> acquisitions;
+    // Release time of every acquisition, by lock and order.
+    struct Release {
+        std::uint32_t lock = 0;
+        std::uint32_t order = 0;
+        Ticks time = 0;
+    };
+    std::vector<Release> releases;  // sorted by (lock, order)
+    // What did not fit the conventions, one sentence each (the summary's
+    // warnings): such regions are left out of the barrier analysis.
+    std::vector<std::string> problems;
+};
+
+ThreadTeams find_thread_teams(const trace::LocalTrace& trace);
+
+// Whether every thread took part in the region and entered as many
+// barriers as the master: only then do its barrier instances pair up.
+bool barriers_pair_up(const ParallelRegion& region);
+
+}  // namespace hindsight::analyses

@@ -1,0 +1,318 @@
+// End to end: hybrid MPI + OpenMP traces in Score-P's conventions, built
+// with exact timestamps (1 tick = 1 ns) and analyzed by hindsight-analyze
+// under mpiexec. Every value is derived by hand in the comments from the
+// timestamps; the report has one location per thread, master first.
+//
+// Environment: HINDSIGHT_ANALYZE (the analyzer), HINDSIGHT_MPIEXEC (mpiexec).
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/cube/reader.hpp"
+#include "tests/support/report_cells.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tests/support/test_environment.hpp"
+#include "tests/support/trace_builder.hpp"
+
+using namespace hindsight;
+using namespace hindsight::testing;
+
+namespace {
+
+constexpr double ns = 1e-9;
+
+struct Analysis {
+    std::string warnings;  // the summary's line after "Warnings: "
+    cube::Report report;
+
+    // The value of `metric` at call path `path` ("main/work") on thread
+    // `thread` of rank `rank`, as the report stores it; 0 where the report
+    // has no such call path.
+    double at(const std::string& metric, const std::string& path, std::int64_t rank, std::int64_t thread) const {
+        const cube::MetricIndex m = report.find_metric(metric);
+        REQUIRE(m != cube::kNone);
+        double sum = 0;
+        for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
+            if (report_cells::call_path(report, c) != path) continue;
+            for (cube::LocationIndex l = 0; l < report.locations().size(); ++l)
+                if (report.locations()[l].rank == thread &&
+                    report.location_groups()[report.locations()[l].group].rank == rank)
+                    sum += report.value(m, c, l);
+        }
+        return sum;
+    }
+    // Summed over every call path and location.
+    double total(const std::string& metric) const {
+        const cube::MetricIndex m = report.find_metric(metric);
+        REQUIRE(m != cube::kNone);
+        double sum = 0;
+        for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c)
+            for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) sum += report.value(m, c, l);
+        return sum;
+    }
+};
+
+Analysis analyse(const TraceBuilder& t) {
+    const ScratchDir dir;
+    t.write(dir.path() / "trace");
+    const auto report = dir.path() / "report.cubex", summary = dir.path() / "summary.txt";
+    const std::string command = required_env("HINDSIGHT_MPIEXEC") + " -n " + std::to_string(t.size()) + " " +
+                                required_env("HINDSIGHT_ANALYZE") + " --timeout 60 --no-page -o " + report.string() +
+                                " " + (dir.path() / "trace" / "traces.otf2").string() + " > " + summary.string();
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    Analysis a{"", cube::read_cubex(report)};
+    std::ifstream in(summary);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("Warnings: ", 0) == 0) a.warnings = line.substr(10);
+    return a;
+}
+
+const std::string kRegion = "main/!$omp parallel @a.c:1";
+const std::string kWork = kRegion + "/work";
+const std::string kBarrier = kRegion + "/!$omp implicit barrier @a.c:9";
+
+// One rank of two threads. The master runs main from 0 to 1000, forks at
+// 100, works 100-200, waits in the implicit barrier 200-390, leaves the
+// region at 400 and joins at 400, then works serially 400-900. The worker
+// begins its part at 110, works 110-300, is in the barrier 300-390 and
+// leaves the region at 395.
+TraceBuilder one_region() {
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(100, 2).team_begin(100).enter(100, "!$omp parallel @a.c:1");
+    master.region(100, 200, "work").region(200, 390, "!$omp implicit barrier @a.c:9");
+    master.leave(400).team_end(400).join(400).region(400, 900, "serial").leave(1000);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(110).enter(110, "!$omp parallel @a.c:1");
+    worker.region(110, 300, "work").region(300, 390, "!$omp implicit barrier @a.c:9");
+    worker.leave(395).team_end(395);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("OpenMP: one location per thread, a worker's time from fork to join", "[openmp]") {
+    const Analysis a = analyse(one_region());
+    CHECK(a.warnings == "none");
+    REQUIRE(a.report.location_groups().size() == 1);
+    REQUIRE(a.report.locations().size() == 2);
+    CHECK(a.report.locations()[0].name == "Master thread");
+    CHECK(a.report.locations()[0].rank == 0);
+    CHECK(a.report.locations()[1].name == "OMP thread 1");
+    CHECK(a.report.locations()[1].rank == 1);
+
+    // The master as in an MPI trace: main 1000 - 300 (region) - 500
+    // (serial) = 200, the region 300 - 100 - 190 = 10, work 100, the
+    // barrier 190, serial 500.
+    CHECK(a.at("time", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("time", kRegion, 0, 0) == Approx(10 * ns));
+    CHECK(a.at("time", kWork, 0, 0) == Approx(100 * ns));
+    CHECK(a.at("time", kBarrier, 0, 0) == Approx(190 * ns));
+    // The worker's region lasts from the fork (100) to the join (400): 300,
+    // less work 190 and the barrier 90: 20 of its own. It never visits main.
+    CHECK(a.at("time", kRegion, 0, 1) == Approx(20 * ns));
+    CHECK(a.at("time", kWork, 0, 1) == Approx(190 * ns));
+    CHECK(a.at("time", kBarrier, 0, 1) == Approx(90 * ns));
+    CHECK(a.at("visits", kRegion, 0, 1) == 1);
+    CHECK(a.at("visits", kWork, 0, 1) == 1);
+    CHECK(a.at("visits", "main", 0, 1) == 0);
+    CHECK(a.at("visits", "main/serial", 0, 1) == 0);
+}
+
+TEST_CASE("OpenMP: barrier wait, fork and management, idle threads and their costs", "[openmp]") {
+    const Analysis a = analyse(one_region());
+    // The worker enters the barrier last, at 300: the master waits from 200,
+    // 100 ns; the worker not at all.
+    CHECK(a.at("omp_ibarrier_wait", kBarrier, 0, 0) == Approx(100 * ns));
+    CHECK(a.at("omp_ibarrier_wait", kBarrier, 0, 1) == 0);
+    CHECK(a.total("omp_ebarrier_wait") == 0);
+    // Fork: the worker enters at 110, 10 after the fork; management adds its
+    // exit at 395, 5 before the join (omp_management includes omp_fork).
+    // The master enters at the fork and leaves at the join: none.
+    CHECK(a.at("omp_fork", kRegion, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("omp_management", kRegion, 0, 1) == Approx(15 * ns));
+    CHECK(a.at("omp_management", kRegion, 0, 0) == 0);
+    // The region's time on the worker stays 20 (fork and management are
+    // parts of it), the barrier's on the master 190 (the wait a part).
+    CHECK(a.at("time", kRegion, 0, 1) == Approx(20 * ns));
+    CHECK(a.at("time", kBarrier, 0, 0) == Approx(190 * ns));
+    // Idle threads: the worker idles while the master runs serially, main
+    // 200 (0-100 and 900-1000) and serial 500; the time of the worker
+    // includes it, as Scalasca's metric tree has it.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(200 * ns));
+    CHECK(a.at("omp_idle_threads", "main/serial", 0, 1) == Approx(500 * ns));
+    CHECK(a.at("omp_idle_threads", "main", 0, 0) == 0);
+    CHECK(a.at("time", "main", 0, 1) == Approx(200 * ns));
+    // Every thread is in the region from fork to join: no limited parallelism.
+    CHECK(a.total("omp_limited_parallelism") == 0);
+    // Idleness costs: the master's serial work times (2 - 1) workers, on
+    // the master where it worked (no MPI waits to leave out).
+    CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("delay_ompidle", "main/serial", 0, 0) == Approx(500 * ns));
+    CHECK(a.total("delay_ompidle") == Approx(700 * ns));
+    // Barrier costs: since the fork (100) the worker spent 10 at the
+    // region (its late start) and 190 in work before entering at 300, the
+    // master 0 and 100 before entering at 200; the excesses 10 and 90 add
+    // up to the master's 100 ns wait (scale 1), booked on the worker.
+    CHECK(a.at("delay_ompbarrier", kRegion, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("delay_ompbarrier", kWork, 0, 1) == Approx(90 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(100 * ns));
+}
+
+TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they delay", "[openmp]") {
+    TraceBuilder t(1);
+    t.set_threads(2);
+    const std::string region = "!$omp parallel @b.c:1", critical = "!$omp critical @b.c:5",
+                      body = "!$omp critical sblock @b.c:5";
+    // Master: the critical section first (lock 1, order 1) 10-30, the lock
+    // API's lock 2 taken in omp_set_lock 60-71 (at 70, order 2) and given
+    // back in omp_unset_lock 80-81, the explicit barrier 85-95, the
+    // implicit one 95-100. Main 0-200, fork at 0, join at 100.
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(0, 2).team_begin(0).enter(0, region);
+    master.enter(10, critical).acquire_lock(10, 1, 1).region(10, 30, body).release_lock(30, 1, 1).leave(30);
+    master.enter(60, "omp_set_lock").acquire_lock(70, 2, 2).leave(71);
+    master.enter(80, "omp_unset_lock").release_lock(80, 2, 2).leave(81);
+    master.region(85, 95, "!$omp barrier @b.c:8").region(95, 100, "!$omp implicit barrier @b.c:9");
+    master.leave(100).team_end(100).join(100).leave(200);
+    // Worker: enters the critical construct at 15, takes lock 1 (order 2)
+    // at 30 when the master gave it back, body 30-50; takes lock 2 first
+    // (order 1) in omp_set_lock 55-56, gives it back in omp_unset_lock
+    // 70-71; the explicit barrier 90-95, the implicit one 95-100.
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(0).enter(0, region);
+    worker.enter(15, critical).acquire_lock(30, 1, 2).region(30, 50, body).release_lock(50, 1, 2).leave(50);
+    worker.enter(55, "omp_set_lock").acquire_lock(55, 2, 1).leave(56);
+    worker.enter(70, "omp_unset_lock").release_lock(70, 2, 1).leave(71);
+    worker.region(90, 95, "!$omp barrier @b.c:8").region(95, 100, "!$omp implicit barrier @b.c:9");
+    worker.leave(100).team_end(100);
+    const Analysis a = analyse(t);
+    const std::string r = "main/" + region;
+    // Critical contention: the worker entered the construct at 15, the
+    // previous acquisition (the master's) was released at 30: 15, at the
+    // construct (not its body). The master's was the first: none.
+    CHECK(a.at("omp_lock_contention_critical", r + "/" + critical, 0, 1) == Approx(15 * ns));
+    CHECK(a.at("omp_lock_contention_critical", r + "/" + critical, 0, 0) == 0);
+    CHECK(a.total("omp_lock_contention_critical") == Approx(15 * ns));
+    // Lock API contention: the master entered omp_set_lock at 60, the
+    // worker released order 1 at 70: 10.
+    CHECK(a.at("omp_lock_contention_api", r + "/omp_set_lock", 0, 0) == Approx(10 * ns));
+    CHECK(a.total("omp_lock_contention_api") == Approx(10 * ns));
+    // Explicit barrier: the master waits 85-90, 5; the implicit barrier
+    // sees both at 95: no wait.
+    CHECK(a.at("omp_ebarrier_wait", r + "/!$omp barrier @b.c:8", 0, 0) == Approx(5 * ns));
+    CHECK(a.total("omp_ebarrier_wait") == Approx(5 * ns));
+    CHECK(a.total("omp_ibarrier_wait") == 0);
+    // Its cost: since the fork the worker spent (until 90) 53 in the region
+    // itself (0-15, 50-55, 56-70, 71-90), 15 in the critical construct
+    // (contention is no synchronization point), 20 in its body, 1 in each
+    // lock function; the master (until 85) 53 in the region (0-10, 30-60,
+    // 71-80, 81-85), 20 in the body, 11 and 1 in the lock functions. The
+    // only excess, 15 at the construct, explains the 5 ns wait: 5 there.
+    CHECK(a.at("delay_ompbarrier", r + "/" + critical, 0, 1) == Approx(5 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(5 * ns));
+    // Management: both threads from fork to join: none.
+    CHECK(a.total("omp_management") == 0);
+    // Idle threads: the master's main 0-200 less the region's 100.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(100 * ns));
+}
+
+TEST_CASE("OpenMP: seed 001's Figure 13, a worker's delay through the barrier into MPI", "[openmp][figure13]") {
+    // Two ranks of two threads. Both: MPI_Init 0-100. Region 1 forked at
+    // 1000: on rank 0 the master computes 1000-2000 and waits in the
+    // implicit barrier until 3000, its worker computes 1000-3000; then rank
+    // 0 sends 3000-3100. On rank 1 both threads compute 1000-2000 (join at
+    // 2000), and the master receives 2000-3100. Region 2 forked at 3200 on
+    // both: the master updates 3200-4200, the worker 3200-4190 and waits in
+    // the barrier until 4200. MPI_Finalize: rank 0 4300-4310, rank 1
+    // 4310-4320 (main ends with it).
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r1 = "!$omp parallel @f.c:10", b1 = "!$omp implicit barrier @f.c:19";
+    const std::string r2 = "!$omp parallel @f.c:30", b2 = "!$omp implicit barrier @f.c:39";
+    const Ticks join1[] = {3000, 2000};
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.enter(0, "main").init(0, 100);
+        master.fork(1000, 2).team_begin(1000).enter(1000, r1).region(1000, 2000, "compute");
+        master.region(2000, join1[r], b1).leave(join1[r]).team_end(join1[r]).join(join1[r]);
+        worker.team_begin(1000).enter(1000, r1).region(1000, join1[r], "compute");
+        worker.region(join1[r], join1[r], b1).leave(join1[r]).team_end(join1[r]);
+    }
+    t.rank(0).send(3000, 3100, 1, 0, 8);
+    t.rank(1).recv(2000, 3100, 0, 0, 8);
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.fork(3200, 2).team_begin(3200).enter(3200, r2).region(3200, 4200, "update");
+        master.region(4200, 4200, b2).leave(4200).team_end(4200).join(4200);
+        worker.team_begin(3200).enter(3200, r2).region(3200, 4190, "update").region(4190, 4200, b2);
+        worker.leave(4200).team_end(4200);
+    }
+    t.rank(0).finalize(4300, 4310).leave(4310);
+    t.rank(1).finalize(4310, 4320).leave(4320);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    REQUIRE(a.report.locations().size() == 4);
+    // Barrier waits: rank 0's master 2000-3000 in region 1; in region 2 each
+    // worker 4190-4200. 1000 + 10 + 10.
+    CHECK(a.at("omp_ibarrier_wait", "main/" + r1 + "/" + b1, 0, 0) == Approx(1000 * ns));
+    CHECK(a.at("omp_ibarrier_wait", "main/" + r2 + "/" + b2, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("omp_ibarrier_wait", "main/" + r2 + "/" + b2, 1, 1) == Approx(10 * ns));
+    CHECK(a.total("omp_ibarrier_wait") == Approx(1020 * ns));
+    // The MPI phase starts late: rank 1 waits 2000-3000 for the send.
+    CHECK(a.at("mpi_latesender", "main/MPI_Recv", 1, 0) == Approx(1000 * ns));
+    // Barrier costs: region 1 on rank 0, the worker computed 2000 against
+    // the master's 1000 (all of the 1000 wait); region 2, each master
+    // updated 1000 against its worker's 990 (the 10 wait).
+    CHECK(a.at("delay_ompbarrier", "main/" + r1 + "/compute", 0, 1) == Approx(1000 * ns));
+    CHECK(a.at("delay_ompbarrier", "main/" + r2 + "/update", 0, 0) == Approx(10 * ns));
+    CHECK(a.at("delay_ompbarrier", "main/" + r2 + "/update", 1, 0) == Approx(10 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(1020 * ns));
+    // Idle threads: each worker idles for its master's time outside the
+    // regions. Rank 0: main 4310 - 100 - 2000 - 100 - 1000 - 10 = 1100,
+    // MPI_Init 100, MPI_Send 100, MPI_Finalize 10: 1310. Rank 1: main 4320
+    // - 100 - 1000 - 1100 - 1000 - 10 = 1110, MPI_Init 100, MPI_Recv 1100,
+    // MPI_Finalize 10: 2320. Together 3630.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(1100 * ns));
+    CHECK(a.at("omp_idle_threads", "main/MPI_Recv", 1, 1) == Approx(1100 * ns));
+    CHECK(a.total("omp_idle_threads") == Approx(3630 * ns));
+    // Idleness costs (short-term): the same serial time on the masters
+    // without their MPI waits, times one worker. Rank 0: 1310 less its
+    // 10 wait at Finalize (rank 1 enters 10 later) = 1300; rank 1: 2320
+    // less the Late Sender's 1000 = 1320. Together 2620: the waits' idle
+    // cost is long-term, not computed here.
+    CHECK(a.at("delay_ompidle", "main/MPI_Recv", 1, 0) == Approx(100 * ns));
+    CHECK(a.total("delay_ompidle") == Approx(2620 * ns));
+}
+
+TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is written", "[openmp]") {
+    // One rank of two threads; the worker skips the region's explicit
+    // barrier and calls MPI_Send to itself (an MPI record on a worker).
+    TraceBuilder t(1);
+    t.set_threads(2);
+    t.rank(0).enter(0, "main").fork(0, 2).team_begin(0).enter(0, "!$omp parallel");
+    t.rank(0).region(10, 20, "!$omp barrier").leave(30).team_end(30).join(30).leave(40);
+    t.thread(0, 1).team_begin(0).enter(0, "!$omp parallel").send(5, 6, 0, 0, 8).leave(30).team_end(30);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings ==
+          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) left out (MPI is analyzed on the master thread only); "
+          "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
+          "of the OpenMP barrier analysis");
+    CHECK(a.total("omp_ebarrier_wait") == 0);
+    // The rest is analyzed: the worker's region from fork (0) to join (30)
+    // less its MPI_Send visit 5-6: 29; the visit itself 1.
+    CHECK(a.at("time", "main/!$omp parallel", 0, 1) == Approx(29 * ns));
+    CHECK(a.at("time", "main/!$omp parallel/MPI_Send", 0, 1) == Approx(1 * ns));
+}

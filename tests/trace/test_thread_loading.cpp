@@ -1,0 +1,170 @@
+// The loader on hybrid MPI + OpenMP traces in Score-P's conventions: each
+// rank reads every thread of its location group, the master's MPI events
+// stay in the event store, the threads' streams hold the visits and thread
+// records, workers' call paths hang below the master's path at the fork,
+// and MPI records of a worker are left out with a warning. Ticks of 1 ns.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "trace/trace_loader.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tests/support/trace_builder.hpp"
+
+using namespace hindsight;
+using namespace hindsight::trace;
+using hindsight::testing::ScratchDir;
+using hindsight::testing::TraceBuilder;
+
+namespace {
+
+using Kind = ThreadEventKind;
+
+std::vector<Kind> kinds(const ThreadStream& s) {
+    std::vector<Kind> k;
+    for (const ThreadEvent& e : s.events) k.push_back(e.kind);
+    return k;
+}
+
+// Region names from the root, as "main/!$omp parallel/work".
+std::string path_of(const LocalTrace& t, CallPathId c) { return call_path_text(t, c); }
+
+// Two ranks of two threads: main, one parallel region from 100 to 400 with
+// work and the implicit barrier, a send from rank 0 to rank 1 after it.
+TraceBuilder two_by_two() {
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        master.enter(0, "main").init(0, 50);
+        master.fork(100, 2).team_begin(100).enter(100, "!$omp parallel @a.c:1");
+        master.region(100, 200, "work").region(200, 390, "!$omp implicit barrier @a.c:9");
+        master.leave(390).team_end(390).join(400);
+        auto& worker = t.thread(r, 1);
+        worker.team_begin(110).enter(110, "!$omp parallel @a.c:1");
+        worker.region(110, 300, "work").region(300, 390, "!$omp implicit barrier @a.c:9");
+        worker.leave(395).team_end(395);
+    }
+    t.rank(0).send(400, 410, 1, 0, 8);
+    t.rank(1).recv(400, 410, 0, 0, 8);
+    for (int r = 0; r < 2; ++r) t.rank(r).finalize(500, 510).leave(510);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("Threads: a rank reads its master and its worker", "[loader][threads]") {
+    ScratchDir dir;
+    two_by_two().write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 1, 2);
+    const LocalTrace& lt = loaded.trace;
+    CHECK(loaded.stats.damage.empty());
+    // The fork, join, team and lock records are used, not skipped.
+    CHECK(loaded.stats.other_skipped == 0);
+    // The master's MPI call stays in the event store: one message, received.
+    REQUIRE(lt.messages.size() == 1);
+
+    REQUIRE(lt.threads.size() == 2);
+    const ThreadStream& master = lt.threads.threads[0];
+    const ThreadStream& worker = lt.threads.threads[1];
+    CHECK(master.name == "Master thread");
+    CHECK(master.thread == 0);
+    CHECK(master.location == 1);
+    CHECK(worker.name == "OMP thread 1");
+    CHECK(worker.thread == 1);
+    CHECK(worker.location == ((std::uint64_t{1} << 32) | 1));
+
+    // The master's visits in store order with its thread records slotted in:
+    // main, MPI_Init, fork, team begin, the region, work, barrier, team end,
+    // join, MPI_Recv, MPI_Finalize.
+    CHECK(kinds(master) == std::vector<Kind>{Kind::Enter, Kind::Enter, Kind::Leave, Kind::Fork, Kind::TeamBegin,
+                                             Kind::Enter, Kind::Enter, Kind::Leave, Kind::Enter, Kind::Leave,
+                                             Kind::Leave, Kind::TeamEnd, Kind::Join, Kind::Enter, Kind::Leave,
+                                             Kind::Enter, Kind::Leave, Kind::Leave});
+    CHECK(master.events[3].time == 100);
+    CHECK(master.events[3].value == 2);  // team size
+    CHECK(path_of(lt, master.events[3].cnode) == "main");  // the fork's call path
+    CHECK(master.events[12].time == 400);
+
+    CHECK(kinds(worker) == std::vector<Kind>{Kind::TeamBegin, Kind::Enter, Kind::Enter, Kind::Leave, Kind::Enter,
+                                             Kind::Leave, Kind::Leave, Kind::TeamEnd});
+    // The worker's region hangs below main, the master's path at the fork,
+    // and is the very call path of the master's region.
+    CHECK(path_of(lt, worker.events[1].cnode) == "main/!$omp parallel @a.c:1");
+    CHECK(worker.events[1].cnode == master.events[5].cnode);
+    CHECK(path_of(lt, worker.events[2].cnode) == "main/!$omp parallel @a.c:1/work");
+    CHECK(worker.events[2].time == 110);
+    CHECK(worker.events[3].time == 300);
+    CHECK(worker.events[6].time == 395);
+}
+
+TEST_CASE("Threads: lock records on master and worker", "[loader][threads]") {
+    ScratchDir dir;
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(10, 2).team_begin(10).enter(10, "!$omp parallel");
+    master.enter(20, "!$omp critical").acquire_lock(20, 7, 1).region(20, 30, "!$omp critical sblock");
+    master.release_lock(30, 7, 1).leave(30);
+    master.leave(60).team_end(60).join(60).leave(70);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(10).enter(10, "!$omp parallel");
+    worker.enter(25, "!$omp critical").acquire_lock(30, 7, 2).region(30, 50, "!$omp critical sblock");
+    worker.release_lock(50, 7, 2).leave(50).leave(60).team_end(60);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 1);
+    const ThreadStreams& threads = loaded.trace.threads;
+    CHECK(loaded.stats.other_skipped == 0);
+    REQUIRE(threads.size() == 2);
+    const auto find = [](const ThreadStream& s, Kind kind) {
+        for (const ThreadEvent& e : s.events)
+            if (e.kind == kind) return e;
+        FAIL("no such record");
+        return ThreadEvent{};
+    };
+    const ThreadEvent acquire0 = find(threads.threads[0], Kind::Acquire);
+    CHECK(acquire0.time == 20);
+    CHECK(acquire0.value == 7);
+    CHECK(acquire0.order == 1);
+    CHECK(path_of(loaded.trace, acquire0.cnode) == "main/!$omp parallel/!$omp critical");
+    const ThreadEvent release1 = find(threads.threads[1], Kind::Release);
+    CHECK(release1.time == 50);
+    CHECK(release1.order == 2);
+    CHECK(path_of(loaded.trace, release1.cnode) == "main/!$omp parallel/!$omp critical");
+}
+
+TEST_CASE("Threads: MPI on a worker thread is left out with a warning", "[loader][threads]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").fork(10, 2).team_begin(10).enter(10, "!$omp parallel");
+        t.rank(r).leave(90).team_end(90).join(90).leave(100);
+        t.thread(r, 1).team_begin(10).enter(10, "!$omp parallel");
+    }
+    // Worker 1 of rank 0 sends to rank 1's worker: two records of MPI on
+    // threads other than the master.
+    t.thread(0, 1).send(20, 30, 1, 0, 8);
+    t.thread(1, 1).recv(20, 40, 0, 0, 8);
+    for (int r = 0; r < 2; ++r) t.thread(r, 1).leave(90).team_end(90);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
+    CHECK(loaded.trace.messages.empty());
+    CHECK(loaded.trace.threads.worker_mpi_records == 1);
+    REQUIRE(loaded.stats.damage.size() == 1);
+    CHECK(loaded.stats.damage[0] ==
+          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) left out (MPI is analyzed on the master thread only)");
+    // The worker's MPI_Send visit itself is kept, below its region.
+    const ThreadStream& worker = loaded.trace.threads.threads[1];
+    REQUIRE(worker.events.size() == 6);
+    CHECK(path_of(loaded.trace, worker.events[2].cnode) == "main/!$omp parallel/MPI_Send");
+}
+
+TEST_CASE("Threads: a pure MPI trace has no thread streams", "[loader][threads]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    for (int r = 0; r < 2; ++r) t.rank(r).enter(0, "main").leave(10);
+    t.write(dir.path());
+    CHECK(load_local_trace(dir.anchor(), 1, 2).trace.threads.empty());
+}

@@ -1,0 +1,247 @@
+#include "trace/thread_stream_loader.hpp"
+
+#include <filesystem>
+#include <utility>
+
+#include "common/error.hpp"
+
+namespace hindsight::trace {
+
+void MasterThreadRecords::add(std::uint64_t time, ThreadEventKind kind, std::uint32_t value, std::uint32_t order) {
+    const std::optional<Ticks> t = clock_.correct(time);
+    if (!t) throw Error(file_, "a thread record of the master at " + std::to_string(time) + " lies outside the trace");
+    records_.push_back({ThreadEvent{*t, kNoCallPath, value, order, kind}, trace_.events.size()});
+}
+
+std::vector<Location> worker_locations(const Definitions& definitions, LocationId master) {
+    std::vector<Location> workers;
+    LocationGroupId group = kNoId;
+    for (const Location& l : definitions.locations)
+        if (l.id == master) group = l.group;
+    if (group == kNoId) return workers;
+    for (const Location& l : definitions.locations)
+        if (l.group == group && l.id != master && l.name != "VOID") workers.push_back(l);
+    return workers;
+}
+
+namespace {
+
+// The master's stream: its stored visits in order, its thread records
+// slotted in where they were read, each record with the call path in force.
+// Also the call path of each fork, in order, where the workers' regions hang.
+ThreadStream master_stream(const LocalTrace& trace, const MasterThreadRecords& records,
+                           std::vector<CallPathId>& fork_paths) {
+    ThreadStream stream;
+    stream.location = *trace.definitions.location_of_rank(trace.rank);
+    for (const Location& l : trace.definitions.locations)
+        if (l.id == stream.location) stream.name = l.name;
+    stream.events.reserve(trace.events.size() + records.seen());
+    CallPathId current = kNoCallPath;
+    std::size_t next = 0;
+    const auto slot_in = [&](std::size_t position) {
+        for (; next < records.records().size() && records.records()[next].position <= position; ++next) {
+            ThreadEvent e = records.records()[next].event;
+            e.cnode = current;
+            if (e.kind == ThreadEventKind::Fork) fork_paths.push_back(current);
+            stream.events.push_back(e);
+        }
+    };
+    for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        slot_in(i);
+        const Event& e = trace.events[i];
+        if (e.kind == EventKind::Enter) {
+            stream.events.push_back({e.time, e.cnode, 0, 0, ThreadEventKind::Enter});
+            current = e.cnode;
+        } else if (e.kind == EventKind::Leave) {
+            stream.events.push_back({e.time, e.cnode, 0, 0, ThreadEventKind::Leave});
+            current = trace.call_tree.node(e.cnode).parent;
+        }
+    }
+    slot_in(trace.events.size());
+    return stream;
+}
+
+// What reading one worker's records keeps.
+struct WorkerSink : CallbackGuard {
+    WorkerSink(const TraceDefinitions& d, LocalTrace& t, const ClockCorrection& c, const std::vector<CallPathId>& f,
+               ThreadStream& s, std::string where)
+        : defs(d), trace(t), clock(c), fork_paths(f), stream(s), file(std::move(where)) {}
+    const TraceDefinitions& defs;
+    LocalTrace& trace;
+    const ClockCorrection& clock;
+    const std::vector<CallPathId>& fork_paths;
+    ThreadStream& stream;
+    std::string file;
+    // The open regions' call paths, innermost last; a team's base (the
+    // master's path at its fork) is the bottom of its part.
+    std::vector<CallPathId> open;
+    std::size_t teams = 0;
+    std::uint64_t handled = 0;
+    std::uint64_t mpi_records = 0;
+    std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
+    Ticks last = 0;
+    bool any = false;
+
+    CallPathId current() const { return open.empty() ? kNoCallPath : open.back(); }
+    // As the master's store checks its records (event_store_builder.hpp):
+    // inside the trace's span, and never back in time beyond jitter, which
+    // is clamped and counted.
+    Ticks corrected(std::uint64_t time) {
+        const std::optional<Ticks> t = clock.correct(time);
+        if (!t || !clock.window().holds(*t))
+            throw Error(file, "a record of " + stream.name + " at " + std::to_string(time) +
+                                  " lies outside the trace's time span");
+        if (any && *t < last) {
+            if (last - *t > ClockCorrection::jitter_tolerance(defs.definitions.clock))
+                throw Error(file, "a record of " + stream.name + " at " + std::to_string(time) +
+                                      " goes back in time behind the record before it");
+            ++fixups;
+            return last;
+        }
+        any = true;
+        last = *t;
+        return last;
+    }
+    void push(std::uint64_t time, ThreadEventKind kind, std::uint32_t value = 0, std::uint32_t order = 0) {
+        ++handled;
+        stream.events.push_back({corrected(time), current(), value, order, kind});
+    }
+    void enter(std::uint64_t time, OTF2_RegionRef ref) {
+        const auto region = defs.region_ids.find(ref);
+        if (!region) throw Error(file, stream.name + " enters an undefined region " + std::to_string(ref));
+        ++handled;
+        const CallPathId path = trace.call_tree.child(current(), *region);
+        stream.events.push_back({corrected(time), path, 0, 0, ThreadEventKind::Enter});
+        open.push_back(path);
+    }
+    void leave(std::uint64_t time, OTF2_RegionRef ref) {
+        const auto region = defs.region_ids.find(ref);
+        if (open.empty() || !region || trace.call_tree.node(open.back()).region != *region)
+            throw Error(file, stream.name + " leaves region " + std::to_string(ref) + " that it is not in");
+        ++handled;
+        stream.events.push_back({corrected(time), open.back(), 0, 0, ThreadEventKind::Leave});
+        open.pop_back();
+    }
+    void team_begin(std::uint64_t time) {
+        if (teams >= fork_paths.size())
+            throw Error(file, stream.name + " begins more thread teams than its master forked (" +
+                                  std::to_string(fork_paths.size()) + ")");
+        open.push_back(fork_paths[teams++]);
+        push(time, ThreadEventKind::TeamBegin);
+    }
+    void team_end(std::uint64_t time) {
+        push(time, ThreadEventKind::TeamEnd);
+        if (open.size() != 1)
+            throw Error(file, stream.name + " ends a thread team inside a region of it");
+        open.pop_back();
+    }
+};
+
+WorkerSink& worker(void* ud) { return *static_cast<WorkerSink*>(ud); }
+
+template <typename... Rest>
+OTF2_CallbackCode count_mpi(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, Rest...) {
+    ++worker(ud).mpi_records;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+otf2::EvtCallbacks worker_callbacks() {
+    otf2::EvtCallbacks cb(OTF2_EvtReaderCallbacks_New());
+    auto* c = cb.get();
+    OTF2_EvtReaderCallbacks_SetEnterCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RegionRef r) {
+            return worker(ud).guarded([&] { worker(ud).enter(t, r); });
+        });
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RegionRef r) {
+            return worker(ud).guarded([&] { worker(ud).leave(t, r); });
+        });
+    OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CommRef) {
+            return worker(ud).guarded([&] { worker(ud).team_begin(t); });
+        });
+    OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CommRef) {
+            return worker(ud).guarded([&] { worker(ud).team_end(t); });
+        });
+    OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_Paradigm,
+              std::uint32_t lock, std::uint32_t order) {
+            return worker(ud).guarded([&] { worker(ud).push(t, ThreadEventKind::Acquire, lock, order); });
+        });
+    OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_Paradigm,
+              std::uint32_t lock, std::uint32_t order) {
+            return worker(ud).guarded([&] { worker(ud).push(t, ThreadEventKind::Release, lock, order); });
+        });
+    // MPI on a worker thread: not analyzed in this version (doc/analyzer.md).
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(c, &count_mpi);
+    return cb;
+}
+
+}  // namespace
+
+ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
+                                  const MasterThreadRecords& master, std::span<const Location> workers,
+                                  LocalDefinitionsReader read_local, LoadStats& stats) {
+    ThreadStreams streams;
+    std::vector<CallPathId> fork_paths;
+    streams.threads.push_back(master_stream(trace, master, fork_paths));
+    const auto event_file = [&](LocationId l) {
+        return (std::filesystem::path(trace.anchor_path).replace_extension() / (std::to_string(l) + ".evt")).string();
+    };
+    std::uint32_t number = 0;
+    std::vector<ClockCorrection> clocks;
+    for (const Location& w : workers) clocks.push_back(read_local(reader, w.id, defs, trace.anchor_path));
+    otf2::EvtFiles files(reader, "cannot open the event files of the threads");
+    const auto callbacks = worker_callbacks();
+    std::uint64_t skipped = 0;
+    std::size_t with_mpi = 0;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const Location& w = workers[i];
+        ThreadStream& stream = streams.threads.emplace_back();
+        stream.location = w.id;
+        stream.name = w.name.empty() ? "thread " + std::to_string(i + 1) : w.name;
+        stream.thread = ++number;
+        stream.events.reserve(w.event_count);
+        WorkerSink sink(defs, trace, clocks[i], fork_paths, stream, event_file(w.id));
+        otf2::EvtReader events(reader, OTF2_Reader_GetEvtReader(reader.get(), w.id));
+        if (!events) reader.check(OTF2_ERROR_INVALID, "cannot read the events of " + stream.name);
+        reader.check(OTF2_EvtReader_ApplyClockOffsets(events.get(), false), "cannot set up event reading");
+        reader.check(OTF2_Reader_RegisterEvtCallbacks(reader.get(), events.get(), callbacks.get(), &sink),
+                     "cannot read the events of " + stream.name);
+        std::uint64_t read = 0;
+        const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalEvents(reader.get(), events.get(), &read);
+        sink.rethrow_if_interrupted();
+        reader.check(code, "cannot read the events of " + stream.name, event_file(w.id));
+        if (!sink.open.empty()) throw Error(event_file(w.id), stream.name + " ends inside a region");
+        if (read < w.event_count)
+            throw Error(event_file(w.id), "the event stream of " + stream.name + " holds " + std::to_string(read) +
+                                              " of its " + std::to_string(w.event_count) +
+                                              " events (truncated trace?)");
+        stats.timestamp_fixups += sink.fixups;
+        streams.worker_mpi_records += sink.mpi_records;
+        with_mpi += sink.mpi_records > 0;
+        skipped += read - sink.handled - sink.mpi_records;
+    }
+    stats.other_skipped += skipped;
+    if (streams.worker_mpi_records > 0)
+        stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
+                               std::to_string(streams.worker_mpi_records) + " MPI records on " +
+                               std::to_string(with_mpi) +
+                               " OpenMP worker thread(s) left out (MPI is analyzed on the master thread only)");
+    return streams;
+}
+
+}  // namespace hindsight::trace

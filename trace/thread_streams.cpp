@@ -1,0 +1,11 @@
+#include "trace/thread_streams.hpp"
+
+namespace hindsight::trace {
+
+void ThreadStreams::renumber_call_paths(std::span<const CallPathId> mapping) {
+    for (ThreadStream& stream : threads)
+        for (ThreadEvent& e : stream.events)
+            if (e.cnode != kNoCallPath) e.cnode = mapping[e.cnode];
+}
+
+}  // namespace hindsight::trace

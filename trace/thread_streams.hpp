@@ -1,0 +1,63 @@
+// The OpenMP threads of one analysis rank: every CPU-thread location of the
+// rank's location group, the master (the rank's MPI location) first, each
+// as a stream of the events the OpenMP analysis reads (region visits with
+// their call paths, fork and join, team begin and end, lock acquisitions).
+//
+// The master's MPI events stay in LocalTrace::events, where every MPI
+// analysis reads them; its stream here repeats its visits (call paths and
+// times) merged with its thread records, so that the OpenMP analysis sees
+// every thread alike. A rank whose group holds one thread has no streams:
+// a pure MPI trace costs nothing here.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/call_tree.hpp"
+#include "common/clock.hpp"
+#include "common/definitions.hpp"
+
+namespace hindsight::trace {
+
+enum class ThreadEventKind : std::uint8_t {
+    Enter,      // cnode: the call path entered
+    Leave,      // cnode: the call path left
+    Fork,       // master only: a parallel region's team is forked (value: team size)
+    Join,       // master only: the team is joined
+    TeamBegin,  // the thread begins its part in a team (first event of a region)
+    TeamEnd,    // ... and ends it (last event of the region)
+    Acquire,    // a lock is taken (value: lock id, order: acquisition order)
+    Release,    // a lock is given back (order: that of its acquisition)
+};
+
+struct ThreadEvent {
+    Ticks time = 0;
+    CallPathId cnode = kNoCallPath;  // Enter/Leave; for the others the path in force
+    std::uint32_t value = 0;
+    std::uint32_t order = 0;
+    ThreadEventKind kind = ThreadEventKind::Enter;
+};
+
+struct ThreadStream {
+    LocationId location = 0;
+    std::string name;           // as the trace names the location ("OMP thread 1")
+    std::uint32_t thread = 0;   // the OpenMP thread number, 0 for the master
+    std::vector<ThreadEvent> events;
+};
+
+struct ThreadStreams {
+    // Master first, then the workers in the order the trace defines them.
+    std::vector<ThreadStream> threads;
+    // MPI event records of worker threads, which this analysis leaves out.
+    std::uint64_t worker_mpi_records = 0;
+
+    bool empty() const { return threads.empty(); }
+    std::size_t size() const { return threads.size(); }
+    // After the call trees were unified: `mapping` takes each rank-local
+    // call path id to the global one.
+    void renumber_call_paths(std::span<const CallPathId> mapping);
+};
+
+}  // namespace hindsight::trace
