@@ -19,8 +19,10 @@ ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master
         LocalCube& cube = findings.workers.emplace_back(trace.call_tree.size());
         worker_exclusive.push_back(book_worker_profile(trace, t, teams, cube));
     }
+    std::vector<Ticks> master_time = master_exclusive;
+    book_master_team_edges(trace, teams, master, master_time);
     std::vector<LocalCube*> cubes{&master};
-    std::vector<const std::vector<Ticks>*> exclusive{&master_exclusive};
+    std::vector<const std::vector<Ticks>*> exclusive{&master_time};
     for (std::size_t w = 0; w < findings.workers.size(); ++w) {
         cubes.push_back(&findings.workers[w]);
         exclusive.push_back(&worker_exclusive[w]);

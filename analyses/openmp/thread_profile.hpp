@@ -19,4 +19,12 @@ namespace hindsight::analyses {
 std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
                                        LocalCube& cube);
 
+// The same rule on the master: its parallel region, too, lasts from its fork
+// to its join, so the time between the fork and its entry into the region,
+// and between its exit and the join (the team's start and end), moves from
+// the enclosing call path to the region's. `exclusive` is the master's
+// exclusive time by call path in ticks, moved alike.
+void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
+                            std::vector<Ticks>& exclusive);
+
 }  // namespace hindsight::analyses

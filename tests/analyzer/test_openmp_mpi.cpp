@@ -316,3 +316,32 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     CHECK(a.at("time", "main/!$omp parallel", 0, 1) == Approx(29 * ns));
     CHECK(a.at("time", "main/!$omp parallel/MPI_Send", 0, 1) == Approx(1 * ns));
 }
+
+TEST_CASE("OpenMP: the master's region, too, lasts from the fork to the join", "[openmp]") {
+    // As one_region(), but the master enters the region at 120, 20 after
+    // its fork at 100, and leaves it at 390, 10 before its join at 400.
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(100, 2).team_begin(100).enter(120, "!$omp parallel @a.c:1");
+    master.region(120, 200, "work").region(200, 390, "!$omp implicit barrier @a.c:9");
+    master.leave(390).team_end(390).join(400).region(400, 900, "serial").leave(1000);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(110).enter(110, "!$omp parallel @a.c:1");
+    worker.region(110, 300, "work").region(300, 390, "!$omp implicit barrier @a.c:9");
+    worker.leave(395).team_end(395);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    // The region counts 100-400 on the master: 300, less work 80 and the
+    // barrier 190: 30 of its own; main keeps 1000 - 300 - 500 = 200.
+    CHECK(a.at("time", kRegion, 0, 0) == Approx(30 * ns));
+    CHECK(a.at("time", "main", 0, 0) == Approx(200 * ns));
+    // Its late entry is the fork's overhead on the master.
+    CHECK(a.at("omp_fork", kRegion, 0, 0) == Approx(20 * ns));
+    // The serial phases are main's 200 and serial's 500: what the worker
+    // idles, and (one worker) the master's idleness delay costs.
+    CHECK(a.at("omp_idle_threads", "main", 0, 1) == Approx(200 * ns));
+    CHECK(a.at("omp_idle_threads", "main/serial", 0, 1) == Approx(500 * ns));
+    CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("delay_ompidle", "main/serial", 0, 0) == Approx(500 * ns));
+}
