@@ -84,15 +84,15 @@ DELIBERATE_DIFFERENCES = [
 # skipped; doc/analyzer.md says what is left out. Metrics that Scalasca
 # has and our report lacks (delay_ompbarrier_longterm,
 # delay_ompidle_longterm) compare_reports lists itself.
-HYBRID = ("hybrid_fig13", "omp_critical", "omp_ibarrier", "omp_idle")
+HYBRID = ("hybrid_fig13", "omp_critical", "omp_ibarrier", "omp_idle", "hybrid-collected")
 NOT_YET_COMPARED = [
     (trace, metric, "", "the critical path does not follow threads yet")
     for trace in HYBRID
     for metric in ("critical_path", "critical_path_activities", "critical_imbalance_impact",
-                   "inter_partition_imbalance")
+                   "inter_partition_imbalance", "non_critical_path_activities")
 ] + [
     (trace, metric, "", "MPI delay costs do not pass through OpenMP barrier waits yet")
-    for trace in ("hybrid_fig13",)
+    for trace in ("hybrid_fig13", "hybrid-collected")
     for metric in ("delay_latesender", "delay_latesender_longterm", "mpi_wait_indirect_latesender")
 ]
 
