@@ -629,8 +629,7 @@ void Measurement::write_trace(TimerSample program_end) {
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
                            source_groups_.sets(), io_.files(), io_.handles(), threads_.thread_events,
-                           threads_.team_sizes};
-    local.rma_windows = rma_.windows();
+                           threads_.team_sizes, rma_.windows()};
     local.regions.insert(local.regions.end(), threads_.regions.begin(), threads_.regions.end());
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
@@ -683,8 +682,7 @@ void Measurement::write_profile(TimerSample program_end) {
             " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
     }
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets(),
-                           io_.files(), io_.handles(), {}, {}};
-    local.rma_windows = rma_.windows();
+                           io_.files(), io_.handles(), {}, {}, rma_.windows()};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         if (world_rank_ == 0) say(transferred.failure + "; no profile is written");
