@@ -8,7 +8,7 @@ namespace hindsight::collect {
 
 // Each rank's maps travel as one array: the sizes of the region,
 // communicator, group and file maps, then the maps, the handle map last.
-constexpr std::size_t kMapSizes = 4;
+constexpr std::size_t kMapSizes = 5;
 
 namespace {
 
@@ -69,12 +69,14 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
                 const auto& groups = out.unified.group_maps[static_cast<std::size_t>(r)];
                 const auto& files = out.unified.io_file_maps[static_cast<std::size_t>(r)];
                 const auto& handles = out.unified.io_handle_maps[static_cast<std::size_t>(r)];
+                const auto& windows = out.unified.rma_win_maps[static_cast<std::size_t>(r)];
                 // The sizes of all but the last map, then the maps.
-                for (const auto* map : {&regions, &comms, &groups, &files}) maps.push_back(map->size());
-                for (const auto* map : {&regions, &comms, &groups, &files, &handles})
+                for (const auto* map : {&regions, &comms, &groups, &files, &handles}) maps.push_back(map->size());
+                for (const auto* map : {&regions, &comms, &groups, &files, &handles, &windows})
                     maps.insert(maps.end(), map->begin(), map->end());
-                map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(
-                    kMapSizes + regions.size() + comms.size() + groups.size() + files.size() + handles.size());
+                map_sizes[static_cast<std::size_t>(r)] = static_cast<int>(kMapSizes + regions.size() + comms.size() +
+                                                                          groups.size() + files.size() +
+                                                                          handles.size() + windows.size());
             }
         } catch (const std::exception& e) {
             unified = 0;
@@ -101,11 +103,12 @@ TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> 
             std::vector<std::uint64_t>& map = m == 0 ? out.region_map
                                               : m == 1 ? out.comm_map
                                               : m == 2 ? out.group_map
-                                                       : out.io_file_map;
+                                              : m == 3 ? out.io_file_map
+                                                       : out.io_handle_map;
             map.assign(next, next + size);
             next += size;
         }
-        out.io_handle_map.assign(next, my_map.end());
+        out.rma_win_map.assign(next, my_map.end());
     }
     return out;
 }

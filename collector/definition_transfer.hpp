@@ -23,6 +23,7 @@ struct TransferredDefinitions {
     std::vector<std::uint64_t> group_map;  // of the receive sources' groups
     std::vector<std::uint64_t> io_file_map;
     std::vector<std::uint64_t> io_handle_map;
+    std::vector<std::uint64_t> rma_win_map;
     UnifiedDefinitions unified;  // rank 0 only
     bool failed = false;         // rank 0 could not unify: there are no maps
     std::string failure;         // rank 0 only: why

@@ -60,6 +60,22 @@ void unify_thread_teams(const std::vector<LocalDefinitions>& ranks, UnifiedDefin
     }
 }
 
+// A window is (global communicator, number among its windows) on every
+// member alike (rma_registry.hpp): that pair is its identity.
+void unify_rma_windows(const std::vector<LocalDefinitions>& ranks, UnifiedDefinitions& out) {
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> ids;
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+        for (const RmaWinRecord& w : ranks[r].rma_windows) ids.emplace(std::pair{out.comm_maps[r].at(w.comm), w.number}, 0);
+    for (auto& [key, id] : ids) {
+        id = out.rma_windows.size();
+        out.rma_windows.push_back(static_cast<OTF2_CommRef>(key.first));
+    }
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        auto& map = out.rma_win_maps.emplace_back();
+        for (const RmaWinRecord& w : ranks[r].rma_windows) map.push_back(ids.at({out.comm_maps[r].at(w.comm), w.number}));
+    }
+}
+
 }  // namespace
 
 UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
@@ -159,6 +175,7 @@ UnifiedDefinitions unify(const std::vector<LocalDefinitions>& ranks) {
             out.io_handles.push_back({static_cast<std::uint32_t>(files.at(h.file)), comm});
         }
     }
+    unify_rma_windows(ranks, out);
     unify_thread_teams(ranks, out);
     return out;
 }

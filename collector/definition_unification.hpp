@@ -59,6 +59,11 @@ struct UnifiedDefinitions {
     std::vector<IoHandleRecord> io_handles;
     std::vector<std::vector<std::uint64_t>> io_file_maps;    // per rank
     std::vector<std::vector<std::uint64_t>> io_handle_maps;  // per rank
+    // MPI RMA: the windows, each on its global communicator, ordered by
+    // (communicator, number among that communicator's windows); the same
+    // window of all its members is one.
+    std::vector<OTF2_CommRef> rma_windows;
+    std::vector<std::vector<std::uint64_t>> rma_win_maps;  // per rank
     // OpenMP: per rank the events of its thread locations after the master
     // (location id (t << 32) | rank for thread t). Their teams are
     // communicators after the MPI ones (comm_maps continues with them),

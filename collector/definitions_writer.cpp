@@ -62,6 +62,16 @@ void write_io_definitions(OTF2_GlobalDefWriter* w, StringTable& s, const Unified
     }
 }
 
+// Score-P's definitions of MPI RMA windows: each on its communicator, with
+// RMA_WIN_CREATE and RMA_WIN_DESTROY events in the calls that create and
+// free it.
+std::string window_name(std::size_t win) { return "MPI window " + std::to_string(win); }
+void write_rma_windows(OTF2_GlobalDefWriter* w, StringTable& s, const UnifiedDefinitions& d) {
+    for (std::size_t win = 0; win < d.rma_windows.size(); ++win)
+        OTF2_GlobalDefWriter_WriteRmaWin(w, static_cast<OTF2_RmaWinRef>(win), s.ref(window_name(win)),
+                                         d.rma_windows[win], OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+}
+
 std::string rank_name(std::size_t rank) { return "MPI Rank " + std::to_string(rank); }
 // Score-P's names of a rank's threads.
 std::string thread_name(std::size_t thread) {
@@ -103,6 +113,7 @@ void collect_strings(StringTable& s, const UnifiedDefinitions& d, const ProgramC
         for (std::size_t dim = 0; dim < c.cart_dims.size(); ++dim) s.ref(dimension_name(dim));
     if (!d.io_files.empty()) s.ref(kMpiIo);
     for (const auto& f : d.io_files) s.ref(f);
+    for (std::size_t win = 0; win < d.rma_windows.size(); ++win) s.ref(window_name(win));
 }
 
 // Cartesian topologies as OTF2 defines them: one CartDimension per
@@ -201,6 +212,7 @@ void write_global_definitions(OTF2_GlobalDefWriter* w, const UnifiedDefinitions&
     }
     write_cartesian_topologies(w, s, d);
     write_io_definitions(w, s, d);
+    write_rma_windows(w, s, d);
     if (d.receive_sources)
         OTF2_GlobalDefWriter_WriteAttribute(w, kReceiveSourcesAttributeId, s.ref(kReceiveSourcesAttribute),
                                             s.ref(kReceiveSourcesDescription), OTF2_TYPE_GROUP);

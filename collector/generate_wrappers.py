@@ -52,6 +52,11 @@ KINDS = {
     "file_delete": ({"role"}, ["filename"]),
     "file_seek": ({"role", "position"}, ["fh", "offset", "whence"]),
     "file_io": ({"role", "mode", "collective", "form"}, ["fh"]),
+    "win_create": ({"role", "op"}, ["comm", "win"]),
+    "win_free": ({"role"}, ["win"]),
+    "win_fence": ({"role"}, ["win"]),
+    "rma": ({"role", "op", "atomic", "sent", "received"}, ["target_rank", "win"]),
+    "rma_complete": ({"role", "target"}, ["win"]),
 }
 
 REQUIRED_KEYS = {
@@ -64,6 +69,8 @@ REQUIRED_KEYS = {
     "comm_free": {"comm"},
     "file_seek": {"position"},
     "file_io": {"mode", "collective", "form"},
+    "win_create": {"op"},
+    "rma": {"op"},
 }
 
 ROLES = {"FUNCTION", "POINT2POINT", "BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE",
@@ -94,6 +101,15 @@ FILE_IO_FORMS = {
     "begin": ["count", "datatype"],
     "end": ["status"],
 }
+
+# The OTF2 collective operation of a window's creation, by op= of win_create.
+WIN_CREATE_OPS = {"create": "OTF2_COLLECTIVE_OP_CREATE_HANDLE",
+                  "allocate": "OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE"}
+# The RMA transfer kinds (op= of rma) and OTF2's atomic types (atomic=).
+RMA_OPS = {"put", "get", "atomic"}
+RMA_ATOMICS = {"ACCUMULATE", "FETCH_AND_ACCUMULATE", "COMPARE_AND_SWAP"}
+# sent=/received= of rma: COUNT:TYPE, COUNT a parameter or a number.
+RMA_BYTES = re.compile(r"^(\w+):(\w+)$")
 
 # Parameters the completion handlers take, by form; "flag" only for tests.
 COMPLETE_ARGS = {
@@ -259,6 +275,25 @@ def check_names(function, needed_params):
             raise SpecError(function.line, "collective must be yes or no")
         for name in FILE_IO_FORMS[keys["form"]]:
             need(name, f"form '{keys['form']}'")
+    if function.kind == "win_create" and keys["op"] not in WIN_CREATE_OPS:
+        raise SpecError(function.line, "op must be create or allocate")
+    if function.kind == "rma":
+        if keys["op"] not in RMA_OPS:
+            raise SpecError(function.line, "op must be put, get or atomic")
+        if (keys["op"] == "atomic") != ("atomic" in keys) or keys.get("atomic", "ACCUMULATE") not in RMA_ATOMICS:
+            raise SpecError(function.line, "atomic= (ACCUMULATE, FETCH_AND_ACCUMULATE or COMPARE_AND_SWAP) "
+                                           "goes with op=atomic alone")
+        for key in ("sent", "received"):
+            if key not in keys:
+                continue
+            rule = RMA_BYTES.match(keys[key])
+            if not rule:
+                raise SpecError(function.line, f"{key} must read COUNT:TYPE")
+            if not rule.group(1).isdigit():
+                need(rule.group(1), f"key {key}")
+            need(rule.group(2), f"key {key}")
+    if function.kind == "rma_complete" and "target" in keys:
+        need(keys["target"], "key target")
     if function.kind == "file_seek" and keys["position"] not in ("individual", "shared"):
         raise SpecError(function.line, "position must be individual or shared")
 
@@ -437,6 +472,32 @@ def body(function):
                 with_rc(["if (hs_io) on_file_io_issued(call, hs_io, hs_rc, request);"])
             else:
                 with_rc(["if (hs_io) on_file_io_split(call, hs_io, hs_rc);"])
+    elif kind == "win_create":
+        lines.append("if (call) on_rma_collective_begin(call);")
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) "
+                 f"on_win_created(call, comm, *win, {WIN_CREATE_OPS[k['op']]});"])
+    elif kind == "win_free":
+        # MPI sets *win to MPI_WIN_NULL: the handle is read before.
+        lines.append("const MPI_Win hs_win = *win;")
+        lines.append("if (call) on_rma_collective_begin(call, hs_win);")
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_win_freed(call, hs_win);"])
+    elif kind == "win_fence":
+        lines.append("if (call) on_rma_collective_begin(call, win);")
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) on_win_fence(call, win);"])
+    elif kind == "rma":
+        def rma_bytes(key):
+            if key not in k:
+                return "0"
+            count, datatype = RMA_BYTES.match(k[key]).groups()
+            return f"rma_bytes({count}, {datatype})"
+        atomic = f"OTF2_RMA_ATOMIC_TYPE_{k.get('atomic', 'ACCUMULATE')}"
+        lines.append(f"if (call) on_rma_transfer(call, win, target_rank, RmaKind::{k['op'].capitalize()}, {atomic}, "
+                     f"{rma_bytes('sent')}, {rma_bytes('received')});")
+        lines.append(f"return {call};")
+    elif kind == "rma_complete":
+        target = k.get("target")
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) on_rma_complete(call, win, "
+                 f"{'std::optional<int>(' + target + ')' if target else 'std::nullopt'});"])
     else:  # pragma: no cover - KINDS and this function must agree
         raise AssertionError(kind)
     return lines

@@ -39,6 +39,11 @@ std::vector<std::byte> serialize(const LocalDefinitions& defs) {
     }
     w.put_span<std::uint64_t>(defs.thread_events);
     w.put_span<std::uint32_t>(defs.team_sizes);
+    w.put<std::uint64_t>(defs.rma_windows.size());
+    for (const RmaWinRecord& win : defs.rma_windows) {
+        w.put<std::uint64_t>(win.comm);
+        w.put<std::uint64_t>(win.number);
+    }
     return w.take();
 }
 
@@ -95,6 +100,14 @@ LocalDefinitions deserialize(std::span<const std::byte> bytes, int rank) {
         }
         defs.thread_events = r.get_vector<std::uint64_t>();
         defs.team_sizes = r.get_vector<std::uint32_t>();
+        defs.rma_windows.resize(record_count(r, bytes.size()));
+        for (RmaWinRecord& win : defs.rma_windows) {
+            const auto comm = r.get<std::uint64_t>();
+            const auto number = r.get<std::uint64_t>();
+            if (comm >= defs.comms.size()) throw Error("", "an RMA window on an unknown communicator");
+            if (number > UINT32_MAX) throw Error("", "an RMA window numbered beyond 32 bits");
+            win = {static_cast<OTF2_CommRef>(comm), static_cast<std::uint32_t>(number)};
+        }
         if (!r.empty()) throw Error("", "bytes after the last record");
         return defs;
     } catch (const Error&) {

@@ -1,5 +1,5 @@
 // What one rank defined during the run (regions, communicators, its node,
-// its event count, the groups of its receive sources, its MPI-IO files and handles), and its encoding for the trip to rank 0, which unifies
+// its event count, the groups of its receive sources, its MPI-IO files and handles, its RMA windows), and its encoding for the trip to rank 0, which unifies
 // all ranks' definitions (definition_unification.hpp).
 #pragma once
 
@@ -11,6 +11,7 @@
 
 #include "collector/comm_registry.hpp"
 #include "collector/io_registry.hpp"
+#include "collector/rma_registry.hpp"
 #include "collector/region_registry.hpp"
 
 namespace hindsight::collect {
@@ -31,6 +32,8 @@ struct LocalDefinitions {
     // team, by local team number.
     std::vector<std::uint64_t> thread_events;
     std::vector<std::uint32_t> team_sizes;
+    // MPI RMA: the windows by local id, each on its communicator.
+    std::vector<RmaWinRecord> rma_windows;
 };
 
 std::vector<std::byte> serialize(const LocalDefinitions& defs);

@@ -330,6 +330,48 @@ void Measurement::io_create_handle(std::uint32_t handle, OTF2_IoAccessMode mode,
     record(OTF2_EvtWriter_IoCreateHandle(writer(), nullptr, timestamp(), handle, mode, creation, status));
 }
 
+// MPI RMA's records; a profile counts each as an event a trace would hold.
+void Measurement::rma_win_create(std::uint32_t win) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaWinCreate(writer(), nullptr, timestamp(), win));
+}
+
+void Measurement::rma_win_destroy(std::uint32_t win) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaWinDestroy(writer(), nullptr, timestamp(), win));
+}
+
+void Measurement::rma_collective_begin() {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaCollectiveBegin(writer(), nullptr, timestamp()));
+}
+
+void Measurement::rma_collective_end(OTF2_CollectiveOp op, OTF2_RmaSyncLevel level, std::uint32_t win) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaCollectiveEnd(writer(), nullptr, timestamp(), op, level, win, OTF2_UNDEFINED_UINT32, 0, 0));
+}
+
+void Measurement::rma_put(std::uint32_t win, std::uint32_t target, std::uint64_t bytes, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaPut(writer(), nullptr, timestamp(), win, target, bytes, matching_id));
+}
+
+void Measurement::rma_get(std::uint32_t win, std::uint32_t target, std::uint64_t bytes, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaGet(writer(), nullptr, timestamp(), win, target, bytes, matching_id));
+}
+
+void Measurement::rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAtomicType type, std::uint64_t sent,
+                             std::uint64_t received, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaAtomic(writer(), nullptr, timestamp(), win, target, type, sent, received, matching_id));
+}
+
+void Measurement::rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaOpCompleteBlocking(writer(), nullptr, timestamp(), win, matching_id));
+}
+
 void Measurement::io_destroy_handle(std::uint32_t handle) {
     if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_IoDestroyHandle(writer(), nullptr, timestamp(), handle));
@@ -527,6 +569,7 @@ void Measurement::write_definitions(const TransferredDefinitions& transferred, c
         write_mapping(writer, OTF2_MAPPING_GROUP, transferred.group_map);
         write_mapping(writer, OTF2_MAPPING_IO_FILE, transferred.io_file_map);
         write_mapping(writer, OTF2_MAPPING_IO_HANDLE, transferred.io_handle_map);
+        write_mapping(writer, OTF2_MAPPING_RMA_WIN, transferred.rma_win_map);
         for (const ClockOffset& c : clock_offsets_) {
             OTF2_DefWriter_WriteClockOffset(writer, c.time, c.offset, c.deviation);
         }
@@ -586,7 +629,7 @@ void Measurement::write_trace(TimerSample program_end) {
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
                            source_groups_.sets(), io_.files(), io_.handles(), threads_.thread_events,
-                           threads_.team_sizes};
+                           threads_.team_sizes, rma_.windows()};
     local.regions.insert(local.regions.end(), threads_.regions.begin(), threads_.regions.end());
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
@@ -639,7 +682,7 @@ void Measurement::write_profile(TimerSample program_end) {
             " call paths in " + std::to_string(profile_->memory_bytes()) + " bytes");
     }
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), 0, source_groups_.sets(),
-                           io_.files(), io_.handles(), {}, {}};
+                           io_.files(), io_.handles(), {}, {}, rma_.windows()};
     const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         if (world_rank_ == 0) say(transferred.failure + "; no profile is written");

@@ -36,6 +36,7 @@
 #include "collector/region_registry.hpp"
 #include "collector/request_registry.hpp"
 #include "collector/io_registry.hpp"
+#include "collector/rma_registry.hpp"
 #include "collector/source_groups.hpp"
 #include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
@@ -140,6 +141,7 @@ public:
     }
     CommRegistry& comms() { return comms_; }
     IoRegistry& io() { return io_; }
+    RmaRegistry& rma() { return rma_; }
     RequestRegistry& requests() { return requests_; }
     MessageRegistry& messages() { return messages_; }
     const RegionFilter& filter() const { return filter_; }
@@ -235,6 +237,16 @@ public:
     void io_operation_test(std::uint32_t handle, std::uint64_t matching_id);
     void io_operation_complete(std::uint32_t handle, std::uint64_t bytes, std::uint64_t matching_id);
     void io_operation_cancelled(std::uint32_t handle, std::uint64_t matching_id);
+    // MPI RMA as Score-P records it, on local window ids (rma_registry.hpp).
+    void rma_win_create(std::uint32_t win);
+    void rma_win_destroy(std::uint32_t win);
+    void rma_collective_begin();
+    void rma_collective_end(OTF2_CollectiveOp op, OTF2_RmaSyncLevel level, std::uint32_t win);
+    void rma_put(std::uint32_t win, std::uint32_t target, std::uint64_t bytes, std::uint64_t matching_id);
+    void rma_get(std::uint32_t win, std::uint32_t target, std::uint64_t bytes, std::uint64_t matching_id);
+    void rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAtomicType type, std::uint64_t sent,
+                    std::uint64_t received, std::uint64_t matching_id);
+    void rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id);
     // The local source group of the peers `ranks` of `comm` (local id), as
     // MPI numbers them in the call (the remote group's ranks on an
     // inter-communicator); kNoSources for a rank the communicator lacks.
@@ -309,6 +321,7 @@ private:
     RegionRegistry regions_;
     CommRegistry comms_;
     IoRegistry io_;
+    RmaRegistry rma_;
     RequestRegistry requests_;
     MessageRegistry messages_;
     struct TestRun {

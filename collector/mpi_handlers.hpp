@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include <mpi.h>
 #include <otf2/otf2.h>
@@ -167,6 +168,28 @@ void on_file_io_end(MpiCall& call, MPI_File fh, int rc, const MPI_Status& status
 // Bytes an I/O operation moved, by its status; OTF2_UNDEFINED_UINT64
 // where the status does not say.
 std::uint64_t file_bytes(const MPI_Status& status);
+
+// MPI RMA, as Score-P records it (rma_handlers.cpp): windows created and
+// freed and fences as RMA collective operations on the window, each put,
+// get or atomic operation issued before MPI gets control, and completed
+// (RMA_OP_COMPLETE_BLOCKING) by the synchronization that completes it.
+// Unknown windows (one created while no measurement ran) record nothing.
+enum class RmaKind : std::uint8_t { Put, Get, Atomic };
+// RMA_COLLECTIVE_BEGIN of a window's creation; of a free or fence of `win`.
+void on_rma_collective_begin(MpiCall& call);
+void on_rma_collective_begin(MpiCall& call, MPI_Win win);
+void on_win_created(MpiCall& call, MPI_Comm comm, MPI_Win win, OTF2_CollectiveOp op);
+void on_win_freed(MpiCall& call, MPI_Win win);
+void on_win_fence(MpiCall& call, MPI_Win win);
+// A transfer of `sent` bytes to and `received` bytes from `target` (a rank
+// of the window); `atomic`: the type of an Atomic.
+void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_RmaAtomicType atomic,
+                     std::uint64_t sent, std::uint64_t received);
+// A synchronization that completes the transfers of `win` (to `target`
+// only, if given).
+void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target);
+// `count` elements of `datatype` in bytes (0 if MPI cannot tell).
+std::uint64_t rma_bytes(int count, MPI_Datatype datatype);
 
 // --- the Wait/Test family -------------------------------------------------------
 // Each calls `pmpi(statuses)` with statuses it can read even when the

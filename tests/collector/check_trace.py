@@ -659,6 +659,52 @@ def check_file_io(trace, path):
     equal(len(used), 4, "each rank on a handle of its own")
 
 
+def scenario_rma_transfers(args, workdir):
+    """rma_transfers.c on 3 ranks: per rank the RMA records, each in its
+    call, as its source says they are (Score-P's records, doc/collector.md)."""
+    ranks = 3
+    trace = collect(args, workdir, ranks, args.program, [])
+    windows = list(trace.defs.rma_wins)
+    equal([(w.name, w.comm.name) for w in windows], [("MPI window 0", "MPI_COMM_WORLD"),
+                                                     ("MPI window 1", "MPI_COMM_WORLD")], "RMA windows")
+    Op, Atomic = otf2.CollectiveOp, otf2.RmaAtomicType
+    for r in range(ranks):
+        right = (r + 1) % ranks
+        inside, records = None, []
+        for e in trace.events[r]:
+            if isinstance(e, otf2.events.Enter):
+                inside = e.region.name
+            elif type(e).__name__.startswith("Rma"):
+                records.append((inside, e))
+        kinds = [(inside, type(e).__name__) for inside, e in records]
+        collective = lambda call, event: [(call, "RmaCollectiveBegin"), (call, event), (call, "RmaCollectiveEnd")]
+        expected = (collective("MPI_Win_allocate", "RmaWinCreate") +
+                    [("MPI_Fetch_and_op", "RmaAtomic"), ("MPI_Win_flush", "RmaOpCompleteBlocking"),
+                     ("MPI_Compare_and_swap", "RmaAtomic"), ("MPI_Get_accumulate", "RmaAtomic"),
+                     ("MPI_Win_unlock", "RmaOpCompleteBlocking"), ("MPI_Win_unlock", "RmaOpCompleteBlocking"),
+                     ("MPI_Accumulate", "RmaAtomic"), ("MPI_Win_unlock_all", "RmaOpCompleteBlocking")] +
+                    collective("MPI_Win_free", "RmaWinDestroy") +
+                    collective("MPI_Win_create_dynamic", "RmaWinCreate") +
+                    [("MPI_Win_fence", "RmaCollectiveBegin"), ("MPI_Win_fence", "RmaCollectiveEnd")] * 2 +
+                    collective("MPI_Win_free", "RmaWinDestroy"))
+        equal(kinds, expected, f"rank {r}: RMA records and their calls")
+        if kinds != expected:
+            continue
+        e = [event for _, event in records]
+        ends = [e[2], e[13], e[16], e[18], e[20], e[23]]
+        equal([(x.collective_op, x.win._ref) for x in ends],
+              [(Op.CREATE_HANDLE_AND_ALLOCATE, 0), (Op.DESTROY_HANDLE_AND_DEALLOCATE, 0), (Op.CREATE_HANDLE, 1),
+               (Op.BARRIER, 1), (Op.BARRIER, 1), (Op.DESTROY_HANDLE, 1)], f"rank {r}: collective operations")
+        atomics = [e[3], e[5], e[6], e[9]]
+        equal([(x.type, x.remote, x.bytes_sent, x.bytes_received) for x in atomics],
+              [(Atomic.FETCH_AND_ACCUMULATE, right, 4, 4), (Atomic.COMPARE_AND_SWAP, right, 8, 4),
+               (Atomic.FETCH_AND_ACCUMULATE, right, 8, 8), (Atomic.ACCUMULATE, right, 4, 0)],
+              f"rank {r}: atomic operations (type, target, bytes sent and received)")
+        ids = [x.matching_id for x in atomics]
+        equal(len(set(ids)), 4, f"rank {r}: distinct matching ids")
+        equal([x.matching_id for x in (e[4], e[7], e[8], e[10])], ids, f"rank {r}: completions by matching id")
+
+
 def region_durations(trace, rank, name):
     """Seconds spent in each visit of region `name` on `rank`."""
     resolution = trace.defs.clock_properties.timer_resolution

@@ -16,6 +16,7 @@
 #include "collector/definition_unification.hpp"
 #include "collector/openmp_runtime.hpp"
 #include "collector/region_filter.hpp"
+#include "collector/rma_registry.hpp"
 #include "collector/timer.hpp"
 #include "common/error.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -278,7 +279,7 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
                           {"a.dat", "b.dat"},
                           {{1, 3}, {0, OTF2_UNDEFINED_COMM}},
                           {},
-                          {}};
+                          {}, {{2, 5}}};
     const auto bytes = serialize(defs);
     const LocalDefinitions back = deserialize(bytes, 3);
     CHECK(back.hostname == "node7");
@@ -298,6 +299,9 @@ TEST_CASE("local definitions survive serialization", "[collector][definitions]")
     CHECK(back.io_handles[0].file == 1);
     CHECK(back.io_handles[0].comm == 3);
     CHECK(back.io_handles[1].comm == OTF2_UNDEFINED_COMM);
+    REQUIRE(back.rma_windows.size() == 1);
+    CHECK(back.rma_windows[0].comm == 2);
+    CHECK(back.rma_windows[0].number == 5);
     const std::span<const std::byte> truncated(bytes.data(), bytes.size() - 3);
     CHECK_THROWS_WITH(deserialize(truncated, 3), Catch::Contains("rank 3"));
 }
@@ -313,13 +317,13 @@ TEST_CASE("unification merges regions and communicators by identity", "[collecto
                          mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT)},
                         {world(2), self(), {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}},
                          {half0, dup, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 10, {}, {}, {}, {}, {}};
+                        "a", 10, {}, {}, {}, {}, {}, {}};
     LocalDefinitions r1{{mpi_region("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT),
                          mpi_region("MPI_Send", OTF2_REGION_ROLE_POINT2POINT),
                          {"solve", "solve", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, ""}},
                         {world(2), self(), {half1, dup, "MPI_Comm_split", false, {1}, {}, {}, {}},
                          {dup, kWorldKey, "MPI_Comm_dup", false, {0, 1}, {}, {}, {}}},
-                        "b", 20, {}, {}, {}, {}, {}};
+                        "b", 20, {}, {}, {}, {}, {}, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     REQUIRE(u.regions.size() == 3);
     CHECK(u.regions[2].name == "solve");
@@ -352,9 +356,9 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     // Two ranks; a split into halves {0} and {1}. Rank 0 received from {1}
     // and from nobody, rank 1 from {0} and from {0, 1}.
     LocalDefinitions r0{{}, {world(2), self(), {make_comm_key(0, 1), kWorldKey, "MPI_Comm_split", false, {0}, {}, {}, {}}},
-                        "a", 1, {{1}, {}}, {}, {}, {}, {}};
+                        "a", 1, {{1}, {}}, {}, {}, {}, {}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
-                        "a", 1, {{0}, {0, 1}}, {}, {}, {}, {}};
+                        "a", 1, {{0}, {0, 1}}, {}, {}, {}, {}, {}};
     const LocalDefinitions back = deserialize(serialize(r1), 1);
     CHECK(back.source_groups == r1.source_groups);
     const UnifiedDefinitions u = unify({r0, r1});
@@ -368,7 +372,7 @@ TEST_CASE("receive sources become global groups, sharing a communicator's where 
     CHECK(u.group_maps[1] == std::vector<std::uint64_t>{3, 2});
     CHECK(u.groups[5].members.empty());
     CHECK(u.groups[5].type == OTF2_GROUP_TYPE_COMM_GROUP);
-    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}}}).receive_sources);
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}, {}}}).receive_sources);
 }
 
 TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[collector][definitions]") {
@@ -379,7 +383,7 @@ TEST_CASE("an inter-communicator's ranks follow one order on both sides", "[coll
     CHECK(local_group_first(from_low));
     CHECK_FALSE(local_group_first(from_high));
     for (const CommRecord& first : {from_low, from_high}) {
-        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}, {}, {}, {}, {}};
+        LocalDefinitions rank{{}, {world(4), self(), first}, "a", 0, {}, {}, {}, {}, {}, {}};
         const UnifiedDefinitions u = unify({rank});
         REQUIRE(u.comms.size() == 3);
         CHECK(u.groups[u.comms[2].group].members == std::vector<std::uint64_t>{0, 1, 2, 3});
@@ -403,10 +407,10 @@ TEST_CASE("unification: MPI-IO files by name, a handle per rank's handle on its 
     const CommKey split = make_comm_key(0, 1);
     const CommKey other = make_comm_key(1, 1);
     LocalDefinitions r0{{}, {world(2), self(), {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
-                        "a", 1, {}, {"out.dat"}, {{0, 2}}, {}, {}};
+                        "a", 1, {}, {"out.dat"}, {{0, 2}}, {}, {}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {other, kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}},
                              {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
-                        "a", 1, {}, {"log.dat", "out.dat"}, {{1, 3}, {0, OTF2_UNDEFINED_COMM}}, {}, {}};
+                        "a", 1, {}, {"log.dat", "out.dat"}, {{1, 3}, {0, OTF2_UNDEFINED_COMM}}, {}, {}, {}};
     const UnifiedDefinitions u = unify({r0, r1});
     CHECK(u.io_files == std::vector<std::string>{"out.dat", "log.dat"});
     CHECK(u.io_file_maps[0] == std::vector<std::uint64_t>{0});
@@ -424,13 +428,60 @@ TEST_CASE("unification: MPI-IO files by name, a handle per rank's handle on its 
     CHECK(u.io_handles[2].comm == OTF2_UNDEFINED_COMM);
 }
 
+TEST_CASE("unification: an RMA window is one for all members of its communicator", "[collector][definitions]") {
+    // Rank 0 creates a window on the world, then one on the split-off
+    // communicator (its local comm 2); rank 1 the world's only (its
+    // windows on a communicator come in the same order on every member),
+    // then two on the split (its local comm 3, after one it alone has).
+    const CommKey split = make_comm_key(0, 1);
+    const CommKey other = make_comm_key(1, 1);
+    LocalDefinitions r0{{}, {world(2), self(), {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
+                        "a", 1, {}, {}, {}, {}, {}, {{0, 0}, {2, 0}}};
+    LocalDefinitions r1{{}, {world(2), self(), {other, kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}},
+                             {split, kWorldKey, "MPI_Comm_split", false, {0, 1}, {}, {}, {}}},
+                        "a", 1, {}, {}, {}, {}, {}, {{3, 0}, {0, 0}, {3, 1}}};
+    const UnifiedDefinitions u = unify({r0, r1});
+    REQUIRE(u.rma_windows.size() == 3);
+    REQUIRE(u.rma_win_maps.size() == 2);
+    // The world's window and the split's first are the same on both ranks.
+    CHECK(u.rma_win_maps[0][0] == u.rma_win_maps[1][1]);
+    CHECK(u.rma_win_maps[0][1] == u.rma_win_maps[1][0]);
+    CHECK(u.rma_win_maps[1][2] != u.rma_win_maps[1][0]);
+    CHECK(u.rma_windows[u.rma_win_maps[0][0]] == 0);  // MPI_COMM_WORLD
+    CHECK(u.rma_windows[u.rma_win_maps[1][0]] == u.comm_maps[1][3]);
+    CHECK(u.rma_windows[u.rma_win_maps[1][2]] == u.comm_maps[1][3]);
+}
+
+TEST_CASE("RMA registry: windows numbered per communicator, transfers completed by target", "[collector][rma]") {
+    RmaRegistry rma;
+    const MPI_Win a = MPI_WIN_NULL + 1;
+    const MPI_Win b = MPI_WIN_NULL + 2;
+    CHECK(rma.created(a, 0, false) == 0);
+    CHECK(rma.created(b, 0, true) == 1);
+    CHECK(rma.windows()[1].number == 1);
+    CHECK(rma.allocated(b));
+    CHECK_FALSE(rma.allocated(a));
+    CHECK(rma.issued(a, 1) == 0);
+    CHECK(rma.issued(a, 2) == 1);
+    CHECK(rma.issued(a, 1) == 2);
+    const auto to_one = rma.complete(a, 1);
+    REQUIRE(to_one.size() == 2);
+    CHECK(to_one[0].matching_id == 0);
+    CHECK(to_one[1].matching_id == 2);
+    CHECK(rma.complete(a).size() == 1);
+    CHECK(rma.complete(a).empty());
+    rma.freed(a);
+    CHECK_FALSE(rma.window(a));
+    CHECK_FALSE(rma.issued(a, 0));
+}
+
 TEST_CASE("OpenMP threads become locations (thread << 32) | rank with their teams", "[collector][definitions]") {
     // Rank 0 recorded threads 1 and 2 (5 and 6 events) in teams of 2 and 3
     // threads, rank 1 thread 1 (7 events) in a team of 2; rank 1 also made
     // one communicator, so its team's local index is after three.
-    LocalDefinitions r0{{}, {world(2), self()}, "a", 10, {}, {}, {}, {5, 6}, {2, 3}};
+    LocalDefinitions r0{{}, {world(2), self()}, "a", 10, {}, {}, {}, {5, 6}, {2, 3}, {}};
     LocalDefinitions r1{{}, {world(2), self(), {make_comm_key(1, 1), kWorldKey, "MPI_Comm_split", false, {1}, {}, {}, {}}},
-                        "a", 20, {}, {}, {}, {7}, {2}};
+                        "a", 20, {}, {}, {}, {7}, {2}, {}};
     const LocalDefinitions back = deserialize(serialize(r1), 1);
     CHECK(back.thread_events == std::vector<std::uint64_t>{7});
     CHECK(back.team_sizes == std::vector<std::uint32_t>{2});
@@ -459,7 +510,7 @@ TEST_CASE("OpenMP threads become locations (thread << 32) | rank with their team
     CHECK(u.groups[u.comms[5].group].members == std::vector<std::uint64_t>{3, 4});
     CHECK(u.groups[u.comms[5].group].paradigm == OTF2_PARADIGM_OPENMP);
     // Without threads nothing of this exists.
-    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}}}).openmp);
+    CHECK_FALSE(unify({LocalDefinitions{{}, {world(1), self()}, "a", 1, {}, {}, {}, {}, {}, {}}}).openmp);
 }
 
 TEST_CASE("the launcher finds the libraries a program needs, and libgomp's replacement", "[collector][launcher]") {

@@ -159,6 +159,29 @@ check("on_file_io_begin(call, fh, OTF2_IO_OPERATION_MODE_READ, false, false, cou
       "MPI_File_iread begins a non-blocking individual read")
 check("if (hs_io) on_file_io_issued(call, hs_io, hs_rc, request);" in source, "the read is issued")
 check("const MPI_File hs_file = *fh;" in source, "MPI_File_close reads the handle before MPI clears it")
+result, _, source = generate(
+    "win_create op=create | int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, "
+    "MPI_Comm comm, MPI_Win *win)\n"
+    "win_free | int MPI_Win_free(MPI_Win *win)\n"
+    "rma op=atomic atomic=COMPARE_AND_SWAP sent=2:datatype received=1:datatype role=ATOMIC | "
+    "int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, "
+    "MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)\n"
+    "rma_complete target=rank | int MPI_Win_unlock(int rank, MPI_Win win)\n")
+check(result.returncode == 0, f"a good RMA spec failed: {result.stderr}")
+check("if (call.live() && hs_rc == MPI_SUCCESS) on_win_created(call, comm, *win, OTF2_COLLECTIVE_OP_CREATE_HANDLE);"
+      in source, "MPI_Win_create defines the window once MPI made it")
+check("const MPI_Win hs_win = *win;" in source, "MPI_Win_free reads the handle before MPI clears it")
+check("on_rma_transfer(call, win, target_rank, RmaKind::Atomic, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, "
+      "rma_bytes(2, datatype), rma_bytes(1, datatype));" in source, "a compare-and-swap's bytes both ways")
+check("on_rma_complete(call, win, std::optional<int>(rank));" in source, "MPI_Win_unlock completes those to rank")
+BAD += [
+    ("rma op=put sent=count:datatype | int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype "
+     "origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, "
+     "MPI_Win win)\n", "has no parameter 'count'"),
+    ("rma op=put atomic=ACCUMULATE | int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype "
+     "origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, "
+     "MPI_Win win)\n", "goes with op=atomic alone"),
+]
 for spec, message in BAD:
     result, _, _ = generate(spec)
     check(result.returncode == 1, f"a bad spec must fail: {spec!r}")

@@ -53,6 +53,9 @@ WAITS_WITH_DELAY_COSTS = {
     "mpi_latebroadcast": "delay_12n_aggregate",
     "mpi_wait_nxn": "delay_n2n_aggregate",
     "mpi_io_wait_nxn": "delay_io_n2n_aggregate",
+    "mpi_rma_wait_at_create": "delay_rma_create_aggregate",
+    "mpi_rma_wait_at_free": "delay_rma_free_aggregate",
+    "mpi_rma_wait_at_fence": "delay_rma_fence_aggregate",
 }
 
 
@@ -513,6 +516,44 @@ def fileio():
     return ranks, ["--delay", str(delay)], check
 
 
+def rma():
+    ranks, delay, block = 3, 0.2, 256
+    last = ranks - 1
+
+    def check(c, r):
+        # The last rank reaches the fence that ends the put epoch D late:
+        # the others wait about D for it inside (Wait at Fence), caused by
+        # its delayed_work.
+        for rank in range(0, last):
+            c.at_least(r.at("mpi_rma_wait_at_fence", "main/MPI_Win_fence", rank), 0.5 * delay,
+                       f"rank {rank}: Wait at Fence at main/MPI_Win_fence")
+        c.at_most(r.at("mpi_rma_wait_at_fence", "main/MPI_Win_fence", last), 0.25 * delay,
+                  f"rank {last}: Wait at Fence at main/MPI_Win_fence (it came last)")
+        c.at_least(r.at("comp", "main/delayed_work", last), 0.75 * delay, f"rank {last}: computation at main/delayed_work")
+        for rank in range(ranks):
+            # One put and one get of 256 ints each.
+            c.equal(r.at("bytes_put", "main/MPI_Put", rank), 4.0 * block, f"rank {rank}: bytes put at main/MPI_Put")
+            c.equal(r.at("bytes_get", "main/MPI_Get", rank), 4.0 * block, f"rank {rank}: bytes got at main/MPI_Get")
+            c.equal(r.at("comms_rma_puts", "main/MPI_Put", rank), 1.0, f"rank {rank}: puts at main/MPI_Put")
+            c.equal(r.at("comms_rma_gets", "main/MPI_Get", rank), 1.0, f"rank {rank}: gets at main/MPI_Get")
+        calls = with_lifecycle({"MPI_Win_create": 1, "MPI_Win_fence": 3, "MPI_Put": 1, "MPI_Get": 1,
+                                "MPI_Win_free": 1})
+        check_visits(c, r, "main/", [calls] * ranks)
+
+    def check_trace(c, anchor):
+        # One window, on MPI_COMM_WORLD (all ranks), defined once for all.
+        with otf2.reader.open(anchor) as reader:
+            windows = list(reader.definitions.rma_wins)
+            c.equal(len(windows), 1, "RMA_WIN definitions")
+            for w in windows:
+                c.equal(len(w.comm.group.members), ranks, f"members of the communicator of {w.name}")
+        # OTF2's own reader takes the trace: its reference printer.
+        status, _ = run(["/usr/bin/otf2-print", anchor], echo_output=False)
+        c.equal(status, 0, "otf2-print exit status")
+
+    return ranks, ["--delay", str(delay)], check, {"trace": check_trace}
+
+
 def imbalance(mode):
     ranks, iterations, work, extra = 4, 8, 0.02, 0.02
     expected_imbalance = iterations * extra  # N·D (doc/examples.md)
@@ -754,6 +795,7 @@ SCENARIOS = {
     "neighbors": neighbors,
     "shift": shift,
     "fileio": fileio,
+    "rma": rma,
     "imbalance-static": lambda: imbalance("static"),
     "imbalance-dynamic": lambda: imbalance("dynamic"),
     "imbalance-mixed": lambda: imbalance("mixed"),
@@ -775,7 +817,8 @@ def main():
         parser.add_argument(option, required=True)
     args = parser.parse_args()
     # A scenario may add {"env": the collector's environment, "summary": a
-    # check of the analyzer's summary}.
+    # check of the analyzer's summary, "trace": a check of the trace (its
+    # anchor file)}.
     ranks, program_args, check, *more = SCENARIOS[args.scenario]()
     extra = more[0] if more else {}
     checks = Checks()
@@ -787,6 +830,8 @@ def main():
         check(checks, report)
         if "summary" in extra:
             extra["summary"](checks, summary)
+        if "trace" in extra:
+            extra["trace"](checks, os.path.join(workdir, "trace", "traces.otf2"))
         checks_every_trace(checks, report, spans, summary, args.invariants)
     if checks.failures:
         sys.exit(f"FAIL: {len(checks.failures)} check(s) failed:\n  " + "\n  ".join(checks.failures))

@@ -1,0 +1,94 @@
+// MPI RMA in Score-P's records (see mpi_handlers.hpp): what the generated
+// wrappers of the win_* and rma* kinds of mpi_functions.spec call.
+#include "collector/mpi_handlers.hpp"
+
+namespace hindsight::collect {
+namespace {
+
+// Score-P's synchronization levels: creating and freeing a window
+// synchronize the processes, a fence their memory too.
+constexpr OTF2_RmaSyncLevel kProcessSync = OTF2_RMA_SYNC_LEVEL_PROCESS;
+constexpr auto kFenceSync = static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
+
+// Writes the completion of each transfer of `win` the synchronization
+// completes (only forgets them where the call is not recorded).
+void complete_transfers(MpiCall& call, MPI_Win win, std::uint32_t id, std::optional<int> target) {
+    Measurement& m = call.measurement();
+    for (const RmaPending& done : m.rma().complete(win, target))
+        if (call) m.rma_op_complete_blocking(id, done.matching_id);
+}
+
+}  // namespace
+
+std::uint64_t rma_bytes(int count, MPI_Datatype datatype) {
+    int size = 0;
+    if (count <= 0 || PMPI_Type_size(datatype, &size) != MPI_SUCCESS || size <= 0) return 0;
+    return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+
+void on_rma_collective_begin(MpiCall& call) { call.measurement().rma_collective_begin(); }
+
+void on_rma_collective_begin(MpiCall& call, MPI_Win win) {
+    const Measurement::RegistryLock lock(call.measurement());
+    // No begin without the end an unknown window does not get.
+    if (call.measurement().rma().window(win)) call.measurement().rma_collective_begin();
+}
+
+void on_win_created(MpiCall& call, MPI_Comm comm, MPI_Win win, OTF2_CollectiveOp op) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const bool allocated = op == OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE;
+    const std::uint32_t id = m.rma().created(win, m.comms().id(comm), allocated);
+    if (!call) return;
+    m.rma_win_create(id);
+    m.rma_collective_end(op, kProcessSync, id);
+}
+
+void on_win_freed(MpiCall& call, MPI_Win win) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    const bool allocated = m.rma().allocated(win);
+    m.rma().freed(win);
+    if (!call) return;
+    m.rma_win_destroy(*id);
+    m.rma_collective_end(allocated ? OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE
+                                   : OTF2_COLLECTIVE_OP_DESTROY_HANDLE,
+                         kProcessSync, *id);
+}
+
+void on_win_fence(MpiCall& call, MPI_Win win) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    complete_transfers(call, win, *id, std::nullopt);
+    if (call) m.rma_collective_end(OTF2_COLLECTIVE_OP_BARRIER, kFenceSync, *id);
+}
+
+void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_RmaAtomicType atomic,
+                     std::uint64_t sent, std::uint64_t received) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    // MPI_PROC_NULL: no transfer at all.
+    if (!id || target < 0) return;
+    const std::optional<std::uint64_t> matching = m.rma().issued(win, target);
+    if (!matching) return;
+    const auto remote = static_cast<std::uint32_t>(target);
+    switch (kind) {
+    case RmaKind::Put: m.rma_put(*id, remote, sent, *matching); break;
+    case RmaKind::Get: m.rma_get(*id, remote, received, *matching); break;
+    case RmaKind::Atomic: m.rma_atomic(*id, remote, atomic, sent, received, *matching); break;
+    }
+}
+
+void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (id) complete_transfers(call, win, *id, target);
+}
+
+}  // namespace hindsight::collect

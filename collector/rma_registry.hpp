@@ -1,0 +1,97 @@
+// The MPI RMA windows this process saw, as Score-P defines them for OTF2
+// (RmaWin, on the window's communicator), and the transfers issued on each
+// that no synchronization has completed yet.
+//
+// Global identity without a word exchanged: creating a window is
+// collective over its communicator, so every member creates the windows
+// of that communicator in the same order; the pair (communicator, how many
+// windows of it came before) names a window alike on all members. Local
+// ids here; MPI_Finalize unifies them (definition_unification.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+
+namespace hindsight::collect {
+
+struct RmaWinRecord {
+    OTF2_CommRef comm = OTF2_UNDEFINED_COMM;  // local communicator id
+    std::uint32_t number = 0;                 // windows of that communicator created before it
+};
+
+// A transfer issued and not completed: its matching id and target.
+struct RmaPending {
+    std::uint64_t matching_id = 0;
+    int target = 0;
+};
+
+class RmaRegistry {
+public:
+    // `win`, just created over the communicator of local id `comm`
+    // (`allocated`: with its memory); returns its local id. A handle value
+    // MPI reuses after a free is a new window.
+    std::uint32_t created(MPI_Win win, OTF2_CommRef comm, bool allocated) {
+        const auto id = static_cast<std::uint32_t>(windows_.size());
+        windows_.push_back({comm, created_on_[comm]++});
+        open_[win] = Open{id, allocated, 0, {}};
+        return id;
+    }
+    // Whether MPI allocated the memory of `win` (MPI_Win_allocate & co.).
+    bool allocated(MPI_Win win) const {
+        const auto it = open_.find(win);
+        return it != open_.end() && it->second.allocated;
+    }
+    // The local id of `win`, if this process saw it created.
+    std::optional<std::uint32_t> window(MPI_Win win) const {
+        const auto it = open_.find(win);
+        return it == open_.end() ? std::nullopt : std::optional<std::uint32_t>(it->second.id);
+    }
+    void freed(MPI_Win win) { open_.erase(win); }
+    // A transfer issued on `win` to `target`: its matching id (unique per
+    // window), or nullopt for an unknown window.
+    std::optional<std::uint64_t> issued(MPI_Win win, int target) {
+        const auto it = open_.find(win);
+        if (it == open_.end()) return std::nullopt;
+        const std::uint64_t id = it->second.next_matching_id++;
+        it->second.pending.push_back({id, target});
+        return id;
+    }
+    // Takes the pending transfers of `win` that a synchronization
+    // completes: all of them, or those to `target` (a rank of the window).
+    std::vector<RmaPending> complete(MPI_Win win, std::optional<int> target = std::nullopt) {
+        std::vector<RmaPending> done;
+        const auto it = open_.find(win);
+        if (it == open_.end()) return done;
+        std::vector<RmaPending>& pending = it->second.pending;
+        if (!target) {
+            done.swap(pending);
+            return done;
+        }
+        const auto kept = std::stable_partition(pending.begin(), pending.end(),
+                                                [&](const RmaPending& p) { return p.target != *target; });
+        done.assign(kept, pending.end());
+        pending.erase(kept, pending.end());
+        return done;
+    }
+
+    const std::vector<RmaWinRecord>& windows() const { return windows_; }
+
+private:
+    struct Open {
+        std::uint32_t id = 0;
+        bool allocated = false;
+        std::uint64_t next_matching_id = 0;
+        std::vector<RmaPending> pending;
+    };
+    std::vector<RmaWinRecord> windows_;
+    std::unordered_map<OTF2_CommRef, std::uint32_t> created_on_;
+    std::unordered_map<MPI_Win, Open> open_;
+};
+
+}  // namespace hindsight::collect

@@ -1,0 +1,87 @@
+/* One-sided communication in fence epochs with one late rank: every rank
+ * puts a block of ints into the window of its right neighbour, the last
+ * rank reaches the fence that ends that epoch --delay seconds late (extra
+ * work), so that the others wait inside MPI_Win_fence; then every rank
+ * gets the block its left neighbour received, and checks it. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support/options.h"
+#include "support/spin.h"
+#include "support/start.h"
+
+/* The late rank's computation before the fence, in a call path of its own
+ * (main/delayed_work); it busy-waits, so it is computation. */
+__attribute__((noinline)) void delayed_work(double seconds);
+__attribute__((noinline)) void delayed_work(double seconds)
+{
+    example_spin(seconds);
+}
+
+enum { BLOCK = 256 }; /* ints per put and per get */
+
+int main(int argc, char **argv)
+{
+    int rank = 0;
+    int size = 0;
+    example_start(&argc, &argv, &rank, &size);
+
+    double delay = 0.1;
+    struct example_option options[] = {
+        {"delay", EXAMPLE_SECONDS, &delay, 0, "how late the last rank reaches the fence after the puts"},
+    };
+    const enum example_parse_result parsed = example_parse_options(
+        argc, argv, "Fence epochs (MPI_Win_fence) of puts to the right neighbour and gets from the left "
+                    "one, the last rank late into the fence that ends the puts.",
+        options, sizeof options / sizeof options[0], rank == 0);
+    if (parsed != EXAMPLE_RUN) return example_stop(parsed);
+    if (size < 2) {
+        if (rank == 0) example_error(argv[0], "needs at least 2 ranks, got %d", size);
+        return example_stop(EXAMPLE_BAD_USAGE);
+    }
+    const int last = size - 1;
+    const int right = (rank + 1) % size;
+    const int left = (rank + size - 1) % size;
+
+    int *window = malloc(sizeof(int) * BLOCK);
+    int *mine = malloc(sizeof(int) * BLOCK);
+    int *fetched = malloc(sizeof(int) * BLOCK);
+    if (!window || !mine || !fetched) {
+        example_error(argv[0], "rank %d: out of memory", rank);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+    }
+    for (int i = 0; i < BLOCK; ++i) {
+        window[i] = -1;
+        mine[i] = rank * BLOCK + i;
+    }
+    MPI_Win win;
+    MPI_Win_create(window, (MPI_Aint)(sizeof(int) * BLOCK), (int)sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+
+    /* Epoch 1: one put to the right; the last rank ends it late. */
+    MPI_Win_fence(0, win);
+    MPI_Put(mine, BLOCK, MPI_INT, right, 0, BLOCK, MPI_INT, win);
+    if (rank == last) delayed_work(delay);
+    MPI_Win_fence(0, win);
+
+    /* Epoch 2: one get from the left of what the left's left put there. */
+    MPI_Get(fetched, BLOCK, MPI_INT, left, 0, BLOCK, MPI_INT, win);
+    MPI_Win_fence(0, win);
+
+    const int origin = (left + size - 1) % size;
+    long wrong = 0;
+    for (int i = 0; i < BLOCK; ++i) {
+        wrong += window[i] != left * BLOCK + i;
+        wrong += fetched[i] != origin * BLOCK + i;
+    }
+    MPI_Win_free(&win);
+    if (wrong != 0)
+        example_error(argv[0], "rank %d: %ld values are wrong", rank, wrong);
+    else if (rank == 0)
+        printf("rma: %d ranks, %d ints put and got each, the last rank %g s late\n", size, BLOCK, delay);
+    free(window);
+    free(mine);
+    free(fetched);
+    MPI_Finalize();
+    return wrong == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
