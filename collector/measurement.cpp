@@ -156,11 +156,11 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
                                           : "its trace in " + absolute_path(dir) +
                                                 " is incomplete and cannot be analyzed");
 
-    m.program_region_ = m.regions_.program(executable_path());
     // The definitions hold rank 0's program call; a rank started otherwise
     // (an MPMD run) names no arguments rather than rank 0's.
     m.program_ = {executable_path(), program_arguments()};
     const bool as_rank_0 = same_program_as_rank_0(m.program_, m.tool_comm_);
+    m.program_region_ = m.regions_.program(m.program_.path, as_rank_0 ? m.program_.arguments : std::vector<std::string>{});
     if (m.profile_) {
         // The program is the root of the profile's call tree, as
         // PROGRAM_BEGIN and PROGRAM_END make it the trace's.

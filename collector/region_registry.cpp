@@ -39,10 +39,11 @@ OTF2_RegionRef RegionRegistry::buffer_flush() {
                                         OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""});
 }
 
-OTF2_RegionRef RegionRegistry::program(std::string_view path) {
+OTF2_RegionRef RegionRegistry::program(std::string_view path, const std::vector<std::string>& arguments) {
     const std::string_view name = path.substr(path.find_last_of('/') + 1);  // npos + 1 == 0
-    return named(path, {std::string(name), std::string(path), OTF2_REGION_ROLE_ARTIFICIAL,
-                        OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""});
+    std::string call(path);
+    for (const std::string& argument : arguments) call += ' ' + argument;
+    return named(call, {std::string(name), call, OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""});
 }
 
 }  // namespace hindsight::collect

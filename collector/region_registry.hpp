@@ -40,11 +40,12 @@ public:
     // The region a trace buffer flush is recorded as (Score-P's name and kind).
     OTF2_RegionRef buffer_flush();
     // The program itself, as Score-P defines it: an artificial region named
-    // after the executable, with its path as canonical name. PROGRAM_BEGIN
-    // and PROGRAM_END (which name the same path) delimit it, so the
-    // analysis shows it as the root of the call tree, holding the time
-    // outside every other region.
-    OTF2_RegionRef program(std::string_view path);
+    // after the executable, with its path and the arguments that
+    // PROGRAM_BEGIN names, each after a space, as canonical name (Scalasca's
+    // readers find the program's region by that name). PROGRAM_BEGIN and
+    // PROGRAM_END delimit it, so the analysis shows it as the root of the
+    // call tree, holding the time outside every other region.
+    OTF2_RegionRef program(std::string_view path, const std::vector<std::string>& arguments);
 
     const std::vector<RegionDef>& definitions() const { return defs_; }
 

@@ -813,6 +813,18 @@ def scenario_scorep_conventions(args, workdir):
     equal([(g.group_type, g.paradigm) for g in locs], [scorep_locs_group], "COMM_LOCATIONS group")
     equal([m._ref for m in locs[0].members], [0, 1], "COMM_LOCATIONS members")
     equal(trace.defs.clock_properties.timer_resolution, 1_000_000_000, "timer resolution")
+    # The program's region, as Score-P names it and Scalasca's readers look
+    # it up: display name the executable's, canonical name the call that
+    # PROGRAM_BEGIN records, path and arguments joined by spaces.
+    for rank in (0, 1):
+        begin = trace.of_type(rank, otf2.events.ProgramBegin)
+        equal(len(begin), 1, f"PROGRAM_BEGIN records of rank {rank}")
+        call = " ".join([begin[0].program_name, *begin[0].program_arguments])
+        equal(call.endswith(" --count 3"), True, f"the program call {call!r} names its arguments")
+        programs = [(r.name, r.canonical_name) for r in trace.regions
+                    if r.paradigm == otf2.Paradigm.MEASUREMENT_SYSTEM and r.region_role == otf2.RegionRole.ARTIFICIAL
+                    and r.canonical_name == call]
+        equal(programs, [(os.path.basename(begin[0].program_name), call)], "the program's region")
 
 
 def scenario_unwritable(args, workdir):
