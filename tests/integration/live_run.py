@@ -509,8 +509,19 @@ def fileio():
                     f"rank {rank}: bytes written at main/MPI_File_write_at_all")
             c.equal(r.at("io_bytes_read", "main/MPI_File_read_all", rank), 4.0 * 1024 * ranks,
                     f"rank {rank}: bytes read at main/MPI_File_read_all")
+            # Then its own block alone: a non-blocking write, whose bytes
+            # count where MPI_Wait completes it, and a blocking read.
+            c.equal(r.at("mpi_file_iwops", "main/MPI_File_iwrite_at", rank), 1.0,
+                    f"rank {rank}: individual writes at main/MPI_File_iwrite_at")
+            c.equal(r.at("io_bytes_written", "main/MPI_Wait", rank), 4.0 * 1024,
+                    f"rank {rank}: bytes written at main/MPI_Wait")
+            c.equal(r.at("mpi_file_irops", "main/MPI_File_read_at", rank), 1.0,
+                    f"rank {rank}: individual reads at main/MPI_File_read_at")
+            c.equal(r.at("io_bytes_read", "main/MPI_File_read_at", rank), 4.0 * 1024,
+                    f"rank {rank}: bytes read at main/MPI_File_read_at")
         calls = with_lifecycle({"MPI_Bcast": 1, "MPI_Barrier": 1, "MPI_File_open": 1, "MPI_File_write_at_all": 1,
-                                "MPI_File_seek": 1, "MPI_File_read_all": 1, "MPI_File_close": 1})
+                                "MPI_File_seek": 1, "MPI_File_read_all": 1, "MPI_File_iwrite_at": 1,
+                                "MPI_Wait": 1, "MPI_File_read_at": 1, "MPI_File_close": 1})
         check_visits(c, r, "main/", [calls] * ranks)
 
     return ranks, ["--delay", str(delay)], check
