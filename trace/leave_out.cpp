@@ -93,6 +93,7 @@ void leave_out(LocalTrace& trace, const std::vector<bool>& messages, const std::
         c.call_enter = moved(c.call_enter);
         c.starting_call = moved(c.starting_call);
     }
+    for (FileTransfer& t : trace.file_transfers) t.call_enter = moved(t.call_enter);
     trace.rma.move_calls(moved);
     // Ordered by message index, which the renumbering keeps in order.
     for (std::vector<ReceiveCall>* table : {&trace.posted_receives, &trace.probed_receives, &trace.polled_receives}) {

@@ -8,23 +8,16 @@
 #include <string>
 
 #include "trace/trace_loader.hpp"
+#include "tests/support/region_at.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
 using namespace hindsight::trace;
 using hindsight::testing::IoHandle;
+using hindsight::testing::region_at;
 using hindsight::testing::ScratchDir;
 using hindsight::testing::TraceBuilder;
-
-namespace {
-
-// The name of the region whose Enter is `enter`.
-std::string region_at(const LocalTrace& t, EventIndex enter) {
-    return t.region_of(t.events[enter].cnode).name;
-}
-
-}  // namespace
 
 TEST_CASE("MPI-IO: a blocking collective write and a non-blocking read", "[loader][io]") {
     ScratchDir dir;

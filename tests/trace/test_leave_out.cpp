@@ -8,11 +8,14 @@
 #include "trace/leave_out.hpp"
 #include "trace/message_slots.hpp"
 #include "trace/trace_loader.hpp"
+#include "tests/support/region_at.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
 using namespace hindsight::trace;
+using hindsight::testing::IoHandle;
+using hindsight::testing::region_at;
 using hindsight::testing::ScratchDir;
 using hindsight::testing::TraceBuilder;
 
@@ -142,6 +145,29 @@ TEST_CASE("leaving out a message renumbers the polling calls of the receives", "
         CHECK(trace.events[poll].time == 30);
         CHECK(trace.region_of(trace.events[poll].cnode).name == "MPI_Test");
     }
+}
+
+TEST_CASE("leaving out a message keeps the file transfers with their calls", "[leave_out][io]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    const IoHandle file = t.file("out.dat", t.world());
+    // Rank 0: a send (message 0, left out), then an individual write of 300
+    // bytes at 20 and a non-blocking read of 200 bytes completed in MPI_Wait
+    // at 45.
+    auto& r0 = t.rank(0).enter(0, "main").send(10, 12, 1, 7, 8);
+    r0.file_io(20, 25, "MPI_File_write_at", file, false, false, 300);
+    const auto request = r0.file_io_start(30, 32, "MPI_File_iread_at", file, true, false, 200);
+    r0.wait(40, 45, request).leave(100);
+    t.rank(1).enter(0, "main").leave(100);
+    t.write(dir.path());
+    LocalTrace trace = load_local_trace(dir.anchor(), 0, 2).trace;
+    REQUIRE(trace.file_transfers.size() == 2);
+    leave_out(trace, {true}, {});
+    REQUIRE(trace.file_transfers.size() == 2);
+    CHECK(region_at(trace, trace.file_transfers[0].call_enter) == "MPI_File_write_at");
+    CHECK(trace.events[trace.file_transfers[0].call_enter].time == 20);
+    CHECK(region_at(trace, trace.file_transfers[1].call_enter) == "MPI_Wait");
+    CHECK(trace.events[trace.file_transfers[1].call_enter].time == 40);
 }
 
 TEST_CASE("collectives kept keep their receive sources", "[leave_out][sources]") {

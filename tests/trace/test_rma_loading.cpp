@@ -9,22 +9,16 @@
 #include <string>
 
 #include "trace/trace_loader.hpp"
+#include "tests/support/region_at.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
 using namespace hindsight::trace;
 using hindsight::testing::RmaWindow;
+using hindsight::testing::region_at;
 using hindsight::testing::ScratchDir;
 using hindsight::testing::TraceBuilder;
-
-namespace {
-
-std::string region_at(const LocalTrace& t, EventIndex enter) {
-    return t.region_of(t.events[enter].cnode).name;
-}
-
-}  // namespace
 
 TEST_CASE("RMA: window creation, a fence epoch with a put and a get, and the window's release", "[loader][rma]") {
     ScratchDir dir;
