@@ -123,7 +123,8 @@ std::uint64_t write_rank(OTF2_EvtWriter* w, const Options& o, int rank, const Pl
 }
 
 void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std::uint64_t>& counts) {
-    std::vector<std::string> strings{"", "machine", "Linux", "node", "node0", "Master thread", "MPI_COMM_WORLD"};
+    std::vector<std::string> strings{"", "machine", "Linux", "node", "node0", "Master thread", "MPI_COMM_WORLD",
+                                     "MPI window 0"};
     const OTF2_StringRef first_region = static_cast<OTF2_StringRef>(strings.size());
     for (const char* name : kRegionNames) strings.emplace_back(name);
     const OTF2_StringRef first_rank = static_cast<OTF2_StringRef>(strings.size());
@@ -152,6 +153,7 @@ void write_definitions(OTF2_GlobalDefWriter* d, int ranks, const std::vector<std
     OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                     static_cast<std::uint32_t>(ranks), members.data());
     OTF2_GlobalDefWriter_WriteComm(d, kWorld, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteRmaWin(d, kWindow, 7, kWorld, OTF2_RMA_WIN_FLAG_NONE);
 }
 
 // --shape NAME (or --shape=NAME) and --unmatched PERCENT anywhere, the

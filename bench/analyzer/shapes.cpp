@@ -127,11 +127,24 @@ void alltoall(Events& events, const Step& step) {
         shift(events, right_of(step.rank, step.ranks), left_of(step.rank, step.ranks), 0, base + 320, base + 320);
 }
 
-constexpr std::array<Shape, 5> kShapes = {{{"pairs", pairs_body, pairs},
+// One-sided: a skewed compute region, an MPI_Put to the right neighbour,
+// and the MPI_Win_fence that ends the epoch (Wait at Fence for the earlier
+// ranks): as many events as the alltoall shape, through the RMA records.
+OTF2_TimeStamp rma_body(int) { return 500; }
+void rma(Events& events, const Step& step) {
+    const OTF2_TimeStamp base = step.base;
+    const OTF2_TimeStamp ready = base + 120 + skew(step.rank);
+    work(events, step, base + 10, ready - 10);
+    events.put(ready - 5, right_of(step.rank, step.ranks), step.iteration);
+    events.fence(ready + 10, base + 300, step.iteration);
+}
+
+constexpr std::array<Shape, 6> kShapes = {{{"pairs", pairs_body, pairs},
                                            {"polling", polling_body, polling},
                                            {"pipeline", pipeline_body, pipeline},
                                            {"halo", halo_body, halo},
-                                           {"alltoall", alltoall_body, alltoall}}};
+                                           {"alltoall", alltoall_body, alltoall},
+                                           {"rma", rma_body, rma}}};
 
 }  // namespace
 
@@ -140,6 +153,6 @@ const Shape* find_shape(std::string_view name) {
     return found == kShapes.end() ? nullptr : found;
 }
 
-const char* shape_names() { return "pairs|pipeline|halo|alltoall"; }
+const char* shape_names() { return "pairs|polling|pipeline|halo|alltoall|rma"; }
 
 }  // namespace hindsight::bench
