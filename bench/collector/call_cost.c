@@ -8,11 +8,14 @@
  *               one rank (its own two neighbours): a collective operation
  *               whose receive sources the collector finds in the topology
  *   test        unsuccessful MPI_Test of a receive nobody matches: the
- *               polling loop the collector records compactly */
+ *               polling loop the collector records compactly
+ *   file_read   MPI_File_read_at of one int from a file of this rank (in
+ *               the page cache): an I/O operation with its bytes */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -57,6 +60,22 @@ int main(int argc, char **argv)
         elapsed = MPI_Wtime() - start;
         MPI_Cancel(&request);
         MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else if (strcmp(function, "file_read") == 0) {
+        char name[256];
+        const char *dir = getenv("TMPDIR");
+        snprintf(name, sizeof name, "%s/call-cost-%d.dat", dir && *dir ? dir : "/tmp", (int)getpid());
+        MPI_File file;
+        if (MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                          MPI_INFO_NULL, &file) != MPI_SUCCESS) {
+            fprintf(stderr, "call_cost: cannot open %s\n", name);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        int data = 42;
+        MPI_File_write_at(file, 0, &data, 1, MPI_INT, MPI_STATUS_IGNORE);
+        const double start = MPI_Wtime();
+        for (long i = 0; i < calls; ++i) MPI_File_read_at(file, 0, &data, 1, MPI_INT, MPI_STATUS_IGNORE);
+        elapsed = MPI_Wtime() - start;
+        MPI_File_close(&file);
     } else {
         if (rank == 0) fprintf(stderr, "call_cost: unknown function '%s'\n", function);
         MPI_Finalize();
