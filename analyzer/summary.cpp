@@ -8,6 +8,7 @@
 #include "analyses/patterns.hpp"
 #include "analyzer/graph_summary.hpp"
 #include "analyzer/report_queries.hpp"
+#include "analyzer/thread_summary.hpp"
 #include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
@@ -208,6 +209,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
     for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
     print_collective_imbalance(out, report);
     print_graph_findings(out, report, facts.graph);
+    print_thread_summary(out, report, time);
     for (const auto& further : facts.further_sections) further(out, time);
     const std::string warnings = warnings_line(facts);
     out << "Warnings: " << (warnings.empty() ? "none" : warnings) << '\n';

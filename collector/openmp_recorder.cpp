@@ -235,6 +235,9 @@ ThreadDefinitions Recorder::stop(std::string& said) {
         said = std::to_string(unclosed) + " OpenMP threads were inside a parallel region at MPI_Finalize; "
                "their regions there are left open";
     }
+    if (const std::uint64_t nested = nested_left_out_.load(std::memory_order_relaxed); nested > 0)
+        said += (said.empty() ? "" : "; ") + std::to_string(nested) +
+                " nested parallel regions were not recorded (only the outermost level is)";
     return out;
 }
 

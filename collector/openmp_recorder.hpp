@@ -122,6 +122,9 @@ public:
     // definitions need. `said`: the one warning line of what was left out.
     ThreadDefinitions stop(std::string& said);
     bool active() const { return active_.load(std::memory_order_acquire); }
+    // A parallel region forked inside a recorded one: not recorded (only
+    // the outermost level is), counted for stop()'s warning.
+    void nested_region_left_out() { nested_left_out_.fetch_add(1, std::memory_order_relaxed); }
 
     // The calling thread's record, registered as thread `thread_num` of its
     // first team (another free number when that one is taken); nullptr
@@ -166,6 +169,7 @@ private:
     std::vector<std::atomic<ThreadRecord*>> threads_ = std::vector<std::atomic<ThreadRecord*>>(kMaxThreads);
     std::atomic<std::uint32_t> thread_count_{0};
     std::atomic<std::uint64_t> threads_left_out_{0};
+    std::atomic<std::uint64_t> nested_left_out_{0};
     std::unordered_map<std::uint64_t, OTF2_RegionRef> region_ids_;
     std::vector<RegionDef> region_defs_;
     std::unordered_map<std::uint64_t, std::uint32_t> lock_ids_;

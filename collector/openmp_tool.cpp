@@ -56,7 +56,9 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel,
     parallel->ptr = nullptr;  // not recorded, unless below
     const Callback callback;
     ThreadRecord* thread = callback.get();
-    // Only the master's outermost regions: nested ones run inside a region.
+    // Only the master's outermost regions: nested ones run inside a region
+    // (forked by a thread already in one), and are counted as left out.
+    if (thread && thread->depth != 0) recorder().nested_region_left_out();
     if (!thread || thread->thread != 0 || thread->depth != 0) return;
     // The construct's address names the region on every thread of the team;
     // without one, a non-null placeholder still marks it as recorded.

@@ -196,33 +196,60 @@ Table call_tree_table(const cube::Report& any, MetricIndex metric, std::size_t t
 Table rank_table(const cube::Report& any, MetricIndex metric, CnodeIndex cnode, std::size_t top) {
     cube::Report copy;
     const cube::Report& report = stored_values(any, copy);
-    Table table{{"rank", "exclusive", "inclusive"}, {}};
     // The call path and its callees, marked in one forward sweep.
     std::vector<bool> in_subtree(report.cnodes().size(), false);
     in_subtree[cnode] = true;
     for (CnodeIndex c = cnode + 1; c < report.cnodes().size(); ++c)
         in_subtree[c] = report.cnodes()[c].parent != cube::kNone && in_subtree[report.cnodes()[c].parent];
     const auto& groups = report.location_groups();
-    std::vector<double> exclusive(groups.size(), 0.0), inclusive(groups.size(), 0.0);
+    const auto& locations = report.locations();
+    // Per location first, then per rank over its threads.
+    std::vector<double> exclusive(locations.size(), 0.0), inclusive(locations.size(), 0.0);
+    std::vector<double> magnitude(locations.size(), 0.0);
     const cube::Aggregation how = aggregation(report, metric);
-    if (report.has_values(metric)) {
-        std::vector<double> magnitude(groups.size(), 0.0);
-        for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) {
-            const auto g = report.locations()[l].group;
-            exclusive[g] = cube::aggregate(how, exclusive[g], report.value(metric, cnode, l));
+    if (report.has_values(metric))
+        for (cube::LocationIndex l = 0; l < locations.size(); ++l) {
+            exclusive[l] = report.value(metric, cnode, l);
             for (CnodeIndex c = 0; c < in_subtree.size(); ++c)
                 if (in_subtree[c]) {
-                    inclusive[g] = cube::aggregate(how, inclusive[g], report.value(metric, c, l));
-                    magnitude[g] += std::fabs(report.value(metric, c, l));
+                    inclusive[l] = cube::aggregate(how, inclusive[l], report.value(metric, c, l));
+                    magnitude[l] += std::fabs(report.value(metric, c, l));
                 }
         }
-        for (std::size_t g = 0; g < groups.size(); ++g) inclusive[g] = settled(how, inclusive[g], magnitude[g]);
+    std::vector<double> rank_exclusive(groups.size(), 0.0), rank_inclusive(groups.size(), 0.0);
+    std::vector<double> rank_magnitude(groups.size(), 0.0);
+    std::vector<std::vector<cube::LocationIndex>> threads(groups.size());
+    for (cube::LocationIndex l = 0; l < locations.size(); ++l) {
+        const auto g = locations[l].group;
+        rank_exclusive[g] = cube::aggregate(how, rank_exclusive[g], exclusive[l]);
+        rank_inclusive[g] = cube::aggregate(how, rank_inclusive[g], inclusive[l]);
+        rank_magnitude[g] += magnitude[l];
+        threads[g].push_back(l);
+        inclusive[l] = settled(how, inclusive[l], magnitude[l]);
     }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        rank_inclusive[g] = settled(how, rank_inclusive[g], rank_magnitude[g]);
     std::vector<std::uint32_t> order(groups.size());
     std::iota(order.begin(), order.end(), 0u);
-    if (top > 0) order = largest(exclusive, top);
-    for (const std::uint32_t g : order)
-        table.rows.push_back({{static_cast<long long>(groups[g].rank), exclusive[g], inclusive[g]}, 0});
+    if (top > 0) order = largest(rank_exclusive, top);
+    // A report of single-threaded ranks keeps its plain table; with threads
+    // (a hybrid run) each rank is followed by its threads, as the system
+    // tree has them: rank -> thread.
+    const bool has_threads = std::any_of(threads.begin(), threads.end(), [](const auto& t) { return t.size() > 1; });
+    if (!has_threads) {
+        Table table{{"rank", "exclusive", "inclusive"}, {}};
+        for (const std::uint32_t g : order)
+            table.rows.push_back({{static_cast<long long>(groups[g].rank), rank_exclusive[g], rank_inclusive[g]}, 0});
+        return table;
+    }
+    Table table{{"location", "rank", "thread", "exclusive", "inclusive"}, {}};
+    for (const std::uint32_t g : order) {
+        const auto rank = static_cast<long long>(groups[g].rank);
+        table.rows.push_back({{groups[g].name, rank, std::string("(all)"), rank_exclusive[g], rank_inclusive[g]}, 0});
+        for (const cube::LocationIndex l : threads[g])
+            table.rows.push_back(
+                {{locations[l].name, rank, static_cast<long long>(locations[l].rank), exclusive[l], inclusive[l]}, 1});
+    }
     return table;
 }
 

@@ -1,7 +1,8 @@
 // hindsight-report --text: a report's values as tables, like the CubeLib
 // tools cube_stat and cube_dump print them. Values are those a CUBE file
 // stores (a metric including its sub-metrics, as the Cube browser shows a
-// collapsed metric), summed over the threads of a rank -- or, for a minimum
+// collapsed metric), summed over the threads of a rank (the table per rank
+// lists the threads, too) -- or, for a minimum
 // or maximum metric, their minimum or maximum (cube::aggregate) -- and
 // reports holding own shares are converted first. A metric whose values the
 // report does not hold (derived) is listed as "not computed".
@@ -50,7 +51,10 @@ Table call_tree_table(const cube::Report& report, cube::MetricIndex metric, std:
                       PathNames names = PathNames::Whole);
 
 // `metric` at `cnode` on each rank, exclusive and inclusive; with `top` > 0
-// only the `top` ranks of largest exclusive value, largest first.
+// only the `top` ranks of largest exclusive value, largest first. Where a
+// rank has several threads (a hybrid run), each rank's row ("(all)" its
+// threads together) is followed by one row per thread, named as the report
+// names it: the system tree rank -> thread.
 Table rank_table(const cube::Report& report, cube::MetricIndex metric, cube::CnodeIndex cnode, std::size_t top);
 
 // A call path as region names from the root, joined by '/'.

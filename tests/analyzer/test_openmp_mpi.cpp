@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ constexpr double ns = 1e-9;
 
 struct Analysis {
     std::string warnings;  // the summary's line after "Warnings: "
+    std::string summary;   // all of it
+    // The side files beside the report: the profile per communicator and
+    // the communication structure (with the rank matrix).
+    std::string communicators_csv, communication_json;
     cube::Report report;
 
     // The value of `metric` at call path `path` ("main/work") on thread
@@ -68,12 +73,37 @@ Analysis analyse(const TraceBuilder& t) {
     const int status = std::system(command.c_str());
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);
-    Analysis a{"", cube::read_cubex(report)};
+    Analysis a{"", "", "", "", cube::read_cubex(report)};
+    const auto text_of = [](const std::filesystem::path& path) {
+        std::ifstream file(path);
+        std::stringstream text;
+        text << file.rdbuf();
+        return text.str();
+    };
+    a.communicators_csv = text_of(dir.path() / "report.communicators.csv");
+    a.communication_json = text_of(dir.path() / "report.communication.json");
     std::ifstream in(summary);
-    for (std::string line; std::getline(in, line);)
+    for (std::string line; std::getline(in, line);) {
+        a.summary += line + '\n';
         if (line.rfind("Warnings: ", 0) == 0) a.warnings = line.substr(10);
+    }
     return a;
 }
+
+// The summary's lines from `title` up to the next section's title; "" where
+// it has no such section.
+std::string section(const std::string& summary, const std::string& title) {
+    const auto begin = summary.find(title + ":\n");
+    if (begin == std::string::npos) return "";
+    auto end = begin + title.size() + 2;
+    while (end < summary.size() && summary[end] == ' ') end = summary.find('\n', end) + 1;
+    return summary.substr(begin, end - begin);
+}
+
+constexpr const char* kIdleAdvice =
+    "    advice: parallelize the master's work there, or run fewer threads per rank and more ranks\n";
+constexpr const char* kImbalanceAdvice =
+    "    advice: balance the work among the threads of the region (e.g. schedule(dynamic) for uneven iterations)\n";
 
 const std::string kRegion = "main/!$omp parallel @a.c:1";
 const std::string kWork = kRegion + "/work";
@@ -166,6 +196,38 @@ TEST_CASE("OpenMP: barrier wait, fork and management, idle threads and their cos
     CHECK(a.at("delay_ompbarrier", kRegion, 0, 1) == Approx(10 * ns));
     CHECK(a.at("delay_ompbarrier", kWork, 0, 1) == Approx(90 * ns));
     CHECK(a.total("delay_ompbarrier") == Approx(100 * ns));
+}
+
+TEST_CASE("OpenMP summary: idle worker threads and thread imbalance", "[openmp][summary]") {
+    const Analysis a = analyse(one_region());
+    // The worker's time: the region from fork to join (300) and its idle
+    // 700 (main 200, serial 500): 1000; with the master's 1000 the total
+    // time is 2000. Idle: 700 / 1000 = 70.0 % of the worker's time, 35.0 %
+    // of all; most during the master's serial (500). Barrier waits: the
+    // master's 100 at the implicit barrier (5.0 %), one visit: the worker
+    // came 100 ns after it. Its causes: the worker's excess work 90 and
+    // late start 10 (delay_ompbarrier above).
+    CHECK(section(a.summary, "OpenMP threads") ==
+          std::string("OpenMP threads:\n"
+                      "  Idle worker threads: 700 ns, 70.0 % of the worker threads' time (35.0 %)\n"
+                      "    mostly while the master ran main > serial (500 ns), most on rank 0 (500 ns)\n") +
+              kIdleAdvice +
+              "  Thread imbalance in parallel regions (waiting in OpenMP barriers for the team's last thread): "
+              "100 ns (5.0 %)\n"
+              "    mostly in main > !$omp parallel @a.c:1 at its !$omp implicit barrier @a.c:9 (100 ns)\n"
+              "    the last thread arrived 100 ns after rank 0, Master thread (its wait)\n"
+              "    caused mostly by (delay costs over the run):\n"
+              "      main > !$omp parallel @a.c:1 > work on rank 0, OMP thread 1: 90.0 ns\n"
+              "      main > !$omp parallel @a.c:1 on rank 0, OMP thread 1: 10.0 ns\n" +
+              kImbalanceAdvice);
+}
+
+TEST_CASE("OpenMP summary: a run without threads has no thread section", "[openmp][summary]") {
+    TraceBuilder t(1);
+    t.rank(0).enter(0, "main").region(10, 90, "serial").leave(100);
+    const Analysis a = analyse(t);
+    CHECK(a.summary.find("Largest wait states:") != std::string::npos);
+    CHECK(section(a.summary, "OpenMP threads").empty());
 }
 
 TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they delay", "[openmp]") {
@@ -295,6 +357,80 @@ TEST_CASE("OpenMP: seed 001's Figure 13, a worker's delay through the barrier in
     // cost is long-term, not computed here.
     CHECK(a.at("delay_ompidle", "main/MPI_Recv", 1, 0) == Approx(100 * ns));
     CHECK(a.total("delay_ompidle") == Approx(2620 * ns));
+    // The summary. Each worker's time is its rank's span (its regions and
+    // its idling): 4310 + 4320 = 8630; all threads 2 * 8630 = 17260. Idle
+    // 3630 = 42.1 % of the workers' time, 21.0 % of all; most at main
+    // (1100 + 1110 = 2210), most of that on rank 1 (1110). Barrier waits
+    // 1020 (5.9 %), most at region 1's barrier (rank 0's master, 1000, one
+    // visit); the delay costs as above, ties in rank order.
+    CHECK(section(a.summary, "OpenMP threads") ==
+          std::string("OpenMP threads:\n"
+                      "  Idle worker threads: 3.63 µs, 42.1 % of the worker threads' time (21.0 %)\n"
+                      "    mostly while the master ran main (2.21 µs), most on rank 1 (1.11 µs)\n") +
+              kIdleAdvice +
+              "  Thread imbalance in parallel regions (waiting in OpenMP barriers for the team's last thread): "
+              "1.02 µs (5.9 %)\n"
+              "    mostly in main > " + r1 + " at its " + b1 + " (1.00 µs)\n"
+              "    the last thread arrived 1.00 µs after rank 0, Master thread (its wait)\n"
+              "    caused mostly by (delay costs over the run):\n"
+              "      main > " + r1 + " > compute on rank 0, OMP thread 1: 1.00 µs\n"
+              "      main > " + r2 + " > update on rank 0, Master thread: 10.0 ns\n"
+              "      main > " + r2 + " > update on rank 1, Master thread: 10.0 ns\n" +
+              kImbalanceAdvice);
+}
+
+TEST_CASE("OpenMP: the profile per communicator and the matrix of a hybrid run", "[openmp][communicators]") {
+    // Figure 13's MPI phase (above): rank 0 sends 8 bytes to rank 1 in
+    // MPI_Send 3000-3100 (100 ns); rank 1 receives in MPI_Recv 2000-3100
+    // (1100 ns, of which 1000 waiting for the send), on MPI_COMM_WORLD of 2
+    // ranks. The OpenMP thread teams are no MPI communicators.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string region = "!$omp parallel @g.c:1";
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100);
+        t.rank(r).fork(1000, 2).team_begin(1000).enter(1000, region).leave(2000).team_end(2000).join(2000);
+        t.thread(r, 1).team_begin(1000).enter(1000, region).region(1000, 1900, "compute").leave(2000).team_end(2000);
+    }
+    t.rank(0).region(2000, 3000, "compute").send(3000, 3100, 1, 0, 8).finalize(3200, 3300).leave(3300);
+    t.rank(1).recv(2000, 3100, 0, 0, 8).finalize(3200, 3300).leave(3300);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
+    INFO(a.communicators_csv);
+    CHECK(a.communicators_csv.rfind("communicator_id,communicator,size,topology,reorder,operation,operations,calls,"
+                                    "time_s,waiting_s,bytes_sent,bytes_received\n",
+                                    0) == 0);
+    // Each operation's row: operations, calls, time, waiting, bytes sent
+    // and received (the times as printed, to full precision).
+    const auto row = [&](const std::string& operation) {
+        std::vector<double> fields;
+        const auto at = a.communicators_csv.find(world + operation + ",");
+        if (at == std::string::npos) return fields;
+        std::istringstream line(a.communicators_csv.substr(at + world.size() + operation.size() + 1));
+        for (std::string field; fields.size() < 6 && std::getline(line, field, fields.size() < 5 ? ',' : '\n');)
+            fields.push_back(std::stod(field));
+        return fields;
+    };
+    const std::vector<double> send = row("MPI_Send"), recv = row("MPI_Recv");
+    REQUIRE(send.size() == 6);
+    REQUIRE(recv.size() == 6);
+    CHECK(send[0] == 1);
+    CHECK(send[1] == 1);
+    CHECK(send[2] == Approx(100 * ns));
+    CHECK(send[3] == 0);
+    CHECK(send[4] == 8);
+    CHECK(send[5] == 0);
+    CHECK(recv[0] == 1);
+    CHECK(recv[1] == 1);
+    CHECK(recv[2] == Approx(1100 * ns));
+    CHECK(recv[3] == Approx(1000 * ns));
+    CHECK(recv[4] == 0);
+    CHECK(recv[5] == 8);
+    CHECK(a.communicators_csv.find("team") == std::string::npos);
+    // The matrix: one message of 8 bytes from rank 0 to rank 1, nothing
+    // else between the two ranks' masters.
+    CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,1,8,0]]") != std::string::npos);
 }
 
 TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is written", "[openmp]") {

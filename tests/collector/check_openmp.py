@@ -3,8 +3,8 @@
 constructs its trace records, read with otf2-print (/usr/bin/otf2-print).
 
 Usage: check_openmp.py --collect LAUNCHER --mpiexec MPIEXEC --program PROGRAM
-                       --scenario constructs|constructs-gcc|hybrid|no-mpi
-                       [--ranks N] [--threads T] [--regions R]
+                       --scenario constructs|constructs-gcc|hybrid|multiple|teams|nested|no-mpi
+                       [--ranks N] [--threads T] [--regions R] [--analyzer ANALYZER]
 
 Scenarios (the expected values come from the programs, see their headers):
   constructs      tests/collector/openmp_constructs.c, R regions of 2 threads
@@ -26,6 +26,14 @@ Scenarios (the expected values come from the programs, see their headers):
                   MPI_Init (not recorded), then teams of 2 and 3 threads: the
                   master forks twice, thread 1 is in 2 regions, thread 2 in
                   1; one communicator per team size.
+  nested          tests/collector/openmp_nested.c with R rounds: per rank an
+                  outer team of 2 threads, each of which forks an inner team
+                  of 2 threads per round. Only the outer level is recorded
+                  (per thread R regions, each closed by its implicit barrier,
+                  none of the inner barriers and critical sections), the
+                  collector says per rank that 2R nested regions were not
+                  recorded, and with --analyzer the analyzer reports the
+                  trace with its 2 threads per rank.
   no-mpi          an OpenMP program without MPI: it runs as without the
                   collector, and no trace is written.
 """
@@ -223,12 +231,33 @@ def check_teams(locations, groups, comms, streams, regions):
         fail(f"the master's two teams name communicators {begins}")
 
 
+def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
+    """openmp_nested.c: each of the outer team's threads forked one inner
+    region per round, none recorded, which each rank says in one line; the
+    analyzer reports the trace of the outer level."""
+    for r in range(ranks):
+        line = f"rank {r}: {threads * rounds} nested parallel regions were not recorded (only the outermost level is)"
+        if line not in stderr:
+            fail(f"no line '{line}' in the collector's output: {stderr.strip()!r}")
+    if not args.analyzer:
+        return
+    report = os.path.join(tmp, "nested.cubex")
+    command = [args.mpiexec, "-n", str(ranks), args.analyzer, "--no-page", "-o", report, anchor]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    if run.returncode != 0:
+        fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
+    if not os.path.isfile(report) or "\nOpenMP threads:\n" not in run.stdout:
+        fail(f"the analyzer wrote no report or no thread section: {run.stdout}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--collect", required=True)
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
-    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi"])
+    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "nested",
+                                                               "no-mpi"])
+    parser.add_argument("--analyzer")
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
@@ -241,6 +270,8 @@ def main():
         program = [args.program]
         if args.scenario == "hybrid":
             program += ["--steps", str(regions_per_thread), "--unit", "0.002"]
+        if args.scenario == "nested":
+            program += [str(regions_per_thread)]
         if args.scenario == "no-mpi":
             command = [args.collect, "-o", out, "--", *program]
         else:
@@ -298,7 +329,7 @@ def main():
                          f"expected ({regions_per_thread}, {2 * regions_per_thread})")
                 if args.scenario == "constructs-gcc" and sum(barriers) != 3 * regions_per_thread:
                     fail(f"location {location}: {sum(barriers)} barriers, expected {3 * regions_per_thread}")
-                if args.scenario in ("hybrid", "multiple") and barriers != (0, regions_per_thread):
+                if args.scenario in ("hybrid", "multiple", "nested") and barriers != (0, regions_per_thread):
                     fail(f"location {location}: barriers {barriers}, expected (0, {regions_per_thread})")
                 mpi = [regions[region_of(a)][0] for rec, _, a in streams.get(location, [])
                        if rec == "ENTER" and regions[region_of(a)][2] == "MPI"]
@@ -320,6 +351,8 @@ def main():
 
         if args.scenario == "multiple":
             check_worker_message(streams, regions)
+        if args.scenario == "nested":
+            check_nested(args, run.stderr, anchor, ranks, threads, regions_per_thread, tmp)
 
         # Roles and paradigm of the constructs.
         roles = {"!$omp parallel": "PARALLEL", "!$omp barrier": "BARRIER",

@@ -42,6 +42,13 @@
    path, the list following the metric selected; the same report without windows and with
    damaged ones: no view, one warning line. A screenshot goes beside --screenshot
    (-timeline.png).
+8. A hybrid run (MPI + OpenMP): the trace of seed 001's Figure 13
+   (tests/data/scalasca/hybrid_fig13, 2 ranks of 2 threads; its values are
+   derived in tests/analyzer/test_openmp_mpi.cpp) analyzed by
+   hindsight-analyze: the system tree is rank -> thread, and the idle
+   threads at main alone lie on the workers, 1.1 s on rank 0's and 1.11 s
+   on rank 1's (the trace's ticks are milliseconds), none on the masters;
+   the rank chart sums them.
 
 Every page: no SEVERE message on the console. A screenshot of the first
 page goes to --screenshot. Without Chromium the test fails.
@@ -889,6 +896,31 @@ def check_diff(driver, args, work):
     check(not errors, f"console errors: {errors}")
 
 
+def check_hybrid_system(driver, args, work):
+    trace = os.path.join(work, "hybrid")
+    shutil.copytree(os.path.join(args.scalasca, "hybrid_fig13"), trace)
+    os.remove(os.path.join(trace, "scalasca.cubex"))
+    run([args.mpiexec, "-n", "2", args.analyzer, "-q", os.path.join(trace, "traces.otf2")])
+    page = Page(driver, os.path.join(trace, "analysis.html"))
+    driver.execute_script("const b = window.hindsightReport; const main = b.model.callTree.roots[0];"
+                          "for (let s = 0; s < b.sys.label.length; ++s) if (b.sys.location[s] < 0) b.system.expanded.add(s);"
+                          "const idle = b.model.metricNamed('omp_idle_threads'); b.metrics.expanded.delete(idle);"
+                          "b.calls.expanded.add(main); b.show(idle, main, -1);")
+    rows = [(row.find_element(By.CLASS_NAME, "label").get_attribute("textContent"), float(row.get_attribute("data-value")))
+            for row in page.rows("system-tree")]
+    ranks = [i for i, (label, _) in enumerate(rows) if label.startswith("MPI Rank ")]
+    check(len(ranks) == 2, f"the system tree's ranks: {rows}")
+    for rank, idle in zip(ranks, (1.1, 1.11)):
+        threads = rows[rank + 1:rank + 3]
+        check([label for label, _ in threads] == ["Master thread", "OMP thread 1"],
+              f"below {rows[rank][0]}: {rows[rank + 1:]}")
+        check(threads[0][1] == 0 and close(threads[1][1], idle), f"idle threads below {rows[rank][0]}: {threads}")
+    check(close(page.rank_value(0), 1.1) and close(page.rank_value(1), 1.11),
+          f"the rank chart: {page.rank_value(0)}, {page.rank_value(1)}")
+    errors = page.console_errors()
+    check(not errors, f"console errors: {errors}")
+
+
 def check_scalasca(driver, args, work):
     page_path = os.path.join(work, "chain.html")
     result = run([args.report_tool, os.path.join(args.scalasca, "chain", "scalasca.cubex"), "-o", page_path])
@@ -1060,7 +1092,8 @@ def main():
         driver = None
         try:
             driver = start_browser(os.path.join(work, "profile"))
-            for scenario in (check_late_sender, check_named_run, check_diff, check_scalasca, check_topology,
+            for scenario in (check_late_sender, check_named_run, check_diff, check_hybrid_system, check_scalasca,
+                             check_topology,
                              check_hostile_names,
                              check_suspect_values, check_analysis_warnings, check_activity_graph, check_scorep_profile, check_communication,
                              check_matrix_scale, check_timeline):

@@ -80,6 +80,56 @@ TEST_CASE("per rank: one call path's exclusive and inclusive values", "[report]"
     CHECK(csv(rank_table(r, r.find_metric("time"), solve, 1)) == "rank,exclusive,inclusive\n0,4,4\n");
 }
 
+// Two ranks of two threads (a hybrid run): main -> work; time on rank 0's
+// master main 1, work 4; its worker work 3; rank 1's master main 2, work 1;
+// its worker work 5. Per rank at main (exclusive, inclusive): rank 0 1 and
+// 1 + 4 + 3 = 8, rank 1 2 and 2 + 1 + 5 = 8; per thread rank 0: master 1
+// and 5, worker 0 and 3; rank 1: master 2 and 3, worker 0 and 5.
+TEST_CASE("per rank: a hybrid report lists each rank's threads below it", "[report]") {
+    using namespace hindsight::cube;
+    Report r;
+    const MetricIndex time = testing::add_seconds_metric(r, "time", "Time", kNone);
+    const CnodeIndex main_cnode = r.add_cnode(r.add_region(testing::region_named("main")), kNone);
+    const CnodeIndex work = r.add_cnode(r.add_region(testing::region_named("work")), main_cnode);
+    const SystemNodeIndex machine = r.add_system_node({"machine", "machine", "", kNone});
+    for (int rank = 0; rank < 2; ++rank) {
+        const LocationGroupIndex g = r.add_location_group({"MPI Rank " + std::to_string(rank), rank, machine});
+        r.add_location({"Master thread", 0, g});
+        r.add_location({"OMP thread 1", 1, g});
+    }
+    r.set_value(time, main_cnode, 0, 1);
+    r.set_value(time, work, 0, 4);
+    r.set_value(time, work, 1, 3);
+    r.set_value(time, main_cnode, 2, 2);
+    r.set_value(time, work, 2, 1);
+    r.set_value(time, work, 3, 5);
+    CHECK(csv(rank_table(r, time, main_cnode, 0)) ==
+          "location,rank,thread,exclusive,inclusive\n"
+          "MPI Rank 0,0,(all),1,8\n"
+          "Master thread,0,0,1,5\n"
+          "OMP thread 1,0,1,0,3\n"
+          "MPI Rank 1,1,(all),2,8\n"
+          "Master thread,1,0,2,3\n"
+          "OMP thread 1,1,1,0,5\n");
+    // --top 1: the rank of largest exclusive value (rank 1), with its threads.
+    CHECK(csv(rank_table(r, time, main_cnode, 1)) ==
+          "location,rank,thread,exclusive,inclusive\n"
+          "MPI Rank 1,1,(all),2,8\n"
+          "Master thread,1,0,2,3\n"
+          "OMP thread 1,1,1,0,5\n");
+    // On a terminal the threads are indented below their rank.
+    std::ostringstream text;
+    print_table(text, rank_table(r, time, work, 0), Format::Text);
+    CHECK(text.str() ==
+          "location         rank  thread  exclusive  inclusive\n"
+          "MPI Rank 0          0  (all)           7          7\n"
+          "  Master thread     0       0          4          4\n"
+          "  OMP thread 1      0       1          3          3\n"
+          "MPI Rank 1          1  (all)           6          6\n"
+          "  Master thread     1       0          1          1\n"
+          "  OMP thread 1      1       1          5          5\n");
+}
+
 TEST_CASE("overview: metrics with their largest call paths", "[report]") {
     const cube::Report r = program();
     CHECK(csv(metric_overview(r, 1)) ==
