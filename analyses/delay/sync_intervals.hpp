@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,17 @@ struct IntervalProfile {
     std::vector<std::pair<trace::EventIndex, double>> waits;
 };
 
+// A stretch of time that the trace's events put at one call path and the
+// profile books at another: on a hybrid rank the master's time between its
+// fork and its entry into the parallel region, and between its exit and the
+// join, is the region's (the team's start and end), not its caller's.
+struct TimeShift {
+    Ticks begin = 0;
+    Ticks end = 0;
+    CallPathId from = kNoCallPath;
+    CallPathId to = kNoCallPath;
+};
+
 // Takes intervals from a table of the time between consecutive
 // synchronization points, made once per pass: an interval is the sum of the
 // pieces it spans, however many events they hold.
@@ -46,7 +58,8 @@ class IntervalScanner {
 public:
     IntervalScanner() = default;
     // Both must outlive the scanner.
-    IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points);
+    IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points,
+                    std::span<const TimeShift> shifts = {});
 
     // From synchronization point `from` (SyncPointList::kNone: the start of
     // the trace) to the point at position `to`: each call path's time less
