@@ -29,9 +29,4 @@ CostScales cost_scales(double excess_total, double delayer_waiting, double short
     return scales;
 }
 
-Metric long_term_metric(std::size_t kind) {
-    if (kind == kOmpIdleCosts) return Metric::DelayOmpIdleLongterm;
-    return delay_metrics(static_cast<CostPattern>(kind)).long_term;
-}
-
 }  // namespace hindsight::analyses

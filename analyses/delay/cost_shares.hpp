@@ -22,21 +22,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "analyses/cost_kinds.hpp"
 #include "analyses/patterns.hpp"
 #include "analyses/delay/sync_intervals.hpp"
 
 namespace hindsight::analyses {
 
-// Long-term costs are kept by the kind of waiting they started from: each
-// MPI pattern with delay costs (CostPattern, patterns.hpp), and the worker
-// idleness during a master's wait in a serial phase, (threads - 1) x its
-// waiting (Böhme et al., TOPC 2016, §7.1), which only travels long-term.
-inline constexpr std::size_t kOmpIdleCosts = kCostPatterns;
-inline constexpr std::size_t kCostKinds = kCostPatterns + 1;
-using PatternCosts = std::array<double, kCostKinds>;  // by CostPattern, then idleness
-
-// The metric where long-term costs of `kind` land.
-Metric long_term_metric(std::size_t kind);
 
 // Δ by entry of the delayer's profile, and their sum.
 struct Excess {

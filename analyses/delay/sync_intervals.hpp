@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analyses/delay/sync_point_list.hpp"
+#include "analyses/time_shift.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 
@@ -38,17 +39,6 @@ struct IntervalProfile {
     // The wait states inside (synchronization points with waiting, the one
     // that ends the interval excluded) and their lengths.
     std::vector<std::pair<trace::EventIndex, double>> waits;
-};
-
-// A stretch of time that the trace's events put at one call path and the
-// profile books at another: on a hybrid rank the master's time between its
-// fork and its entry into the parallel region, and between its exit and the
-// join, is the region's (the team's start and end), not its caller's.
-struct TimeShift {
-    Ticks begin = 0;
-    Ticks end = 0;
-    CallPathId from = kNoCallPath;
-    CallPathId to = kNoCallPath;
 };
 
 // Takes intervals from a table of the time between consecutive

@@ -18,7 +18,7 @@
 
 #include <span>
 
-#include "analyses/delay/cost_shares.hpp"
+#include "analyses/cost_kinds.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/openmp/thread_teams.hpp"
 

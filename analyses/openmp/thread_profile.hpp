@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "analyses/delay/sync_intervals.hpp"
+#include "analyses/time_shift.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/openmp/thread_teams.hpp"
 
