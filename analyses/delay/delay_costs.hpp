@@ -45,6 +45,14 @@
 // mpi_wait_propagating_* / mpi_wait_terminal_* (the part of the wait that
 // made others wait directly, and the rest).
 //
+// On a hybrid rank (MasterThread) the master's OpenMP barrier waits count
+// as its waiting in these intervals, and a wait of the master outside
+// parallel regions carries the workers' idleness from the start, as
+// long-term costs of the kind kOmpIdleCosts (cost_kinds.hpp); a wait in
+// MPI_Finalize, which has no delay costs of its own, passes on that
+// idleness alone. What reaches the barrier waits the OpenMP analysis
+// divides over the threads that delayed them (barrier_wait_costs()).
+//
 // Needs every wait state of this rank known when the pass begins, the
 // senders' Late Receiver waits included (the receivers' notes at the end of
 // the forward pass): the intervals look back at earlier wait states.
