@@ -8,7 +8,11 @@
 
 #include "analyses/critical_path/critical_path.hpp"
 #include "analyses/delay/delay_costs.hpp"
+#include "analyses/openmp/master_barrier_waits.hpp"
 #include "analyses/openmp/openmp_analysis.hpp"
+#include "analyses/openmp/thread_idleness.hpp"
+#include "analyses/openmp/thread_profile.hpp"
+#include "analyses/openmp/thread_teams.hpp"
 #include "analyses/profile/collective_statistics.hpp"
 #include "analyses/profile/message_statistics.hpp"
 #include "analyses/profile/profile.hpp"
@@ -36,6 +40,7 @@ struct Run {
     std::vector<Ticks> exclusive;             // Product::ExclusiveTimes
     std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
     std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
+    std::vector<MasterBarrierCosts> master_barrier_costs;  // with Product::DelayCostMetrics
 };
 
 // One analysis: what it reads and produces, whether it runs under the
@@ -122,10 +127,26 @@ const std::vector<Stage>& stages() {
         {{"delay costs", {Product::ForwardFacts}, {}, {Product::DelayCostMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
          [](Run& r) {
-             DelayCostAnalysis delay_costs(r.cube);
+             // On a hybrid rank the master's barrier waits and its idle
+             // workers take part (MasterThread, delay_costs.hpp).
+             MasterThread master;
+             std::vector<MasterBarrierWait> barrier_waits;
+             if (r.trace.threads.size() > 1) {
+                 const ThreadTeams teams = find_thread_teams(r.trace);
+                 barrier_waits = master_barrier_waits(r.trace, teams);
+                 master.team_edges = master_team_edges(r.trace, teams);
+                 for (const MasterBarrierWait& w : barrier_waits)
+                     master.barrier_waits.push_back({w.enter, w.leave, w.wait});
+                 master.workers = r.trace.threads.size() - 1;
+                 master.in_parallel = parallel_call_paths(r.trace);
+             }
+             DelayCostAnalysis delay_costs(r.cube, std::move(master));
              run_rounds(r, "delay costs", delay_costs);
              r.findings.delay_cost_rounds = delay_costs.rounds();
              r.findings.delay_costs_passed_early = delay_costs.passed_early();
+             for (std::size_t w = 0; w < barrier_waits.size(); ++w)
+                 r.master_barrier_costs.push_back(
+                     {barrier_waits[w].region, barrier_waits[w].barrier, delay_costs.barrier_wait_costs()[w]});
          }},
         // A forward pass of its own, since its payloads depend on the pass
         // (the longest path so far) and travel one by one; then its longest
@@ -147,9 +168,13 @@ const std::vector<Stage>& stages() {
          }},
         // The worker threads' profiles and the OpenMP patterns, read off
         // the rank's own thread streams (openmp/openmp_analysis.hpp).
-        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::ThreadMetrics}}, always,
+        // After the delay costs, where they run: the MPI costs that the
+        // master's barrier waits passed on go to the threads that delayed them.
+        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {Product::DelayCostMetrics},
+          {Product::ThreadMetrics}},
+         always,
          [](Run& r) {
-             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive);
+             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs);
              r.findings.worker_cubes = std::move(threads.workers);
              r.findings.thread_problems = std::move(threads.problems);
          }},
@@ -197,7 +222,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     findings.backward_seconds = 0;  // each backward analysis adds its pass
-    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}};
+    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}};
     for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }

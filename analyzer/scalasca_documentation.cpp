@@ -42,7 +42,7 @@ constexpr std::array kDocumented = std::to_array<std::string_view>({
     "omp_ibarrier_wait", "omp_critical", "omp_lock_contention_critical", "omp_lock_api",
     "omp_lock_contention_api", "omp_ordered", "omp_taskwait", "omp_flush", "omp_idle_threads",
     "omp_limited_parallelism", "delay_omp", "delay_ompbarrier_aggregate", "delay_ompbarrier",
-    "delay_ompidle_aggregate", "delay_ompidle",
+    "delay_ompbarrier_longterm", "delay_ompidle_aggregate", "delay_ompidle", "delay_ompidle_longterm",
 });
 
 }  // namespace

@@ -71,9 +71,9 @@ inline SparseProfile read_profile(ByteReader& in) {
 
 // Costs by pattern are mostly zero: a mask of the non-zero ones, then those.
 inline void write_costs(ByteWriter& out, const PatternCosts& costs) {
-    static_assert(kCostPatterns <= 16, "the mask of non-zero costs is two bytes");
+    static_assert(kCostKinds <= 16, "the mask of non-zero costs is two bytes");
     std::uint16_t mask = 0;
-    for (std::size_t p = 0; p < kCostPatterns; ++p)
+    for (std::size_t p = 0; p < kCostKinds; ++p)
         if (costs[p] != 0) mask = static_cast<std::uint16_t>(mask | 1u << p);
     out.put(mask);
     for (const double c : costs)
@@ -83,7 +83,7 @@ inline void write_costs(ByteWriter& out, const PatternCosts& costs) {
 inline PatternCosts read_costs(ByteReader& in) {
     const auto mask = in.get<std::uint16_t>();
     PatternCosts costs{};
-    for (std::size_t p = 0; p < kCostPatterns; ++p)
+    for (std::size_t p = 0; p < kCostKinds; ++p)
         if (mask & 1u << p) costs[p] = in.get<double>();
     return costs;
 }

@@ -25,7 +25,7 @@ CostScales cost_scales(double excess_total, double delayer_waiting, double short
     if (!(denominator > 0)) return scales;
     scales.explained = true;
     scales.short_term = short_cost / denominator;
-    for (std::size_t p = 0; p < kCostPatterns; ++p) scales.long_term[p] = long_costs[p] / denominator;
+    for (std::size_t p = 0; p < kCostKinds; ++p) scales.long_term[p] = long_costs[p] / denominator;
     return scales;
 }
 

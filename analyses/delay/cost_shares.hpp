@@ -22,12 +22,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "analyses/cost_kinds.hpp"
 #include "analyses/patterns.hpp"
 #include "analyses/delay/sync_intervals.hpp"
 
 namespace hindsight::analyses {
 
-using PatternCosts = std::array<double, kCostPatterns>;  // by CostPattern (patterns.hpp)
 
 // Δ by entry of the delayer's profile, and their sum.
 struct Excess {

@@ -39,9 +39,9 @@ std::optional<CostPattern> collective_pattern(CollectiveOp op) {
 // end, so that the round analyses never hold their memory at once.
 void DelayCostAnalysis::prepare() {
     const trace::LocalTrace& trace = *trace_;
-    sync_points_ = SyncPointList(trace, *facts_);
+    sync_points_ = SyncPointList(trace, *facts_, master_.barrier_waits);
     polling_ = PollingCalls(trace);
-    scanner_ = IntervalScanner(trace, sync_points_);
+    scanner_ = IntervalScanner(trace, sync_points_, master_.team_edges);
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
@@ -49,9 +49,22 @@ void DelayCostAnalysis::prepare() {
     started_ = false;
     outstanding_ = 0;
     passed_early_ = 0;
+    // A wait of the master outside parallel regions idles every worker as
+    // long: that idleness is the wait's long-term idleness cost from the
+    // start, and goes where the wait's own costs go.
+    if (master_.workers > 0)
+        for (std::size_t p = 0; p < sync_points_.size(); ++p) {
+            const SyncPoint& point = sync_points_[p];
+            if (point.wait <= 0 || point.cnode >= master_.in_parallel.size() || master_.in_parallel[point.cnode])
+                continue;
+            long_costs_[point.event][kOmpIdleCosts] =
+                static_cast<double>(master_.workers) * static_cast<double>(point.wait);
+        }
 }
 
 void DelayCostAnalysis::release() {
+    barrier_wait_costs_.clear();
+    for (const LocalWait& wait : master_.barrier_waits) barrier_wait_costs_.push_back(long_costs(wait.leave));
     sync_points_ = SyncPointList();
     scanner_ = IntervalScanner();
     point_by_operation_ = OperationIndex();
@@ -128,8 +141,8 @@ void DelayCostAnalysis::run(const trace::LocalTrace& trace, const ForwardFacts& 
     release();
 }
 
-void DelayCostAnalysis::add_waiting(std::size_t point, Waiting::Kind kind, CostPattern pattern, int delayer,
-                                    bool has_input) {
+void DelayCostAnalysis::add_waiting(std::size_t point, Waiting::Kind kind, std::optional<CostPattern> pattern,
+                                    int delayer, bool has_input) {
     waiting_at_[point] = static_cast<std::uint32_t>(waiting_.size());
     waiting_.push_back({point, kind, pattern, delayer, has_input, false});
     ++outstanding_;
@@ -159,11 +172,19 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             const std::optional<CostPattern> pattern = collective_pattern(collective.op);
             const std::vector<int>& members = this->members(collective.comm);
             const WaitState* wait = facts_->wait_states().find(point.event);
-            if (!pattern || members.size() <= 1 || !wait || !has_delay_costs(*wait)) continue;
+            if (members.size() <= 1 || !wait) continue;
+            const bool costs = pattern && has_delay_costs(*wait);
+            // A wait without delay costs of its own (at MPI_Finalize) still
+            // kept the workers idle, and the paper charges that idleness to
+            // whatever caused the wait, like any other wait's: it goes to
+            // the rank that came last, long-term only.
+            const bool idleness = !costs && wait->waiting > 0 && wait->cause >= 0 &&
+                                  long_costs(point.event)[kOmpIdleCosts] > 0;
+            if (!costs && !idleness) continue;
             if (static_cast<std::size_t>(wait->cause) >= members.size())
                 throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
             const int delayer = members[static_cast<std::size_t>(wait->cause)];
-            add_waiting(p, Waiting::Kind::Collective, *pattern, delayer, false);
+            add_waiting(p, Waiting::Kind::Collective, costs ? pattern : std::nullopt, delayer, false);
             write_record(rounds.to(delayer), point.operation, cost_records::Claim{});
         }
     }
@@ -268,7 +289,7 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     --outstanding_;
     const SyncPoint& point = sync_points_[wait.point];
     const WaitState& state = *facts_->wait_states().find(point.event);
-    const auto short_cost = static_cast<double>(state.waiting);
+    const double short_cost = wait.pattern ? static_cast<double>(state.waiting) : 0.0;
     const PatternCosts long_cost = long_costs(point.event);
     const IntervalProfile& mine = interval_with(wait.point, wait.delayer);
     auto& out = rounds.to(wait.delayer);
@@ -327,7 +348,7 @@ void DelayCostAnalysis::late_sender_costs(std::size_t point, int from, replay::P
     settle_costs(point, from);
 }
 
-void DelayCostAnalysis::settle_division(std::size_t point, int from, CostPattern pattern,
+void DelayCostAnalysis::settle_division(std::size_t point, int from, std::optional<CostPattern> pattern,
                                         const cost_records::CostDivision& division, bool point_to_point) {
     if (division.explained) {
         const IntervalProfile& mine = interval_with(point, from);
@@ -353,25 +374,28 @@ void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::P
     const trace::Event& event = trace_->events[sync_points_[point].event];
     const std::optional<CostPattern> pattern =
         event.kind == EventKind::CollectiveEnd ? collective_pattern(trace_->collective(event).op) : std::nullopt;
-    if (!pattern) throw Error(trace_->anchor_path, "collective delay costs for an operation without them");
-    settle_division(point, from, *pattern, cost_records::CollectiveAnswer::read(in).division, false);
+    const cost_records::CostDivision division = cost_records::CollectiveAnswer::read(in).division;
+    // An operation without delay costs passes on idleness only (collect_items).
+    if (!pattern && division.short_cost != 0)
+        throw Error(trace_->anchor_path, "collective delay costs for an operation without them");
+    settle_division(point, from, pattern, division, false);
 }
 
-void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
-                               const CostScales& scales, bool point_to_point) {
+void DelayCostAnalysis::charge(std::optional<CostPattern> pattern, const IntervalProfile& delayer,
+                               const std::vector<double>& excess, const CostScales& scales, bool point_to_point) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
         if (excess[i] <= 0) continue;
         const CallPathId cnode = delayer.processing.paths[i];
-        cube_->add(delay_metrics(pattern).short_term, cnode, seconds(scales.short_term * excess[i]));
-        for (std::size_t p = 0; p < kCostPatterns; ++p)
+        if (pattern) cube_->add(delay_metrics(*pattern).short_term, cnode, seconds(scales.short_term * excess[i]));
+        for (std::size_t p = 0; p < kCostKinds; ++p)
             if (scales.long_term[p] != 0)
-                cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(scales.long_term[p] * excess[i]));
+                cube_->add(long_term_metric(p), cnode, seconds(scales.long_term[p] * excess[i]));
     }
     for (const auto& [index, waiting] : delayer.waits) {
         PatternCosts& costs = long_costs_[index];
-        for (std::size_t p = 0; p < kCostPatterns; ++p) costs[p] += scales.long_term[p] * waiting;
-        costs[static_cast<std::size_t>(pattern)] += scales.short_term * waiting;
+        for (std::size_t p = 0; p < kCostKinds; ++p) costs[p] += scales.long_term[p] * waiting;
+        if (pattern) costs[static_cast<std::size_t>(*pattern)] += scales.short_term * waiting;
         // The part of that wait that made this one: at most all of it, and
         // of several such parts the largest.
         if (point_to_point)
@@ -379,13 +403,13 @@ void DelayCostAnalysis::charge(CostPattern pattern, const IntervalProfile& delay
     }
 }
 
-void DelayCostAnalysis::charge_unexplained(std::size_t point, CostPattern pattern, double short_cost,
+void DelayCostAnalysis::charge_unexplained(std::size_t point, std::optional<CostPattern> pattern, double short_cost,
                                            const PatternCosts& long_cost) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     const CallPathId cnode = EventView(*trace_, sync_points_[point].event).cnode();
-    if (short_cost > 0) cube_->add(delay_metrics(pattern).short_term, cnode, seconds(short_cost));
-    for (std::size_t p = 0; p < kCostPatterns; ++p)
-        if (long_cost[p] > 0) cube_->add(delay_metrics(static_cast<CostPattern>(p)).long_term, cnode, seconds(long_cost[p]));
+    if (pattern && short_cost > 0) cube_->add(delay_metrics(*pattern).short_term, cnode, seconds(short_cost));
+    for (std::size_t p = 0; p < kCostKinds; ++p)
+        if (long_cost[p] > 0) cube_->add(long_term_metric(p), cnode, seconds(long_cost[p]));
 }
 
 void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect) {

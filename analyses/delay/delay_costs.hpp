@@ -45,13 +45,23 @@
 // mpi_wait_propagating_* / mpi_wait_terminal_* (the part of the wait that
 // made others wait directly, and the rest).
 //
+// On a hybrid rank (MasterThread) the master's OpenMP barrier waits count
+// as its waiting in these intervals, and a wait of the master outside
+// parallel regions carries the workers' idleness from the start, as
+// long-term costs of the kind kOmpIdleCosts (cost_kinds.hpp); a wait in
+// MPI_Finalize, which has no delay costs of its own, passes on that
+// idleness alone. What reaches the barrier waits the OpenMP analysis
+// divides over the threads that delayed them (barrier_wait_costs()).
+//
 // Needs every wait state of this rank known when the pass begins, the
 // senders' Late Receiver waits included (the receivers' notes at the end of
 // the forward pass): the intervals look back at earlier wait states.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analyses/delay/cost_records.hpp"
@@ -67,9 +77,22 @@
 
 namespace hindsight::analyses {
 
+// What a hybrid rank's threads add to its MPI delay analysis (§7.1 of the
+// paper): the master's OpenMP barrier waits, through which MPI costs pass
+// to the thread that came last to the barrier, and the worker idleness
+// during the master's waits outside parallel regions, which travels with
+// those waits' costs as long-term idleness costs (kOmpIdleCosts).
+struct MasterThread {
+    std::vector<LocalWait> barrier_waits;  // in trace order
+    std::size_t workers = 0;                // threads - 1
+    std::vector<bool> in_parallel;          // by call path: inside a parallel region
+    std::vector<TimeShift> team_edges;      // the master's team start and end, the region's time
+};
+
 class DelayCostAnalysis final : public RoundAnalysis {
 public:
-    explicit DelayCostAnalysis(LocalCube& cube) : cube_(&cube) {}
+    explicit DelayCostAnalysis(LocalCube& cube, MasterThread master = {})
+        : cube_(&cube), master_(std::move(master)) {}
 
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
@@ -78,6 +101,10 @@ public:
     // This rank's waits that passed their costs on before every share they
     // were due had come (unstick()): their long-term costs may fall short.
     std::uint64_t passed_early() const { return passed_early_; }
+    // After run(): the long-term costs each of the master's barrier waits
+    // received, by MasterThread::barrier_waits, for the thread that delayed
+    // the barrier.
+    const std::vector<PatternCosts>& barrier_wait_costs() const { return barrier_wait_costs_; }
 
 private:
     // A wait state of this rank whose costs go to another rank.
@@ -85,7 +112,9 @@ private:
         enum class Kind : std::uint8_t { LateSender, LateReceiver, Collective };
         std::size_t point = 0;  // its synchronization point
         Kind kind = Kind::LateSender;
-        CostPattern pattern = CostPattern::LateSender;
+        // None for a collective wait without delay costs of its own (at
+        // MPI_Finalize) that passes on only the idleness of the workers.
+        std::optional<CostPattern> pattern = CostPattern::LateSender;
         int delayer = -1;       // world rank
         bool has_input = false; // the delayer's profile, where the division happens here
         bool queued = false;
@@ -114,7 +143,8 @@ private:
     // Before the first round: this rank's waits and the Late Receiver waits
     // it caused; the claims and profiles of round one.
     void collect_items(replay::WavefrontRounds& rounds);
-    void add_waiting(std::size_t point, Waiting::Kind kind, CostPattern pattern, int delayer, bool has_input);
+    void add_waiting(std::size_t point, Waiting::Kind kind, std::optional<CostPattern> pattern, int delayer,
+                     bool has_input);
     void receive(int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds);
     // Passes on every wait whose shares are all in, latest first; whether
     // anything is still to come.
@@ -133,21 +163,25 @@ private:
     void late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in);
     void collective_answer(std::size_t point, int from, replay::PayloadReader& in);
     // How a waiting rank divided its costs over this rank's interval with it.
-    void settle_division(std::size_t point, int from, CostPattern pattern, const cost_records::CostDivision& division,
-                         bool point_to_point);
+    void settle_division(std::size_t point, int from, std::optional<CostPattern> pattern,
+                         const cost_records::CostDivision& division, bool point_to_point);
     // Records the costs of a wait state of `pattern` that the scales divide
     // over the delayer's interval, and passes the share of its waits on to
     // them. Point-to-point delays also mark those waits as propagating.
-    void charge(CostPattern pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
+    // Without a pattern only long-term costs come (idleness at MPI_Finalize).
+    void charge(std::optional<CostPattern> pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
                 const CostScales& scales, bool point_to_point);
     // Costs no delay in the interval explains stay with the synchronization
     // point's own call on the delayer.
-    void charge_unexplained(std::size_t point, CostPattern pattern, double short_cost, const PatternCosts& long_cost);
+    void charge_unexplained(std::size_t point, std::optional<CostPattern> pattern, double short_cost,
+                            const PatternCosts& long_cost);
     // The waiting rank's side: classifies its point-to-point wait state.
     void classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect);
     void became_ready(std::size_t point);
 
     LocalCube* cube_;
+    MasterThread master_;
+    std::vector<PatternCosts> barrier_wait_costs_;
     const ForwardFacts* facts_ = nullptr;  // during run()
     PollingCalls polling_;                 // how a receive polled for waited
     const trace::LocalTrace* trace_ = nullptr;

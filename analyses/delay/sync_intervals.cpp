@@ -21,7 +21,8 @@ void IntervalScanner::settle(std::vector<CallPathId>& touched) {
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
 }
 
-IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points)
+IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points,
+                                 std::span<const TimeShift> shifts)
     : trace_(&trace), points_(&points), time_(trace.call_tree.size(), 0.0), waiting_(trace.call_tree.size(), 0.0) {
     // Every event passes here once: sums in ticks by call path, the call
     // paths a piece touched marked with the piece's number instead of
@@ -44,9 +45,25 @@ IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPoint
             }
             ticks[c] += trace.events[k + 1].time - trace.events[k].time;
         }
+        // The shifts' time within the piece moves to the call path that
+        // the profile books it at.
+        const Ticks piece_begin = from < trace.events.size() ? trace.events[from].time : 0;
+        const Ticks piece_end = to < trace.events.size() ? trace.events[to].time : piece_begin;
+        for (const TimeShift& shift : shifts) {
+            const Ticks moved = std::min(shift.end, piece_end) - std::max(shift.begin, piece_begin);
+            if (moved <= 0 || shift.from >= paths || shift.to >= paths) continue;
+            for (const CallPathId c : {shift.from, shift.to})
+                if (piece_of[c] != p) {
+                    piece_of[c] = p;
+                    ticks[c] = 0;
+                    time_touched_.push_back(c);
+                }
+            ticks[shift.from] -= moved;
+            ticks[shift.to] += moved;
+        }
         std::sort(time_touched_.begin(), time_touched_.end());
         for (const CallPathId c : time_touched_) {
-            if (ticks[c] == 0) continue;
+            if (ticks[c] <= 0) continue;
             piece_paths_.push_back(c);
             piece_ticks_.push_back(static_cast<double>(ticks[c]));
         }

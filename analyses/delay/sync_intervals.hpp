@@ -13,10 +13,12 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "analyses/delay/sync_point_list.hpp"
+#include "analyses/time_shift.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 
@@ -46,7 +48,8 @@ class IntervalScanner {
 public:
     IntervalScanner() = default;
     // Both must outlive the scanner.
-    IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points);
+    IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points,
+                    std::span<const TimeShift> shifts = {});
 
     // From synchronization point `from` (SyncPointList::kNone: the start of
     // the trace) to the point at position `to`: each call path's time less

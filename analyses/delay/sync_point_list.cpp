@@ -42,7 +42,8 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 
 }  // namespace
 
-SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts)
+SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
+                             std::span<const LocalWait> local_waits)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Every collective's number on its communicator (the collectives are
@@ -150,6 +151,19 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         points_.push_back(point);
         groups_.push_back(group);
     }
+    // Its leave names a local wait (the event the delay analysis keeps its
+    // costs by); no record ever names its operation, but it gets one of its
+    // own so that it collides with no synchronization's.
+    for (const LocalWait& local : local_waits) {
+        SyncPoint point;
+        point.event = local.leave;
+        point.enter = local.enter;
+        point.cnode = trace.events[local.enter].cnode;
+        point.wait = local.wait;
+        point.operation = OperationHash().add(3).add(local.leave).value();
+        points_.push_back(point);
+        groups_.push_back({Scope::Nobody, 0});
+    }
     // In the order the synchronizations happened: a receive posted by an
     // MPI_Irecv synchronized there, before the events up to its completion,
     // and so did a non-blocking collective where it was started.
@@ -225,6 +239,7 @@ bool SyncPointList::involves(const Group& group, int world_rank) const {
         const std::vector<int>& m = listed_[group.who];
         return std::binary_search(m.begin(), m.end(), world_rank);
     }
+    case Scope::Nobody: return false;
     }
     return false;
 }

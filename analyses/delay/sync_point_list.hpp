@@ -14,10 +14,16 @@
 //    they waited for (collective_wait_states.hpp). Scans are none.
 // Messages nobody waited for do not synchronize anybody: a rank may send
 // and receive them at any time.
+//
+// On a hybrid rank the master's OpenMP barrier waits are points, too
+// (LocalWait): they tie the rank to no other rank, so no interval begins
+// there, but an interval that holds one counts its waiting as the rank's
+// waiting, not its work, and the costs it explains pass through it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -47,12 +53,21 @@ struct SyncPoint {
     OperationId operation = 0;
 };
 
+// A wait of this rank that synchronized it with none of the others: the
+// Enter and Leave of the region it waited in, and its waiting.
+struct LocalWait {
+    trace::EventIndex enter = trace::kNoEvent;
+    trace::EventIndex leave = trace::kNoEvent;
+    Ticks wait = 0;
+};
+
 class SyncPointList {
 public:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     SyncPointList() = default;
-    SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts);
+    SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
+                  std::span<const LocalWait> local_waits = {});
 
     std::size_t size() const { return points_.size(); }
     const SyncPoint& operator[](std::size_t position) const { return points_[position]; }
@@ -64,7 +79,7 @@ public:
 
 private:
     // Whom a synchronization point tied this rank to.
-    enum class Scope : std::uint8_t { Peer, Communicator, Listed };
+    enum class Scope : std::uint8_t { Peer, Communicator, Listed, Nobody };
     struct Group {
         Scope scope = Scope::Peer;
         std::uint32_t who = 0;  // world rank, communicator id or index into listed_

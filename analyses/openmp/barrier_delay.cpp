@@ -4,6 +4,8 @@
 #include <map>
 #include <vector>
 
+#include "analyses/event_gaps.hpp"
+
 namespace hindsight::analyses {
 namespace {
 
@@ -48,11 +50,17 @@ std::map<CallPathId, Ticks> time_in(const std::vector<Segment>& segments, const 
 }  // namespace
 
 void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams& teams,
-                              std::span<LocalCube* const> cubes) {
+                              std::span<const MasterBarrierCosts> master_costs, std::span<LocalCube* const> cubes) {
     std::vector<std::vector<Segment>> segments;
     for (const trace::ThreadStream& stream : trace.threads.threads)
         segments.push_back(segments_of(stream));
-    for (const ParallelRegion& region : teams.regions) {
+    const auto inherited = [&](std::size_t region, std::size_t barrier) -> const PatternCosts* {
+        for (const MasterBarrierCosts& c : master_costs)
+            if (c.region == region && c.barrier == barrier) return &c.costs;
+        return nullptr;
+    };
+    for (std::size_t r = 0; r < teams.regions.size(); ++r) {
+        const ParallelRegion& region = teams.regions[r];
         const std::size_t threads = region.threads.size();
         if (!barriers_pair_up(region)) continue;  // the analysis's problems say so
         for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b) {
@@ -83,6 +91,14 @@ void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams&
                 const double scale = trace.seconds(wait) / static_cast<double>(total);
                 for (const auto& [cnode, more] : excess)
                     cubes[last]->add(Metric::DelayOmpBarrier, cnode, static_cast<double>(more) * scale);
+                const PatternCosts* costs = t == 0 ? inherited(r, b) : nullptr;
+                if (!costs) continue;
+                for (std::size_t kind = 0; kind < kCostKinds; ++kind) {
+                    if (!((*costs)[kind] > 0)) continue;
+                    const double long_scale = ticks_to_seconds(trace, (*costs)[kind]) / static_cast<double>(total);
+                    for (const auto& [cnode, more] : excess)
+                        cubes[last]->add(long_term_metric(kind), cnode, static_cast<double>(more) * long_scale);
+                }
             }
         }
     }

@@ -3,10 +3,12 @@
 // All threads of a rank are in its own trace, so it needs no communication.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
+#include "analyses/openmp/barrier_delay.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {
@@ -22,7 +24,10 @@ struct ThreadFindings {
 // `master` is the rank's cube, which the other analyses write too (its MPI
 // wait states must be in it), `master_exclusive` the master's exclusive
 // time by call path (ticks, the profile's).
+// `master_costs`: the long-term costs the MPI delay analysis passed to the
+// master's barrier waits (none where it did not run).
 ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master,
-                               const std::vector<Ticks>& master_exclusive);
+                               const std::vector<Ticks>& master_exclusive,
+                               std::span<const MasterBarrierCosts> master_costs = {});
 
 }  // namespace hindsight::analyses

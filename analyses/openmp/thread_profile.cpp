@@ -57,20 +57,27 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
     return exclusive;
 }
 
-void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
-                            std::vector<Ticks>& exclusive) {
+std::vector<TimeShift> master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams) {
+    std::vector<TimeShift> edges;
     for (const ParallelRegion& region : teams.regions) {
         const ThreadPart& part = region.threads.front();
         if (!part.present) continue;
         const CallPathId enclosing = trace.call_tree.node(part.region).parent;
         if (enclosing == kNoCallPath) continue;
-        const Ticks edges = (part.enter > region.fork ? part.enter - region.fork : 0) +
-                            (region.join > part.leave ? region.join - part.leave : 0);
-        if (edges == 0) continue;
-        exclusive[enclosing] -= edges;
-        exclusive[part.region] += edges;
-        master.add(time_category(trace.region_of(enclosing)), enclosing, -trace.seconds(edges));
-        master.add(time_category(trace.region_of(part.region)), part.region, trace.seconds(edges));
+        if (part.enter > region.fork) edges.push_back({region.fork, part.enter, enclosing, part.region});
+        if (region.join > part.leave) edges.push_back({part.leave, region.join, enclosing, part.region});
+    }
+    return edges;
+}
+
+void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
+                            std::vector<Ticks>& exclusive) {
+    for (const TimeShift& edge : master_team_edges(trace, teams)) {
+        const Ticks moved = edge.end - edge.begin;
+        exclusive[edge.from] -= moved;
+        exclusive[edge.to] += moved;
+        master.add(time_category(trace.region_of(edge.from)), edge.from, -trace.seconds(moved));
+        master.add(time_category(trace.region_of(edge.to)), edge.to, trace.seconds(moved));
     }
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "analyses/time_shift.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/openmp/thread_teams.hpp"
 
@@ -26,5 +27,10 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
 // exclusive time by call path in ticks, moved alike.
 void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
                             std::vector<Ticks>& exclusive);
+
+// Those stretches of the master's time (fork to entry, exit to join), each
+// from the enclosing call path to the region's: what the MPI delay
+// analysis's intervals move likewise.
+std::vector<TimeShift> master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams);
 
 }  // namespace hindsight::analyses

@@ -66,7 +66,8 @@ TEST_CASE("the pipeline's declarations give an order under every combination of 
     // The forward pass first (everything reads its facts), the backward
     // analyses next, the activity graph after the critical path it takes the
     // imbalance from; the OpenMP threads after the forward pass, whose MPI
-    // wait states their idleness costs leave out.
+    // wait states their idleness costs leave out, and after the delay costs,
+    // whose costs at the master's barrier waits they pass on.
     for (const bool critical_path : {false, true})
         for (const bool root_cause : {false, true})
             for (const bool graph : {false, true}) {

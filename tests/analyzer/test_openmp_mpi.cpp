@@ -128,6 +128,45 @@ TraceBuilder one_region() {
     return t;
 }
 
+// Seed 001's Figure 13.
+TraceBuilder figure13() {
+    // Two ranks of two threads. Both: MPI_Init 0-100. Region 1 forked at
+    // 1000: on rank 0 the master computes 1000-2000 and waits in the
+    // implicit barrier until 3000, its worker computes 1000-3000; then rank
+    // 0 sends 3000-3100. On rank 1 both threads compute 1000-2000 (join at
+    // 2000), and the master receives 2000-3100. Region 2 forked at 3200 on
+    // both: the master updates 3200-4200, the worker 3200-4190 and waits in
+    // the barrier until 4200. MPI_Finalize: rank 0 4300-4310, rank 1
+    // 4310-4320 (main ends with it).
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r1 = "!$omp parallel @f.c:10", b1 = "!$omp implicit barrier @f.c:19";
+    const std::string r2 = "!$omp parallel @f.c:30", b2 = "!$omp implicit barrier @f.c:39";
+    const Ticks join1[] = {3000, 2000};
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.enter(0, "main").init(0, 100);
+        master.fork(1000, 2).team_begin(1000).enter(1000, r1).region(1000, 2000, "compute");
+        master.region(2000, join1[r], b1).leave(join1[r]).team_end(join1[r]).join(join1[r]);
+        worker.team_begin(1000).enter(1000, r1).region(1000, join1[r], "compute");
+        worker.region(join1[r], join1[r], b1).leave(join1[r]).team_end(join1[r]);
+    }
+    t.rank(0).send(3000, 3100, 1, 0, 8);
+    t.rank(1).recv(2000, 3100, 0, 0, 8);
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.fork(3200, 2).team_begin(3200).enter(3200, r2).region(3200, 4200, "update");
+        master.region(4200, 4200, b2).leave(4200).team_end(4200).join(4200);
+        worker.team_begin(3200).enter(3200, r2).region(3200, 4190, "update").region(4190, 4200, b2);
+        worker.leave(4200).team_end(4200);
+    }
+    t.rank(0).finalize(4300, 4310).leave(4310);
+    t.rank(1).finalize(4310, 4320).leave(4320);
+    return t;
+}
+
 }  // namespace
 
 TEST_CASE("OpenMP: one location per thread, a worker's time from fork to join", "[openmp]") {
@@ -290,41 +329,9 @@ TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they de
 }
 
 TEST_CASE("OpenMP: seed 001's Figure 13, a worker's delay through the barrier into MPI", "[openmp][figure13]") {
-    // Two ranks of two threads. Both: MPI_Init 0-100. Region 1 forked at
-    // 1000: on rank 0 the master computes 1000-2000 and waits in the
-    // implicit barrier until 3000, its worker computes 1000-3000; then rank
-    // 0 sends 3000-3100. On rank 1 both threads compute 1000-2000 (join at
-    // 2000), and the master receives 2000-3100. Region 2 forked at 3200 on
-    // both: the master updates 3200-4200, the worker 3200-4190 and waits in
-    // the barrier until 4200. MPI_Finalize: rank 0 4300-4310, rank 1
-    // 4310-4320 (main ends with it).
-    TraceBuilder t(2);
-    t.set_threads(2);
+    const Analysis a = analyse(figure13());
     const std::string r1 = "!$omp parallel @f.c:10", b1 = "!$omp implicit barrier @f.c:19";
     const std::string r2 = "!$omp parallel @f.c:30", b2 = "!$omp implicit barrier @f.c:39";
-    const Ticks join1[] = {3000, 2000};
-    for (int r = 0; r < 2; ++r) {
-        auto& master = t.rank(r);
-        auto& worker = t.thread(r, 1);
-        master.enter(0, "main").init(0, 100);
-        master.fork(1000, 2).team_begin(1000).enter(1000, r1).region(1000, 2000, "compute");
-        master.region(2000, join1[r], b1).leave(join1[r]).team_end(join1[r]).join(join1[r]);
-        worker.team_begin(1000).enter(1000, r1).region(1000, join1[r], "compute");
-        worker.region(join1[r], join1[r], b1).leave(join1[r]).team_end(join1[r]);
-    }
-    t.rank(0).send(3000, 3100, 1, 0, 8);
-    t.rank(1).recv(2000, 3100, 0, 0, 8);
-    for (int r = 0; r < 2; ++r) {
-        auto& master = t.rank(r);
-        auto& worker = t.thread(r, 1);
-        master.fork(3200, 2).team_begin(3200).enter(3200, r2).region(3200, 4200, "update");
-        master.region(4200, 4200, b2).leave(4200).team_end(4200).join(4200);
-        worker.team_begin(3200).enter(3200, r2).region(3200, 4190, "update").region(4190, 4200, b2);
-        worker.leave(4200).team_end(4200);
-    }
-    t.rank(0).finalize(4300, 4310).leave(4310);
-    t.rank(1).finalize(4310, 4320).leave(4320);
-    const Analysis a = analyse(t);
     CHECK(a.warnings == "none");
     REQUIRE(a.report.locations().size() == 4);
     // Barrier waits: rank 0's master 2000-3000 in region 1; in region 2 each
@@ -353,8 +360,8 @@ TEST_CASE("OpenMP: seed 001's Figure 13, a worker's delay through the barrier in
     // Idleness costs (short-term): the same serial time on the masters
     // without their MPI waits, times one worker. Rank 0: 1310 less its
     // 10 wait at Finalize (rank 1 enters 10 later) = 1300; rank 1: 2320
-    // less the Late Sender's 1000 = 1320. Together 2620: the waits' idle
-    // cost is long-term, not computed here.
+    // less the Late Sender's 1000 = 1320. Together 2620; the idleness
+    // during the two waits is long-term (below).
     CHECK(a.at("delay_ompidle", "main/MPI_Recv", 1, 0) == Approx(100 * ns));
     CHECK(a.total("delay_ompidle") == Approx(2620 * ns));
     // The summary. Each worker's time is its rank's span (its regions and
@@ -431,6 +438,43 @@ TEST_CASE("OpenMP: the profile per communicator and the matrix of a hybrid run",
     // The matrix: one message of 8 bytes from rank 0 to rank 1, nothing
     // else between the two ranks' masters.
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,1,8,0]]") != std::string::npos);
+}
+
+TEST_CASE("OpenMP: seed 001's Figure 13, MPI costs and idleness through the barrier wait", "[openmp][figure13]") {
+    const Analysis a = analyse(figure13());
+    const std::string compute = "main/!$omp parallel @f.c:10/compute";
+    // The Late Sender's interval (since MPI_Init) holds on rank 1 main 900
+    // (100-1000) and compute 1000 before its receive at 2000; on rank 0,
+    // before its send at 3000, main 900, compute 1000 and the master's
+    // barrier wait of 1000, which is waiting, not work. Rank 0 did no more
+    // than rank 1 anywhere: its barrier wait explains the whole wait
+    // (scale 1000 / (0 + 1000)). So no short-term Late Sender costs, and
+    // the wait is indirect, not propagating (it made nobody wait).
+    CHECK(a.total("delay_latesender") == Approx(0).margin(1e-15));
+    CHECK(a.at("mpi_wait_indirect_latesender", "main/MPI_Recv", 1, 0) == Approx(1000 * ns));
+    CHECK(a.total("mpi_wait_direct_latesender") == Approx(0).margin(1e-15));
+    CHECK(a.total("mpi_wait_propagating_ls") == Approx(0).margin(1e-15));
+    // The barrier wait's 1000 of long-term Late Sender costs go where the
+    // barrier's own costs went: rank 0's worker computed 2000 since the
+    // fork against its master's 1000, all of the excess.
+    CHECK(a.at("delay_latesender_longterm", compute, 0, 1) == Approx(1000 * ns));
+    CHECK(a.total("delay_latesender_longterm") == Approx(1000 * ns));
+    // Idleness during the waits, (2 - 1) x each wait: rank 1's Late Sender
+    // 1000 travels with the wait's costs to rank 0's worker as above. Rank
+    // 0's 10 at MPI_Finalize goes to rank 1, which entered last: its
+    // interval since the receive holds main 210 (3100-3200, 4200-4310) and
+    // update 1000 (of the receive only its time after the send call ended
+    // counts: none, both end at 3100); rank 0's since its send main 200
+    // (3100-3200, 4200-4300) and update 1000. The one excess, main's 10,
+    // takes all of it.
+    CHECK(a.at("delay_ompidle_longterm", compute, 0, 1) == Approx(1000 * ns));
+    CHECK(a.at("delay_ompidle_longterm", "main", 1, 0) == Approx(10 * ns));
+    CHECK(a.at("delay_ompidle_longterm", "main/MPI_Recv", 1, 0) == 0);
+    CHECK(a.total("delay_ompidle_longterm") == Approx(1010 * ns));
+    // Short- plus long-term idleness costs are the idle threads' time.
+    CHECK(a.total("delay_ompidle") + a.total("delay_ompidle_longterm") == Approx(a.total("omp_idle_threads")));
+    // The barrier waits pass no costs on: none long-term.
+    CHECK(a.total("delay_ompbarrier_longterm") == 0);
 }
 
 TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is written", "[openmp]") {

@@ -40,6 +40,20 @@ constexpr DelayPattern kDelayPatterns[] = {
     {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm"},
 };
 
+// OpenMP waiting and idleness, whose delay costs add up to them as well:
+// the barrier waits (two metrics), and the idle threads less their
+// sub-metric (limited parallelism, which no delay explains). A report
+// without the metrics skips the check.
+struct OmpDelayPattern {
+    std::vector<const char*> waiting;  // own shares summed
+    const char* short_term;
+    const char* long_term;
+};
+const OmpDelayPattern kOmpDelayPatterns[] = {
+    {{"omp_ibarrier_wait", "omp_ebarrier_wait"}, "delay_ompbarrier", "delay_ompbarrier_longterm"},
+    {{"omp_idle_threads"}, "delay_ompidle", "delay_ompidle_longterm"},
+};
+
 // The two ways point-to-point waiting is split.
 struct WaitSplit {
     const char* whole;
@@ -108,6 +122,25 @@ public:
             if (!close(s + l, w))
                 fail("delay costs", format("%s: %s %.9g s + %s %.9g s = %.9g s, but the waiting is %.9g s", p.waiting,
                                            p.short_term, s, p.long_term, l, s + l, w));
+        }
+    }
+
+    void omp_delay_costs() {
+        for (const OmpDelayPattern& p : kOmpDelayPatterns) {
+            const MetricIndex short_term = report_.find_metric(p.short_term), long_term = report_.find_metric(p.long_term);
+            if (short_term == kNone || long_term == kNone) continue;
+            double w = 0.0;
+            bool defined = true;
+            for (const char* name : p.waiting) {
+                const MetricIndex m = report_.find_metric(name);
+                if (m == kNone) defined = false;
+                else w += total(own_share(report_, m));
+            }
+            if (!defined) continue;
+            const double s = total(cells_of(report_, short_term)), l = total(cells_of(report_, long_term));
+            if (!close(s + l, w))
+                fail("delay costs", format("%s: %s %.9g s + %s %.9g s = %.9g s, but the waiting is %.9g s",
+                                           p.waiting.front(), p.short_term, s, p.long_term, l, s + l, w));
         }
     }
 
@@ -185,6 +218,7 @@ std::vector<Violation> check_invariants(const Report& report, const InvariantOpt
     }
     Checker checker(report);
     checker.delay_costs();
+    checker.omp_delay_costs();
     checker.wait_splits();
     checker.sub_metrics();
     if (options.critical_path_length) checker.critical_path(*options.critical_path_length);

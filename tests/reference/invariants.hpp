@@ -5,7 +5,10 @@
 //
 //   delay costs      per wait-state pattern with delay metrics, short-term
 //                    (its own share) plus long-term delay costs, over all call
-//                    paths and ranks, equal the pattern's waiting time
+//                    paths and ranks, equal the pattern's waiting time; so
+//                    do OpenMP barrier delay costs and the barrier waits,
+//                    and idleness delay costs and the idle threads' own
+//                    share (without limited parallelism)
 //   direct+indirect  direct plus indirect Late Sender (Late Receiver) time
 //                    equals Late Sender (Late Receiver) time, in every
 //                    [call path, rank] cell and in total

@@ -152,3 +152,37 @@ TEST_CASE("checks whose metrics the report does not define are skipped") {
     report.set_value(latesender, root, l, 1.0);  // waiting without any delay or split metric
     CHECK(check_invariants(report, {1.0}).empty());
 }
+
+TEST_CASE("idleness delay costs that do not add up to the idle threads") {
+    // One rank of two threads: the worker idles 3.0 s (0.5 of it limited
+    // parallelism, which no delay explains); the master's short-term
+    // idleness costs are 2.0, the long-term ones 0.5: 2.5, the idle
+    // threads' own share. Without the long-term 0.5 they fall short.
+    Report report;
+    const auto metric = [&](const char* name, MetricIndex parent) {
+        return report.add_metric({name, name, "sec", "", "", DataType::Double, parent});
+    };
+    const MetricIndex idle = metric("omp_idle_threads", kNone), limited = metric("omp_limited_parallelism", idle);
+    const MetricIndex aggregate = metric("delay_ompidle_aggregate", kNone);
+    const MetricIndex short_term = metric("delay_ompidle", aggregate), long_term = metric("delay_ompidle_longterm", aggregate);
+    Region main;
+    main.name = "main";
+    const CnodeIndex root = report.add_cnode(report.add_region(main), kNone);
+    const SystemNodeIndex node = report.add_system_node({"node", "node", "", kNone});
+    const LocationGroupIndex group = report.add_location_group({"MPI Rank 0", 0, node});
+    const LocationIndex master = report.add_location({"Master thread", 0, group});
+    const LocationIndex worker = report.add_location({"OMP thread 1", 1, group});
+    report.set_value(idle, root, worker, 3.0);
+    report.set_value(limited, root, worker, 0.5);
+    report.set_value(short_term, root, master, 2.0);
+    report.set_value(long_term, root, worker, 0.5);
+    report.set_value(aggregate, root, master, 2.0);
+    report.set_value(aggregate, root, worker, 0.5);
+    report.set_value_kind(ValueKind::MetricInclusive);
+    CHECK(check_invariants(report).empty());
+    report.set_value(long_term, root, worker, 0.0);
+    report.set_value(aggregate, root, worker, 0.0);
+    const auto violations = check_invariants(report);
+    REQUIRE(invariants_of(violations) == std::vector<std::string>{"delay costs"});
+    CHECK_THAT(violations[0].detail, Catch::Contains("omp_idle_threads") && Catch::Contains("2.5"));
+}
