@@ -5,10 +5,19 @@
 // (source), only in (destination).
 #pragma once
 
+#include <cstdint>
+
 #include "analyses/local_cube.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
+
+// The counting rules themselves, by call path, for whoever books an MPI
+// operation outside a replay pass (a worker thread's, openmp/thread_profile):
+// a message of `bytes` sent (else received), and a collective operation of
+// the program that moved `sent` and `received` bytes for this thread.
+void count_message(LocalCube& cube, CallPathId cnode, std::uint64_t bytes, bool sent);
+void count_collective(LocalCube& cube, CallPathId cnode, std::uint64_t sent, std::uint64_t received);
 
 class MessageStatistics final : public replay::ReplayObserver {
 public:
@@ -26,8 +35,6 @@ public:
                                          replay::CollectiveChannel&) override;
 
 private:
-    void count_collective(CallPathId cnode, const trace::Collective& collective);
-
     LocalCube* cube_;
 };
 
