@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "analyses/profile/message_statistics.hpp"
+#include "analyses/message_counts.hpp"
 #include "common/time_category.hpp"
 
 namespace hindsight::analyses {
@@ -56,7 +56,7 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
         cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
     }
     // The worker's own MPI operations count on the worker, as the master's
-    // count in the forward pass (profile/message_statistics.hpp).
+    // count in the forward pass (message_counts.hpp).
     for (const trace::ThreadTransfer& t : trace.threads.threads[thread].transfers) {
         if (t.kind == trace::ThreadTransfer::Kind::Collective)
             count_collective(cube, t.cnode, t.sent, t.received);

@@ -2,22 +2,14 @@
 // they moved. A zero-byte message or a collective that moves no data for a
 // rank only synchronizes; everything else communicates. Collectives count
 // for each rank by what that rank moved: both ways (exchange), only out
-// (source), only in (destination).
+// (source), only in (destination); analyses/message_counts.hpp has the
+// rules.
 #pragma once
-
-#include <cstdint>
 
 #include "analyses/local_cube.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
-
-// The counting rules themselves, by call path, for whoever books an MPI
-// operation outside a replay pass (a worker thread's, openmp/thread_profile):
-// a message of `bytes` sent (else received), and a collective operation of
-// the program that moved `sent` and `received` bytes for this thread.
-void count_message(LocalCube& cube, CallPathId cnode, std::uint64_t bytes, bool sent);
-void count_collective(LocalCube& cube, CallPathId cnode, std::uint64_t sent, std::uint64_t received);
 
 class MessageStatistics final : public replay::ReplayObserver {
 public:
