@@ -352,7 +352,10 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     // joined at 600 on each. Rank 0's worker sends 64 bytes (tag 5) to rank
     // 1 in 300-400, which rank 1's master receives in 220-420; rank 1's
     // worker receives 32 bytes (tag 6) in 250-450, which rank 0's master
-    // sends in 350-360.
+    // sends in 350-360. Rank 1's worker then takes part in a reduction to
+    // itself (16 bytes each) in 460-480 and receives 8 bytes (tag 9) with
+    // MPI_Irecv 490-495 and MPI_Wait 500-510; the partners of these last
+    // two are missing, which does not matter while worker MPI is not paired.
     TraceBuilder t(2);
     t.set_threads(2);
     for (int r = 0; r < 2; ++r) {
@@ -363,13 +366,18 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     t.rank(1).recv(220, 420, 0, 5, 64);
     t.thread(1, 1).recv(250, 450, 0, 6, 32);
     t.rank(0).send(350, 360, 1, 6, 32);
+    t.thread(1, 1).reduce(460, 480, 1, 16);
+    const RequestId late = t.thread(1, 1).irecv(490, 495, 0, 9, 8);
+    t.thread(1, 1).wait(500, 510, late);
     for (int r = 0; r < 2; ++r) {
         t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
         t.thread(r, 1).leave(600).team_end(600);
     }
     const Analysis a = analyse(t);
     CHECK(a.warnings.find("rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
-    CHECK(a.warnings.find("rank 1: 1 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
+    // Rank 1's worker: MPI_RECV; MPI_COLLECTIVE_BEGIN and _END;
+    // MPI_IRECV_REQUEST; MPI_IRECV.
+    CHECK(a.warnings.find("rank 1: 5 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
     // The workers' calls are theirs: time, visit, message and bytes.
     CHECK(a.at("time", kRegion + "/MPI_Send", 0, 1) == Approx(100 * ns));
     CHECK(a.at("visits", kRegion + "/MPI_Send", 0, 1) == 1);
@@ -378,4 +386,12 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     CHECK(a.at("time", kRegion + "/MPI_Recv", 1, 1) == Approx(200 * ns));
     CHECK(a.at("comms_recv", kRegion + "/MPI_Recv", 1, 1) == 1);
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Recv", 1, 1) == 32);
+    // The reduction at its root (N = 2): out 16, in 2 x 16, both ways.
+    CHECK(a.at("comms_cxch", kRegion + "/MPI_Reduce", 1, 1) == 1);
+    CHECK(a.at("bytes_cout", kRegion + "/MPI_Reduce", 1, 1) == 16);
+    CHECK(a.at("bytes_cin", kRegion + "/MPI_Reduce", 1, 1) == 32);
+    // A non-blocking receive counts where it completes, as the master's.
+    CHECK(a.at("comms_recv", kRegion + "/MPI_Wait", 1, 1) == 1);
+    CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Wait", 1, 1) == 8);
+    CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Irecv", 1, 1) == 0);
 }
