@@ -395,3 +395,27 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Wait", 1, 1) == 8);
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Irecv", 1, 1) == 0);
 }
+
+TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, with a warning", "[openmp]") {
+    // Two ranks of two threads; in the region (200-600) rank 0's worker
+    // calls MPI_Barrier 300-400, rank 1's master 250-450. Rank 0's master
+    // never records the barrier, so rank 1's cannot pair: the analysis
+    // ends with a report and warnings, the worker keeps its barrier's time.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    }
+    t.thread(0, 1).barrier(300, 400);
+    t.rank(1).barrier(250, 450);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
+    const Analysis a = analyse(t);
+    // MPI_COLLECTIVE_BEGIN and _END on rank 0's worker.
+    CHECK(a.warnings.find("rank 0: 2 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
+    CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 0, 1) == 1);
+}
