@@ -135,6 +135,12 @@ struct WorkerSink : CallbackGuard {
             throw Error(file, stream.name + " ends a thread team inside a region of it");
         open.pop_back();
     }
+    // An MPI record that moved data: counted like every MPI record of a
+    // worker, and filed under the call holding it (none outside a region).
+    void transfer(ThreadTransfer::Kind kind, std::uint64_t sent, std::uint64_t received) {
+        ++mpi_records;
+        if (current() != kNoCallPath) stream.transfers.push_back({current(), kind, sent, received});
+    }
 };
 
 WorkerSink& worker(void* ud) { return *static_cast<WorkerSink*>(ud); }
@@ -174,19 +180,48 @@ otf2::EvtCallbacks worker_callbacks() {
               std::uint32_t lock, std::uint32_t order) {
             return worker(ud).guarded([&] { worker(ud).push(t, ThreadEventKind::Release, lock, order); });
         });
-    // MPI on a worker thread: not analyzed in this version (doc/analyzer.md).
-    OTF2_EvtReaderCallbacks_SetMpiSendCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(c, &count_mpi);
+    // MPI on a worker thread: its messages and collectives are not paired
+    // in this version (doc/analyzer.md); what they moved is kept for the
+    // thread's own statistics, where the records say it: a send or receive
+    // (a non-blocking one's at its MPI_ISEND, or its MPI_IRECV completion,
+    // as the master's store files them) and a collective's end.
+    using Kind = ThreadTransfer::Kind;
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
+              OTF2_CommRef, std::uint32_t, std::uint64_t bytes) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Send, bytes, 0); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
+              OTF2_CommRef, std::uint32_t, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Send, bytes, 0); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
+              OTF2_CommRef, std::uint32_t, std::uint64_t bytes) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Receive, 0, bytes); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
+              OTF2_CommRef, std::uint32_t, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Receive, 0, bytes); });
+        });
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
+              OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Collective, sent, received); });
+        });
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
+              OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Collective, sent, received); });
+        });
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_mpi);
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(c, &count_mpi);
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_mpi);
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_mpi);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(c, &count_mpi);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(c, &count_mpi);
     return cb;
 }
 
@@ -240,7 +275,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
                                std::to_string(streams.worker_mpi_records) + " MPI records on " +
                                std::to_string(with_mpi) +
-                               " OpenMP worker thread(s) left out (MPI is analyzed on the master thread only)");
+                               " OpenMP worker thread(s) are not paired (their calls' time, visits and bytes are "
+                               "booked on the threads, their wait states are not analyzed)");
     return streams;
 }
 

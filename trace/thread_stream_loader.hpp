@@ -93,8 +93,9 @@ using LocalDefinitionsReader = ClockCorrection (*)(const otf2::Reader&, OTF2_Loc
 // its thread records) and each worker's, read here from `reader`, where the
 // workers are selected already. Worker call paths hang below the master's
 // call path at the matching fork, in trace.call_tree. MPI records of
-// workers are counted (ThreadStreams::worker_mpi_records), not analyzed;
-// stats gets a damage line for them.
+// workers are counted (ThreadStreams::worker_mpi_records) and their
+// transfers kept (ThreadStream::transfers), but not paired; stats gets a
+// damage line for them.
 ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
                                   const MasterThreadRecords& master, std::span<const Location> workers,
                                   LocalDefinitionsReader read_local, LoadStats& stats);

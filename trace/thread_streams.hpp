@@ -40,17 +40,33 @@ struct ThreadEvent {
     ThreadEventKind kind = ThreadEventKind::Enter;
 };
 
+// What one MPI record of a worker thread moved. A worker's messages and
+// collectives are not paired with their partners (doc/analyzer.md), but its
+// MPI calls are its own: their counts and bytes are booked on the thread,
+// by the rules of the master's message statistics.
+struct ThreadTransfer {
+    enum class Kind : std::uint8_t { Send, Receive, Collective };
+    CallPathId cnode = kNoCallPath;  // the MPI call holding the record
+    Kind kind = Kind::Send;
+    std::uint64_t sent = 0;      // a send's bytes, or what a collective sent
+    std::uint64_t received = 0;  // a receive's bytes, or what a collective received
+};
+
 struct ThreadStream {
     LocationId location = 0;
     std::string name;           // as the trace names the location ("OMP thread 1")
     std::uint32_t thread = 0;   // the OpenMP thread number, 0 for the master
     std::vector<ThreadEvent> events;
+    // A worker's sends, receives and collective operations, in stream
+    // order; empty for the master, whose MPI events are in the store.
+    std::vector<ThreadTransfer> transfers;
 };
 
 struct ThreadStreams {
     // Master first, then the workers in the order the trace defines them.
     std::vector<ThreadStream> threads;
-    // MPI event records of worker threads, which this analysis leaves out.
+    // MPI event records of worker threads, whose messages and collectives
+    // this analysis does not pair (their transfers are booked, see above).
     std::uint64_t worker_mpi_records = 0;
 
     bool empty() const { return threads.empty(); }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "analyses/message_counts.hpp"
 #include "common/time_category.hpp"
 
 namespace hindsight::analyses {
@@ -53,6 +54,16 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
         if (visits[c] == 0) continue;
         cube.add(Metric::Visits, c, static_cast<double>(visits[c]));
         cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
+    }
+    // The worker's own MPI operations count on the worker, as the master's
+    // count in the forward pass (message_counts.hpp).
+    for (const trace::ThreadTransfer& t : trace.threads.threads[thread].transfers) {
+        if (t.kind == trace::ThreadTransfer::Kind::Collective)
+            count_collective(cube, t.cnode, t.sent, t.received);
+        else if (t.kind == trace::ThreadTransfer::Kind::Send)
+            count_message(cube, t.cnode, t.sent, true);
+        else
+            count_message(cube, t.cnode, t.received, false);
     }
     return exclusive;
 }

@@ -5,6 +5,8 @@
 // master's join (its late start and early end are the region's own time,
 // which the management metrics then claim), and its call paths hang below
 // the master's path at the fork, which the worker itself never visits.
+// The messages and collective operations of the worker's MPI calls count
+// there too (sends, receives, bytes), though they are not paired.
 #pragma once
 
 #include <cstddef>

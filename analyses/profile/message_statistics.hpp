@@ -2,7 +2,8 @@
 // they moved. A zero-byte message or a collective that moves no data for a
 // rank only synchronizes; everything else communicates. Collectives count
 // for each rank by what that rank moved: both ways (exchange), only out
-// (source), only in (destination).
+// (source), only in (destination); analyses/message_counts.hpp has the
+// rules.
 #pragma once
 
 #include "analyses/local_cube.hpp"
@@ -26,8 +27,6 @@ public:
                                          replay::CollectiveChannel&) override;
 
 private:
-    void count_collective(CallPathId cnode, const trace::Collective& collective);
-
     LocalCube* cube_;
 };
 

@@ -487,7 +487,8 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     t.thread(0, 1).team_begin(0).enter(0, "!$omp parallel").send(5, 6, 0, 0, 8).leave(30).team_end(30);
     const Analysis a = analyse(t);
     CHECK(a.warnings ==
-          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) left out (MPI is analyzed on the master thread only); "
+          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits and bytes "
+          "are booked on the threads, their wait states are not analyzed); "
           "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
           "of the OpenMP barrier analysis");
     CHECK(a.total("omp_ebarrier_wait") == 0);
@@ -524,4 +525,77 @@ TEST_CASE("OpenMP: the master's region, too, lasts from the fork to the join", "
     CHECK(a.at("omp_idle_threads", "main/serial", 0, 1) == Approx(500 * ns));
     CHECK(a.at("delay_ompidle", "main", 0, 0) == Approx(200 * ns));
     CHECK(a.at("delay_ompidle", "main/serial", 0, 0) == Approx(500 * ns));
+}
+
+TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the worker", "[openmp]") {
+    // Two ranks of two threads, one parallel region forked at 200 and
+    // joined at 600 on each. Rank 0's worker sends 64 bytes (tag 5) to rank
+    // 1 in 300-400, which rank 1's master receives in 220-420; rank 1's
+    // worker receives 32 bytes (tag 6) in 250-450, which rank 0's master
+    // sends in 350-360. Rank 1's worker then takes part in a reduction to
+    // itself (16 bytes each) in 460-480 and receives 8 bytes (tag 9) with
+    // MPI_Irecv 490-495 and MPI_Wait 500-510; the partners of these last
+    // two are missing, which does not matter while worker MPI is not paired.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    }
+    t.thread(0, 1).send(300, 400, 1, 5, 64);
+    t.rank(1).recv(220, 420, 0, 5, 64);
+    t.thread(1, 1).recv(250, 450, 0, 6, 32);
+    t.rank(0).send(350, 360, 1, 6, 32);
+    t.thread(1, 1).reduce(460, 480, 1, 16);
+    const RequestId late = t.thread(1, 1).irecv(490, 495, 0, 9, 8);
+    t.thread(1, 1).wait(500, 510, late);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
+    const Analysis a = analyse(t);
+    CHECK(a.warnings.find("rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
+    // Rank 1's worker: MPI_RECV; MPI_COLLECTIVE_BEGIN and _END;
+    // MPI_IRECV_REQUEST; MPI_IRECV.
+    CHECK(a.warnings.find("rank 1: 5 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
+    // The workers' calls are theirs: time, visit, message and bytes.
+    CHECK(a.at("time", kRegion + "/MPI_Send", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("visits", kRegion + "/MPI_Send", 0, 1) == 1);
+    CHECK(a.at("comms_send", kRegion + "/MPI_Send", 0, 1) == 1);
+    CHECK(a.at("bytes_sent", kRegion + "/MPI_Send", 0, 1) == 64);
+    CHECK(a.at("time", kRegion + "/MPI_Recv", 1, 1) == Approx(200 * ns));
+    CHECK(a.at("comms_recv", kRegion + "/MPI_Recv", 1, 1) == 1);
+    CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Recv", 1, 1) == 32);
+    // The reduction at its root (N = 2): out 16, in 2 x 16, both ways.
+    CHECK(a.at("comms_cxch", kRegion + "/MPI_Reduce", 1, 1) == 1);
+    CHECK(a.at("bytes_cout", kRegion + "/MPI_Reduce", 1, 1) == 16);
+    CHECK(a.at("bytes_cin", kRegion + "/MPI_Reduce", 1, 1) == 32);
+    // A non-blocking receive counts where it completes, as the master's.
+    CHECK(a.at("comms_recv", kRegion + "/MPI_Wait", 1, 1) == 1);
+    CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Wait", 1, 1) == 8);
+    CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Irecv", 1, 1) == 0);
+}
+
+TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, with a warning", "[openmp]") {
+    // Two ranks of two threads; in the region (200-600) rank 0's worker
+    // calls MPI_Barrier 300-400, rank 1's master 250-450. Rank 0's master
+    // never records the barrier, so rank 1's cannot pair: the analysis
+    // ends with a report and warnings, the worker keeps its barrier's time.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    }
+    t.thread(0, 1).barrier(300, 400);
+    t.rank(1).barrier(250, 450);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
+    const Analysis a = analyse(t);
+    // MPI_COLLECTIVE_BEGIN and _END on rank 0's worker.
+    CHECK(a.warnings.find("rank 0: 2 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
+    CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 0, 1) == 1);
 }

@@ -4,7 +4,8 @@ constructs its trace records, read with otf2-print (/usr/bin/otf2-print).
 
 Usage: check_openmp.py --collect LAUNCHER --mpiexec MPIEXEC --program PROGRAM
                        --scenario constructs|constructs-gcc|hybrid|multiple|teams|nested|no-mpi
-                       [--ranks N] [--threads T] [--regions R] [--analyzer ANALYZER]
+                       [--ranks N] [--threads T] [--regions R]
+                       [--analyzer ANALYZER [--report REPORT]]
 
 Scenarios (the expected values come from the programs, see their headers):
   constructs      tests/collector/openmp_constructs.c, R regions of 2 threads
@@ -22,6 +23,10 @@ Scenarios (the expected values come from the programs, see their headers):
   multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
                   region; rank 0's thread 1 sends to rank 1, whose master
                   receives: the send on location 1 << 32, the receive on 1.
+                  With --analyze, the trace is analyzed too: the report is
+                  written, the summary warns that the worker's MPI records
+                  are not paired, and the worker's MPI_Send has its time and
+                  the message's 128 bytes (read with hindsight-report --text).
   teams           tests/collector/openmp_teams.c on 1 rank: a region before
                   MPI_Init (not recorded), then teams of 2 and 3 threads: the
                   master forks twice, thread 1 is in 2 regions, thread 2 in
@@ -39,6 +44,8 @@ Scenarios (the expected values come from the programs, see their headers):
 """
 
 import argparse
+import csv
+import io
 import os
 import re
 import subprocess
@@ -211,6 +218,35 @@ def check_worker_message(streams, regions):
         fail("the message was received before it was sent")
 
 
+def check_worker_analysis(args, anchor, ranks, tmp):
+    """openmp_multiple.c analyzed: the worker's send is its own, with time
+    and bytes, though it is not paired (a warning says so)."""
+    report = os.path.join(tmp, "report.cubex")
+    command = [args.mpiexec, "-n", str(ranks), args.analyzer, "--timeout", "60", "--no-page", "-o", report, anchor]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    if run.returncode != 0:
+        fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
+    warnings = [line for line in run.stdout.splitlines() if line.startswith("Warnings: ")]
+    if len(warnings) != 1 or not re.search(r"rank 0: \d+ MPI records on 1 OpenMP worker thread\(s\) are not paired",
+                                            warnings[0]):
+        fail(f"the summary's warnings: {warnings}")
+
+    def send_values(metric):
+        """Exclusive `metric` summed over the call paths of MPI_Send (ranks
+        and threads summed): only rank 0's worker sends in the program."""
+        text = subprocess.run([args.report, "--text", report, "--metric", metric, "--csv"], capture_output=True,
+                              text=True, timeout=TIMEOUT)
+        if text.returncode != 0:
+            fail(f"hindsight-report --text {report} --metric {metric}: {text.stderr.strip()}")
+        return sum(float(row["exclusive"]) for row in csv.DictReader(io.StringIO(text.stdout))
+                   if row["call path"].endswith("MPI_Send"))
+
+    if not send_values("time") > 0:
+        fail("no time in the worker's MPI_Send")
+    if send_values("bytes_sent") != 128:
+        fail(f"bytes sent in MPI_Send: {send_values('bytes_sent')}, expected the message's 128")
+
+
 def check_teams(locations, groups, comms, streams, regions):
     """openmp_teams.c on 1 rank."""
     expected = {0: ("Master thread", 0), 1 << 32: ("OMP thread 1", 0), 2 << 32: ("OMP thread 2", 0)}
@@ -261,6 +297,7 @@ def main():
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
+    parser.add_argument("--report")
     args = parser.parse_args()
     ranks, threads, regions_per_thread = args.ranks, args.threads, args.regions
 
@@ -351,6 +388,8 @@ def main():
 
         if args.scenario == "multiple":
             check_worker_message(streams, regions)
+            if args.analyzer and args.report:
+                check_worker_analysis(args, anchor, ranks, tmp)
         if args.scenario == "nested":
             check_nested(args, run.stderr, anchor, ranks, threads, regions_per_thread, tmp)
 

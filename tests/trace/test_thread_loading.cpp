@@ -154,11 +154,19 @@ TEST_CASE("Threads: MPI on a worker thread is left out with a warning", "[loader
     CHECK(loaded.trace.threads.worker_mpi_records == 1);
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
-          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) left out (MPI is analyzed on the master thread only)");
-    // The worker's MPI_Send visit itself is kept, below its region.
+          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits and bytes "
+          "are booked on the threads, their wait states are not analyzed)");
+    // The worker's MPI_Send visit itself is kept, below its region, and
+    // what it sent is filed under it.
     const ThreadStream& worker = loaded.trace.threads.threads[1];
     REQUIRE(worker.events.size() == 6);
     CHECK(path_of(loaded.trace, worker.events[2].cnode) == "main/!$omp parallel/MPI_Send");
+    REQUIRE(worker.transfers.size() == 1);
+    CHECK(worker.transfers[0].kind == ThreadTransfer::Kind::Send);
+    CHECK(worker.transfers[0].cnode == worker.events[2].cnode);
+    CHECK(worker.transfers[0].sent == 8);
+    CHECK(worker.transfers[0].received == 0);
+    CHECK(loaded.trace.threads.threads[0].transfers.empty());
 }
 
 TEST_CASE("Threads: a pure MPI trace has no thread streams", "[loader][threads]") {
