@@ -111,10 +111,15 @@ const std::vector<Stage>& stages() {
              r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
              r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
          }},
-        {{"critical path", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::CriticalPathMetrics}},
+        // Every OpenMP thread is a location of the path: it writes the
+        // worker threads' cubes too.
+        {{"critical path",
+          {Product::ForwardFacts, Product::ExclusiveTimes, Product::ThreadMetrics},
+          {},
+          {Product::CriticalPathMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
          [](Run& r) {
-             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive);
+             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive, r.findings.worker_cubes);
              run_rounds(r, "critical path", critical_path);
              r.findings.critical_path = critical_path.counts();
              for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});

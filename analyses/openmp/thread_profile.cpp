@@ -1,16 +1,21 @@
 #include "analyses/openmp/thread_profile.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "common/time_category.hpp"
 
 namespace hindsight::analyses {
+namespace {
 
-std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
-                                       LocalCube& cube) {
+struct WorkerProfile {
+    std::vector<Ticks> exclusive;
+    std::vector<std::uint64_t> visits;
+};
+
+WorkerProfile worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams) {
     const std::size_t paths = trace.call_tree.size();
-    std::vector<Ticks> exclusive(paths, 0);
-    std::vector<std::uint64_t> visits(paths, 0);
+    WorkerProfile profile{std::vector<Ticks>(paths, 0), std::vector<std::uint64_t>(paths, 0)};
     struct Open {
         CallPathId cnode;
         Ticks enter;
@@ -38,27 +43,24 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
             const Open region = open.back();
             open.pop_back();
             const Ticks duration = region.parallel ? team->join - team->fork : e.time - region.enter;
-            exclusive[region.cnode] += duration;
-            ++visits[region.cnode];
+            profile.exclusive[region.cnode] += duration;
+            ++profile.visits[region.cnode];
             // The enclosing visit, if the worker made it (not the master's
             // path at the fork), loses this visit's time.
-            if (!region.parallel && !open.empty()) exclusive[open.back().cnode] -= duration;
+            if (!region.parallel && !open.empty()) profile.exclusive[open.back().cnode] -= duration;
             break;
         }
         default:
             break;
         }
     }
-    for (CallPathId c = 0; c < paths; ++c) {
-        if (visits[c] == 0) continue;
-        cube.add(Metric::Visits, c, static_cast<double>(visits[c]));
-        cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
-    }
-    return exclusive;
+    return profile;
 }
 
-void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
-                            std::vector<Ticks>& exclusive) {
+// Calls `move(enclosing, region, ticks)` for the master's team start and
+// end of every region.
+template <typename Move>
+void for_each_team_edge(const trace::LocalTrace& trace, const ThreadTeams& teams, Move move) {
     for (const ParallelRegion& region : teams.regions) {
         const ThreadPart& part = region.threads.front();
         if (!part.present) continue;
@@ -66,12 +68,42 @@ void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& t
         if (enclosing == kNoCallPath) continue;
         const Ticks edges = (part.enter > region.fork ? part.enter - region.fork : 0) +
                             (region.join > part.leave ? region.join - part.leave : 0);
-        if (edges == 0) continue;
-        exclusive[enclosing] -= edges;
-        exclusive[part.region] += edges;
-        master.add(time_category(trace.region_of(enclosing)), enclosing, -trace.seconds(edges));
-        master.add(time_category(trace.region_of(part.region)), part.region, trace.seconds(edges));
+        if (edges > 0) move(enclosing, part.region, edges);
     }
+}
+
+}  // namespace
+
+std::vector<Ticks> worker_exclusive_ticks(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams) {
+    return worker_profile(trace, thread, teams).exclusive;
+}
+
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube) {
+    WorkerProfile profile = worker_profile(trace, thread, teams);
+    for (CallPathId c = 0; c < profile.visits.size(); ++c) {
+        if (profile.visits[c] == 0) continue;
+        cube.add(Metric::Visits, c, static_cast<double>(profile.visits[c]));
+        cube.add(time_category(trace.region_of(c)), c, trace.seconds(profile.exclusive[c]));
+    }
+    return std::move(profile.exclusive);
+}
+
+void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
+                            std::vector<Ticks>& exclusive) {
+    for_each_team_edge(trace, teams, [&](CallPathId enclosing, CallPathId region, Ticks edges) {
+        exclusive[enclosing] -= edges;
+        exclusive[region] += edges;
+        master.add(time_category(trace.region_of(enclosing)), enclosing, -trace.seconds(edges));
+        master.add(time_category(trace.region_of(region)), region, trace.seconds(edges));
+    });
+}
+
+void move_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, std::vector<Ticks>& exclusive) {
+    for_each_team_edge(trace, teams, [&](CallPathId enclosing, CallPathId region, Ticks edges) {
+        exclusive[enclosing] -= edges;
+        exclusive[region] += edges;
+    });
 }
 
 }  // namespace hindsight::analyses

@@ -109,6 +109,12 @@ bool barriers_pair_up(const ParallelRegion& region) {
     return true;
 }
 
+Ticks last_arrival(const ParallelRegion& region, std::size_t b) {
+    Ticks last = 0;
+    for (const ThreadPart& part : region.threads) last = std::max(last, part.barriers[b].enter);
+    return last;
+}
+
 bool is_parallel_construct(std::string_view name) { return is_construct(name, "!$omp parallel"); }
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace) {

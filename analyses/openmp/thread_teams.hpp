@@ -80,4 +80,8 @@ ThreadTeams find_thread_teams(const trace::LocalTrace& trace);
 // barriers as the master: only then do its barrier instances pair up.
 bool barriers_pair_up(const ParallelRegion& region);
 
+// When the last thread of the team entered barrier `b` of a region whose
+// barriers pair up: until then the others wait.
+Ticks last_arrival(const ParallelRegion& region, std::size_t b);
+
 }  // namespace hindsight::analyses
