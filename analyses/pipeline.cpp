@@ -111,6 +111,14 @@ const std::vector<Stage>& stages() {
              r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
              r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
          }},
+        // The worker threads' profiles and the OpenMP patterns, read off
+        // the rank's own thread streams (openmp/openmp_analysis.hpp).
+        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::ThreadMetrics}}, always,
+         [](Run& r) {
+             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive);
+             r.findings.worker_cubes = std::move(threads.workers);
+             r.findings.thread_problems = std::move(threads.problems);
+         }},
         // Every OpenMP thread is a location of the path: it writes the
         // worker threads' cubes too.
         {{"critical path",
@@ -149,14 +157,6 @@ const std::vector<Stage>& stages() {
              r.engine.run_rounds("activity graph's path",
                                  [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);
-         }},
-        // The worker threads' profiles and the OpenMP patterns, read off
-        // the rank's own thread streams (openmp/openmp_analysis.hpp).
-        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::ThreadMetrics}}, always,
-         [](Run& r) {
-             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive);
-             r.findings.worker_cubes = std::move(threads.workers);
-             r.findings.thread_problems = std::move(threads.problems);
          }},
         {{"timeline windows", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::TimelineLanes}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.timeline_waits > 0; },

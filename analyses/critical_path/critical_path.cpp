@@ -214,7 +214,8 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
                 back.reset();
             }
             pass_event(view, after);
-            if (detour > 0 && detours_[detour - 1].point == i && token_.held) back = this->detour(view, detours_[detour - 1]);
+            if (detour > 0 && detours_[detour - 1].point == i && token_.held)
+                back = take_detour(view, detours_[detour - 1]);
             break;
         case EventKind::Recv:
             pass_event(view, after);
@@ -237,7 +238,7 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
     finish(EventView(trace, first_world_collective_));
 }
 
-PathArrival CriticalPathAnalysis::detour(const EventView& view, const ThreadDetour& detour) {
+PathArrival CriticalPathAnalysis::take_detour(const EventView& view, const ThreadDetour& detour) {
     // pass_event() counted the barrier from its entry; the master keeps the
     // part after the last arrival.
     on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - detour.until)) -

@@ -113,7 +113,7 @@ private:
     // At a detour's start, holding the path: the master keeps its barrier
     // after the last arrival, the workers carry the path over their
     // stretches; returns where the master takes it back.
-    PathArrival detour(const trace::EventView& view, const ThreadDetour& detour);
+    PathArrival take_detour(const trace::EventView& view, const ThreadDetour& detour);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // At a wait that hands the path on: gives the token away at the end of
     // the wait, if the walk holds it (the path must pass the wait then).
