@@ -532,3 +532,36 @@ TEST_CASE("OpenMP critical path: seed 001's Figure 13 over threads and ranks", "
     CHECK(a.at("inter_partition_imbalance", "main/MPI_Recv", 1, 0) == Approx((200 + 100 * s) * ns));
     CHECK(a.total("inter_partition_imbalance") == Approx((2220 + 200 + 200 + 100 * s) * ns));
 }
+
+TEST_CASE("OpenMP critical path: a master's MPI wait on the workers' stretch is not on the path",
+          "[openmp][critical]") {
+    // Two ranks of two threads. Rank 0's master receives 200-300 inside the
+    // region (rank 1 sends at 250: a Late Sender of 50), then waits in the
+    // barrier 300-650 for its worker, which works 200-650; join at 700,
+    // MPI_Finalize at 800. Rank 1's team ends at 300; its MPI_Finalize
+    // begins at 700, before rank 0's.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r = "!$omp parallel @m.c:1", b = "!$omp implicit barrier @m.c:9";
+    auto& master0 = t.rank(0);
+    master0.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).recv(200, 300, 1, 0, 8);
+    master0.region(300, 700, b).leave(700).team_end(700).join(700).finalize(800, 810).leave(810);
+    t.thread(0, 1).team_begin(200).enter(200, r).region(200, 650, "work").region(650, 700, b).leave(700).team_end(700);
+    auto& master1 = t.rank(1);
+    master1.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).region(200, 250, "work");
+    master1.send(250, 260, 0, 0, 8).region(260, 300, b).leave(300).team_end(300).join(300);
+    master1.finalize(700, 810).leave(810);
+    t.thread(1, 1).team_begin(200).enter(200, r).region(200, 300, "work").region(300, 300, b).leave(300).team_end(300);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    // Backward from rank 0's entry into MPI_Finalize (800): main 700-800,
+    // the barrier 650-700 on the master, the worker's work 200-650 (the
+    // master's receive lies beside it: the path never reaches rank 1), at
+    // the fork the master: main 100-200, MPI_Init 0-100.
+    CHECK(a.at("critical_path", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/" + b, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/work", 0, 1) == Approx(450 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/MPI_Recv", 0, 0) == 0);
+    CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path") == Approx(800 * ns));
+}
