@@ -7,7 +7,7 @@
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/critical_path/inclusive_values.hpp"
-#include "analyses/openmp/thread_profile.hpp"
+#include "analyses/thread_profile.hpp"
 #include "analyses/polling_calls.hpp"
 #include "common/error.hpp"
 

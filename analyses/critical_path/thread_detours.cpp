@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analyses/openmp/thread_profile.hpp"
+#include "analyses/thread_profile.hpp"
 
 namespace hindsight::analyses {
 namespace {

@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {

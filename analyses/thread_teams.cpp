@@ -1,4 +1,4 @@
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "analyses/local_cube.hpp"
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 

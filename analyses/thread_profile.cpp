@@ -1,4 +1,4 @@
-#include "analyses/openmp/thread_profile.hpp"
+#include "analyses/thread_profile.hpp"
 
 #include <utility>
 #include <vector>
