@@ -4,7 +4,7 @@
 // exchange, only out: source, only in: destination, nothing:
 // synchronization). Shared by the master's message statistics in the
 // forward pass (profile/message_statistics.hpp) and the worker threads'
-// profiles (openmp/thread_profile.hpp).
+// profiles (thread_profile.hpp).
 #pragma once
 
 #include <cstdint>

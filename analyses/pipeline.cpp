@@ -11,12 +11,12 @@
 #include "analyses/openmp/master_barrier_waits.hpp"
 #include "analyses/openmp/openmp_analysis.hpp"
 #include "analyses/openmp/thread_idleness.hpp"
-#include "analyses/openmp/thread_profile.hpp"
-#include "analyses/openmp/thread_teams.hpp"
 #include "analyses/profile/collective_statistics.hpp"
 #include "analyses/profile/message_statistics.hpp"
 #include "analyses/profile/profile.hpp"
 #include "analyses/stage_order.hpp"
+#include "analyses/thread_profile.hpp"
+#include "analyses/thread_teams.hpp"
 #include "analyses/timeline/lane_cutter.hpp"
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
@@ -116,10 +116,28 @@ const std::vector<Stage>& stages() {
              r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
              r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
          }},
-        {{"critical path", {Product::ForwardFacts, Product::ExclusiveTimes}, {}, {Product::CriticalPathMetrics}},
+        // The worker threads' profiles and the OpenMP patterns, read off
+        // the rank's own thread streams (openmp/openmp_analysis.hpp).
+        // After the delay costs, where they run: the MPI costs that the
+        // master's barrier waits passed on go to the threads that delayed
+        // them.
+        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {Product::DelayCostMetrics},
+          {Product::ThreadMetrics}},
+         always,
+         [](Run& r) {
+             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs);
+             r.findings.worker_cubes = std::move(threads.workers);
+             r.findings.thread_problems = std::move(threads.problems);
+         }},
+        // Every OpenMP thread is a location of the path: it writes the
+        // worker threads' cubes too.
+        {{"critical path",
+          {Product::ForwardFacts, Product::ExclusiveTimes, Product::ThreadMetrics},
+          {},
+          {Product::CriticalPathMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
          [](Run& r) {
-             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive);
+             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive, r.findings.worker_cubes);
              run_rounds(r, "critical path", critical_path);
              r.findings.critical_path = critical_path.counts();
              for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});
@@ -165,18 +183,6 @@ const std::vector<Stage>& stages() {
              r.engine.run_rounds("activity graph's path",
                                  [&](replay::Exchange& exchange) { graph.follow_path(exchange); });
              r.findings.graph_seconds = seconds_since(start);
-         }},
-        // The worker threads' profiles and the OpenMP patterns, read off
-        // the rank's own thread streams (openmp/openmp_analysis.hpp).
-        // After the delay costs, where they run: the MPI costs that the
-        // master's barrier waits passed on go to the threads that delayed them.
-        {{"openmp threads", {Product::ForwardFacts, Product::ExclusiveTimes}, {Product::DelayCostMetrics},
-          {Product::ThreadMetrics}},
-         always,
-         [](Run& r) {
-             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs);
-             r.findings.worker_cubes = std::move(threads.workers);
-             r.findings.thread_problems = std::move(threads.problems);
          }},
         {{"timeline windows", {Product::ForwardFacts}, {Product::CriticalPathMetrics}, {Product::TimelineLanes}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.timeline_waits > 0; },

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "analyses/event_gaps.hpp"
 #include "analyses/critical_path/inclusive_values.hpp"
+#include "analyses/thread_profile.hpp"
 #include "analyses/polling_calls.hpp"
 #include "common/error.hpp"
 
@@ -38,6 +40,21 @@ void CriticalPathAnalysis::begin(const trace::LocalTrace& trace) {
     const std::size_t paths = trace.call_tree.size();
     on_path_.assign(paths, 0.0);
     activity_.assign(paths, 0.0);
+    detours_.clear();
+    worker_on_path_.assign(threads(), {});
+    worker_activity_.assign(threads(), {});
+    if (!workers_.empty()) {
+        if (trace.threads.size() != threads())
+            throw Error(trace.anchor_path, "rank " + std::to_string(trace.rank) + " has " +
+                                               std::to_string(trace.threads.size()) + " threads but " +
+                                               std::to_string(threads()) + " thread cubes");
+        teams_ = find_thread_teams(trace);
+        thread_detours_ = ThreadDetours(trace, teams_);
+        for (std::size_t t = 1; t < threads(); ++t) {
+            worker_on_path_[t].assign(paths, 0.0);
+            worker_activity_[t] = worker_activity(trace, teams_, t);
+        }
+    }
 
     // The first and the last collective on MPI_COMM_WORLD bound the path.
     // Every rank takes part in both, so all ranks agree on them.
@@ -66,12 +83,24 @@ void CriticalPathAnalysis::begin(const trace::LocalTrace& trace) {
         if (is_end_of(i, last_ref)) last_world_collective_ = i;
     if (last_world_collective_ == trace::kNoEvent || first_world_collective_ == trace::kNoEvent)
         throw Error(trace.anchor_path, "a collective operation of the trace has no event");
+    for (const ThreadDetour& detour : thread_detours_.detours())
+        if (detour.point > first_world_collective_ && detour.point < last_world_collective_ &&
+            detour.back > first_world_collective_)
+            detours_.push_back(detour);
 }
 
 void CriticalPathAnalysis::count_activity() {
-    // The sums are exact: integral ticks below 2^53.
-    for (std::size_t c = 0; c < activity_.size() && c < exclusive_.size(); ++c)
-        activity_[c] = static_cast<double>(exclusive_[c]);
+    // The sums are exact: integral ticks below 2^53. A master's parallel
+    // region lasts from its fork to its join, as its profile books it.
+    std::vector<Ticks> exclusive(exclusive_.begin(), exclusive_.end());
+    if (!workers_.empty()) move_master_team_edges(*trace_, teams_, exclusive);
+    for (std::size_t c = 0; c < activity_.size() && c < exclusive.size(); ++c)
+        activity_[c] = static_cast<double>(exclusive[c]);
+    if (!workers_.empty()) {
+        std::vector<double> waits(activity_.size(), 0.0);
+        add_master_barrier_waits(teams_, waits);
+        for (std::size_t c = 0; c < activity_.size(); ++c) activity_[c] -= waits[c];
+    }
     const PollingCalls polling(*trace_);
     facts_->wait_states().for_each_full_state([&](EventIndex event, const WaitState& wait) {
         if (!is_synchronization_wait(wait)) return;
@@ -108,11 +137,12 @@ void CriticalPathAnalysis::run(const trace::LocalTrace& trace, const ForwardFact
         throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
-    CriticalPathHandOffs path(*trace_, *slots_, *facts_, first_world_collective_, last_world_collective_);
+    CriticalPathHandOffs path(*trace_, *slots_, *facts_, first_world_collective_, last_world_collective_, detours_);
     path.find(exchange);
     counts_ = path.counts();
     count_activity();
     walk(path);
+    if (!workers_.empty()) move_team_edges();
     if (hand_offs_ != counts_.on_path_here)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " handed the critical path on " +
                                              std::to_string(hand_offs_) + " times, but its path has " +
@@ -141,23 +171,28 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
         const EventView end(trace, last_world_collective_);
         take_token({last_world_collective_, std::min(end.enter().time, end.time())});
     }
-    // Both lists are sorted by event; the walk meets them from the back.
+    // The lists are sorted by event; the walk meets them from the back.
     const std::span<const EventIndex> nodes = path.nodes();
     const std::span<const PathArrival> arrivals = path.arrivals();
-    std::size_t node = nodes.size(), arrival = arrivals.size();
+    std::size_t node = nodes.size(), arrival = arrivals.size(), detour = detours_.size();
+    // Where the current detour over the worker threads gives the path back.
+    std::optional<PathArrival> back;
     for (EventIndex i = last_world_collective_; i-- > first_world_collective_;) {
         while (arrival > 0 && arrivals[arrival - 1].at > i) --arrival;
         // Without the token an event changes nothing until the path arrives
         // again: the walk jumps to the next arrival.
         if (!token_.held) {
-            if (arrival == 0 || arrivals[arrival - 1].at < first_world_collective_) break;
-            i = arrivals[arrival - 1].at;
+            const bool arrives = arrival > 0 && arrivals[arrival - 1].at >= first_world_collective_;
+            if (!arrives && !back) break;
+            i = std::max(arrives ? arrivals[arrival - 1].at : 0, back ? back->at : 0);
         }
         while (node > 0 && nodes[node - 1] > i) --node;
-        // Down to the next hand-off or arrival the holder only takes the time
-        // between the events.
+        while (detour > 0 && detours_[detour - 1].point > i) --detour;
+        // Down to the next hand-off, arrival or detour the holder only takes
+        // the time between the events.
         const EventIndex stop = std::max({first_world_collective_, node > 0 ? nodes[node - 1] : 0,
-                                          arrival > 0 ? arrivals[arrival - 1].at : 0});
+                                          arrival > 0 ? arrivals[arrival - 1].at : 0,
+                                          detour > 0 ? detours_[detour - 1].point : 0, back ? back->at : 0});
         if (i > stop) {
             pass_events(stop, i);
             i = stop + 1;
@@ -171,7 +206,16 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
         case EventKind::Enter:
         case EventKind::Leave:
             if (arriving) take_token(*arriving);
+            if (back && back->at == i) {
+                if (token_.held)
+                    throw Error(trace_->anchor_path, "the critical path arrives twice at event " + std::to_string(i) +
+                                                         " of rank " + std::to_string(trace_->rank));
+                take_token(*back);
+                back.reset();
+            }
             pass_event(view, after);
+            if (detour > 0 && detours_[detour - 1].point == i && token_.held)
+                back = take_detour(view, detours_[detour - 1]);
             break;
         case EventKind::Recv:
             pass_event(view, after);
@@ -189,7 +233,20 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
             break;
         }
     }
+    if (back) throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) +
+                                                   ": the critical path does not come back from its worker threads");
     finish(EventView(trace, first_world_collective_));
+}
+
+PathArrival CriticalPathAnalysis::take_detour(const EventView& view, const ThreadDetour& detour) {
+    // pass_event() counted the barrier from its entry; the master keeps the
+    // part after the last arrival.
+    on_path_[view.cnode()] += static_cast<double>(std::max<Ticks>(0, before_ - detour.until)) -
+                              static_cast<double>(std::max<Ticks>(0, before_ - view.time()));
+    segments_.emplace_back(detour.until, token_.arrived);
+    for (const ThreadStretch& stretch : detour.stretches) thread_detours_.add_time(stretch, worker_on_path_[stretch.thread]);
+    token_ = {};
+    return {detour.back, detour.position};
 }
 
 void CriticalPathAnalysis::pass_events(EventIndex stop, EventIndex from) {
@@ -254,74 +311,112 @@ void CriticalPathAnalysis::finish(const EventView& view) {
     std::reverse(segments_.begin(), segments_.end());
 }
 
-// All ranks combine their profiles.
+std::span<const double> CriticalPathAnalysis::on_path(std::size_t thread) const {
+    return thread == 0 ? std::span<const double>(on_path_) : std::span<const double>(worker_on_path_[thread]);
+}
+
+std::span<const double> CriticalPathAnalysis::activity(std::size_t thread) const {
+    return thread == 0 ? std::span<const double>(activity_) : std::span<const double>(worker_activity_[thread]);
+}
+
+LocalCube& CriticalPathAnalysis::cube(std::size_t thread) const { return thread == 0 ? *cube_ : workers_[thread - 1]; }
+
+void CriticalPathAnalysis::move_team_edges() {
+    // segments_ are in time order and do not overlap.
+    const auto held = [&](Ticks from, Ticks to) {
+        Ticks ticks = 0;
+        auto it = std::lower_bound(segments_.begin(), segments_.end(), from,
+                                   [](const std::pair<Ticks, Ticks>& s, Ticks t) { return s.second <= t; });
+        for (; it != segments_.end() && it->first < to; ++it)
+            ticks += std::max<Ticks>(0, std::min(it->second, to) - std::max(it->first, from));
+        return static_cast<double>(ticks);
+    };
+    for (const ParallelRegion& region : teams_.regions) {
+        const ThreadPart& master = region.threads.front();
+        if (!master.present) continue;
+        const CallPathId enclosing = trace_->call_tree.node(master.region).parent;
+        if (enclosing == kNoCallPath) continue;
+        const double edges = held(region.fork, master.enter) + held(master.leave, region.join);
+        on_path_[enclosing] -= edges;
+        on_path_[master.region] += edges;
+    }
+}
+
+// All ranks combine the profiles of all their threads.
 void CriticalPathAnalysis::combine(replay::Exchange& exchange) {
-    // G(c), every rank's time in c on the path, and the ranks' activities.
+    // G(c), every location's time in c on the path, the locations'
+    // activities, and how many locations there are.
     const std::size_t paths = on_path_.size();
-    std::vector<double> totals(2 * paths);
-    std::copy(on_path_.begin(), on_path_.end(), totals.begin());
-    std::copy(activity_.begin(), activity_.end(), totals.begin() + static_cast<std::ptrdiff_t>(paths));
+    std::vector<double> totals(2 * paths + 1, 0.0);
+    for (std::size_t t = 0; t < threads(); ++t)
+        for (std::size_t c = 0; c < paths; ++c) {
+            totals[c] += on_path(t)[c];
+            totals[paths + c] += activity(t)[c];
+        }
+    totals[2 * paths] = static_cast<double>(threads());
     exchange.sum(totals);
     const std::span<const double> path_total(totals.data(), paths);
     const std::span<const double> activity_total(totals.data() + paths, paths);
 
-    // Imbalance costs are computed on each rank and summed (Böhme et al.,
-    // IPDPS 2012, §II-D3): [all, inter-partition] by call path.
-    std::vector<double> costs = imbalance_costs(path_total);
+    // Imbalance costs are computed for each location and summed (Böhme et
+    // al., IPDPS 2012, §II-D3): [all, inter-partition] by call path.
+    std::vector<double> costs(2 * paths, 0.0);
+    for (std::size_t t = 0; t < threads(); ++t) add_imbalance_costs(path_total, activity(t), costs);
     exchange.sum(costs);
-    record(path_total, activity_total, std::span<const double>(costs.data(), paths),
-           std::span<const double>(costs.data() + paths, paths), exchange.size());
+    for (std::size_t t = 0; t < threads(); ++t)
+        record(t, path_total, activity_total, std::span<const double>(costs.data(), paths),
+               std::span<const double>(costs.data() + paths, paths), totals[2 * paths]);
 }
 
-// This rank's headroom h (the path's length minus the rank's own time)
-// spread over the call paths c in proportion to their excess
-// δ(c) = max(G(c) − d(c), 0); inter-partition where the rank never ran c.
-std::vector<double> CriticalPathAnalysis::imbalance_costs(std::span<const double> path_total) const {
-    const std::size_t paths = on_path_.size();
+// A location's headroom h (the path's length minus its own time) spread
+// over the call paths c in proportion to their excess
+// δ(c) = max(G(c) − d(c), 0); inter-partition where it never ran c.
+void CriticalPathAnalysis::add_imbalance_costs(std::span<const double> path_total, std::span<const double> activity,
+                                               std::vector<double>& costs) const {
+    const std::size_t paths = path_total.size();
     double length = 0, own_time = 0, excess_sum = 0;
     for (std::size_t c = 0; c < paths; ++c) {
         length += path_total[c];
-        own_time += activity_[c];
-        excess_sum += std::max(path_total[c] - activity_[c], 0.0);
+        own_time += activity[c];
+        excess_sum += std::max(path_total[c] - activity[c], 0.0);
     }
-    std::vector<double> costs(2 * paths, 0.0);
-    if (!(excess_sum > 0)) return costs;
-    // The headroom is this rank's waiting; a rank busy for longer than the
+    if (!(excess_sum > 0)) return;
+    // The headroom is this location's waiting; one busy for longer than the
     // path (in its MPI_Finalize, after the path's end) has none.
     const double scale = std::max(length - own_time, 0.0) / excess_sum;
     for (std::size_t c = 0; c < paths; ++c) {
-        const double cost = scale * std::max(path_total[c] - activity_[c], 0.0);
-        costs[c] = cost;
-        if (activity_[c] <= 0) costs[paths + c] = cost;
+        const double cost = scale * std::max(path_total[c] - activity[c], 0.0);
+        costs[c] += cost;
+        if (activity[c] <= 0) costs[paths + c] += cost;
     }
-    return costs;
 }
 
-void CriticalPathAnalysis::record(std::span<const double> path_total, std::span<const double> activity_total,
-                                  std::span<const double> impact_total, std::span<const double> inter_total,
-                                  int ranks) {
+void CriticalPathAnalysis::record(std::size_t thread, std::span<const double> path_total,
+                                  std::span<const double> activity_total, std::span<const double> impact_total,
+                                  std::span<const double> inter_total, double locations) {
     const trace::LocalTrace& trace = *trace_;
     auto seconds = [&](double ticks) { return ticks_to_seconds(trace, ticks); };
-    for (std::size_t c = 0; c < on_path_.size(); ++c) {
-        // Values of the whole call path go to the ranks that carried it on
-        // the path, in proportion to their share of G(c).
-        const double share = path_total[c] > 0 ? on_path_[c] / path_total[c] : 0.0;
-        const double imbalance = std::max(path_total[c] - activity_total[c] / static_cast<double>(ranks), 0.0);
-        // A rank's activity counts as critical up to the call path's time on
-        // the path; the rest it could have spent elsewhere.
-        const double critical = std::min(activity_[c], path_total[c]);
+    const std::span<const double> mine = on_path(thread), own = activity(thread);
+    for (std::size_t c = 0; c < mine.size(); ++c) {
+        // Values of the whole call path go to the locations that carried it
+        // on the path, in proportion to their share of G(c).
+        const double share = path_total[c] > 0 ? mine[c] / path_total[c] : 0.0;
+        const double imbalance = std::max(path_total[c] - activity_total[c] / locations, 0.0);
+        // A location's activity counts as critical up to the call path's
+        // time on the path; the rest it could have spent elsewhere.
+        const double critical = std::min(own[c], path_total[c]);
         const double impact = share * impact_total[c];
         const double inter = share * inter_total[c];
         const std::array<MetricValue, 7> values{{
-            {Metric::CriticalPath, seconds(on_path_[c])},
+            {Metric::CriticalPath, seconds(mine[c])},
             {Metric::CriticalPathImbalance, seconds(share * imbalance)},
             {Metric::CriticalPathActivities, seconds(critical)},
-            {Metric::NonCriticalPathActivities, seconds(activity_[c] - critical)},
+            {Metric::NonCriticalPathActivities, seconds(own[c] - critical)},
             {Metric::CriticalImbalanceImpact, seconds(impact)},
             {Metric::IntraPartitionImbalance, seconds(impact - inter)},
             {Metric::InterPartitionImbalance, seconds(inter)},
         }};
-        add_inclusive(*cube_, static_cast<CallPathId>(c), values);
+        add_inclusive(cube(thread), static_cast<CallPathId>(c), values);
     }
 }
 

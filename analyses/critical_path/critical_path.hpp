@@ -37,6 +37,13 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
+// Hybrid traces: every OpenMP thread is a location of its own. Inside a
+// parallel region the path moves from a thread that waited at a barrier to
+// the thread that arrived there last, and back to the master at the
+// region's start (thread_detours.hpp); MPI moves it between the masters.
+// The sums above then run over all threads of all ranks (the average of
+// avg(c) too), and every thread has its own headroom and activities.
+//
 // The token never travels event by event: bulk rounds after the forward
 // pass (a RoundAnalysis, round_analysis.hpp) find all hand-offs of the path at once
 // (critical_path_hand_offs.hpp, by pointer doubling over the ranks' waits),
@@ -52,6 +59,7 @@
 #include <vector>
 
 #include "analyses/critical_path/critical_path_hand_offs.hpp"
+#include "analyses/critical_path/thread_detours.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/round_analysis.hpp"
@@ -63,9 +71,11 @@ public:
     // `slots` are the engine's (ReplayEngine::message_slots()); `exclusive`
     // is the forward pass's profile, exclusive ticks by call path
     // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
-    // follows without a walk of its own.
-    CriticalPathAnalysis(LocalCube& cube, const trace::MessageSlots& slots, std::span<const Ticks> exclusive)
-        : cube_(&cube), slots_(&slots), exclusive_(exclusive) {}
+    // follows without a walk of its own. `workers` are the cubes of the
+    // rank's OpenMP worker threads, in thread order (none in an MPI trace).
+    CriticalPathAnalysis(LocalCube& cube, const trace::MessageSlots& slots, std::span<const Ticks> exclusive,
+                         std::span<LocalCube> workers = {})
+        : cube_(&cube), workers_(workers), slots_(&slots), exclusive_(exclusive) {}
 
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
@@ -97,20 +107,38 @@ private:
     // goes to `after`, and the position moves back to the event.
     void hold_through(CallPathId after, Ticks time, Ticks& position);
     // The rank's time without waits by call path: the profile's exclusive
-    // time less the synchronization waits.
+    // time less the synchronization waits (MPI's and, on the master of a
+    // hybrid trace, its OpenMP barrier waits); each worker's alike.
     void count_activity();
+    // At a detour's start, holding the path: the master keeps its barrier
+    // after the last arrival, the workers carry the path over their
+    // stretches; returns where the master takes it back.
+    PathArrival take_detour(const trace::EventView& view, const ThreadDetour& detour);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // At a wait that hands the path on: gives the token away at the end of
     // the wait, if the walk holds it (the path must pass the wait then).
     void hand_off(const trace::EventView& view, bool on_path);
     void take_token(const PathArrival& arrival);
     void finish(const trace::EventView& view);
+    // Where the master carried the path over a team's start (its fork to
+    // its entry into the region) or end (its exit to the join): that time
+    // is the region's, as in its profile, not the enclosing call path's.
+    void move_team_edges();
     void combine(replay::Exchange& exchange);
-    std::vector<double> imbalance_costs(std::span<const double> path_total) const;
-    void record(std::span<const double> path_total, std::span<const double> activity_total,
-                std::span<const double> impact_total, std::span<const double> inter_total, int ranks);
+    // Thread t's (0: the master) critical-path time and activities, and cube.
+    std::span<const double> on_path(std::size_t thread) const;
+    std::span<const double> activity(std::size_t thread) const;
+    LocalCube& cube(std::size_t thread) const;
+    std::size_t threads() const { return 1 + workers_.size(); }
+    // Imbalance costs of one location, [all, inter-partition] by call path,
+    // added to `costs`.
+    void add_imbalance_costs(std::span<const double> path_total, std::span<const double> activity,
+                             std::vector<double>& costs) const;
+    void record(std::size_t thread, std::span<const double> path_total, std::span<const double> activity_total,
+                std::span<const double> impact_total, std::span<const double> inter_total, double locations);
 
     LocalCube* cube_;
+    std::span<LocalCube> workers_;
     const ForwardFacts* facts_ = nullptr;  // during run()
     const trace::MessageSlots* slots_;
     std::span<const Ticks> exclusive_;
@@ -129,6 +157,16 @@ private:
     std::vector<std::pair<Ticks, Ticks>> segments_;  // latest first while the walk runs
     std::vector<double> on_path_;  // ticks on the critical path, by call path
     std::vector<double> activity_; // ticks without waits, whole trace, by call path
+
+    // Hybrid traces: the OpenMP teams, the detours of the path between the
+    // first and the last collective on MPI_COMM_WORLD, and by worker thread
+    // (index 0 unused: the master's are above) its time on the path and
+    // activities.
+    ThreadTeams teams_;
+    ThreadDetours thread_detours_;
+    std::vector<ThreadDetour> detours_;
+    std::vector<std::vector<double>> worker_on_path_;
+    std::vector<std::vector<double>> worker_activity_;
 };
 
 }  // namespace hindsight::analyses

@@ -38,12 +38,16 @@ Ticks hand_off_end(const EventView& view, const WaitState& wait, const ForwardFa
 }
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                           const ForwardFacts& facts, EventIndex finish, EventIndex start)
-    : trace_(trace), facts_(facts), slots_(slots), finish_(finish), start_(start) {}
+                                           const ForwardFacts& facts, EventIndex finish, EventIndex start,
+                                           std::span<const ThreadDetour> detours)
+    : trace_(trace), facts_(facts), slots_(slots), finish_(finish), start_(start), detours_(detours) {}
 
 void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     index_trace();
     find_nodes(asked_back(exchange));
+    // A detour returns below its own start, so the earlier ones are known.
+    after_detour_.clear();
+    for (const ThreadDetour& detour : detours_) after_detour_.push_back(next_node(detour.back));
 
     const auto ranks = static_cast<std::size_t>(exchange.size());
     replay::RecordLists<Request> requests(ranks);
@@ -215,10 +219,18 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
 // Where the path goes after arriving for `request`: this rank's latest node
 // below the arrival, or the end.
 replay::ChainLink CriticalPathHandOffs::successor(int from, const Request& request) const {
-    const EventIndex below = resolve(from, request).below;
-    const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), below);
-    if (it == nodes_.begin()) return replay::kChainEnd;
-    return replay::chain_link(trace_.rank, static_cast<std::uint32_t>(it - nodes_.begin() - 1));
+    return next_node(resolve(from, request).below);
+}
+
+replay::ChainLink CriticalPathHandOffs::next_node(EventIndex below) const {
+    const auto node = static_cast<std::size_t>(std::lower_bound(nodes_.begin(), nodes_.end(), below) - nodes_.begin());
+    const auto detour = static_cast<std::size_t>(
+        std::lower_bound(detours_.begin(), detours_.end(), below,
+                         [](const ThreadDetour& d, EventIndex i) { return d.point < i; }) -
+        detours_.begin());
+    if (detour > 0 && (node == 0 || detours_[detour - 1].point > nodes_[node - 1])) return after_detour_[detour - 1];
+    if (node == 0) return replay::kChainEnd;
+    return replay::chain_link(trace_.rank, static_cast<std::uint32_t>(node - 1));
 }
 
 // The path ends where the last rank entered the last collective on
@@ -232,8 +244,8 @@ replay::ChainLink CriticalPathHandOffs::path_end(replay::Exchange& exchange) {
     const auto own = static_cast<double>(std::find(members.begin(), members.end(), trace_.rank) - members.begin());
     const double tied = enter == latest ? -own : -std::numeric_limits<double>::infinity();
     ends_here_ = exchange.max_loc(tied).rank == exchange.rank();
-    if (!ends_here_ || nodes_.empty()) return replay::kChainEnd;
-    return replay::chain_link(trace_.rank, static_cast<std::uint32_t>(nodes_.size() - 1));
+    if (!ends_here_) return replay::kChainEnd;
+    return next_node(start_);
 }
 
 // Each hand-off on the path tells its causing rank where the path arrives.

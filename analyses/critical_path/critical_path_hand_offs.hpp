@@ -20,7 +20,10 @@
 // calls), or the arrival event if earlier.
 // On the causing rank it runs backward from the arrival until that rank's
 // next node, its successor; a rank without one keeps the path down to its
-// first collective on MPI_COMM_WORLD.
+// first collective on MPI_COMM_WORLD. Where the path makes a detour over
+// the rank's OpenMP worker threads (thread_detours.hpp), the nodes the
+// master passes meanwhile are not on it: the successor is the next node
+// below the detour's return.
 //
 // Rounds: one all-to-all for the receivers' requests for the path back;
 // a request/answer pair for the successors; two max-locations for the
@@ -34,6 +37,7 @@
 #include <vector>
 
 #include "analyses/critical_path/hand_off_records.hpp"
+#include "analyses/critical_path/thread_detours.hpp"
 #include "analyses/forward_facts.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange.hpp"
@@ -65,9 +69,11 @@ struct CriticalPathCounts {
 class CriticalPathHandOffs {
 public:
     // The path runs between `finish` (the first collective on
-    // MPI_COMM_WORLD) and `start` (the last); all must outlive this object.
+    // MPI_COMM_WORLD) and `start` (the last); `detours` are those between
+    // the two, sorted. All must outlive this object.
     CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                         const ForwardFacts& facts, trace::EventIndex finish, trace::EventIndex start);
+                         const ForwardFacts& facts, trace::EventIndex finish, trace::EventIndex start,
+                         std::span<const ThreadDetour> detours);
 
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
@@ -100,6 +106,10 @@ private:
     void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);
     Resolved resolve(int from, const Request& request) const;
     replay::ChainLink successor(int from, const Request& request) const;
+    // The node the walk reaches first below event `below` holding the path:
+    // the latest one, unless a detour lies between (then the one below its
+    // return); kChainEnd for none.
+    replay::ChainLink next_node(trace::EventIndex below) const;
     replay::ChainLink path_end(replay::Exchange& exchange);
     void take_arrivals(replay::Exchange& exchange);
 
@@ -107,6 +117,8 @@ private:
     const ForwardFacts& facts_;
     const trace::MessageSlots& slots_;
     trace::EventIndex finish_, start_;
+    std::span<const ThreadDetour> detours_;
+    std::vector<replay::ChainLink> after_detour_;  // by detour: next_node() below its return
 
     // Lookups for the other ranks' requests: events by the peer's world
     // rank and slot, collective events by communicator and ordinal.

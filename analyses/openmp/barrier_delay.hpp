@@ -20,7 +20,7 @@
 
 #include "analyses/cost_kinds.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 

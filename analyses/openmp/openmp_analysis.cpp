@@ -3,8 +3,8 @@
 #include "analyses/openmp/barrier_delay.hpp"
 #include "analyses/openmp/openmp_wait_states.hpp"
 #include "analyses/openmp/thread_idleness.hpp"
-#include "analyses/openmp/thread_profile.hpp"
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_profile.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 

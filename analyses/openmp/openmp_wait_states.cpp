@@ -10,8 +10,7 @@ namespace {
 void book_barrier_waits(const trace::LocalTrace& trace, const ParallelRegion& region,
                         std::span<LocalCube* const> cubes) {
     for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b) {
-        Ticks last = 0;
-        for (const ThreadPart& part : region.threads) last = std::max(last, part.barriers[b].enter);
+        const Ticks last = last_arrival(region, b);
         for (std::size_t t = 0; t < region.threads.size(); ++t) {
             const BarrierVisit& visit = region.threads[t].barriers[b];
             if (visit.enter >= last) continue;

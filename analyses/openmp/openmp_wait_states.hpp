@@ -15,7 +15,7 @@
 #include <span>
 
 #include "analyses/local_cube.hpp"
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 

@@ -1,6 +1,6 @@
 #include "analyses/openmp/thread_idleness.hpp"
 
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 #include "analyses/patterns.hpp"
 
 namespace hindsight::analyses {

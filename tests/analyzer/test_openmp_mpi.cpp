@@ -599,3 +599,223 @@ TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, wi
     CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
     CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 0, 1) == 1);
 }
+
+namespace {
+
+// One rank of two threads with MPI_Init and MPI_Finalize. The master: main
+// 0-1000, MPI_Init 0-100, forks at 200, works 200-400, is in the implicit
+// barrier 400-700 and joins at 700, then works serially 700-900 and
+// finalizes 900-950. The worker works 200-650 and is in the barrier
+// 650-700: it arrives last, the master waits 400-650.
+TraceBuilder one_region_with_mpi() {
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").init(0, 100);
+    master.fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    master.region(200, 400, "work").region(400, 700, "!$omp implicit barrier @a.c:9");
+    master.leave(700).team_end(700).join(700).region(700, 900, "serial").finalize(900, 950).leave(1000);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    worker.region(200, 650, "work").region(650, 700, "!$omp implicit barrier @a.c:9");
+    worker.leave(700).team_end(700);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("OpenMP critical path: through the barrier to the last thread, back to the master at the fork",
+          "[openmp][critical]") {
+    const Analysis a = analyse(one_region_with_mpi());
+    CHECK(a.warnings == "none");
+    // Backward from the entry into MPI_Finalize (900) to that into MPI_Init
+    // (0): the master's serial work 700-900; the barrier after the last
+    // arrival, 650-700, on the master, which waited there; the worker's
+    // work 200-650; at the fork the master again: main 100-200, MPI_Init.
+    CHECK(a.at("critical_path", "main/serial", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_path", kBarrier, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_path", kWork, 0, 0) == 0);
+    CHECK(a.at("critical_path", kWork, 0, 1) == Approx(450 * ns));
+    CHECK(a.at("critical_path", "main", 0, 0) == Approx(100 * ns));
+    CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path") == Approx(900 * ns));
+    // Activities: each thread's time without waits, up to the call path's
+    // time on the path G (main 100, MPI_Init 100, barrier 50, work 450,
+    // serial 200). The master: main 150 (1000 - 100 - 500 - 200 - 50), of
+    // which 100; MPI_Init 100; work 200; the barrier 300 - 250 of waiting
+    // = 50; serial 200; MPI_Finalize 50 is off the path. The worker: work
+    // 450; its barrier after the last arrival is the team's end, no work.
+    CHECK(a.at("critical_path_activities", "main", 0, 0) == Approx(100 * ns));
+    CHECK(a.at("non_critical_path_activities", "main", 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_path_activities", kWork, 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_path_activities", kBarrier, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("non_critical_path_activities", "main/MPI_Finalize", 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_path_activities", kWork, 0, 1) == Approx(450 * ns));
+    CHECK(a.at("critical_path_activities", kBarrier, 0, 1) == 0);
+    CHECK(a.total("critical_path_activities") == Approx(1100 * ns));
+    CHECK(a.total("non_critical_path_activities") == Approx(100 * ns));
+    // Imbalance impact. The master's headroom is 900 - 750 (its own time)
+    // = 150, spread over its one excess, work (450 - 200): 150 at work.
+    // The worker's is 900 - 450, over main 100, MPI_Init 100, the barrier
+    // 50 and serial 200 (it never ran them: inter-partition). Each cost
+    // goes to the threads carrying its call path on the path: work's to
+    // the worker, the others to the master.
+    CHECK(a.at("critical_imbalance_impact", kWork, 0, 1) == Approx(150 * ns));
+    CHECK(a.at("inter_partition_imbalance", kWork, 0, 1) == 0);
+    CHECK(a.at("critical_imbalance_impact", "main/serial", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("inter_partition_imbalance", "main/serial", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_imbalance_impact", kBarrier, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_imbalance_impact", "main", 0, 0) == Approx(100 * ns));
+    CHECK(a.at("critical_imbalance_impact", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_imbalance_impact") == Approx(600 * ns));
+    CHECK(a.total("inter_partition_imbalance") == Approx(450 * ns));
+}
+
+TEST_CASE("OpenMP critical path: threads arriving last together carry one path", "[openmp][critical]") {
+    // As one_region_with_mpi(), with two workers that both work 200-650 and
+    // enter the barrier at 650 together. The path goes on the lower
+    // numbered one only: its length stays the run's 900.
+    TraceBuilder t(1);
+    t.set_threads(3);
+    auto& master = t.rank(0);
+    master.enter(0, "main").init(0, 100);
+    master.fork(200, 3).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    master.region(200, 400, "work").region(400, 700, "!$omp implicit barrier @a.c:9");
+    master.leave(700).team_end(700).join(700).region(700, 900, "serial").finalize(900, 950).leave(1000);
+    for (int w = 1; w <= 2; ++w) {
+        auto& worker = t.thread(0, w);
+        worker.team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        worker.region(200, 650, "work").region(650, 700, "!$omp implicit barrier @a.c:9");
+        worker.leave(700).team_end(700);
+    }
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    CHECK(a.at("critical_path", kWork, 0, 1) == Approx(450 * ns));
+    CHECK(a.at("critical_path", kWork, 0, 2) == 0);
+    CHECK(a.total("critical_path") == Approx(900 * ns));
+}
+
+TEST_CASE("OpenMP critical path: seed 001's Figure 13 over threads and ranks", "[openmp][critical][figure13]") {
+    // The trace of the Figure 13 test above.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r1 = "!$omp parallel @f.c:10", b1 = "!$omp implicit barrier @f.c:19";
+    const std::string r2 = "!$omp parallel @f.c:30", b2 = "!$omp implicit barrier @f.c:39";
+    const Ticks join1[] = {3000, 2000};
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.enter(0, "main").init(0, 100);
+        master.fork(1000, 2).team_begin(1000).enter(1000, r1).region(1000, 2000, "compute");
+        master.region(2000, join1[r], b1).leave(join1[r]).team_end(join1[r]).join(join1[r]);
+        worker.team_begin(1000).enter(1000, r1).region(1000, join1[r], "compute");
+        worker.region(join1[r], join1[r], b1).leave(join1[r]).team_end(join1[r]);
+    }
+    t.rank(0).send(3000, 3100, 1, 0, 8);
+    t.rank(1).recv(2000, 3100, 0, 0, 8);
+    for (int r = 0; r < 2; ++r) {
+        auto& master = t.rank(r);
+        auto& worker = t.thread(r, 1);
+        master.fork(3200, 2).team_begin(3200).enter(3200, r2).region(3200, 4200, "update");
+        master.region(4200, 4200, b2).leave(4200).team_end(4200).join(4200);
+        worker.team_begin(3200).enter(3200, r2).region(3200, 4190, "update").region(4190, 4200, b2);
+        worker.leave(4200).team_end(4200);
+    }
+    t.rank(0).finalize(4300, 4310).leave(4310);
+    t.rank(1).finalize(4310, 4320).leave(4320);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    const std::string compute = "main/" + r1 + "/compute", update = "main/" + r2 + "/update";
+    // Backward from rank 1's entry into MPI_Finalize (4310): its main
+    // 4200-4310; region 2, where its master arrived last at the barrier:
+    // update 3200-4200 on the master; main 3100-3200; the receive after the
+    // Late Sender's wait, 3000-3100; then rank 0 from its send at 3000: its
+    // master waited in region 1's barrier until 3000, so the worker, which
+    // arrived at 3000, carries compute 1000-3000; at the fork rank 0's
+    // master: main 100-1000, MPI_Init 0-100. 4310 in all.
+    CHECK(a.at("critical_path", "main", 1, 0) == Approx(210 * ns));
+    CHECK(a.at("critical_path", update, 1, 0) == Approx(1000 * ns));
+    CHECK(a.at("critical_path", "main/MPI_Recv", 1, 0) == Approx(100 * ns));
+    CHECK(a.at("critical_path", compute, 0, 1) == Approx(2000 * ns));
+    CHECK(a.at("critical_path", compute, 0, 0) == 0);
+    CHECK(a.at("critical_path", "main", 0, 0) == Approx(900 * ns));
+    CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path") == Approx(4310 * ns));
+    // Activities, G: main 1110, MPI_Init 200 (100 on the path), compute
+    // 2000, MPI_Recv 100, update 1000. Rank 0's master: main 1100, MPI_Init
+    // 100, compute 1000, update 1000 (3200); its send 100 is off the path.
+    // Its worker: compute 2000, update 990 (2990). Rank 1's master: main
+    // 1110, MPI_Init 100, compute 1000, the receive 1100 - 1000 = 100,
+    // update 1000 (3310), MPI_Finalize 10 off the path; its worker compute
+    // 1000, update 990 (1990). 11490 in all.
+    CHECK(a.at("critical_path_activities", "main", 0, 0) == Approx(1100 * ns));
+    CHECK(a.at("critical_path_activities", compute, 0, 1) == Approx(2000 * ns));
+    CHECK(a.at("critical_path_activities", update, 0, 1) == Approx(990 * ns));
+    CHECK(a.at("critical_path_activities", compute, 1, 1) == Approx(1000 * ns));
+    CHECK(a.at("non_critical_path_activities", "main/MPI_Send", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path_activities") == Approx(11490 * ns));
+    // Imbalance costs per thread, headroom h = 4310 - its own time over its
+    // excesses δ = max(G - own, 0):
+    //   rank 0 master  h 1010 over main 10, compute 1000, MPI_Recv 100
+    //                  (never ran it): scaled by 1010/1110
+    //   rank 0 worker  h 1320 over main 1110, MPI_Init 100, MPI_Recv 100,
+    //                  update 10: as they are
+    //   rank 1 master  h 990 over compute 1000: 990
+    //   rank 1 worker  h 2320 over main 1110, MPI_Init 100, compute 1000,
+    //                  MPI_Recv 100, update 10: as they are
+    // Summed: main 2220 + 10·1010/1110, MPI_Init 200, compute 1000·1010/1110
+    // + 1990, MPI_Recv 200 + 100·1010/1110, update 20; 5640 in all. Each
+    // goes to the threads carrying the call path on the path: compute to
+    // rank 0's worker, main 900:210 to the masters of ranks 0 and 1.
+    const double s = 1010.0 / 1110;
+    const double main_costs = 2220 + 10 * s;
+    CHECK(a.at("critical_imbalance_impact", compute, 0, 1) == Approx((1000 * s + 1990) * ns));
+    CHECK(a.at("critical_imbalance_impact", "main", 0, 0) == Approx(main_costs * 900 / 1110 * ns));
+    CHECK(a.at("critical_imbalance_impact", "main", 1, 0) == Approx(main_costs * 210 / 1110 * ns));
+    CHECK(a.at("critical_imbalance_impact", "main/MPI_Init", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_imbalance_impact", "main/MPI_Recv", 1, 0) == Approx((200 + 100 * s) * ns));
+    CHECK(a.at("critical_imbalance_impact", update, 1, 0) == Approx(20 * ns));
+    CHECK(a.total("critical_imbalance_impact") == Approx(5640 * ns));
+    // Inter-partition: the costs on call paths a thread never ran, the
+    // workers' main, MPI_Init and MPI_Recv and rank 0 master's MPI_Recv.
+    // (Scalasca books none: rank 1's master ran every call path of the
+    // path, and its 0/0 drops the metric; its own headroom would give rank
+    // 0's master no share at MPI_Recv either, since that master's time
+    // there and in MPI_Send fills the path's length.)
+    CHECK(a.at("inter_partition_imbalance", "main", 0, 0) == Approx(2220.0 * 900 / 1110 * ns));
+    CHECK(a.at("inter_partition_imbalance", "main/MPI_Recv", 1, 0) == Approx((200 + 100 * s) * ns));
+    CHECK(a.total("inter_partition_imbalance") == Approx((2220 + 200 + 200 + 100 * s) * ns));
+}
+
+TEST_CASE("OpenMP critical path: a master's MPI wait on the workers' stretch is not on the path",
+          "[openmp][critical]") {
+    // Two ranks of two threads. Rank 0's master receives 200-300 inside the
+    // region (rank 1 sends at 250: a Late Sender of 50), then waits in the
+    // barrier 300-650 for its worker, which works 200-650; join at 700,
+    // MPI_Finalize at 800. Rank 1's team ends at 300; its MPI_Finalize
+    // begins at 700, before rank 0's.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r = "!$omp parallel @m.c:1", b = "!$omp implicit barrier @m.c:9";
+    auto& master0 = t.rank(0);
+    master0.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).recv(200, 300, 1, 0, 8);
+    master0.region(300, 700, b).leave(700).team_end(700).join(700).finalize(800, 810).leave(810);
+    t.thread(0, 1).team_begin(200).enter(200, r).region(200, 650, "work").region(650, 700, b).leave(700).team_end(700);
+    auto& master1 = t.rank(1);
+    master1.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).region(200, 250, "work");
+    master1.send(250, 260, 0, 0, 8).region(260, 300, b).leave(300).team_end(300).join(300);
+    master1.finalize(700, 810).leave(810);
+    t.thread(1, 1).team_begin(200).enter(200, r).region(200, 300, "work").region(300, 300, b).leave(300).team_end(300);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    // Backward from rank 0's entry into MPI_Finalize (800): main 700-800,
+    // the barrier 650-700 on the master, the worker's work 200-650 (the
+    // master's receive lies beside it: the path never reaches rank 1), at
+    // the fork the master: main 100-200, MPI_Init 0-100.
+    CHECK(a.at("critical_path", "main", 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/" + b, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/work", 0, 1) == Approx(450 * ns));
+    CHECK(a.at("critical_path", "main/" + r + "/MPI_Recv", 0, 0) == 0);
+    CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path") == Approx(800 * ns));
+}

@@ -1,4 +1,4 @@
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -107,6 +107,12 @@ bool barriers_pair_up(const ParallelRegion& region) {
     for (const ThreadPart& part : region.threads)
         if (!part.present || part.barriers.size() != region.threads.front().barriers.size()) return false;
     return true;
+}
+
+Ticks last_arrival(const ParallelRegion& region, std::size_t b) {
+    Ticks last = 0;
+    for (const ThreadPart& part : region.threads) last = std::max(last, part.barriers[b].enter);
+    return last;
 }
 
 bool is_parallel_construct(std::string_view name) { return is_construct(name, "!$omp parallel"); }

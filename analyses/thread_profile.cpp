@@ -1,17 +1,22 @@
-#include "analyses/openmp/thread_profile.hpp"
+#include "analyses/thread_profile.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "analyses/message_counts.hpp"
 #include "common/time_category.hpp"
 
 namespace hindsight::analyses {
+namespace {
 
-std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
-                                       LocalCube& cube) {
+struct WorkerProfile {
+    std::vector<Ticks> exclusive;
+    std::vector<std::uint64_t> visits;
+};
+
+WorkerProfile worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams) {
     const std::size_t paths = trace.call_tree.size();
-    std::vector<Ticks> exclusive(paths, 0);
-    std::vector<std::uint64_t> visits(paths, 0);
+    WorkerProfile profile{std::vector<Ticks>(paths, 0), std::vector<std::uint64_t>(paths, 0)};
     struct Open {
         CallPathId cnode;
         Ticks enter;
@@ -39,21 +44,33 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
             const Open region = open.back();
             open.pop_back();
             const Ticks duration = region.parallel ? team->join - team->fork : e.time - region.enter;
-            exclusive[region.cnode] += duration;
-            ++visits[region.cnode];
+            profile.exclusive[region.cnode] += duration;
+            ++profile.visits[region.cnode];
             // The enclosing visit, if the worker made it (not the master's
             // path at the fork), loses this visit's time.
-            if (!region.parallel && !open.empty()) exclusive[open.back().cnode] -= duration;
+            if (!region.parallel && !open.empty()) profile.exclusive[open.back().cnode] -= duration;
             break;
         }
         default:
             break;
         }
     }
-    for (CallPathId c = 0; c < paths; ++c) {
-        if (visits[c] == 0) continue;
-        cube.add(Metric::Visits, c, static_cast<double>(visits[c]));
-        cube.add(time_category(trace.region_of(c)), c, trace.seconds(exclusive[c]));
+    return profile;
+}
+
+}  // namespace
+
+std::vector<Ticks> worker_exclusive_ticks(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams) {
+    return worker_profile(trace, thread, teams).exclusive;
+}
+
+std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
+                                       LocalCube& cube) {
+    WorkerProfile profile = worker_profile(trace, thread, teams);
+    for (CallPathId c = 0; c < profile.visits.size(); ++c) {
+        if (profile.visits[c] == 0) continue;
+        cube.add(Metric::Visits, c, static_cast<double>(profile.visits[c]));
+        cube.add(time_category(trace.region_of(c)), c, trace.seconds(profile.exclusive[c]));
     }
     // The worker's own MPI operations count on the worker, as the master's
     // count in the forward pass (message_counts.hpp).
@@ -65,7 +82,7 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
         else
             count_message(cube, t.cnode, t.received, false);
     }
-    return exclusive;
+    return std::move(profile.exclusive);
 }
 
 std::vector<TimeShift> master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams) {
@@ -79,6 +96,13 @@ std::vector<TimeShift> master_team_edges(const trace::LocalTrace& trace, const T
         if (region.join > part.leave) edges.push_back({part.leave, region.join, enclosing, part.region});
     }
     return edges;
+}
+
+void move_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, std::vector<Ticks>& exclusive) {
+    for (const TimeShift& edge : master_team_edges(trace, teams)) {
+        exclusive[edge.from] -= edge.end - edge.begin;
+        exclusive[edge.to] += edge.end - edge.begin;
+    }
 }
 
 void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,

@@ -1,7 +1,8 @@
 // The parallel regions of one rank as its threads' streams show them: for
 // each region instance the master's fork and join, and each thread's part
 // (its visit of the region, the barriers it entered in order, the lock
-// acquisitions it made). Every analysis of analyses/openmp/ reads this.
+// acquisitions it made). The OpenMP analyses (analyses/openmp/) and the
+// critical path over threads read this: a fact of the trace they share.
 //
 // Score-P's conventions (doc/analyzer.md): the master forks, each thread
 // begins its part in the team and enters the region; the first region a
@@ -79,5 +80,9 @@ ThreadTeams find_thread_teams(const trace::LocalTrace& trace);
 // Whether every thread took part in the region and entered as many
 // barriers as the master: only then do its barrier instances pair up.
 bool barriers_pair_up(const ParallelRegion& region);
+
+// When the last thread of the team entered barrier `b` of a region whose
+// barriers pair up: until then the others wait.
+Ticks last_arrival(const ParallelRegion& region, std::size_t b);
 
 }  // namespace hindsight::analyses

@@ -14,11 +14,15 @@
 
 #include "analyses/time_shift.hpp"
 #include "analyses/local_cube.hpp"
-#include "analyses/openmp/thread_teams.hpp"
+#include "analyses/thread_teams.hpp"
 
 namespace hindsight::analyses {
 
-// Returns the worker's exclusive time by call path, in ticks.
+// The worker's exclusive time by call path, in ticks, as the profile
+// books it (the critical path's activities read it too).
+std::vector<Ticks> worker_exclusive_ticks(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams);
+
+// Books the worker's profile; returns its exclusive time by call path, in ticks.
 std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size_t thread, const ThreadTeams& teams,
                                        LocalCube& cube);
 
@@ -29,6 +33,8 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
 // exclusive time by call path in ticks, moved alike.
 void book_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, LocalCube& master,
                             std::vector<Ticks>& exclusive);
+// The same move on the ticks alone.
+void move_master_team_edges(const trace::LocalTrace& trace, const ThreadTeams& teams, std::vector<Ticks>& exclusive);
 
 // Those stretches of the master's time (fork to entry, exit to join), each
 // from the enclosing call path to the region's: what the MPI delay
