@@ -696,34 +696,8 @@ TEST_CASE("OpenMP critical path: threads arriving last together carry one path",
 }
 
 TEST_CASE("OpenMP critical path: seed 001's Figure 13 over threads and ranks", "[openmp][critical][figure13]") {
-    // The trace of the Figure 13 test above.
-    TraceBuilder t(2);
-    t.set_threads(2);
-    const std::string r1 = "!$omp parallel @f.c:10", b1 = "!$omp implicit barrier @f.c:19";
-    const std::string r2 = "!$omp parallel @f.c:30", b2 = "!$omp implicit barrier @f.c:39";
-    const Ticks join1[] = {3000, 2000};
-    for (int r = 0; r < 2; ++r) {
-        auto& master = t.rank(r);
-        auto& worker = t.thread(r, 1);
-        master.enter(0, "main").init(0, 100);
-        master.fork(1000, 2).team_begin(1000).enter(1000, r1).region(1000, 2000, "compute");
-        master.region(2000, join1[r], b1).leave(join1[r]).team_end(join1[r]).join(join1[r]);
-        worker.team_begin(1000).enter(1000, r1).region(1000, join1[r], "compute");
-        worker.region(join1[r], join1[r], b1).leave(join1[r]).team_end(join1[r]);
-    }
-    t.rank(0).send(3000, 3100, 1, 0, 8);
-    t.rank(1).recv(2000, 3100, 0, 0, 8);
-    for (int r = 0; r < 2; ++r) {
-        auto& master = t.rank(r);
-        auto& worker = t.thread(r, 1);
-        master.fork(3200, 2).team_begin(3200).enter(3200, r2).region(3200, 4200, "update");
-        master.region(4200, 4200, b2).leave(4200).team_end(4200).join(4200);
-        worker.team_begin(3200).enter(3200, r2).region(3200, 4190, "update").region(4190, 4200, b2);
-        worker.leave(4200).team_end(4200);
-    }
-    t.rank(0).finalize(4300, 4310).leave(4310);
-    t.rank(1).finalize(4310, 4320).leave(4320);
-    const Analysis a = analyse(t);
+    const std::string r1 = "!$omp parallel @f.c:10", r2 = "!$omp parallel @f.c:30";
+    const Analysis a = analyse(figure13());
     CHECK(a.warnings == "none");
     const std::string compute = "main/" + r1 + "/compute", update = "main/" + r2 + "/update";
     // Backward from rank 1's entry into MPI_Finalize (4310): its main
