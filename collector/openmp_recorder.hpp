@@ -122,6 +122,13 @@ public:
     // definitions need. `said`: the one warning line of what was left out.
     ThreadDefinitions stop(std::string& said);
     bool active() const { return active_.load(std::memory_order_acquire); }
+    // A program without MPI ends at exit(), which any thread may call, also
+    // inside a parallel region: recording stops and the callbacks in
+    // progress on every thread (the master's too) finish; then
+    // close_open() ends, at `time`, the parallel region every thread is
+    // still in (true when there was one), before stop() closes the writers.
+    void deactivate();
+    bool close_open(std::uint64_t time);
 
     // The calling thread's record, registered as thread `thread_num` of its
     // first team (another free number when that one is taken); nullptr

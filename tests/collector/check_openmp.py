@@ -26,8 +26,17 @@ Scenarios (the expected values come from the programs, see their headers):
                   MPI_Init (not recorded), then teams of 2 and 3 threads: the
                   master forks twice, thread 1 is in 2 regions, thread 2 in
                   1; one communicator per team size.
-  no-mpi          an OpenMP program without MPI: it runs as without the
-                  collector, and no trace is written.
+  no-mpi          tests/collector/openmp_no_mpi.c, an OpenMP program without
+                  MPI, started without mpiexec: it runs as without the
+                  collector and is recorded as rank 0 of 1 with 2 threads:
+                  one region per thread with 1 explicit barrier, 1 implicit
+                  barrier, 1 critical section; the program's begin and end
+                  on the master, no MPI region.
+  no-mpi-mpiexec  the same started by mpiexec -n 1.
+  no-mpi-exit     the same program, whose thread 1 calls exit() inside the
+                  region: the trace closes the region on both threads (the
+                  master's implicit barrier is recorded only if it entered
+                  it before the exit).
 """
 
 import argparse
@@ -223,12 +232,31 @@ def check_teams(locations, groups, comms, streams, regions):
         fail(f"the master's two teams name communicators {begins}")
 
 
+def check_no_mpi(location, stream, regions, entered, barriers, exited_inside):
+    """openmp_no_mpi.c: one region of 2 threads, no MPI; the master's stream
+    is framed by the program's begin and end."""
+    mpi = [regions[region_of(a)][0] for r, _, a in stream if r == "ENTER" and regions[region_of(a)][2] == "MPI"]
+    if mpi:
+        fail(f"location {location}: MPI regions in a program without MPI: {mpi}")
+    if barriers[0] != 1 or barriers[1] > 1 or (not exited_inside and barriers[1] != 1):
+        fail(f"location {location}: (explicit, implicit) barriers {barriers}, expected (1, 1)")
+    for name in ("!$omp critical", "!$omp critical sblock"):
+        if entered.get(name, 0) != 1:
+            fail(f"location {location}: {entered.get(name, 0)} x {name}, expected 1")
+    if location == 0:
+        records = [r for r, _, _ in stream]
+        if not records or records[0] != "PROGRAM_BEGIN" or records[-1] != "PROGRAM_END":
+            fail(f"the master's stream runs from {records[:1]} to {records[-1:]}, "
+                 "expected PROGRAM_BEGIN to PROGRAM_END")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--collect", required=True)
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
-    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi"])
+    parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi",
+                                                               "no-mpi-mpiexec", "no-mpi-exit"])
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
@@ -241,19 +269,18 @@ def main():
         program = [args.program]
         if args.scenario == "hybrid":
             program += ["--steps", str(regions_per_thread), "--unit", "0.002"]
-        if args.scenario == "no-mpi":
+        if args.scenario == "no-mpi-exit":
+            program += ["exit-inside"]
+        if args.scenario in ("no-mpi", "no-mpi-exit"):
             command = [args.collect, "-o", out, "--", *program]
         else:
             command = [args.mpiexec, "-n", str(ranks), args.collect, "-o", out, "--", *program]
         run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=env)
         if run.returncode != 0:
             fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
-        if args.scenario == "no-mpi":
-            if "2 threads" not in run.stdout:
-                fail(f"the program's output changed: {run.stdout!r}")
-            if os.path.exists(os.path.join(out, "traces.otf2")):
-                fail("a trace was written for a program without MPI")
-            return
+        no_mpi = args.scenario.startswith("no-mpi")
+        if no_mpi and "openmp_no_mpi: 2 threads" not in run.stdout:
+            fail(f"the program's output changed: {run.stdout!r}")
         anchor = os.path.join(out, "traces.otf2")
         locations, regions, groups, comms = definitions(anchor)
         streams = events(anchor)
@@ -300,6 +327,9 @@ def main():
                     fail(f"location {location}: {sum(barriers)} barriers, expected {3 * regions_per_thread}")
                 if args.scenario in ("hybrid", "multiple") and barriers != (0, regions_per_thread):
                     fail(f"location {location}: barriers {barriers}, expected (0, {regions_per_thread})")
+                if no_mpi:
+                    check_no_mpi(location, streams.get(location, []), regions, entered, barriers,
+                                 args.scenario == "no-mpi-exit")
                 mpi = [regions[region_of(a)][0] for rec, _, a in streams.get(location, [])
                        if rec == "ENTER" and regions[region_of(a)][2] == "MPI"]
                 if t > 0 and mpi and args.scenario != "multiple":
