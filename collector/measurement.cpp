@@ -10,6 +10,7 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
+#include "collector/launch_environment.hpp"
 #include "collector/mpi_seen.hpp"
 #include "collector/output_directory.hpp"
 #include "collector/profile_files.hpp"
@@ -197,7 +198,15 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
 void Measurement::start_without_mpi() {
     if (instance() || !pthread_equal(pthread_self(), master_thread_)) return;
     const std::string program = executable_path();
-    if (!mpi_may_come(program).empty()) return;
+    if (mpi_may_come(program)) return;
+    if (const auto size = launched_job_size(); size && *size > 1) {
+        // Each process would write a trace of one rank into the same directory.
+        if (first_process_on_node()) {
+            say(program + ": a program without MPI started as " + std::to_string(*size) +
+                " processes is not measured; start it as one process");
+        }
+        return;
+    }
     Config config;
     RegionFilter filter;
     try {

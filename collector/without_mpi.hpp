@@ -7,11 +7,9 @@
 
 namespace hindsight::collect {
 
-// Why the process is not measured as a program without MPI; empty when it
-// is one: MPI is not initialized, the executable names no MPI library
-// among the libraries it needs, and the MPI launcher (if any) started one
-// process. An MPI program's OpenMP runtime may start before MPI_Init; the
-// executable's libraries tell that MPI is coming.
-std::string mpi_may_come(const std::string& executable);
+// Whether MPI is or may become part of the process: MPI is initialized, or
+// the executable names an MPI library among the libraries it needs (an MPI
+// program's OpenMP runtime may start before MPI_Init).
+bool mpi_may_come(const std::string& executable);
 
 }  // namespace hindsight::collect
