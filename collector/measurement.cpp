@@ -196,9 +196,15 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
 }
 
 void Measurement::start_without_mpi() {
-    if (instance() || !pthread_equal(pthread_self(), master_thread_)) return;
+    if (instance()) return;
     const std::string program = executable_path();
     if (mpi_may_come(program)) return;
+    if (!pthread_equal(pthread_self(), master_thread_)) {
+        // The master's location is the thread that started the program.
+        say(program + ": a program without MPI whose OpenMP runtime starts on another thread than the "
+            "program's first is not measured");
+        return;
+    }
     if (const auto size = launched_job_size(); size && *size > 1) {
         // Each process would write a trace of one rank into the same directory.
         if (first_process_on_node()) {
