@@ -33,6 +33,9 @@ Scenarios (the expected values come from the programs, see their headers):
                   barrier, 1 critical section; the program's begin and end
                   on the master, no MPI region.
   no-mpi-mpiexec  the same started by mpiexec -n 1.
+  no-mpi-thread   the same program running its region on a POSIX thread
+                  (the OpenMP runtime starts there): not measured, one line
+                  says so, the program's output unchanged.
   no-mpi-exit     the same program, whose thread 1 calls exit() inside the
                   region: the trace closes the region on both threads (the
                   master's implicit barrier is recorded only if it entered
@@ -256,7 +259,7 @@ def main():
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
     parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "no-mpi",
-                                                               "no-mpi-mpiexec", "no-mpi-exit"])
+                                                               "no-mpi-mpiexec", "no-mpi-exit", "no-mpi-thread"])
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--regions", type=int, default=3)
@@ -271,7 +274,9 @@ def main():
             program += ["--steps", str(regions_per_thread), "--unit", "0.002"]
         if args.scenario == "no-mpi-exit":
             program += ["exit-inside"]
-        if args.scenario in ("no-mpi", "no-mpi-exit"):
+        if args.scenario == "no-mpi-thread":
+            program += ["from-thread"]
+        if args.scenario in ("no-mpi", "no-mpi-exit", "no-mpi-thread"):
             command = [args.collect, "-o", out, "--", *program]
         else:
             command = [args.mpiexec, "-n", str(ranks), args.collect, "-o", out, "--", *program]
@@ -281,6 +286,12 @@ def main():
         no_mpi = args.scenario.startswith("no-mpi")
         if no_mpi and "openmp_no_mpi: 2 threads" not in run.stdout:
             fail(f"the program's output changed: {run.stdout!r}")
+        if args.scenario == "no-mpi-thread":
+            if os.path.exists(out):
+                fail(f"{out} was made for a program that is not measured")
+            if "starts on another thread than the program's first is not measured" not in run.stderr:
+                fail(f"no line says that the program is not measured: {run.stderr!r}")
+            return
         anchor = os.path.join(out, "traces.otf2")
         locations, regions, groups, comms = definitions(anchor)
         streams = events(anchor)
