@@ -44,6 +44,25 @@ TransferredDefinitions unify_across_ranks(const LocalDefinitions& local, MPI_Com
     return unify_serialized_across_ranks(serialize(local), comm);
 }
 
+TransferredDefinitions unify_alone(const LocalDefinitions& local) {
+    TransferredDefinitions out;
+    try {
+        out.unified = unify({local});
+    } catch (const std::exception& e) {
+        out.failed = true;
+        out.failure = e.what();
+        out.unified = {};
+        return out;
+    }
+    out.region_map = out.unified.region_maps[0];
+    out.comm_map = out.unified.comm_maps[0];
+    out.group_map = out.unified.group_maps[0];
+    out.io_file_map = out.unified.io_file_maps[0];
+    out.io_handle_map = out.unified.io_handle_maps[0];
+    out.rma_win_map = out.unified.rma_win_maps[0];
+    return out;
+}
+
 TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> mine, MPI_Comm comm) {
     int rank = 0;
     int size = 0;

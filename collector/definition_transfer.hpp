@@ -36,6 +36,8 @@ std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> 
 // rank's definitions it cannot read) is announced to every rank before any
 // of them waits for its maps, so all ranks return, all with `failed` set.
 TransferredDefinitions unify_across_ranks(const LocalDefinitions& local, MPI_Comm comm);
+// A process without MPI, the one rank: the same unification, no transfer.
+TransferredDefinitions unify_alone(const LocalDefinitions& local);
 // The same on definitions serialized already (`serialize`).
 TransferredDefinitions unify_serialized_across_ranks(std::span<const std::byte> mine, MPI_Comm comm);
 

@@ -10,11 +10,13 @@
 #include "collector/definition_transfer.hpp"
 #include "collector/definitions_writer.hpp"
 #include "collector/early_regions.hpp"
+#include "collector/launch_environment.hpp"
 #include "collector/mpi_seen.hpp"
 #include "collector/output_directory.hpp"
 #include "collector/profile_files.hpp"
 #include "collector/process.hpp"
 #include "collector/timer.hpp"
+#include "collector/without_mpi.hpp"
 #include "collector/written_trace_line.hpp"
 #include "common/error.hpp"
 
@@ -52,6 +54,12 @@ bool same_program_as_rank_0(const ProgramCall& program, MPI_Comm comm) {
     return rank_0 == joined;
 }
 
+// The process that measures a program without MPI (a forked child does not).
+pid_t& measuring_process() {
+    static pid_t pid = 0;
+    return pid;
+}
+
 void exit_without_finalize() {
     if (Measurement::live_here()) {
         Measurement::abandon(finalize_missed());
@@ -61,18 +69,18 @@ void exit_without_finalize() {
 }  // namespace
 
 Measurement::Measurement(Config config, RegionFilter filter, std::string dir, int world_rank,
-                         int world_size)
+                         int world_size, bool with_mpi)
     : config_(std::move(config)),
       filter_(std::move(filter)),
       dir_(std::move(dir)),
       world_rank_(world_rank),
       world_size_(world_size),
       comms_(world_rank, world_size) {
-    PMPI_Comm_dup(MPI_COMM_WORLD, &tool_comm_);
+    if (with_mpi) PMPI_Comm_dup(MPI_COMM_WORLD, &tool_comm_);
     if (config_.profile) {
         profile_ = std::make_unique<CallPathProfile>();
     } else {
-        archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_);
+        archive_ = std::make_unique<TraceArchive>(dir_, config_.buffer_bytes, world_rank_, with_mpi);
         master_.events = archive_->events();
     }
 }
@@ -86,6 +94,13 @@ Measurement::~Measurement() {
 }
 
 void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
+    if (instance()) {
+        // Measured as a program without MPI since its OpenMP runtime
+        // started: MPI came through a library the executable does not name.
+        say(executable_path() + " called MPI_Init after it was found to be a program without MPI; it is measured "
+            "as one process, its MPI calls are not recorded");
+        return;
+    }
     int rank = 0;
     int size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -178,6 +193,100 @@ void Measurement::start(MpiFunction init, std::uint64_t init_enter) {
     if (m.verbose() && rank == 0) {
         say(std::string(m.profile_ ? "profiling " : "measuring ") + std::to_string(size) + " ranks into " + dir);
     }
+}
+
+void Measurement::start_without_mpi() {
+    if (instance()) return;
+    const std::string program = executable_path();
+    if (mpi_may_come(program)) return;
+    if (!pthread_equal(pthread_self(), master_thread_)) {
+        // The master's location is the thread that started the program.
+        say(program + ": a program without MPI whose OpenMP runtime starts on another thread than the "
+            "program's first is not measured");
+        return;
+    }
+    if (const auto size = launched_job_size(); size && *size > 1) {
+        // Each process would write a trace of one rank into the same directory.
+        if (first_process_on_node()) {
+            say(program + ": a program without MPI started as " + std::to_string(*size) +
+                " processes is not measured; start it as one process");
+        }
+        return;
+    }
+    Config config;
+    RegionFilter filter;
+    try {
+        config = read_config([](const char* name) { return std::getenv(name); });
+        if (!config.filter_file.empty()) filter = RegionFilter::load(config.filter_file);
+    } catch (const Error& e) {
+        say(std::string(e.what()) + "; the program runs without measurement");
+        return;
+    }
+    if (config.profile) {
+        // A profile is gathered from the ranks at MPI_Finalize.
+        say(program + ": profile mode measures MPI programs; this program without MPI runs without measurement");
+        return;
+    }
+    const std::string dir = config.trace_dir.empty() ? default_trace_dir(program, 1) : config.trace_dir;
+    if (const std::string problem = prepare_output_directory_locally(dir, config.force); !problem.empty()) {
+        say(problem + "; the program runs without measurement");
+        return;
+    }
+    try {
+        instance().reset(new Measurement(std::move(config), std::move(filter), dir, 0, 1, false));
+    } catch (const Error& e) {
+        say(std::string("rank 0: ") + e.what() + "; the program runs without measurement");
+        if (instance()) instance()->drop();
+        return;
+    }
+    Measurement& m = *instance();
+    stream_ = &m.master_;
+    m.program_begin_ = library_load_sample();
+    // One process: its clock is the trace's, offset 0 at both ends.
+    m.clock_offsets_.push_back({m.program_begin_.ticks, 0, 0});
+    m.recording_ = true;
+    // live_ stays unset: MPI calls (of a library the executable does not
+    // name) and user regions are not recorded.
+    openmp::Recorder::instance().start(m, *m.archive_, 0);
+    measuring_process() = getpid();
+    std::atexit([] {
+        // A child made by fork() inherits the measurement, not the trace.
+        if (getpid() == measuring_process()) finish_without_mpi();
+    });
+    install_crash_report(0, "its trace in " + absolute_path(dir) + " is incomplete and cannot be analyzed");
+    m.program_ = {program, program_arguments()};
+    m.program_region_ = m.regions_.program(m.program_.path, m.program_.arguments);
+    std::vector<OTF2_StringRef> arguments = argument_strings(m.program_);
+    m.record(OTF2_EvtWriter_ProgramBegin(m.writer(), nullptr, m.program_begin_.ticks, kProgramNameString,
+                                         static_cast<std::uint32_t>(arguments.size()), arguments.data()));
+    if (m.verbose()) say("measuring 1 process without MPI into " + dir);
+}
+
+void Measurement::finish_without_mpi() {
+    if (!instance() || instance()->tool_comm_ != MPI_COMM_NULL) return;
+    Measurement& m = *instance();
+    // exit() may come from any thread, inside a parallel region too: once
+    // every thread's callbacks have stopped, this one writes the master's
+    // stream and closes the region the threads are in.
+    stream_ = &m.master_;
+    openmp::Recorder& threads = openmp::Recorder::instance();
+    threads.deactivate();
+    const TimerSample end = Timer::sample();
+    if (!m.failed_ && threads.close_open(end.ticks)) {
+        say("the program exited inside a parallel region; the trace ends the region on every thread at the exit");
+    }
+    m.recording_ = false;
+    m.clock_offsets_.push_back({end.ticks, 0, 0});
+    if (!m.failed_) m.record(OTF2_EvtWriter_ProgramEnd(m.writer(), nullptr, end.ticks, 0));
+    std::string left_out;
+    m.threads_ = threads.stop(left_out);
+    if (!left_out.empty()) say("rank 0: " + left_out);
+    try {
+        m.write_trace(end);
+    } catch (const std::exception& e) {  // the program's exit goes on
+        say(std::string("rank 0: ") + e.what());
+    }
+    instance().reset();
 }
 
 void Measurement::finish(std::uint64_t finalize_enter) {
@@ -597,8 +706,7 @@ void Measurement::write_trace(TimerSample program_end) {
     // again (OTF2 3.0 flushes into the broken file). All ranks learn of such
     // a failure anywhere and then leave the archive unfinished alike.
     int broken_here = (archive_->error().empty() && problem.empty()) ? 0 : 1;
-    int broken_anywhere = 0;
-    PMPI_Allreduce(&broken_here, &broken_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
+    const int broken_anywhere = over_ranks(broken_here, MPI_INT, MPI_MAX);
     if (broken_anywhere) {
         if (broken_here && !failed_) {  // else said when it happened
             say("rank " + std::to_string(world_rank_) + ": " +
@@ -618,20 +726,18 @@ void Measurement::write_trace(TimerSample program_end) {
     std::uint64_t begin =
         program_begin_.ticks + static_cast<std::uint64_t>(offset_at(first, last, program_begin_.ticks));
     std::uint64_t end = program_end.ticks + static_cast<std::uint64_t>(offset_at(first, last, program_end.ticks));
-    std::uint64_t global_begin = 0;
-    std::uint64_t global_end = 0;
-    PMPI_Allreduce(&begin, &global_begin, 1, MPI_UINT64_T, MPI_MIN, tool_comm_);
-    PMPI_Allreduce(&end, &global_end, 1, MPI_UINT64_T, MPI_MAX, tool_comm_);
-    std::uint64_t total_events = 0;
+    const std::uint64_t global_begin = over_ranks(begin, MPI_UINT64_T, MPI_MIN);
+    const std::uint64_t global_end = over_ranks(end, MPI_UINT64_T, MPI_MAX);
     std::uint64_t rank_events = event_count;  // with the OpenMP threads'
     for (const std::uint64_t thread_events : threads_.thread_events) rank_events += thread_events;
-    PMPI_Reduce(&rank_events, &total_events, 1, MPI_UINT64_T, MPI_SUM, 0, tool_comm_);
+    const std::uint64_t total_events = over_ranks(rank_events, MPI_UINT64_T, MPI_SUM);
 
     LocalDefinitions local{regions_.definitions(), comms_.records(), hostname(), event_count,
                            source_groups_.sets(), io_.files(), io_.handles(), threads_.thread_events,
                            threads_.team_sizes, rma_.windows()};
     local.regions.insert(local.regions.end(), threads_.regions.begin(), threads_.regions.end());
-    const TransferredDefinitions transferred = unify_across_ranks(local, tool_comm_);
+    const TransferredDefinitions transferred =
+        tool_comm_ == MPI_COMM_NULL ? unify_alone(local) : unify_across_ranks(local, tool_comm_);
     if (transferred.failed) {
         // Without unified definitions the local ones have nothing to map to;
         // every rank knows this and skips them alike.
@@ -653,8 +759,7 @@ void Measurement::write_trace(TimerSample program_end) {
         if (problem.empty()) problem = e.what();
     }
     int failed_here = (failed_ || transferred.failed || !problem.empty()) ? 1 : 0;
-    int failed_anywhere = 0;
-    PMPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, tool_comm_);
+    const int failed_anywhere = over_ranks(failed_here, MPI_INT, MPI_MAX);
     // After a failed write (said when it happened) later problems follow from it.
     if (!problem.empty() && !failed_) say("rank " + std::to_string(world_rank_) + ": " + problem);
     if (world_rank_ == 0) {

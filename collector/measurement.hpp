@@ -124,6 +124,12 @@ public:
     // Saves what can be saved without the other ranks (MPI_Abort, exit
     // without MPI_Finalize) and stops measuring.
     static void abandon(const std::string& why);
+    // A program without MPI (without_mpi.hpp) is measured as rank 0 of 1
+    // from the start of its OpenMP runtime (openmp_tool.cpp) to its exit,
+    // when finish_without_mpi() writes the trace; nothing here talks to
+    // MPI, and MPI calls are not recorded (no measurement is live for them).
+    static void start_without_mpi();
+    static void finish_without_mpi();
 
     Measurement(const Measurement&) = delete;
     Measurement& operator=(const Measurement&) = delete;
@@ -268,7 +274,17 @@ public:
     std::string call_path() const;
 
 private:
-    Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size);
+    // `with_mpi` false: a program without MPI, one rank, no tool communicator.
+    Measurement(Config config, RegionFilter filter, std::string dir, int world_rank, int world_size,
+                bool with_mpi = true);
+    // `value` reduced with `op` over the ranks (the value itself without MPI).
+    template <typename T>
+    T over_ranks(T value, MPI_Datatype type, MPI_Op op) {
+        if (tool_comm_ == MPI_COMM_NULL) return value;
+        T out{};
+        PMPI_Allreduce(&value, &out, 1, type, op, tool_comm_);
+        return out;
+    }
 
     // The event writer, once a run of unsuccessful tests has been closed:
     // every event goes through here.

@@ -195,6 +195,31 @@ void Recorder::close_workers(std::uint64_t time) {
     }
 }
 
+void Recorder::deactivate() {
+    {
+        const std::lock_guard lock(mutex_);
+        active_.store(false, std::memory_order_seq_cst);
+    }
+    const std::uint32_t count = thread_count_.load(std::memory_order_acquire);
+    for (std::uint32_t t = 0; t < count; ++t) {
+        const ThreadRecord* thread = threads_[t].load(std::memory_order_acquire);
+        if (thread && thread != current_)
+            while (thread->busy.load(std::memory_order_seq_cst)) sched_yield();
+    }
+}
+
+bool Recorder::close_open(std::uint64_t time) {
+    ThreadRecord* master = threads_[0].load(std::memory_order_acquire);
+    if (!master || !master->in_region.load(std::memory_order_acquire)) return false;
+    close_workers(time);
+    while (!master->open.empty()) leave(*master, time);
+    const OTF2_CommRef team = master->team;
+    write(*master, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, time, team); });
+    write(*master, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadJoin(w, nullptr, time, OTF2_PARADIGM_OPENMP); });
+    master->in_region.store(false, std::memory_order_release);
+    return true;
+}
+
 ThreadDefinitions Recorder::stop(std::string& said) {
     ThreadDefinitions out;
     {

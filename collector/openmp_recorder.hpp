@@ -125,6 +125,13 @@ public:
     // A parallel region forked inside a recorded one: not recorded (only
     // the outermost level is), counted for stop()'s warning.
     void nested_region_left_out() { nested_left_out_.fetch_add(1, std::memory_order_relaxed); }
+    // A program without MPI ends at exit(), which any thread may call, also
+    // inside a parallel region: recording stops and the callbacks in
+    // progress on every thread (the master's too) finish; then
+    // close_open() ends, at `time`, the parallel region every thread is
+    // still in (true when there was one), before stop() closes the writers.
+    void deactivate();
+    bool close_open(std::uint64_t time);
 
     // The calling thread's record, registered as thread `thread_num` of its
     // first team (another free number when that one is taken); nullptr

@@ -3,11 +3,13 @@
 // reports its constructs through these callbacks, which record them as
 // Score-P does (openmp_recorder.hpp has the state, doc/collector.md the
 // events). Nothing is recorded while no measurement runs (before MPI_Init,
-// after MPI_Finalize, in profile mode).
+// after MPI_Finalize, in profile mode). A program without MPI is measured
+// from here, when its OpenMP runtime starts, to its exit.
 #include <cstdint>
 
 #include HINDSIGHT_OMP_TOOLS_H
 
+#include "collector/measurement.hpp"
 #include "collector/openmp_recorder.hpp"
 #include "collector/timer.hpp"
 
@@ -313,6 +315,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     on(ompt_callback_mutex_acquired, &on_mutex_acquired);
     on(ompt_callback_mutex_released, &on_mutex_released);
     on(ompt_callback_nest_lock, &on_nest_lock);
+    hindsight::collect::Measurement::start_without_mpi();
     return 1;  // keep the tool
 }
 

@@ -24,12 +24,12 @@
 
 namespace hindsight::collect {
 
-TraceArchive::TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank)
+TraceArchive::TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank, bool with_mpi)
     : dir_(dir), world_rank_(world_rank), pool_(buffer_bytes, chunk_size_for(buffer_bytes)) {
     // OTF2's messages become ours (one line, through the collector's channel).
     previous_error_callback_ = OTF2_Error_RegisterCallback(&TraceArchive::on_error, this);
     try {
-        open(world_rank);
+        open(world_rank, with_mpi);
     } catch (...) {
         // OTF2 3.0 crashes closing an archive whose event files failed to
         // open; as after abandon(), the archive is left as it is.
@@ -39,14 +39,15 @@ TraceArchive::TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, i
     }
 }
 
-void TraceArchive::open(int world_rank) {
+void TraceArchive::open(int world_rank, bool with_mpi) {
     const std::uint64_t chunk = pool_.chunk_bytes();
     archive_.reset(OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, chunk, chunk,
                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
     if (!archive_) throw Error(dir_, "OTF2 cannot create the archive" + (error_.empty() ? "" : ": " + error_));
     check(OTF2_Archive_SetFlushCallbacks(archive_.get(), &flush_callbacks_, this), "flush callbacks");
     check(OTF2_Archive_SetMemoryCallbacks(archive_.get(), &ChunkPool::callbacks, &pool_), "memory callbacks");
-    check(OTF2_MPI_Archive_SetCollectiveCallbacks(archive_.get(), MPI_COMM_WORLD, MPI_COMM_NULL),
+    check(with_mpi ? OTF2_MPI_Archive_SetCollectiveCallbacks(archive_.get(), MPI_COMM_WORLD, MPI_COMM_NULL)
+                   : OTF2_Archive_SetSerialCollectiveCallbacks(archive_.get()),
           "collective callbacks");
     // OpenMP threads get event writers of their own while the master writes.
     check(OTF2_Pthread_Archive_SetLockingCallbacks(archive_.get(), nullptr), "locking callbacks");

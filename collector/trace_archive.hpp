@@ -26,7 +26,8 @@ struct FlushInterval {
 class TraceArchive {
 public:
     // Opens DIR/traces.otf2 for writing; throws hindsight::Error.
-    TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank);
+    // `with_mpi` false: a process without MPI, OTF2's serial collectives.
+    TraceArchive(const std::string& dir, std::uint64_t buffer_bytes, int world_rank, bool with_mpi = true);
     TraceArchive(const TraceArchive&) = delete;
     TraceArchive& operator=(const TraceArchive&) = delete;
     ~TraceArchive();
@@ -77,7 +78,7 @@ private:
     static OTF2_TimeStamp post_flush(void* self, OTF2_FileType type, OTF2_LocationRef);
     static OTF2_ErrorCode on_error(void* self, const char* file, std::uint64_t line, const char* function,
                                    OTF2_ErrorCode code, const char* format, va_list args);
-    void open(int world_rank);
+    void open(int world_rank, bool with_mpi);
     static void keep_unclosed(OTF2_Archive* archive);
     void check(OTF2_ErrorCode code, const char* what) const;
 

@@ -3,7 +3,8 @@
 constructs its trace records, read with otf2-print (/usr/bin/otf2-print).
 
 Usage: check_openmp.py --collect LAUNCHER --mpiexec MPIEXEC --program PROGRAM
-                       --scenario constructs|constructs-gcc|hybrid|multiple|teams|nested|no-mpi
+                       --scenario constructs|constructs-gcc|hybrid|multiple|teams|nested|no-mpi|
+                                  no-mpi-mpiexec|no-mpi-exit|no-mpi-thread
                        [--ranks N] [--threads T] [--regions R]
                        [--analyzer ANALYZER [--report REPORT]]
 
@@ -23,7 +24,7 @@ Scenarios (the expected values come from the programs, see their headers):
   multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
                   region; rank 0's thread 1 sends to rank 1, whose master
                   receives: the send on location 1 << 32, the receive on 1.
-                  With --analyze, the trace is analyzed too: the report is
+                  With --analyzer, the trace is analyzed too: the report is
                   written, the summary warns that the worker's MPI records
                   are not paired, and the worker's MPI_Send has its time and
                   the message's 128 bytes (read with hindsight-report --text).
@@ -39,8 +40,20 @@ Scenarios (the expected values come from the programs, see their headers):
                   collector says per rank that 2R nested regions were not
                   recorded, and with --analyzer the analyzer reports the
                   trace with its 2 threads per rank.
-  no-mpi          an OpenMP program without MPI: it runs as without the
-                  collector, and no trace is written.
+  no-mpi          tests/collector/openmp_no_mpi.c, an OpenMP program without
+                  MPI, started without mpiexec: it runs as without the
+                  collector and is recorded as rank 0 of 1 with 2 threads:
+                  one region per thread with 1 explicit barrier, 1 implicit
+                  barrier, 1 critical section; the program's begin and end
+                  on the master, no MPI region.
+  no-mpi-mpiexec  the same started by mpiexec -n 1.
+  no-mpi-thread   the same program running its region on a POSIX thread
+                  (the OpenMP runtime starts there): not measured, one line
+                  says so, the program's output unchanged.
+  no-mpi-exit     the same program, whose thread 1 calls exit() inside the
+                  region: the trace closes the region on both threads (the
+                  master's implicit barrier is recorded only if it entered
+                  it before the exit).
 """
 
 import argparse
@@ -286,13 +299,31 @@ def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
         fail(f"the analyzer wrote no report or no thread section: {run.stdout}")
 
 
+def check_no_mpi(location, stream, regions, entered, barriers, exited_inside):
+    """openmp_no_mpi.c: one region of 2 threads, no MPI; the master's stream
+    is framed by the program's begin and end."""
+    mpi = [regions[region_of(a)][0] for r, _, a in stream if r == "ENTER" and regions[region_of(a)][2] == "MPI"]
+    if mpi:
+        fail(f"location {location}: MPI regions in a program without MPI: {mpi}")
+    if barriers[0] != 1 or barriers[1] > 1 or (not exited_inside and barriers[1] != 1):
+        fail(f"location {location}: (explicit, implicit) barriers {barriers}, expected (1, 1)")
+    for name in ("!$omp critical", "!$omp critical sblock"):
+        if entered.get(name, 0) != 1:
+            fail(f"location {location}: {entered.get(name, 0)} x {name}, expected 1")
+    if location == 0:
+        records = [r for r, _, _ in stream]
+        if not records or records[0] != "PROGRAM_BEGIN" or records[-1] != "PROGRAM_END":
+            fail(f"the master's stream runs from {records[:1]} to {records[-1:]}, "
+                 "expected PROGRAM_BEGIN to PROGRAM_END")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--collect", required=True)
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--program", required=True)
     parser.add_argument("--scenario", required=True, choices=["constructs", "constructs-gcc", "hybrid", "multiple", "teams", "nested",
-                                                               "no-mpi"])
+                                                               "no-mpi", "no-mpi-mpiexec", "no-mpi-exit", "no-mpi-thread"])
     parser.add_argument("--analyzer")
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
@@ -309,18 +340,25 @@ def main():
             program += ["--steps", str(regions_per_thread), "--unit", "0.002"]
         if args.scenario == "nested":
             program += [str(regions_per_thread)]
-        if args.scenario == "no-mpi":
+        if args.scenario == "no-mpi-exit":
+            program += ["exit-inside"]
+        if args.scenario == "no-mpi-thread":
+            program += ["from-thread"]
+        if args.scenario in ("no-mpi", "no-mpi-exit", "no-mpi-thread"):
             command = [args.collect, "-o", out, "--", *program]
         else:
             command = [args.mpiexec, "-n", str(ranks), args.collect, "-o", out, "--", *program]
         run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=env)
         if run.returncode != 0:
             fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
-        if args.scenario == "no-mpi":
-            if "2 threads" not in run.stdout:
-                fail(f"the program's output changed: {run.stdout!r}")
-            if os.path.exists(os.path.join(out, "traces.otf2")):
-                fail("a trace was written for a program without MPI")
+        no_mpi = args.scenario.startswith("no-mpi")
+        if no_mpi and "openmp_no_mpi: 2 threads" not in run.stdout:
+            fail(f"the program's output changed: {run.stdout!r}")
+        if args.scenario == "no-mpi-thread":
+            if os.path.exists(out):
+                fail(f"{out} was made for a program that is not measured")
+            if "starts on another thread than the program's first is not measured" not in run.stderr:
+                fail(f"no line says that the program is not measured: {run.stderr!r}")
             return
         anchor = os.path.join(out, "traces.otf2")
         locations, regions, groups, comms = definitions(anchor)
@@ -368,6 +406,9 @@ def main():
                     fail(f"location {location}: {sum(barriers)} barriers, expected {3 * regions_per_thread}")
                 if args.scenario in ("hybrid", "multiple", "nested") and barriers != (0, regions_per_thread):
                     fail(f"location {location}: barriers {barriers}, expected (0, {regions_per_thread})")
+                if no_mpi:
+                    check_no_mpi(location, streams.get(location, []), regions, entered, barriers,
+                                 args.scenario == "no-mpi-exit")
                 mpi = [regions[region_of(a)][0] for rec, _, a in streams.get(location, [])
                        if rec == "ENTER" and regions[region_of(a)][2] == "MPI"]
                 if t > 0 and mpi and args.scenario != "multiple":

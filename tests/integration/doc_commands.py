@@ -5,7 +5,9 @@ A command example is a line of a code block (indented, or fenced as sh)
 that starts with a Hindsight tool or an MPI launcher. The examples speak of
 a user's program ("./app args") on many ranks; here each runs on 2 ranks
 with the pingpong example as the program, rank 0 late into one round trip,
-so that call paths such as main/MPI_Recv exist. Synopses run too, once
+so that call paths such as main/MPI_Recv exist; an example of a program
+without MPI ("./omp_app", analyzed on "mpiexec -n 1") runs an OpenMP
+program of 2 threads on one rank. Synopses run too, once
 without their optional parts ([...]) and once with all of them (the first
 of alternatives), their placeholders (TRACE, DIR, REPORT.cubex, ...)
 standing for the trace and reports of such a run. A command
@@ -18,7 +20,7 @@ The README's scripts (scripts/demo, scripts/test) are not run here: they
 build and test the whole project, which is what the test suite is run by.
 
 usage: doc_commands.py --source DIR --driver PATH --collect PATH --analyze PATH
-                       --report PATH --program PATH --mpiexec PATH
+                       --report PATH --program PATH --mpiexec PATH [--openmp-program PATH]
 """
 import argparse
 import os
@@ -38,6 +40,7 @@ LAUNCHERS = ("mpirun", "mpiexec", "srun")
 # Placeholders of the synopses and the examples' names, and what they stand
 # for here; the longest match first.
 PLACEHOLDERS = [
+    ("omp-trace", "omp"),
     ("TRACE/traces.otf2", "trace/traces.otf2"),
     ("DIR/traces.otf2", "trace/traces.otf2"),
     ('"trace-$SLURM_JOB_ID"', "trace"),
@@ -120,22 +123,28 @@ def with_options(command, included):
         command = shorter
 
 
-def runnable(command, program, included):
+def runnable(command, program, included, openmp_program):
     """The command as it runs here, with its optional parts left out or
     included, or None if it is no Hindsight command."""
     words = command.split()
     if words[0] in LAUNCHERS:
-        # "mpirun -n 64 [launcher options] TOOL ..." on this machine's mpiexec.
+        # "mpirun -n 64 [launcher options] TOOL ..." on this machine's mpiexec;
+        # one rank stays one (a trace of a program without MPI).
         tool_at = next((i for i, w in enumerate(words) if w in TOOLS), None)
         if tool_at is None:
             return None
-        command = "mpiexec -n " + RANKS + " " + " ".join(words[tool_at:])
+        ranks = "1" if words[1:3] == ["-n", "1"] else RANKS
+        command = f"mpiexec -n {ranks} " + " ".join(words[tool_at:])
     for option in FOREIGN_OPTIONS:
         command = command.replace(" " + option, "")
     command = with_options(command, included)
     command = re.sub(r"\./app (args|input\.dat)", program, command)
     command = re.sub(r"(hindsight run -n) \S+", r"\1 " + RANKS, command)
-    command = re.sub(r"(mpiexec -n) \S+", r"\1 " + RANKS, command)
+    command = re.sub(r"(mpiexec -n) (?!1 )\S+", r"\1 " + RANKS, command)
+    if "./omp_app" in command:
+        if not openmp_program:
+            return None
+        command = command.replace("./omp_app", openmp_program)
     for placeholder, value in PLACEHOLDERS:
         command = re.sub(r"(?<![\w.$-])" + re.escape(placeholder) + r"(?![\w-])", value, command)
     return command
@@ -157,7 +166,13 @@ def main():
     parser = argparse.ArgumentParser()
     for option in ("--source", "--driver", "--collect", "--analyze", "--report", "--program", "--mpiexec"):
         parser.add_argument(option, required=True)
+    parser.add_argument("--openmp-program", default="")
     args = parser.parse_args()
+    if args.openmp_program:
+        args.openmp_program = os.path.abspath(args.openmp_program) + " 0.01"
+    elif any("./omp_app" in command for document in sorted((pathlib.Path(args.source) / "doc").glob("*.md"))
+             for _, command in commands(document)):
+        print("no OpenMP program in this build: the examples of programs without MPI are not run", flush=True)
     for option in ("driver", "collect", "analyze", "report", "program", "mpiexec"):
         setattr(args, option, os.path.abspath(getattr(args, option)))
     source = pathlib.Path(args.source)
@@ -183,6 +198,11 @@ def main():
             done = run(f"hindsight run -n {RANKS} -o {name} -- {program}", runs, env)
             if done is None or done.returncode != 0:
                 sys.exit(f"FAIL: preparing {name}: " + ("timeout" if done is None else done.stdout + done.stderr))
+        # A trace of a program without MPI (omp-trace), for its analysis.
+        if args.openmp_program:
+            done = run(f"hindsight-collect -o omp -- {args.openmp_program}", runs, env)
+            if done is None or done.returncode != 0:
+                sys.exit("FAIL: preparing omp: " + ("timeout" if done is None else done.stdout + done.stderr))
         # A profile, for the commands that read one (hindsight-report --score).
         done = run(f"hindsight run -n {RANKS} --profile -o prof -- {program}", runs, env)
         if done is None or done.returncode != 0:
@@ -192,7 +212,8 @@ def main():
         for document in documents:
             for number, command in commands(document):
                 where = f"{document.relative_to(source)}:{number}"
-                variants = {runnable(command, program, included) for included in (False, True)} - {None}
+                variants = {runnable(command, program, included, args.openmp_program)
+                            for included in (False, True)} - {None}
                 if variants:
                     print(f"{where}: {command}", flush=True)
                 for line in sorted(variants):
