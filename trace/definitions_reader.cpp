@@ -294,8 +294,19 @@ TraceDefinitions read_global_definitions(const otf2::Reader& reader) {
     reader.check(code, "cannot read the global definitions");
     collector.finish_inter_comms();
     collector.result.definitions.origin.creator = creator_of(reader);
-    if (collector.result.definitions.mpi_rank_count() == 0)
+    const Definitions& definitions = collector.result.definitions;
+    if (definitions.mpi_rank_count() == 0)
         throw Error(reader.path(), "the trace defines no MPI ranks (no MPI COMM_LOCATIONS group)");
+    // Each rank is read from the location its entry in the group names: a
+    // location the trace does not define (a damaged id) would be read
+    // without its threads and its definitions.
+    for (int rank = 0; rank < definitions.mpi_rank_count(); ++rank) {
+        const LocationId location = *definitions.location_of_rank(rank);
+        if (std::none_of(definitions.locations.begin(), definitions.locations.end(),
+                         [&](const Location& l) { return l.id == location; }))
+            throw Error(reader.path(), "MPI rank " + std::to_string(rank) + " is location " +
+                                           std::to_string(location) + ", which the trace does not define");
+    }
     return std::move(collector.result);
 }
 

@@ -26,15 +26,18 @@ using hindsight::testing::TraceBuilder;
 
 namespace {
 
-// A copy of the Score-P ping-pong trace in `dir`; returns its anchor.
-std::string pingpong_copy(const ScratchDir& dir) {
+// A copy in `dir` of the trace in `folder` of the test data; returns its
+// anchor.
+std::string test_data_copy(const ScratchDir& dir, const char* folder) {
     const char* data = std::getenv("HINDSIGHT_TESTDATA");
     REQUIRE(data != nullptr);
-    const auto target = dir.path() / "pingpong";
-    std::filesystem::copy(std::filesystem::path(data) / "scorep-pingpong", target,
-                          std::filesystem::copy_options::recursive);
+    const auto target = dir.path() / "trace";
+    std::filesystem::copy(std::filesystem::path(data) / folder, target, std::filesystem::copy_options::recursive);
     return (target / "traces.otf2").string();
 }
+
+// A copy of the Score-P ping-pong trace in `dir`; returns its anchor.
+std::string pingpong_copy(const ScratchDir& dir) { return test_data_copy(dir, "scorep-pingpong"); }
 
 std::vector<unsigned char> read_bytes(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -228,4 +231,23 @@ TEST_CASE("a mapping table whose length asks for terabytes is refused, naming th
     write_bytes(definitions, bytes);
     REQUIRE_THROWS_WITH(load_local_trace(anchor, 1, 2),
                         Catch::StartsWith(definitions.string() + ": cannot read the local definitions of location 1"));
+}
+
+TEST_CASE("a rank whose location the trace does not define is refused", "[loader][damage]") {
+    // The hybrid trace our collector wrote (2 ranks x 2 threads): byte 582
+    // of its global definitions is the id of rank 1's master location, 1;
+    // xor 0x4d makes it 76, while the MPI group still names location 1 as
+    // rank 1. Read as before, rank 1 lost its worker thread and its clock
+    // definitions and its report came out wrong without a word.
+    ScratchDir dir;
+    const std::string anchor = test_data_copy(dir, "scalasca/hybrid-collected");
+    const auto definitions = file_of(anchor, "traces.def");
+    auto bytes = read_bytes(definitions);
+    REQUIRE(bytes.size() > 582);
+    REQUIRE(bytes[582] == 0x01);
+    bytes[582] ^= 0x4d;
+    write_bytes(definitions, bytes);
+    for (int rank = 0; rank < 2; ++rank)
+        REQUIRE_THROWS_WITH(load_local_trace(anchor, rank, 2),
+                            anchor + ": MPI rank 1 is location 1, which the trace does not define");
 }
