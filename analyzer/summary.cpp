@@ -200,7 +200,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
         return;
     }
     const double time = total_of(report, analyses::Metric::Time).total;
-    out << "Hindsight analysis of " << facts.trace_path << " (" << facts.ranks << " ranks)\n"
+    out << "Hindsight analysis of " << facts.trace_path << " (" << facts.ranks << (facts.ranks == 1 ? " rank)\n" : " ranks)\n")
         << facts.run_line << "  report: " << facts.report_path << '\n'
         << (facts.page_path.empty() ? "" : "  page: " + facts.page_path + '\n')
         << "  total time: " << format_seconds(time) << " (summed over ranks), wall clock "
