@@ -66,12 +66,13 @@ TEST_CASE("the pipeline's declarations give an order under every combination of 
     // The forward pass first (everything reads its facts), the backward
     // analyses next, the activity graph after the critical path it takes the
     // imbalance from; the OpenMP threads after the forward pass, whose MPI
-    // wait states their idleness costs leave out.
+    // wait states their idleness costs leave out; the wait states of
+    // general active target epochs always, after the forward pass.
     for (const bool critical_path : {false, true})
         for (const bool root_cause : {false, true})
             for (const bool graph : {false, true}) {
                 CAPTURE(critical_path, root_cause, graph);
-                std::vector<std::string_view> expected{"forward pass", "communicator profile"};
+                std::vector<std::string_view> expected{"forward pass", "communicator profile", "rma epochs"};
                 if (critical_path) expected.push_back("critical path");
                 if (root_cause) expected.push_back("delay costs");
                 if (graph) expected.push_back("activity graph");
