@@ -8,7 +8,10 @@
  *               one rank (its own two neighbours): a collective operation
  *               whose receive sources the collector finds in the topology
  *   test        unsuccessful MPI_Test of a receive nobody matches: the
- *               polling loop the collector records compactly */
+ *               polling loop the collector records compactly
+ *   gats        general active target epochs of the rank with itself
+ *               (MPI_Win_post, _start, _complete, _wait; no transfer):
+ *               per call of the four, each writing an RMA_GROUP_SYNC */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +60,23 @@ int main(int argc, char **argv)
         elapsed = MPI_Wtime() - start;
         MPI_Cancel(&request);
         MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else if (strcmp(function, "gats") == 0) {
+        int *base = NULL;
+        MPI_Win win;
+        MPI_Group self;
+        MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &base, &win);
+        MPI_Comm_group(MPI_COMM_SELF, &self);
+        const long epochs = calls / 4;
+        const double start = MPI_Wtime();
+        for (long i = 0; i < epochs; ++i) {
+            MPI_Win_post(self, 0, win);
+            MPI_Win_start(self, 0, win);
+            MPI_Win_complete(win);
+            MPI_Win_wait(win);
+        }
+        elapsed = MPI_Wtime() - start;
+        MPI_Group_free(&self);
+        MPI_Win_free(&win);
     } else {
         if (rank == 0) fprintf(stderr, "call_cost: unknown function '%s'\n", function);
         MPI_Finalize();
