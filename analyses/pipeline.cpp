@@ -20,6 +20,7 @@
 #include "analyses/timeline/lane_cutter.hpp"
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
+#include "analyses/wait_states/rma_epoch_wait_states.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -115,6 +116,13 @@ const std::vector<Stage>& stages() {
          [](Run& r) {
              r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
              r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
+         }},
+        // The wait states of general active target epochs, from what each
+        // side of an epoch tells the other (wait_states/rma_epoch_wait_states.hpp).
+        {{"rma epochs", {Product::ForwardFacts}, {}, {Product::RmaEpochMetrics}}, always,
+         [](Run& r) {
+             RmaEpochWaitStates epochs(r.cube);
+             run_rounds(r, "rma epochs", epochs);
          }},
         // The worker threads' profiles and the OpenMP patterns, read off
         // the rank's own thread streams (openmp/openmp_analysis.hpp).

@@ -4,8 +4,6 @@
 
 namespace hindsight::collect {
 
-namespace {
-
 std::vector<int> world_ranks_of(MPI_Group group) {
     int n = 0;
     PMPI_Group_size(group, &n);
@@ -18,8 +16,6 @@ std::vector<int> world_ranks_of(MPI_Group group) {
     PMPI_Group_free(&world_group);
     return world;
 }
-
-}  // namespace
 
 CommRegistry::CommRegistry(int world_rank, int world_size) : world_rank_(world_rank) {
     CommRecord world{kWorldKey, kNoCommKey, "", false, {}, {}, {}, {}};

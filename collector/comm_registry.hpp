@@ -84,6 +84,9 @@ constexpr CommKey derived_comm_key(CommKey parent, std::uint64_t number) {
     return kDerivedKeyBit | (mix(mix(parent) + number) & (kDerivedKeyBit - 1));
 }
 
+// The ranks of MPI_COMM_WORLD of the members of `group`, in group order.
+std::vector<int> world_ranks_of(MPI_Group group);
+
 class CommRegistry {
 public:
     CommRegistry(int world_rank, int world_size);

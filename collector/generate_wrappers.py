@@ -57,6 +57,9 @@ KINDS = {
     "win_fence": ({"role"}, ["win"]),
     "rma": ({"role", "op", "atomic", "sent", "received"}, ["target_rank", "win"]),
     "rma_complete": ({"role", "target"}, ["win"]),
+    "win_epoch_start": ({"role", "epoch"}, ["group", "win"]),
+    "win_epoch_end": ({"role", "epoch"}, ["win"]),
+    "win_test": ({"role"}, ["win", "flag"]),
 }
 
 REQUIRED_KEYS = {
@@ -71,6 +74,8 @@ REQUIRED_KEYS = {
     "file_io": {"mode", "collective", "form"},
     "win_create": {"op"},
     "rma": {"op"},
+    "win_epoch_start": {"epoch"},
+    "win_epoch_end": {"epoch"},
 }
 
 ROLES = {"FUNCTION", "POINT2POINT", "BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE",
@@ -292,6 +297,8 @@ def check_names(function, needed_params):
             if not rule.group(1).isdigit():
                 need(rule.group(1), f"key {key}")
             need(rule.group(2), f"key {key}")
+    if function.kind in ("win_epoch_start", "win_epoch_end") and keys["epoch"] not in ("access", "exposure"):
+        raise SpecError(function.line, "epoch must be access or exposure")
     if function.kind == "rma_complete" and "target" in keys:
         need(keys["target"], "key target")
     if function.kind == "file_seek" and keys["position"] not in ("individual", "shared"):
@@ -498,6 +505,14 @@ def body(function):
         target = k.get("target")
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) on_rma_complete(call, win, "
                  f"{'std::optional<int>(' + target + ')' if target else 'std::nullopt'});"])
+    elif kind in ("win_epoch_start", "win_epoch_end"):
+        epoch = f"RmaEpoch::{k['epoch'].capitalize()}"
+        handler = (f"on_win_epoch_start(call, win, group, {epoch})" if kind == "win_epoch_start"
+                   else f"on_win_epoch_end(call, win, {epoch}, true)")
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) {handler};"])
+    elif kind == "win_test":
+        with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) "
+                 "on_win_epoch_end(call, win, RmaEpoch::Exposure, *flag != 0);"])
     else:  # pragma: no cover - KINDS and this function must agree
         raise AssertionError(kind)
     return lines

@@ -581,6 +581,16 @@ bool Measurement::first_member(OTF2_CommRef comm) const {
     return first_group.empty() || first_group.front() == world_rank_;
 }
 
+void Measurement::rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std::uint32_t group) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaGroupSync(writer(), nullptr, timestamp(), level, win, group));
+}
+
+std::uint32_t Measurement::rma_group(std::vector<int> world_ranks) {
+    if (profile_) return kNoSources;
+    return source_groups_.id(std::move(world_ranks));
+}
+
 std::uint32_t Measurement::source_group(OTF2_CommRef comm, const std::vector<int>& ranks) {
     // A profile keeps no receive sources: nothing to look up or allocate.
     if (profile_) return kNoSources;

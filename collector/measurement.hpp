@@ -253,6 +253,12 @@ public:
     void rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAtomicType type, std::uint64_t sent,
                     std::uint64_t received, std::uint64_t matching_id);
     void rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id);
+    void rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std::uint32_t group);
+    // The partners of an epoch of general active target synchronization
+    // (world ranks) as a local group id, in the table of the receive
+    // sources, which a program's repeated epochs share as well; kNoSources
+    // in a profile, which keeps no groups.
+    std::uint32_t rma_group(std::vector<int> world_ranks);
     // The local source group of the peers `ranks` of `comm` (local id), as
     // MPI numbers them in the call (the remote group's ranks on an
     // inter-communicator); kNoSources for a rank the communicator lacks.

@@ -188,6 +188,13 @@ void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_
 // A synchronization that completes the transfers of `win` (to `target`
 // only, if given).
 void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target);
+// General active target synchronization, as Score-P records it: an
+// RMA_GROUP_SYNC naming the partners' group (world ranks) at the end of
+// MPI_Win_post and _start (level PROCESS), of MPI_Win_complete and _wait
+// (PROCESS and MEMORY, after the completions of the epoch's transfers), and
+// of MPI_Win_test (the same where the epoch ended, else level NONE).
+void on_win_epoch_start(MpiCall& call, MPI_Win win, MPI_Group group, RmaEpoch epoch);
+void on_win_epoch_end(MpiCall& call, MPI_Win win, RmaEpoch epoch, bool ended);
 // `count` elements of `datatype` in bytes (0 if MPI cannot tell).
 std::uint64_t rma_bytes(int count, MPI_Datatype datatype);
 

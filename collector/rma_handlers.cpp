@@ -2,13 +2,17 @@
 // wrappers of the win_* and rma* kinds of mpi_functions.spec call.
 #include "collector/mpi_handlers.hpp"
 
+#include "collector/comm_registry.hpp"
+
 namespace hindsight::collect {
 namespace {
 
-// Score-P's synchronization levels: creating and freeing a window
-// synchronize the processes, a fence their memory too.
+// Score-P's synchronization levels: creating and freeing a window, posting
+// and starting an epoch synchronize the processes; a fence and the calls
+// that end an epoch their memory too.
 constexpr OTF2_RmaSyncLevel kProcessSync = OTF2_RMA_SYNC_LEVEL_PROCESS;
-constexpr auto kFenceSync = static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
+constexpr auto kMemorySync = static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
+constexpr OTF2_RmaSyncLevel kNoSync = OTF2_RMA_SYNC_LEVEL_NONE;
 
 // Writes the completion of each transfer of `win` the synchronization
 // completes (only forgets them where the call is not recorded).
@@ -64,7 +68,7 @@ void on_win_fence(MpiCall& call, MPI_Win win) {
     const auto id = m.rma().window(win);
     if (!id) return;
     complete_transfers(call, win, *id, std::nullopt);
-    if (call) m.rma_collective_end(OTF2_COLLECTIVE_OP_BARRIER, kFenceSync, *id);
+    if (call) m.rma_collective_end(OTF2_COLLECTIVE_OP_BARRIER, kMemorySync, *id);
 }
 
 void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_RmaAtomicType atomic,
@@ -82,6 +86,29 @@ void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_
     case RmaKind::Get: m.rma_get(*id, remote, received, *matching); break;
     case RmaKind::Atomic: m.rma_atomic(*id, remote, atomic, sent, received, *matching); break;
     }
+}
+
+void on_win_epoch_start(MpiCall& call, MPI_Win win, MPI_Group group, RmaEpoch epoch) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    // The group is needed again where the epoch ends, even when this call
+    // itself is not recorded.
+    const std::uint32_t partners = m.rma_group(world_ranks_of(group));
+    m.rma().opened(win, epoch, partners);
+    if (call && partners != Measurement::kNoSources) m.rma_group_sync(kProcessSync, *id, partners);
+}
+
+void on_win_epoch_end(MpiCall& call, MPI_Win win, RmaEpoch epoch, bool ended) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    const std::optional<std::uint32_t> partners = m.rma().epoch_group(win, epoch);
+    if (ended) complete_transfers(call, win, *id, std::nullopt);
+    if (!call || !partners || *partners == Measurement::kNoSources) return;
+    m.rma_group_sync(ended ? kMemorySync : kNoSync, *id, *partners);
 }
 
 void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -31,6 +32,11 @@ struct RmaPending {
     int target = 0;
 };
 
+// The two epochs of general active target synchronization a window can
+// have open at once: as origin (MPI_Win_start ... _complete) and as target
+// (MPI_Win_post ... _wait or a successful _test).
+enum class RmaEpoch : std::uint8_t { Access, Exposure };
+
 class RmaRegistry {
 public:
     // `win`, just created over the communicator of local id `comm`
@@ -39,7 +45,7 @@ public:
     std::uint32_t created(MPI_Win win, OTF2_CommRef comm, bool allocated) {
         const auto id = static_cast<std::uint32_t>(windows_.size());
         windows_.push_back({comm, created_on_[comm]++});
-        open_[win] = Open{id, allocated, 0, {}};
+        open_[win] = Open{id, allocated, 0, {}, {}};
         return id;
     }
     // Whether MPI allocated the memory of `win` (MPI_Win_allocate & co.).
@@ -80,6 +86,18 @@ public:
         return done;
     }
 
+    // The partners' group (a local group id) of the epoch of `win` that
+    // MPI_Win_start or _post opened, for the call that closes it.
+    void opened(MPI_Win win, RmaEpoch epoch, std::uint32_t group) {
+        const auto it = open_.find(win);
+        if (it != open_.end()) it->second.epoch_group[static_cast<std::size_t>(epoch)] = group;
+    }
+    std::optional<std::uint32_t> epoch_group(MPI_Win win, RmaEpoch epoch) const {
+        const auto it = open_.find(win);
+        if (it == open_.end()) return std::nullopt;
+        return it->second.epoch_group[static_cast<std::size_t>(epoch)];
+    }
+
     const std::vector<RmaWinRecord>& windows() const { return windows_; }
 
 private:
@@ -88,6 +106,7 @@ private:
         bool allocated = false;
         std::uint64_t next_matching_id = 0;
         std::vector<RmaPending> pending;
+        std::array<std::optional<std::uint32_t>, 2> epoch_group;  // by RmaEpoch
     };
     std::vector<RmaWinRecord> windows_;
     std::unordered_map<OTF2_CommRef, std::uint32_t> created_on_;

@@ -2,7 +2,12 @@
  * puts a block of ints into the window of its right neighbour, the last
  * rank reaches the fence that ends that epoch --delay seconds late (extra
  * work), so that the others wait inside MPI_Win_fence; then every rank
- * gets the block its left neighbour received, and checks it. */
+ * gets the block its left neighbour received, and checks it. Last, a
+ * general active target epoch with a late target: rank 0 exposes its
+ * window to all other ranks (MPI_Win_post ... MPI_Win_wait) --delay
+ * seconds late, while each of them opens its access epoch at once
+ * (MPI_Win_start), puts its rank number into rank 0's window and closes
+ * it (MPI_Win_complete): they wait for rank 0's post (Late Post). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +24,13 @@ __attribute__((noinline)) void delayed_work(double seconds)
     example_spin(seconds);
 }
 
+/* Rank 0's computation before it posts its window (main/late_post_work). */
+__attribute__((noinline)) void late_post_work(double seconds);
+__attribute__((noinline)) void late_post_work(double seconds)
+{
+    example_spin(seconds);
+}
+
 enum { BLOCK = 256 }; /* ints per put and per get */
 
 int main(int argc, char **argv)
@@ -29,11 +41,13 @@ int main(int argc, char **argv)
 
     double delay = 0.1;
     struct example_option options[] = {
-        {"delay", EXAMPLE_SECONDS, &delay, 0, "how late the last rank reaches the fence after the puts"},
+        {"delay", EXAMPLE_SECONDS, &delay, 0,
+         "how late the last rank reaches the fence after the puts, and rank 0 posts its window"},
     };
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Fence epochs (MPI_Win_fence) of puts to the right neighbour and gets from the left "
-                    "one, the last rank late into the fence that ends the puts.",
+                    "one, the last rank late into the fence that ends the puts; then an epoch of puts to "
+                    "rank 0, which posts its window late (MPI_Win_post/start/complete/wait).",
         options, sizeof options / sizeof options[0], rank == 0);
     if (parsed != EXAMPLE_RUN) return example_stop(parsed);
     if (size < 2) {
@@ -74,11 +88,33 @@ int main(int argc, char **argv)
         wrong += window[i] != left * BLOCK + i;
         wrong += fetched[i] != origin * BLOCK + i;
     }
+
+    /* Epoch 3: rank 0 posts late; each other rank puts its number at its
+     * own place in rank 0's window (BLOCK ints hold at most BLOCK ranks). */
+    MPI_Group world;
+    MPI_Group partners;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    const int target = 0;
+    if (rank == 0) {
+        MPI_Group_excl(world, 1, &target, &partners);
+        late_post_work(delay);
+        MPI_Win_post(partners, 0, win);
+        MPI_Win_wait(win);
+        for (int r = 1; r < size && r < BLOCK; ++r) wrong += window[r] != r;
+    } else {
+        MPI_Group_incl(world, 1, &target, &partners);
+        MPI_Win_start(partners, 0, win);
+        if (rank < BLOCK) MPI_Put(&rank, 1, MPI_INT, target, rank, 1, MPI_INT, win);
+        MPI_Win_complete(win);
+    }
+    MPI_Group_free(&partners);
+    MPI_Group_free(&world);
     MPI_Win_free(&win);
     if (wrong != 0)
         example_error(argv[0], "rank %d: %ld values are wrong", rank, wrong);
     else if (rank == 0)
-        printf("rma: %d ranks, %d ints put and got each, the last rank %g s late\n", size, BLOCK, delay);
+        printf("rma: %d ranks, %d ints put and got each, the last rank %g s late, then rank 0\n", size, BLOCK,
+               delay);
     free(window);
     free(mine);
     free(fetched);

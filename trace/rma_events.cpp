@@ -92,9 +92,11 @@ void EventStoreBuilder::rma_transfer(std::uint64_t time, RmaTransferKind kind, O
         rma_.outside.add("RMA transfer record " + where(t));
         return;
     }
-    if (!rma_window_comm(win, t)) return;
+    const std::optional<CommId> comm = rma_window_comm(win, t);
+    if (!comm) return;
     RmaTransfer transfer;
     transfer.window = win;
+    transfer.comm = *comm;
     transfer.matching_id = matching_id;
     transfer.bytes_sent = sent;
     transfer.bytes_received = received;

@@ -37,6 +37,7 @@ struct RmaTransfer {
     EventIndex call_enter = kNoEvent;         // Enter of the call that issued it (MPI_Put, ...)
     EventIndex completing_call = kNoEvent;   // Enter of the call that completed it; valid where completed
     std::uint32_t remote = 0;          // the target's rank in the window's communicator
+    CommId comm = kNoId;               // the window's communicator, to name the target in world ranks
     RmaTransferKind kind = RmaTransferKind::Put;
 };
 
@@ -49,6 +50,9 @@ struct RmaGroupSync {
     EventIndex call_enter = kNoEvent;
     GroupId group = kNoId;  // index into Definitions::groups; kNoId where the trace's group is unknown
     std::uint8_t sync_level = 0;  // OTF2_RmaSyncLevel bits
+    // Level NONE: the call synchronized nothing (an MPI_Win_test that found
+    // the epoch still open).
+    bool synchronized() const { return sync_level != 0; }
 };
 
 // A lock record of a passive target epoch (MPI_Win_lock & co.).

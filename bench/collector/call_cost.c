@@ -10,7 +10,10 @@
  *   test        unsuccessful MPI_Test of a receive nobody matches: the
  *               polling loop the collector records compactly
  *   file_read   MPI_File_read_at of one int from a file of this rank (in
- *               the page cache): an I/O operation with its bytes */
+ *               the page cache): an I/O operation with its bytes
+ *   gats        general active target epochs of the rank with itself
+ *               (MPI_Win_post, _start, _complete, _wait; no transfer):
+ *               per call of the four, each writing an RMA_GROUP_SYNC */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +79,23 @@ int main(int argc, char **argv)
         for (long i = 0; i < calls; ++i) MPI_File_read_at(file, 0, &data, 1, MPI_INT, MPI_STATUS_IGNORE);
         elapsed = MPI_Wtime() - start;
         MPI_File_close(&file);
+    } else if (strcmp(function, "gats") == 0) {
+        int *base = NULL;
+        MPI_Win win;
+        MPI_Group self;
+        MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &base, &win);
+        MPI_Comm_group(MPI_COMM_SELF, &self);
+        const long epochs = calls / 4;
+        const double start = MPI_Wtime();
+        for (long i = 0; i < epochs; ++i) {
+            MPI_Win_post(self, 0, win);
+            MPI_Win_start(self, 0, win);
+            MPI_Win_complete(win);
+            MPI_Win_wait(win);
+        }
+        elapsed = MPI_Wtime() - start;
+        MPI_Group_free(&self);
+        MPI_Win_free(&win);
     } else {
         if (rank == 0) fprintf(stderr, "call_cost: unknown function '%s'\n", function);
         MPI_Finalize();

@@ -705,6 +705,48 @@ def scenario_rma_transfers(args, workdir):
         equal([x.matching_id for x in (e[4], e[7], e[8], e[10])], ids, f"rank {r}: completions by matching id")
 
 
+def scenario_rma_gats(args, workdir):
+    """rma_gats.c on 3 ranks: Score-P's RMA_GROUP_SYNC records of general
+    active target synchronization (doc/collector.md): at the end of
+    MPI_Win_post and _start (level PROCESS), of MPI_Win_complete and _wait
+    (PROCESS and MEMORY, after the completion of the epoch's put), of
+    MPI_Win_test (NONE while the epoch is open, then as _wait), each naming
+    the partners' group of world ranks."""
+    ranks = 3
+    trace = collect(args, workdir, ranks, args.program, [])
+    # As numbers: the bindings cannot name a combination of levels.
+    none, opened, ended = 0, 1, 3  # NONE, PROCESS, PROCESS | MEMORY
+    for r in range(ranks):
+        inside, records = None, []
+        for e in trace.events[r]:
+            if isinstance(e, otf2.events.Enter):
+                inside = e.region.name
+            elif isinstance(e, (otf2.events.RmaGroupSync, otf2.events.RmaPut, otf2.events.RmaOpCompleteBlocking)):
+                records.append((inside, e))
+        kinds = [(call, type(e).__name__) for call, e in records]
+        syncs = [(call, e.sync_level.value, sorted(m._ref for m in e.group.members))
+                 for call, e in records if isinstance(e, otf2.events.RmaGroupSync)]
+        if r == 0:
+            expected = [("MPI_Win_post", opened, [1, 2]), ("MPI_Win_wait", ended, [1, 2]),
+                        ("MPI_Win_post", opened, [1, 2])]
+            equal(syncs[:3], expected, "rank 0: group synchronizations of post, wait, post")
+            tests = syncs[3:]
+            expect(len(tests) >= 2 and all(call == "MPI_Win_test" for call, _, _ in tests),
+                   f"rank 0: then the tests, at least two: {tests}")
+            equal([(level, members) for _, level, members in tests],
+                  [(none, [1, 2])] * (len(tests) - 1) + [(ended, [1, 2])],
+                  "rank 0: the tests while the epoch is open, and the one that ends it")
+            equal([k for k in kinds if k[1] != "RmaGroupSync"], [], "rank 0: no transfers")
+        else:
+            epoch = [("MPI_Win_start", "RmaGroupSync"), ("MPI_Put", "RmaPut"),
+                     ("MPI_Win_complete", "RmaOpCompleteBlocking"), ("MPI_Win_complete", "RmaGroupSync")]
+            equal(kinds, epoch * 2, f"rank {r}: records of the two access epochs")
+            equal(syncs, [("MPI_Win_start", opened, [0]), ("MPI_Win_complete", ended, [0])] * 2,
+                  f"rank {r}: group synchronizations with rank 0")
+        groups = {e.group.group_type for _, e in records if isinstance(e, otf2.events.RmaGroupSync)}
+        equal(groups, {otf2.GroupType.COMM_GROUP}, f"rank {r}: the groups list world ranks")
+
+
 def region_durations(trace, rank, name):
     """Seconds spent in each visit of region `name` on `rank`."""
     resolution = trace.defs.clock_properties.timer_resolution

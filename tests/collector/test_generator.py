@@ -174,7 +174,18 @@ check("const MPI_Win hs_win = *win;" in source, "MPI_Win_free reads the handle b
 check("on_rma_transfer(call, win, target_rank, RmaKind::Atomic, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, "
       "rma_bytes(2, datatype), rma_bytes(1, datatype));" in source, "a compare-and-swap's bytes both ways")
 check("on_rma_complete(call, win, std::optional<int>(rank));" in source, "MPI_Win_unlock completes those to rank")
+result, _, source = generate(
+    "win_epoch_start epoch=exposure | int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)\n"
+    "win_epoch_end epoch=access | int MPI_Win_complete(MPI_Win win)\n"
+    "win_test | int MPI_Win_test(MPI_Win win, int *flag)\n")
+check(result.returncode == 0, f"a good active target spec failed: {result.stderr}")
+check("on_win_epoch_start(call, win, group, RmaEpoch::Exposure);" in source, "MPI_Win_post opens an exposure epoch")
+check("on_win_epoch_end(call, win, RmaEpoch::Access, true);" in source, "MPI_Win_complete ends the access epoch")
+check("on_win_epoch_end(call, win, RmaEpoch::Exposure, *flag != 0);" in source,
+      "MPI_Win_test ends the exposure epoch where the flag says so")
 BAD += [
+    ("win_epoch_end epoch=both | int MPI_Win_wait(MPI_Win win)\n", "epoch must be access or exposure"),
+    ("win_epoch_start | int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)\n", "epoch"),
     ("rma op=put sent=count:datatype | int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype "
      "origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, "
      "MPI_Win win)\n", "has no parameter 'count'"),

@@ -541,15 +541,37 @@ def rma():
         c.at_most(r.at("mpi_rma_wait_at_fence", "main/MPI_Win_fence", last), 0.25 * delay,
                   f"rank {last}: Wait at Fence at main/MPI_Win_fence (it came last)")
         c.at_least(r.at("comp", "main/delayed_work", last), 0.75 * delay, f"rank {last}: computation at main/delayed_work")
+        # Then rank 0 posts its window D late: each origin waits about D in
+        # whichever call of its access epoch MPI lets wait for the post
+        # (MPICH: the put or the complete), none at rank 0's MPI_Win_wait.
+        for rank in range(1, ranks):
+            late_post = sum(r.at(metric, f"main/{call}", rank)
+                            for metric in ("mpi_rma_sync_late_post", "mpi_rma_comm_late_post")
+                            for call in ("MPI_Win_start", "MPI_Put", "MPI_Win_complete"))
+            c.within(late_post, 0.5 * delay, 1.5 * delay, f"rank {rank}: Late Post in its access epoch")
+            c.equal(r.at("mpi_rma_pairsync_count", "main/MPI_Win_complete", rank), 1.0,
+                    f"rank {rank}: one pair synchronized at main/MPI_Win_complete")
+        c.at_least(r.at("comp", "main/late_post_work", 0), 0.75 * delay, "rank 0: computation at main/late_post_work")
+        c.at_most(r.at("mpi_rma_early_wait", "main/MPI_Win_wait", 0) +
+                  r.at("mpi_rma_late_complete", "main/MPI_Win_wait", 0), 0.25 * delay,
+                  "rank 0: Early Wait at main/MPI_Win_wait (its origins were waiting for it)")
+        c.equal(r.at("mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), float(ranks - 1),
+                "rank 0: pairs synchronized at main/MPI_Win_wait")
         for rank in range(ranks):
-            # One put and one get of 256 ints each.
-            c.equal(r.at("bytes_put", "main/MPI_Put", rank), 4.0 * block, f"rank {rank}: bytes put at main/MPI_Put")
+            # One put and one get of 256 ints each; the origins of the last
+            # epoch one more put of an int.
+            extra = 0 if rank == 0 else 1
+            c.equal(r.at("bytes_put", "main/MPI_Put", rank), 4.0 * (block + extra),
+                    f"rank {rank}: bytes put at main/MPI_Put")
             c.equal(r.at("bytes_get", "main/MPI_Get", rank), 4.0 * block, f"rank {rank}: bytes got at main/MPI_Get")
-            c.equal(r.at("comms_rma_puts", "main/MPI_Put", rank), 1.0, f"rank {rank}: puts at main/MPI_Put")
+            c.equal(r.at("comms_rma_puts", "main/MPI_Put", rank), 1.0 + extra, f"rank {rank}: puts at main/MPI_Put")
             c.equal(r.at("comms_rma_gets", "main/MPI_Get", rank), 1.0, f"rank {rank}: gets at main/MPI_Get")
-        calls = with_lifecycle({"MPI_Win_create": 1, "MPI_Win_fence": 3, "MPI_Put": 1, "MPI_Get": 1,
-                                "MPI_Win_free": 1})
-        check_visits(c, r, "main/", [calls] * ranks)
+        fences = {"MPI_Win_create": 1, "MPI_Win_fence": 3, "MPI_Get": 1, "MPI_Win_free": 1, "MPI_Comm_group": 1,
+                  "MPI_Group_free": 2}
+        target = with_lifecycle(fences | {"MPI_Put": 1, "MPI_Group_excl": 1, "MPI_Win_post": 1, "MPI_Win_wait": 1})
+        origin = with_lifecycle(fences | {"MPI_Put": 2, "MPI_Group_incl": 1, "MPI_Win_start": 1,
+                                          "MPI_Win_complete": 1})
+        check_visits(c, r, "main/", [target] + [origin] * (ranks - 1))
 
     def check_trace(c, anchor):
         # One window, on MPI_COMM_WORLD (all ranks), defined once for all.
