@@ -22,8 +22,8 @@ PHASE = r"hindsight-analyze: {} \d+\.\d\d s"
 # The forward pass, the round analyses, with --graph or --what-if the
 # activity graph's pass and the rounds of its path, and the timeline's
 # windows (unless --timeline 0).
-REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, rma epochs \d+\.\d\d s, critical path \d+\.\d\d s, "
-          r"delay costs \d+\.\d\d s(, activity graph \d+\.\d\d s, activity graph's path \d+\.\d\d s)?"
+REPLAY = (r"hindsight-analyze: replay \d+\.\d\d s \(forward pass \d+\.\d\d s, rma epochs \d+\.\d\d s, delay costs \d+\.\d\d s, "
+          r"critical path \d+\.\d\d s(, activity graph \d+\.\d\d s, activity graph's path \d+\.\d\d s)?"
           r"(, timeline windows \d+\.\d\d s)?\)")
 LOG_LINES = [PHASE.format("load"), PHASE.format("unify"), PHASE.format("pair"), REPLAY, PHASE.format("report")]
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
