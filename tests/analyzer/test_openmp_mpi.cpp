@@ -18,10 +18,12 @@
 #include "common/cube/reader.hpp"
 #include "tests/support/report_cells.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/summary_section.hpp"
 #include "tests/support/test_environment.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using namespace hindsight;
+using hindsight::testing::summary_section;
 using namespace hindsight::testing;
 
 namespace {
@@ -90,15 +92,6 @@ Analysis analyse(const TraceBuilder& t) {
     return a;
 }
 
-// The summary's lines from `title` up to the next section's title; "" where
-// it has no such section.
-std::string section(const std::string& summary, const std::string& title) {
-    const auto begin = summary.find(title + ":\n");
-    if (begin == std::string::npos) return "";
-    auto end = begin + title.size() + 2;
-    while (end < summary.size() && summary[end] == ' ') end = summary.find('\n', end) + 1;
-    return summary.substr(begin, end - begin);
-}
 
 constexpr const char* kIdleAdvice =
     "    advice: parallelize the master's work there, or run fewer threads per rank and more ranks\n";
@@ -126,6 +119,26 @@ TraceBuilder one_region() {
     worker.region(110, 300, "work").region(300, 390, "!$omp implicit barrier @a.c:9");
     worker.leave(395).team_end(395);
     return t;
+}
+
+// Two ranks of two threads in one parallel region, forked at 200 after
+// MPI_Init 0-100; end_the_region() joins it at 600 and finalizes 700-710.
+// Between them the tests add what the threads do in the region.
+TraceBuilder two_ranks_in_a_region() {
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+    }
+    return t;
+}
+
+void end_the_region(TraceBuilder& t) {
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
 }
 
 // Seed 001's Figure 13.
@@ -246,7 +259,7 @@ TEST_CASE("OpenMP summary: idle worker threads and thread imbalance", "[openmp][
     // master's 100 at the implicit barrier (5.0 %), one visit: the worker
     // came 100 ns after it. Its causes: the worker's excess work 90 and
     // late start 10 (delay_ompbarrier above).
-    CHECK(section(a.summary, "OpenMP threads") ==
+    CHECK(summary_section(a.summary, "OpenMP threads") ==
           std::string("OpenMP threads:\n"
                       "  Idle worker threads: 700 ns, 70.0 % of the worker threads' time (35.0 %)\n"
                       "    mostly while the master ran main > serial (500 ns), most on rank 0 (500 ns)\n") +
@@ -266,7 +279,7 @@ TEST_CASE("OpenMP summary: a run without threads has no thread section", "[openm
     t.rank(0).enter(0, "main").region(10, 90, "serial").leave(100);
     const Analysis a = analyse(t);
     CHECK(a.summary.find("Largest wait states:") != std::string::npos);
-    CHECK(section(a.summary, "OpenMP threads").empty());
+    CHECK(summary_section(a.summary, "OpenMP threads").empty());
 }
 
 TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they delay", "[openmp]") {
@@ -370,7 +383,7 @@ TEST_CASE("OpenMP: seed 001's Figure 13, a worker's delay through the barrier in
     // (1100 + 1110 = 2210), most of that on rank 1 (1110). Barrier waits
     // 1020 (5.9 %), most at region 1's barrier (rank 0's master, 1000, one
     // visit); the delay costs as above, ties in rank order.
-    CHECK(section(a.summary, "OpenMP threads") ==
+    CHECK(summary_section(a.summary, "OpenMP threads") ==
           std::string("OpenMP threads:\n"
                       "  Idle worker threads: 3.63 µs, 42.1 % of the worker threads' time (21.0 %)\n"
                       "    mostly while the master ran main (2.21 µs), most on rank 1 (1.11 µs)\n") +
@@ -536,12 +549,7 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     // itself (16 bytes each) in 460-480 and receives 8 bytes (tag 9) with
     // MPI_Irecv 490-495 and MPI_Wait 500-510; the partners of these last
     // two are missing, which does not matter while worker MPI is not paired.
-    TraceBuilder t(2);
-    t.set_threads(2);
-    for (int r = 0; r < 2; ++r) {
-        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
-        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
-    }
+    TraceBuilder t = two_ranks_in_a_region();
     t.thread(0, 1).send(300, 400, 1, 5, 64);
     t.rank(1).recv(220, 420, 0, 5, 64);
     t.thread(1, 1).recv(250, 450, 0, 6, 32);
@@ -549,10 +557,7 @@ TEST_CASE("OpenMP: a worker's MPI calls count their messages and bytes on the wo
     t.thread(1, 1).reduce(460, 480, 1, 16);
     const RequestId late = t.thread(1, 1).irecv(490, 495, 0, 9, 8);
     t.thread(1, 1).wait(500, 510, late);
-    for (int r = 0; r < 2; ++r) {
-        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
-        t.thread(r, 1).leave(600).team_end(600);
-    }
+    end_the_region(t);
     const Analysis a = analyse(t);
     CHECK(a.warnings.find("rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);
     // Rank 1's worker: MPI_RECV; MPI_COLLECTIVE_BEGIN and _END;
@@ -581,18 +586,10 @@ TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, wi
     // calls MPI_Barrier 300-400, rank 1's master 250-450. Rank 0's master
     // never records the barrier, so rank 1's cannot pair: the analysis
     // ends with a report and warnings, the worker keeps its barrier's time.
-    TraceBuilder t(2);
-    t.set_threads(2);
-    for (int r = 0; r < 2; ++r) {
-        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
-        t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
-    }
+    TraceBuilder t = two_ranks_in_a_region();
     t.thread(0, 1).barrier(300, 400);
     t.rank(1).barrier(250, 450);
-    for (int r = 0; r < 2; ++r) {
-        t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
-        t.thread(r, 1).leave(600).team_end(600);
-    }
+    end_the_region(t);
     const Analysis a = analyse(t);
     // MPI_COLLECTIVE_BEGIN and _END on rank 0's worker.
     CHECK(a.warnings.find("rank 0: 2 MPI records on 1 OpenMP worker thread(s) are not paired") != std::string::npos);

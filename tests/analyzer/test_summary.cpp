@@ -14,8 +14,10 @@
 #include "analyzer/summary.hpp"
 #include "tests/analyses/analysis_harness.hpp"
 #include "tests/analyses/backward/figure3.hpp"
+#include "tests/support/summary_section.hpp"
 
 using namespace hindsight;
+using hindsight::testing::summary_section;
 using namespace hindsight::testing;
 
 namespace {
@@ -62,14 +64,6 @@ std::string summary_of(const TraceBuilder& builder, double wall_seconds, const a
     return out.str();
 }
 
-// The lines from `title` up to the next section's title.
-std::string section(const std::string& summary, const std::string& title) {
-    const auto begin = summary.find(title + ":\n");
-    if (begin == std::string::npos) return "";
-    auto end = begin + title.size() + 2;
-    while (end < summary.size() && summary[end] == ' ') end = summary.find('\n', end) + 1;
-    return summary.substr(begin, end - begin);
-}
 
 constexpr const char* kCollectiveImbalance = "Collective imbalance (waiting in collective calls against their execution)";
 
@@ -117,7 +111,7 @@ TEST_CASE("summary: a Late Sender with the delays that caused it", "[summary]") 
     CHECK(summary.find("What if: --graph predicts") != std::string::npos);
     CHECK(summary.find("Longest path of the activity graph") == std::string::npos);
     // 300000 / 600200 = 49.98 %.
-    CHECK(section(summary, "Largest wait states") ==
+    CHECK(summary_section(summary, "Largest wait states") ==
           std::string("Largest wait states:\n"
                       "  Late Sender: 300 ms (50.0 %)\n"
                       "    mostly at main > MPI_Recv (300 ms), most on rank 1 (300 ms)\n"
@@ -145,7 +139,7 @@ TEST_CASE("summary: waiting passed on through another wait is indirect", "[summa
     t.set_ticks_per_second(1250);
     const std::string summary = summary_of(t, 9 * 0.8);
 
-    CHECK(section(summary, "Largest wait states") ==
+    CHECK(summary_section(summary, "Largest wait states") ==
           std::string("Largest wait states:\n"
                       "  Late Sender: 4.00 s (18.5 %)\n"
                       "    mostly at main > MPI_Recv (4.00 s), most on rank 1 (2.40 s)\n"
@@ -173,7 +167,7 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
     const TraceBuilder t = barrier_behind_rank_2();
     const std::string summary = summary_of(t, 0.33);
 
-    CHECK(section(summary, "Largest wait states") ==
+    CHECK(summary_section(summary, "Largest wait states") ==
           "Largest wait states:\n"
           "  Wait at Barrier: 350 ms (35.4 %)\n"
           "    mostly at main > MPI_Barrier (350 ms), most on rank 0 (200 ms)\n"
@@ -188,7 +182,7 @@ TEST_CASE("summary: a wait at a barrier and the late rank's work", "[summary]") 
     // between partitions: the imbalance impact (intra- plus inter-partition)
     // is all intra-partition, the two metrics hold the same values and
     // share one line instead of two identical ones.
-    const std::string indicators = section(summary, "Imbalance indicators");
+    const std::string indicators = summary_section(summary, "Imbalance indicators");
     CHECK(indicators.rfind("Imbalance indicators:\n  Imbalance impact = Intra-partition imbalance: ", 0) == 0);
     CHECK(std::count(indicators.begin(), indicators.end(), '\n') == 3);  // the title, the line, its "mostly at"
 }
@@ -214,7 +208,7 @@ TEST_CASE("summary: collective imbalance and the activity graph's predictions", 
     graph.suggestions = 3;
     const std::string summary = summary_of(t, 0.33, graph);
 
-    CHECK(section(summary, kCollectiveImbalance) ==
+    CHECK(summary_section(summary, kCollectiveImbalance) ==
           std::string(kCollectiveImbalance) + ":\n"
           "  program: waiting 0.55 times the execution and computation of all ranks\n"
           "  main > MPI_Barrier: waiting 350 ms, 11.67 times its execution (30.0 ms)\n"
@@ -261,7 +255,7 @@ TEST_CASE("summary: a collective whose execution is negligible gets no ratio", "
     t.set_ticks_per_second(1000);
     t.rank(0).enter(0, "main").init(0, 10).region(10, 110, "solve").finalize(110, 411).leave(411);
     t.rank(1).enter(0, "main").init(0, 10).region(10, 410, "solve").finalize(410, 411).leave(411);
-    CHECK(section(summary_of(t, 0.411), kCollectiveImbalance) ==
+    CHECK(summary_section(summary_of(t, 0.411), kCollectiveImbalance) ==
           std::string(kCollectiveImbalance) + ":\n"
           "  program: waiting 0.57 times the execution and computation of all ranks\n"
           "  main > MPI_Finalize: waiting 300 ms, its execution negligible (2.00 ms, under 1 % of the waiting)\n"
