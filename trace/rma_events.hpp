@@ -32,6 +32,14 @@ namespace hindsight::trace {
 
 using RmaRunner = OTF2_CallbackCode (*)(void* user_data, const std::function<void(EventStoreBuilder&)>& body);
 
+// RMA_REQUEST_LOCK, RMA_ACQUIRE_LOCK and RMA_TRY_LOCK carry the same
+// fields; OTF2 takes plain functions, so one per action.
+template <RmaRunner Run, RmaLockAction Action>
+OTF2_CallbackCode rma_lock_record(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*,
+                                  OTF2_RmaWinRef win, std::uint32_t remote, std::uint64_t id, OTF2_LockType type) {
+    return Run(ud, [&](EventStoreBuilder& b) { b.rma_lock(t, Action, win, remote, id, type == OTF2_LOCK_EXCLUSIVE); });
+}
+
 template <RmaRunner Run>
 void set_rma_callbacks(OTF2_EvtReaderCallbacks* c) {
     using Location = OTF2_LocationRef;
@@ -50,27 +58,9 @@ void set_rma_callbacks(OTF2_EvtReaderCallbacks* c) {
               OTF2_GroupRef group) {
             return Run(ud, [&](EventStoreBuilder& b) { b.rma_group_sync(t, level, win, group); });
         });
-    OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(
-        c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint32_t remote,
-              std::uint64_t id, OTF2_LockType type) {
-            return Run(ud, [&](EventStoreBuilder& b) {
-                b.rma_lock(t, RmaLockAction::Request, win, remote, id, type == OTF2_LOCK_EXCLUSIVE);
-            });
-        });
-    OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(
-        c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint32_t remote,
-              std::uint64_t id, OTF2_LockType type) {
-            return Run(ud, [&](EventStoreBuilder& b) {
-                b.rma_lock(t, RmaLockAction::Acquire, win, remote, id, type == OTF2_LOCK_EXCLUSIVE);
-            });
-        });
-    OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(
-        c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint32_t remote,
-              std::uint64_t id, OTF2_LockType type) {
-            return Run(ud, [&](EventStoreBuilder& b) {
-                b.rma_lock(t, RmaLockAction::Try, win, remote, id, type == OTF2_LOCK_EXCLUSIVE);
-            });
-        });
+    OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(c, rma_lock_record<Run, RmaLockAction::Request>);
+    OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(c, rma_lock_record<Run, RmaLockAction::Acquire>);
+    OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(c, rma_lock_record<Run, RmaLockAction::Try>);
     OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(
         c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint32_t remote,
               std::uint64_t id) {
