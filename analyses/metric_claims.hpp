@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analyses/local_cube.hpp"
+#include "analyses/patterns.hpp"
 #include "common/time_category.hpp"
 #include "trace/local_trace.hpp"
 
@@ -21,6 +22,14 @@ inline void claim(LocalCube& cube, Metric whole, Metric part, CallPathId cnode, 
 inline void claim_time(LocalCube& cube, const trace::LocalTrace& trace, Metric part,
                        CallPathId cnode, Ticks span) {
     claim(cube, time_category(trace.region_of(cnode)), part, cnode, trace.seconds(span));
+}
+
+// A point-to-point wait state's count: taken from the receives' (or sends')
+// synchronizations or communications, as its message carried no bytes or some.
+inline void claim_message_count(LocalCube& cube, WaitPattern pattern, CallPathId cnode, bool zero_bytes) {
+    const PatternInfo& row = pattern_info(pattern);
+    const Metric count = zero_bytes ? row.point_to_point->synchronizations : row.point_to_point->communications;
+    claim(cube, *info(count).parent, count, cnode, 1.0);
 }
 
 }  // namespace hindsight::analyses

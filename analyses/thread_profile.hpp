@@ -6,7 +6,7 @@
 // which the management metrics then claim), and its call paths hang below
 // the master's path at the fork, which the worker itself never visits.
 // The messages and collective operations of the worker's MPI calls count
-// there too (sends, receives, bytes), though they are not paired.
+// there too (sends, receives, bytes), whether paired or not.
 #pragma once
 
 #include <cstddef>

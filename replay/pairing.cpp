@@ -9,6 +9,7 @@
 #include "replay/message_order.hpp"
 #include "replay/rank_agreement.hpp"
 #include "replay/stream_pairing.hpp"
+#include "replay/thread_message_pairing.hpp"
 
 namespace hindsight::replay {
 namespace {
@@ -106,6 +107,9 @@ Pairing pair_traces(trace::LocalTrace& trace, trace::MessageSlots& slots, MPI_Co
     if (result.problem) return result;
 
     UnpairedTally found;
+    // The messages with a worker thread on either side first: the master's
+    // among them leave the store, so that the masters' streams pair alone.
+    leave_out(trace, slots, pair_thread_messages(trace, slots, world, watch, found), {});
     std::vector<bool> messages;
     pair_streams(trace, slots, world, watch, messages, found);
     const std::vector<bool> collectives = pair_collectives(trace, world, watch, found);

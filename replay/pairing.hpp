@@ -2,6 +2,8 @@
 // replay cannot wait for a message or a collective that never comes: what
 // does not pair up is left out of the analysis (trace/leave_out.hpp), and
 // everything else is analyzed.
+//  - Messages with an OpenMP worker thread on either side pair first
+//    (thread_message_pairing.hpp), outside the replay.
 //  - Messages pair stream by stream (stream_pairing.hpp): the sends of a
 //    stream beyond its peer's receives, and the receives beyond its sends,
 //    are left out; paired messages whose sizes differ stay.

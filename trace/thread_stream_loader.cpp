@@ -1,9 +1,11 @@
 #include "trace/thread_stream_loader.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "common/error.hpp"
+#include "trace/comm_layout.hpp"
 
 namespace hindsight::trace {
 
@@ -72,12 +74,16 @@ struct WorkerSink : CallbackGuard {
     const std::vector<CallPathId>& fork_paths;
     ThreadStream& stream;
     std::string file;
-    // The open regions' call paths, innermost last; a team's base (the
-    // master's path at its fork) is the bottom of its part.
+    // The open regions' call paths, innermost last, and when each was
+    // entered; a team's base (the master's path at its fork, from the
+    // team's begin) is the bottom of its part.
     std::vector<CallPathId> open;
+    std::vector<Ticks> entered;
     std::size_t teams = 0;
     std::uint64_t handled = 0;
-    std::uint64_t mpi_records = 0;
+    std::uint64_t mpi_records = 0;       // all of them
+    std::uint64_t unpaired_records = 0;  // those of collective operations
+    std::vector<std::optional<CommLayout>> layouts;  // by communicator, as needed
     std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
     Ticks last = 0;
     bool any = false;
@@ -113,6 +119,7 @@ struct WorkerSink : CallbackGuard {
         const CallPathId path = trace.call_tree.child(current(), *region);
         stream.events.push_back({corrected(time), path, 0, 0, ThreadEventKind::Enter});
         open.push_back(path);
+        entered.push_back(last);
     }
     void leave(std::uint64_t time, OTF2_RegionRef ref) {
         const auto region = defs.region_ids.find(ref);
@@ -121,6 +128,7 @@ struct WorkerSink : CallbackGuard {
         ++handled;
         stream.events.push_back({corrected(time), open.back(), 0, 0, ThreadEventKind::Leave});
         open.pop_back();
+        entered.pop_back();
     }
     void team_begin(std::uint64_t time) {
         if (teams >= fork_paths.size())
@@ -128,26 +136,78 @@ struct WorkerSink : CallbackGuard {
                                   std::to_string(fork_paths.size()) + ")");
         open.push_back(fork_paths[teams++]);
         push(time, ThreadEventKind::TeamBegin);
+        entered.push_back(last);
     }
     void team_end(std::uint64_t time) {
         push(time, ThreadEventKind::TeamEnd);
         if (open.size() != 1)
             throw Error(file, stream.name + " ends a thread team inside a region of it");
         open.pop_back();
+        entered.pop_back();
     }
-    // An MPI record that moved data: counted like every MPI record of a
-    // worker, and filed under the call holding it (none outside a region).
-    void transfer(ThreadTransfer::Kind kind, std::uint64_t sent, std::uint64_t received) {
+    // A collective operation's record that moved data: filed under the
+    // call holding it (none outside a region).
+    void collective(std::uint64_t sent, std::uint64_t received) {
         ++mpi_records;
-        if (current() != kNoCallPath) stream.transfers.push_back({current(), kind, sent, received});
+        ++unpaired_records;
+        if (current() != kNoCallPath)
+            stream.transfers.push_back({current(), ThreadTransfer::Kind::Collective, sent, received});
+    }
+    // A send or receive, with what its pairing needs (the peer as a world
+    // rank, as the master's store names it: message_slots.hpp).
+    void message(bool send, std::uint64_t time, OTF2_CommRef comm_ref, std::uint32_t partner, std::uint32_t tag,
+                 std::uint64_t bytes) {
+        ++mpi_records;
+        const Ticks at = corrected(time);
+        if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI message outside any region");
+        const auto comm = defs.comm_ids.find(comm_ref);
+        if (!comm) throw Error(file, stream.name + " has a message on an undefined communicator");
+        if (tag > kMaxTag) throw Error(file, stream.name + " has a message with tag " + std::to_string(tag) +
+                                                 ", beyond the range of MPI tags");
+        ThreadTransfer t{current(), send ? ThreadTransfer::Kind::Send : ThreadTransfer::Kind::Receive,
+                         send ? bytes : 0, send ? 0 : bytes};
+        t.time = at;
+        t.call_enter = entered.back();
+        t.comm = *comm;
+        t.tag = tag;
+        t.peer = peer_world_rank(*comm, partner);
+        if (t.peer < 0)
+            throw Error(file, stream.name + " has a message with rank " + std::to_string(partner) + " of " +
+                                  defs.definitions.comm_display_name(*comm) + ", which has no such rank");
+        stream.transfers.push_back(t);
+    }
+    // The world rank of the communicator's rank `partner` (on an
+    // intercommunicator: of its other group); -1 when there is none.
+    int peer_world_rank(CommId comm, std::uint32_t partner) {
+        if (layouts.size() <= comm) layouts.resize(comm + 1);
+        if (!layouts[comm]) layouts[comm] = comm_layout(defs.definitions, comm);
+        const CommLayout& layout = *layouts[comm];
+        const int own = layout.rank_of(trace.rank);
+        if (!layout.valid || own < 0) return -1;
+        int peer = static_cast<int>(partner);
+        if (layout.first_group_size > 0) peer = layout.peer_rank(peer, own);
+        if (peer < 0 || peer >= layout.size()) return -1;
+        return layout.world_rank_of(peer, trace.rank);
     }
 };
 
 WorkerSink& worker(void* ud) { return *static_cast<WorkerSink*>(ud); }
 
+// A record of a message's request (its MPI_IRECV_REQUEST, a test, ...):
+// the message's own record is what pairing reads.
 template <typename... Rest>
-OTF2_CallbackCode count_mpi(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, Rest...) {
+OTF2_CallbackCode count_request(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
+                                Rest...) {
     ++worker(ud).mpi_records;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+// A collective's record that moved nothing by itself (its begin, its request).
+template <typename... Rest>
+OTF2_CallbackCode count_collective(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
+                                   Rest...) {
+    ++worker(ud).mpi_records;
+    ++worker(ud).unpaired_records;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -180,48 +240,47 @@ otf2::EvtCallbacks worker_callbacks() {
               std::uint32_t lock, std::uint32_t order) {
             return worker(ud).guarded([&] { worker(ud).push(t, ThreadEventKind::Release, lock, order); });
         });
-    // MPI on a worker thread: its messages and collectives are not paired
-    // in this version (doc/analyzer.md); what they moved is kept for the
-    // thread's own statistics, where the records say it: a send or receive
-    // (a non-blocking one's at its MPI_ISEND, or its MPI_IRECV completion,
-    // as the master's store files them) and a collective's end.
-    using Kind = ThreadTransfer::Kind;
+    // MPI on a worker thread: a message's record where the master's store
+    // files it (a non-blocking one's at its MPI_ISEND, or its MPI_IRECV
+    // completion), with what pairing needs; a collective's end with what
+    // it moved, for the thread's own statistics (collectives are not
+    // paired, doc/analyzer.md).
     OTF2_EvtReaderCallbacks_SetMpiSendCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
-              OTF2_CommRef, std::uint32_t, std::uint64_t bytes) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Send, bytes, 0); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t to,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+            return worker(ud).guarded([&] { worker(ud).message(true, t, comm, to, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
-              OTF2_CommRef, std::uint32_t, std::uint64_t bytes, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Send, bytes, 0); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t to,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).message(true, t, comm, to, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
-              OTF2_CommRef, std::uint32_t, std::uint64_t bytes) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Receive, 0, bytes); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t from,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes) {
+            return worker(ud).guarded([&] { worker(ud).message(false, t, comm, from, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t,
-              OTF2_CommRef, std::uint32_t, std::uint64_t bytes, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Receive, 0, bytes); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t from,
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).message(false, t, comm, from, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
               OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Collective, sent, received); });
+            return worker(ud).guarded([&] { worker(ud).collective(sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
               OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).transfer(Kind::Collective, sent, received); });
+            return worker(ud).guarded([&] { worker(ud).collective(sent, received); });
         });
-    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_mpi);
-    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_mpi);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_collective);
     return cb;
 }
 
@@ -242,7 +301,7 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
     otf2::EvtFiles files(reader, "cannot open the event files of the threads");
     const auto callbacks = worker_callbacks();
     std::uint64_t skipped = 0;
-    std::size_t with_mpi = 0;
+    std::size_t with_unpaired = 0;
     for (std::size_t i = 0; i < workers.size(); ++i) {
         const Location& w = workers[i];
         ThreadStream& stream = streams.threads.emplace_back();
@@ -266,15 +325,15 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
                                               " of its " + std::to_string(w.event_count) +
                                               " events (truncated trace?)");
         stats.timestamp_fixups += sink.fixups;
-        streams.worker_mpi_records += sink.mpi_records;
-        with_mpi += sink.mpi_records > 0;
+        streams.unpaired_worker_records += sink.unpaired_records;
+        with_unpaired += sink.unpaired_records > 0;
         skipped += read - sink.handled - sink.mpi_records;
     }
     stats.other_skipped += skipped;
-    if (streams.worker_mpi_records > 0)
+    if (streams.unpaired_worker_records > 0)
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
-                               std::to_string(streams.worker_mpi_records) + " MPI records on " +
-                               std::to_string(with_mpi) +
+                               std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +
+                               std::to_string(with_unpaired) +
                                " OpenMP worker thread(s) are not paired (their calls' time, visits and bytes are "
                                "booked on the threads, their wait states are not analyzed)");
     return streams;

@@ -92,10 +92,11 @@ using LocalDefinitionsReader = ClockCorrection (*)(const otf2::Reader&, OTF2_Loc
 // The rank's thread streams: the master's (its stored visits merged with
 // its thread records) and each worker's, read here from `reader`, where the
 // workers are selected already. Worker call paths hang below the master's
-// call path at the matching fork, in trace.call_tree. MPI records of
-// workers are counted (ThreadStreams::worker_mpi_records) and their
-// transfers kept (ThreadStream::transfers), but not paired; stats gets a
-// damage line for them.
+// call path at the matching fork, in trace.call_tree. The workers' sends,
+// receives and collectives are kept (ThreadStream::transfers), the messages
+// for pairing; their collective records are counted
+// (ThreadStreams::unpaired_worker_records), and stats gets a damage line
+// for them, since they are not paired.
 ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
                                   const MasterThreadRecords& master, std::span<const Location> workers,
                                   LocalDefinitionsReader read_local, LoadStats& stats);

@@ -40,16 +40,41 @@ struct ThreadEvent {
     ThreadEventKind kind = ThreadEventKind::Enter;
 };
 
-// What one MPI record of a worker thread moved. A worker's messages and
-// collectives are not paired with their partners (doc/analyzer.md), but its
-// MPI calls are its own: their counts and bytes are booked on the thread,
-// by the rules of the master's message statistics.
+// One MPI record of a worker thread that moved data: a send, a receive or
+// a collective operation. Its counts and bytes are booked on the thread, by
+// the rules of the master's message statistics; a send or receive also says
+// what pairing (replay/thread_message_pairing.hpp) needs to find its partner
+// and the Late Sender analysis to measure its wait. A worker's collectives
+// are not paired (doc/analyzer.md).
 struct ThreadTransfer {
     enum class Kind : std::uint8_t { Send, Receive, Collective };
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record
     Kind kind = Kind::Send;
     std::uint64_t sent = 0;      // a send's bytes, or what a collective sent
     std::uint64_t received = 0;  // a receive's bytes, or what a collective received
+    // Sends and receives only:
+    Ticks time = 0;                 // the record's time
+    Ticks call_enter = 0;           // when the call holding it was entered
+    CommId comm = kNoId;
+    std::int32_t peer = -1;         // the partner's world rank; -1: none the communicator has
+    std::uint32_t tag = 0;
+};
+
+// A message with an OpenMP worker thread on at least one side, as pairing
+// matched it (replay/thread_message_pairing.hpp), seen from this rank: the
+// worker's own record, or the master's, which pairing takes out of the
+// event store (the replay pairs masters only). What the wait-state analysis
+// of such messages reads (analyses/wait_states/thread_message_wait_states.hpp).
+struct ThreadPairedMessage {
+    std::uint32_t thread = 0;        // this rank's thread (ThreadStreams::threads index; 0: the master)
+    CallPathId cnode = kNoCallPath;  // the MPI call holding the record
+    Ticks call_enter = 0;            // when that call was entered
+    Ticks time = 0;                  // the record's time
+    std::uint64_t bytes = 0;
+    std::int32_t peer = -1;          // the partner's world rank
+    bool send = false;
+    // A receive: when the call holding the matching send was entered.
+    Ticks send_call_enter = 0;
 };
 
 struct ThreadStream {
@@ -65,9 +90,12 @@ struct ThreadStream {
 struct ThreadStreams {
     // Master first, then the workers in the order the trace defines them.
     std::vector<ThreadStream> threads;
-    // MPI event records of worker threads, whose messages and collectives
-    // this analysis does not pair (their transfers are booked, see above).
-    std::uint64_t worker_mpi_records = 0;
+    // MPI records of worker threads that this analysis does not pair: those
+    // of their collective operations (their transfers are booked, see above).
+    std::uint64_t unpaired_worker_records = 0;
+    // The rank's messages with a worker thread on at least one side, each
+    // with its partner (filled by pairing, in no particular order).
+    std::vector<ThreadPairedMessage> paired;
 
     bool empty() const { return threads.empty(); }
     std::size_t size() const { return threads.size(); }

@@ -68,15 +68,7 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     facts_->bind(trace);
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
-    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) {
-        const std::string_view name = trace.region_of(c).name;
-        if (is_any_of(name, {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome"}))
-            completion_.push_back(Completion::Test);
-        else if (is_any_of(name, {"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome"}))
-            completion_.push_back(Completion::Multiple);
-        else
-            completion_.push_back(Completion::Single);
-    }
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) completion_.push_back(receive_completion(trace.region_of(c).name));
     // As in Scalasca, only a blocking send of standard or synchronous mode
     // can wait for a late receiver: not MPI_Bsend and MPI_Rsend, which
     // never wait for the receive by their definition, not a non-blocking
@@ -267,13 +259,7 @@ void PointToPointWaitStates::read_note(const trace::EventView& view, replay::Pay
 void PointToPointWaitStates::claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting,
                                            bool zero_bytes) {
     claim_time(*cube_, *trace_, *pattern_info(pattern).wait, cnode, waiting);
-    claim_count(pattern, counted, zero_bytes);
-}
-
-void PointToPointWaitStates::claim_count(WaitPattern pattern, CallPathId counted, bool zero_bytes) {
-    const PatternInfo& row = pattern_info(pattern);
-    const Metric count = zero_bytes ? row.point_to_point->synchronizations : row.point_to_point->communications;
-    claim(*cube_, *info(count).parent, count, counted, 1.0);
+    claim_message_count(*cube_, pattern, counted, zero_bytes);
 }
 
 template <typename Visit>
@@ -297,7 +283,7 @@ void PointToPointWaitStates::close_call() {
 void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
     const Metric wait = *pattern_info(WaitPattern::LateSender).wait;
     for_each_part(late, [&](CallPathId cnode, Ticks ticks) { claim_time(*cube_, *trace_, wait, cnode, ticks); });
-    claim_count(WaitPattern::LateSender, late.receive_cnode, late.zero_bytes);
+    claim_message_count(*cube_, WaitPattern::LateSender, late.receive_cnode, late.zero_bytes);
     facts_->record_wait(late.recv,
                         {WaitPattern::LateSender, late.waiting, late.source_in_comm, true, late.completion});
     const trace::EventView recv(*trace_, late.recv);

@@ -40,6 +40,7 @@
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/polling_calls.hpp"
+#include "analyses/wait_states/receive_completion.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {
@@ -68,8 +69,7 @@ public:
     static constexpr std::size_t kWrongOrderCandidates = 100;
 
 private:
-    // How a call that completes receives behaves.
-    enum class Completion : std::uint8_t { Single, Multiple, Test };
+    using Completion = ReceiveCompletion;
 
     // The sender's side of a message, as it travels to the receiver.
     struct SendTimes {
@@ -119,7 +119,6 @@ private:
     // The waiting claimed at `cnode`, the occurrence at `counted` (the call
     // that counts the message).
     void claim_pattern(WaitPattern pattern, CallPathId cnode, CallPathId counted, Ticks waiting, bool zero_bytes);
-    void claim_count(WaitPattern pattern, CallPathId counted, bool zero_bytes);
     // Calls visit(cnode, ticks) for each part of a Late Sender's wait: the
     // whole wait at its call, or for a receive polled for, the waiting in
     // each polling call and in the completing call.

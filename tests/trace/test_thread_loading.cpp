@@ -134,7 +134,7 @@ TEST_CASE("Threads: lock records on master and worker", "[loader][threads]") {
     CHECK(path_of(loaded.trace, release1.cnode) == "main/!$omp parallel/!$omp critical");
 }
 
-TEST_CASE("Threads: MPI on a worker thread is left out with a warning", "[loader][threads]") {
+TEST_CASE("Threads: a worker's message is kept for pairing, its collective with a warning", "[loader][threads]") {
     ScratchDir dir;
     TraceBuilder t(2);
     t.set_threads(2);
@@ -143,29 +143,37 @@ TEST_CASE("Threads: MPI on a worker thread is left out with a warning", "[loader
         t.rank(r).leave(90).team_end(90).join(90).leave(100);
         t.thread(r, 1).team_begin(10).enter(10, "!$omp parallel");
     }
-    // Worker 1 of rank 0 sends to rank 1's worker: two records of MPI on
-    // threads other than the master.
-    t.thread(0, 1).send(20, 30, 1, 0, 8);
-    t.thread(1, 1).recv(20, 40, 0, 0, 8);
+    // Worker 1 of rank 0 sends 8 bytes with tag 3 to rank 1's worker in
+    // 20-30 (its MPI_SEND record at 20), then joins a barrier in 50-60
+    // (two records: the collective's begin and end).
+    t.thread(0, 1).send(20, 30, 1, 3, 8).barrier(50, 60);
+    t.thread(1, 1).recv(20, 40, 0, 3, 8).barrier(50, 60);
     for (int r = 0; r < 2; ++r) t.thread(r, 1).leave(90).team_end(90);
     t.write(dir.path());
     const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
     CHECK(loaded.trace.messages.empty());
-    CHECK(loaded.trace.threads.worker_mpi_records == 1);
+    CHECK(loaded.trace.threads.unpaired_worker_records == 2);
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
-          "rank 0: 1 MPI records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits and bytes "
-          "are booked on the threads, their wait states are not analyzed)");
+          "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits "
+          "and bytes are booked on the threads, their wait states are not analyzed)");
     // The worker's MPI_Send visit itself is kept, below its region, and
-    // what it sent is filed under it.
+    // what it sent is filed under it, with its partner (world rank 1),
+    // communicator, tag and times.
     const ThreadStream& worker = loaded.trace.threads.threads[1];
-    REQUIRE(worker.events.size() == 6);
     CHECK(path_of(loaded.trace, worker.events[2].cnode) == "main/!$omp parallel/MPI_Send");
-    REQUIRE(worker.transfers.size() == 1);
-    CHECK(worker.transfers[0].kind == ThreadTransfer::Kind::Send);
-    CHECK(worker.transfers[0].cnode == worker.events[2].cnode);
-    CHECK(worker.transfers[0].sent == 8);
-    CHECK(worker.transfers[0].received == 0);
+    REQUIRE(worker.transfers.size() == 2);
+    const ThreadTransfer& send = worker.transfers[0];
+    CHECK(send.kind == ThreadTransfer::Kind::Send);
+    CHECK(send.cnode == worker.events[2].cnode);
+    CHECK(send.sent == 8);
+    CHECK(send.received == 0);
+    CHECK(send.peer == 1);
+    CHECK(send.tag == 3);
+    CHECK(loaded.trace.definitions.world_ranks(send.comm) == std::vector<int>{0, 1});
+    CHECK(send.call_enter == 20);
+    CHECK(send.time == 20);
+    CHECK(worker.transfers[1].kind == ThreadTransfer::Kind::Collective);
     CHECK(loaded.trace.threads.threads[0].transfers.empty());
 }
 
