@@ -124,7 +124,8 @@ public:
                 }
                 if (e.thread == 0 && partners[k]->worker == 0) continue;  // two masters: the replay's
                 if (e.thread == 0) leave[e.index] = true;
-                trace::ThreadPairedMessage p{e.thread, cnode(e), call_enter(e), e.time, bytes(e), peer, send, 0};
+                trace::ThreadPairedMessage p{e.thread, cnode(e),  comm,  call_enter(e), call_leave(e),
+                                             e.time,   bytes(e), peer, send,          0};
                 if (!send) p.send_call_enter = partners[k]->call_enter;
                 trace_.threads.paired.push_back(p);
             }
@@ -136,6 +137,9 @@ private:
     const ThreadTransfer& transfer(const Entry& e) const { return trace_.threads.threads[e.thread].transfers[e.index]; }
     const trace::Event& call(const Entry& e) const { return trace_.events[trace_.messages[e.index].call_enter]; }
     Ticks call_enter(const Entry& e) const { return e.thread == 0 ? call(e).time : transfer(e).call_enter; }
+    Ticks call_leave(const Entry& e) const {
+        return e.thread == 0 ? trace_.events[call(e).ref].time : transfer(e).call_leave;
+    }
     CallPathId cnode(const Entry& e) const { return e.thread == 0 ? call(e).cnode : transfer(e).cnode; }
     std::uint64_t bytes(const Entry& e) const {
         if (e.thread == 0) return trace_.messages[e.index].bytes;

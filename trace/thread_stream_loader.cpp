@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "trace/comm_layout.hpp"
+#include "trace/otf2_enums.hpp"
 
 namespace hindsight::trace {
 
@@ -127,6 +128,11 @@ struct WorkerSink : CallbackGuard {
             throw Error(file, stream.name + " leaves region " + std::to_string(ref) + " that it is not in");
         ++handled;
         stream.events.push_back({corrected(time), open.back(), 0, 0, ThreadEventKind::Leave});
+        // The transfers of the call being left end with it.
+        for (auto t = stream.transfers.rbegin(); t != stream.transfers.rend() && t->cnode == open.back() &&
+                                                 t->call_enter == entered.back();
+             ++t)
+            t->call_leave = last;
         open.pop_back();
         entered.pop_back();
     }
@@ -145,13 +151,37 @@ struct WorkerSink : CallbackGuard {
         open.pop_back();
         entered.pop_back();
     }
-    // A collective operation's record that moved data: filed under the
-    // call holding it (none outside a region).
-    void collective(std::uint64_t sent, std::uint64_t received) {
+    // A record of the call in force, where the loader files a transfer.
+    ThreadTransfer& file_transfer(ThreadTransfer::Kind kind, OTF2_CommRef comm_ref) {
+        if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI record outside any region");
+        const auto comm = defs.comm_ids.find(comm_ref);
+        if (!comm) throw Error(file, stream.name + " has an MPI record on an undefined communicator");
+        ThreadTransfer& t = stream.transfers.emplace_back();
+        t.cnode = current();
+        t.kind = kind;
+        t.comm = *comm;
+        t.call_enter = t.call_leave = entered.back();
+        return t;
+    }
+    // A collective operation's end, with what it moved.
+    void collective(OTF2_CollectiveOp op, OTF2_CommRef comm_ref, std::uint32_t root, std::uint64_t sent,
+                    std::uint64_t received) {
         ++mpi_records;
         ++unpaired_records;
-        if (current() != kNoCallPath)
-            stream.transfers.push_back({current(), ThreadTransfer::Kind::Collective, sent, received});
+        ThreadTransfer& t = file_transfer(ThreadTransfer::Kind::Collective, comm_ref);
+        t.sent = sent;
+        t.received = received;
+        t.op = collective_op_from_otf2(op);
+        // As the master's store: an intercommunicator's groups name the
+        // root differently, so it names none.
+        const CommLayout& layout = layout_of(t.comm);
+        if (root != OTF2_UNDEFINED_UINT32 && layout.first_group_size == 0) {
+            if (root >= static_cast<std::uint32_t>(layout.size()))
+                throw Error(file, stream.name + " has a collective operation on " +
+                                      defs.definitions.comm_display_name(t.comm) + " with root " +
+                                      std::to_string(root) + " outside the communicator");
+            t.root = static_cast<std::int32_t>(root);
+        }
     }
     // A send or receive, with what its pairing needs (the peer as a world
     // rank, as the master's store names it: message_slots.hpp).
@@ -159,29 +189,26 @@ struct WorkerSink : CallbackGuard {
                  std::uint64_t bytes) {
         ++mpi_records;
         const Ticks at = corrected(time);
-        if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI message outside any region");
-        const auto comm = defs.comm_ids.find(comm_ref);
-        if (!comm) throw Error(file, stream.name + " has a message on an undefined communicator");
         if (tag > kMaxTag) throw Error(file, stream.name + " has a message with tag " + std::to_string(tag) +
                                                  ", beyond the range of MPI tags");
-        ThreadTransfer t{current(), send ? ThreadTransfer::Kind::Send : ThreadTransfer::Kind::Receive,
-                         send ? bytes : 0, send ? 0 : bytes};
+        ThreadTransfer& t = file_transfer(send ? ThreadTransfer::Kind::Send : ThreadTransfer::Kind::Receive, comm_ref);
+        (send ? t.sent : t.received) = bytes;
         t.time = at;
-        t.call_enter = entered.back();
-        t.comm = *comm;
         t.tag = tag;
-        t.peer = peer_world_rank(*comm, partner);
+        t.peer = peer_world_rank(t.comm, partner);
         if (t.peer < 0)
             throw Error(file, stream.name + " has a message with rank " + std::to_string(partner) + " of " +
-                                  defs.definitions.comm_display_name(*comm) + ", which has no such rank");
-        stream.transfers.push_back(t);
+                                  defs.definitions.comm_display_name(t.comm) + ", which has no such rank");
+    }
+    const CommLayout& layout_of(CommId comm) {
+        if (layouts.size() <= comm) layouts.resize(comm + 1);
+        if (!layouts[comm]) layouts[comm] = comm_layout(defs.definitions, comm);
+        return *layouts[comm];
     }
     // The world rank of the communicator's rank `partner` (on an
     // intercommunicator: of its other group); -1 when there is none.
     int peer_world_rank(CommId comm, std::uint32_t partner) {
-        if (layouts.size() <= comm) layouts.resize(comm + 1);
-        if (!layouts[comm]) layouts[comm] = comm_layout(defs.definitions, comm);
-        const CommLayout& layout = *layouts[comm];
+        const CommLayout& layout = layout_of(comm);
         const int own = layout.rank_of(trace.rank);
         if (!layout.valid || own < 0) return -1;
         int peer = static_cast<int>(partner);
@@ -266,14 +293,14 @@ otf2::EvtCallbacks worker_callbacks() {
             return worker(ud).guarded([&] { worker(ud).message(false, t, comm, from, tag, bytes); });
         });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
-              OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received) {
-            return worker(ud).guarded([&] { worker(ud).collective(sent, received); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+            return worker(ud).guarded([&] { worker(ud).collective(op, comm, root, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp,
-              OTF2_CommRef, std::uint32_t, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).collective(sent, received); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+              OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).collective(op, comm, root, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_request);

@@ -18,6 +18,7 @@
 #include "common/call_tree.hpp"
 #include "common/clock.hpp"
 #include "common/definitions.hpp"
+#include "trace/event.hpp"
 
 namespace hindsight::trace {
 
@@ -52,12 +53,16 @@ struct ThreadTransfer {
     Kind kind = Kind::Send;
     std::uint64_t sent = 0;      // a send's bytes, or what a collective sent
     std::uint64_t received = 0;  // a receive's bytes, or what a collective received
-    // Sends and receives only:
-    Ticks time = 0;                 // the record's time
-    Ticks call_enter = 0;           // when the call holding it was entered
     CommId comm = kNoId;
-    std::int32_t peer = -1;         // the partner's world rank; -1: none the communicator has
+    Ticks call_enter = 0;        // when the call holding the record was entered
+    Ticks call_leave = 0;        // ... and left
+    // Sends and receives:
+    Ticks time = 0;              // the record's time
+    std::int32_t peer = -1;      // the partner's world rank
     std::uint32_t tag = 0;
+    // Collectives:
+    CollectiveOp op = CollectiveOp::Other;
+    std::int32_t root = -1;      // the root's rank in `comm`; -1 when the operation has none
 };
 
 // A message with an OpenMP worker thread on at least one side, as pairing
@@ -68,7 +73,9 @@ struct ThreadTransfer {
 struct ThreadPairedMessage {
     std::uint32_t thread = 0;        // this rank's thread (ThreadStreams::threads index; 0: the master)
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record
+    CommId comm = kNoId;
     Ticks call_enter = 0;            // when that call was entered
+    Ticks call_leave = 0;            // ... and left
     Ticks time = 0;                  // the record's time
     std::uint64_t bytes = 0;
     std::int32_t peer = -1;          // the partner's world rank

@@ -79,10 +79,18 @@ std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace
         c.messages += 1;
         c.bytes += m.bytes;
     }
-    for (const trace::Collective& coll : trace.collectives) {
-        if (coll.bytes_sent == 0) continue;
+    // The messages with a worker thread on either side, which pairing
+    // matched outside the store.
+    for (const trace::ThreadPairedMessage& m : trace.threads.paired) {
+        if (!m.send) continue;
+        TrafficCell& c = cell(m.peer);
+        c.messages += 1;
+        c.bytes += m.bytes;
+    }
+    const auto add_collective = [&](const trace::Collective& coll) {
+        if (coll.bytes_sent == 0) return;
         const std::vector<int> to = receivers(coll, members.of(coll.comm), trace.rank);
-        if (to.empty()) continue;
+        if (to.empty()) return;
         // Shares in whole bytes; the remainder goes to the first receivers.
         const std::uint64_t share = coll.bytes_sent / to.size();
         std::uint64_t rest = coll.bytes_sent % to.size();
@@ -91,7 +99,14 @@ std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace
             if (rest > 0) --rest;
             if (r != trace.rank && bytes > 0) cell(r).collective_bytes += bytes;
         }
-    }
+    };
+    for (const trace::Collective& coll : trace.collectives) add_collective(coll);
+    // The collectives of worker threads, which are not paired, by what
+    // each said it sent.
+    for (std::size_t t = 1; t < trace.threads.threads.size(); ++t)
+        for (const trace::ThreadTransfer& x : trace.threads.threads[t].transfers)
+            if (x.kind == trace::ThreadTransfer::Kind::Collective)
+                add_collective(trace::Collective{x.comm, x.root, x.sent, x.received, trace::kNoEvent, x.op});
     std::vector<TrafficCell> out;
     out.reserve(row.size());
     for (const auto& [to, c] : row) out.push_back(c);

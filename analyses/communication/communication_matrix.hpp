@@ -29,7 +29,9 @@ struct TrafficCell {
 // towards a root (MPI_Reduce, MPI_Gather[v]), to the members after it in a
 // prefix operation (MPI_Scan, MPI_Exscan), and evenly to every member
 // (itself included, whose share stays on the rank and is not counted)
-// otherwise. MPI_Init and MPI_Finalize move no data of the program.
+// otherwise. MPI_Init and MPI_Finalize move no data of the program. On a
+// hybrid rank the worker threads' messages that pairing matched count too
+// (trace::ThreadStreams::paired), and their collectives by this model.
 // `slots` numbers the trace's messages (which are sends).
 std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace::MessageSlots& slots);
 

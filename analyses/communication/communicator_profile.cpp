@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 #include <utility>
+
+#include "analyses/wait_states/thread_message_wait_states.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -36,9 +39,50 @@ private:
 // Communication operations of the program: neither the implicit
 // synchronizations of MPI_Init and MPI_Finalize nor file operations nor the
 // collective operations of RMA windows.
-bool is_program_operation(const trace::Collective& c) {
-    return c.op != trace::CollectiveOp::Init && c.op != trace::CollectiveOp::Finalize &&
-           c.op != trace::CollectiveOp::FileIo && !trace::is_rma_window_operation(c.op);
+bool is_program_operation(trace::CollectiveOp op) {
+    return op != trace::CollectiveOp::Init && op != trace::CollectiveOp::Finalize && op != trace::CollectiveOp::FileIo &&
+           !trace::is_rma_window_operation(op);
+}
+
+// The MPI operations of a hybrid rank's worker threads (each call once,
+// at its first transfer), and the master's messages that pairing matched
+// with a worker's (trace::ThreadStreams::paired), which left the store:
+// their calls count where no message of the store counted them.
+template <typename Entry>
+void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, Entry&& entry) {
+    const auto& threads = trace.threads.threads;
+    for (std::size_t t = 1; t < threads.size(); ++t) {
+        const trace::ThreadTransfer* counted = nullptr;
+        for (const trace::ThreadTransfer& x : threads[t].transfers) {
+            const bool collective = x.kind == trace::ThreadTransfer::Kind::Collective;
+            if (collective && !is_program_operation(x.op)) continue;
+            CommOperationStats& s = entry(x.comm, x.cnode);
+            if (!counted || counted->cnode != x.cnode || counted->call_enter != x.call_enter) {
+                counted = &x;
+                s.calls += 1;
+                s.time += x.call_leave - x.call_enter;
+                if (!collective || first.is_first(x.comm)) s.operations += 1;
+            }
+            s.bytes_sent += x.sent;
+            s.bytes_received += x.received;
+        }
+    }
+    if (trace.threads.paired.empty()) return;
+    // The master's calls the store's messages counted, by entry and path.
+    std::set<std::pair<Ticks, CallPathId>> in_store;
+    for (const trace::Message& m : trace.messages)
+        if (m.call_enter != trace::kNoEvent)
+            in_store.insert({trace.events[m.call_enter].time, trace.events[m.call_enter].cnode});
+    for (const trace::ThreadPairedMessage& m : trace.threads.paired) {
+        CommOperationStats& s = entry(m.comm, m.cnode);
+        if (m.thread == 0 && in_store.insert({m.call_enter, m.cnode}).second) {
+            s.calls += 1;
+            s.time += m.call_leave - m.call_enter;
+            s.operations += 1;
+        }
+        if (m.thread == 0) (m.send ? s.bytes_sent : s.bytes_received) += m.bytes;
+        s.waiting += late_sender_wait(trace, m);
+    }
 }
 
 }  // namespace
@@ -55,8 +99,8 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
         CommOperationStats* stats = nullptr;
     };
     std::array<Cached, 16> cache{};
-    const auto entry = [&](CommId comm, trace::EventIndex call_enter) -> CommOperationStats& {
-        const Key key{comm, trace.call_tree.node(trace.events[call_enter].cnode).region};
+    const auto entry_of = [&](CommId comm, CallPathId call) -> CommOperationStats& {
+        const Key key{comm, trace.call_tree.node(call).region};
         Cached& cached = cache[(key.first * 31u + key.second) % cache.size()];
         if (cached.stats && cached.key == key) return *cached.stats;
         CommOperationStats& s = table[key];
@@ -64,6 +108,9 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
         s.region = key.second;
         cached = {key, &s};
         return s;
+    };
+    const auto entry = [&](CommId comm, trace::EventIndex call_enter) -> CommOperationStats& {
+        return entry_of(comm, trace.events[call_enter].cnode);
     };
     // A call counts once, at its first communication event; the events of
     // one call follow each other in the message and collective tables
@@ -88,7 +135,7 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
     }
     for (std::uint32_t c = 0; c < trace.collectives.size(); ++c) {
         const trace::Collective& collective = trace.collectives[c];
-        if (!is_program_operation(collective) || collective.call_enter == trace::kNoEvent) continue;
+        if (!is_program_operation(collective.op) || collective.call_enter == trace::kNoEvent) continue;
         // A non-blocking operation counts with the call that started it
         // (MPI_Iallreduce, ...), and so do its waiting and the time of the
         // call that completed it (once per call: MPI_Waitall may complete
@@ -106,6 +153,8 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
         s.bytes_received += collective.bytes_received;
         if (const WaitState* wait = waits.find_collective(c)) s.waiting += wait->waiting;
     }
+
+    add_thread_operations(trace, first, entry_of);
 
     CommunicatorProfile profile;
     profile.reserve(table.size());

@@ -48,6 +48,9 @@ using CommunicatorProfile = std::vector<CommOperationStats>;
 // on its own). MPI_Init and MPI_Finalize are no operations of the program
 // and are left out; non-blocking collectives count their bytes at the call
 // that completed them, and no time (their initiating call returns at once).
+// On a hybrid rank the worker threads' MPI calls count alike, and the
+// messages with a worker on either side, which pairing matched outside the
+// store, with their Late Sender waits (thread_message_wait_states.hpp).
 // `slots` numbers the trace's messages (which are sends).
 CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                                          const WaitStateMap& waits);

@@ -21,6 +21,10 @@
 
 namespace hindsight::analyses {
 
+// The Late Sender wait of one of these messages, as booked (0 for a send,
+// a receive that no call of one completed, or one that did not wait).
+Ticks late_sender_wait(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& message);
+
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
 void book_thread_messages(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
 

@@ -54,6 +54,19 @@ struct Analysis {
         }
         return sum;
     }
+    // The row of `operation` in the profile per communicator, after the
+    // communicator's columns `comm` (",MPI_COMM_WORLD,2,none,0,"):
+    // operations, calls, time, waiting, bytes sent and received (the times
+    // as printed, to full precision); empty when there is none.
+    std::vector<double> operation_row(const std::string& comm, const std::string& operation) const {
+        std::vector<double> fields;
+        const auto at = communicators_csv.find(comm + operation + ",");
+        if (at == std::string::npos) return fields;
+        std::istringstream line(communicators_csv.substr(at + comm.size() + operation.size() + 1));
+        for (std::string field; fields.size() < 6 && std::getline(line, field, fields.size() < 5 ? ',' : '\n');)
+            fields.push_back(std::stod(field));
+        return fields;
+    }
     // Summed over every call path and location.
     double total(const std::string& metric) const {
         const cube::MetricIndex m = report.find_metric(metric);
@@ -421,18 +434,7 @@ TEST_CASE("OpenMP: the profile per communicator and the matrix of a hybrid run",
     CHECK(a.communicators_csv.rfind("communicator_id,communicator,size,topology,reorder,operation,operations,calls,"
                                     "time_s,waiting_s,bytes_sent,bytes_received\n",
                                     0) == 0);
-    // Each operation's row: operations, calls, time, waiting, bytes sent
-    // and received (the times as printed, to full precision).
-    const auto row = [&](const std::string& operation) {
-        std::vector<double> fields;
-        const auto at = a.communicators_csv.find(world + operation + ",");
-        if (at == std::string::npos) return fields;
-        std::istringstream line(a.communicators_csv.substr(at + world.size() + operation.size() + 1));
-        for (std::string field; fields.size() < 6 && std::getline(line, field, fields.size() < 5 ? ',' : '\n');)
-            fields.push_back(std::stod(field));
-        return fields;
-    };
-    const std::vector<double> send = row("MPI_Send"), recv = row("MPI_Recv");
+    const std::vector<double> send = a.operation_row(world, "MPI_Send"), recv = a.operation_row(world, "MPI_Recv");
     REQUIRE(send.size() == 6);
     REQUIRE(recv.size() == 6);
     CHECK(send[0] == 1);
@@ -599,6 +601,25 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     CHECK(a.at("comms_recv", kRegion + "/MPI_Wait", 1, 1) == 1);
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Wait", 1, 1) == 8);
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Irecv", 1, 1) == 0);
+    // The profile per communicator: the worker's reduction is a call of 20
+    // ns, no operation of rank 1 (rank 0 of the communicator counts
+    // operations, and made none); the receives waited 80 and 100.
+    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
+    INFO(a.communicators_csv);
+    const std::vector<double> reduce = a.operation_row(world, "MPI_Reduce"), recv = a.operation_row(world, "MPI_Recv");
+    REQUIRE(reduce.size() == 6);
+    CHECK(reduce[0] == 0);
+    CHECK(reduce[1] == 1);
+    CHECK(reduce[2] == Approx(20 * ns));
+    CHECK(reduce[4] == 16);
+    CHECK(reduce[5] == 32);
+    REQUIRE(recv.size() == 6);
+    CHECK(recv[1] == 2);
+    CHECK(recv[3] == Approx(180 * ns));
+    CHECK(recv[5] == 96);
+    // The matrix: rank 0's two messages (64 and 32 bytes) to rank 1; the
+    // reduction's bytes stay at its root, rank 1 itself.
+    CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,2,96,0]]") != std::string::npos);
 }
 
 TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "[openmp]") {
@@ -626,6 +647,25 @@ TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Recv", 1, 1) == 24);
     CHECK(a.at("bytes_sent", kRegion + "/MPI_Send", 0, 0) == 32);
     CHECK(a.at("bytes_sent", kRegion + "/MPI_Send", 0, 1) == 16);
+    // The profile per communicator counts every thread's calls: 3 sends of
+    // 10 ns each (48 bytes), 3 receives of 20, 70 and 40 ns that waited
+    // 5, 50 and 20.
+    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
+    INFO(a.communicators_csv);
+    const std::vector<double> send = a.operation_row(world, "MPI_Send"), recv = a.operation_row(world, "MPI_Recv");
+    REQUIRE(send.size() == 6);
+    REQUIRE(recv.size() == 6);
+    CHECK(send[0] == 3);
+    CHECK(send[1] == 3);
+    CHECK(send[2] == Approx(30 * ns));
+    CHECK(send[4] == 48);
+    CHECK(recv[0] == 3);
+    CHECK(recv[1] == 3);
+    CHECK(recv[2] == Approx(130 * ns));
+    CHECK(recv[3] == Approx(75 * ns));
+    CHECK(recv[5] == 48);
+    // The matrix: three messages of 48 bytes from rank 0 to rank 1.
+    CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,3,48,0]]") != std::string::npos);
 }
 
 TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, with a warning", "[openmp]") {
