@@ -35,7 +35,7 @@ struct MixedStream {
 // What a rank tells its peer about one message of a shared stream, in the
 // stream's merged order.
 struct Note {
-    Ticks call_enter = 0;  // a send's call entry; 0 for a receive
+    Ticks time = 0;  // a send's call entry; when a receive was posted (ThreadTransfer::posted)
     CommId comm = kNoId;
     std::uint32_t tag = 0;
     std::uint32_t send = 0;
@@ -96,7 +96,7 @@ public:
             if (found == streams_.end()) continue;
             for (const Entry& e : found->second)
                 out[static_cast<std::size_t>(peer)].push_back(
-                    {send ? call_enter(e) : 0, comm, tag, send, e.thread != 0});
+                    {send ? call_enter(e) : posted(e), comm, tag, send, e.thread != 0});
         }
         return out;
     }
@@ -126,7 +126,7 @@ public:
                 if (e.thread == 0) leave[e.index] = true;
                 trace::ThreadPairedMessage p{e.thread, cnode(e),  comm,  call_enter(e), call_leave(e),
                                              e.time,   bytes(e), peer, send,          0};
-                if (!send) p.send_call_enter = partners[k]->call_enter;
+                (send ? p.receive_posted : p.send_call_enter) = partners[k]->time;
                 trace_.threads.paired.push_back(p);
             }
         }
@@ -137,6 +137,11 @@ private:
     const ThreadTransfer& transfer(const Entry& e) const { return trace_.threads.threads[e.thread].transfers[e.index]; }
     const trace::Event& call(const Entry& e) const { return trace_.events[trace_.messages[e.index].call_enter]; }
     Ticks call_enter(const Entry& e) const { return e.thread == 0 ? call(e).time : transfer(e).call_enter; }
+    Ticks posted(const Entry& e) const {
+        if (e.thread != 0) return transfer(e).posted;
+        const trace::EventIndex posting = trace_.posting_call(trace_.events[slots_.event(e.index)]);
+        return posting == trace::kNoEvent ? ThreadTransfer::kUnknownPosting : trace_.events[posting].time;
+    }
     Ticks call_leave(const Entry& e) const {
         return e.thread == 0 ? trace_.events[call(e).ref].time : transfer(e).call_leave;
     }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "common/error.hpp"
@@ -85,6 +86,9 @@ struct WorkerSink : CallbackGuard {
     std::uint64_t mpi_records = 0;       // all of them
     std::uint64_t unpaired_records = 0;  // those of collective operations
     std::vector<std::optional<CommLayout>> layouts;  // by communicator, as needed
+    // The entries of the calls that posted the open non-blocking receives,
+    // by request id (MPI_IRECV_REQUEST), until MPI_IRECV completes them.
+    std::unordered_map<std::uint64_t, Ticks> posted_receives;
     std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
     Ticks last = 0;
     bool any = false;
@@ -183,8 +187,24 @@ struct WorkerSink : CallbackGuard {
             t.root = static_cast<std::int32_t>(root);
         }
     }
+    void receive_posted(std::uint64_t request) {
+        ++mpi_records;
+        if (!entered.empty()) posted_receives[request] = entered.back();
+    }
+    // A non-blocking receive's completion: posted when its request was.
+    void nonblocking_receive(std::uint64_t time, OTF2_CommRef comm_ref, std::uint32_t from, std::uint32_t tag,
+                             std::uint64_t bytes, std::uint64_t request) {
+        message(false, time, comm_ref, from, tag, bytes);
+        Ticks& posted = stream.transfers.back().posted;
+        posted = ThreadTransfer::kUnknownPosting;
+        const auto posting = posted_receives.find(request);
+        if (posting == posted_receives.end()) return;
+        posted = posting->second;
+        posted_receives.erase(posting);
+    }
     // A send or receive, with what its pairing needs (the peer as a world
-    // rank, as the master's store names it: message_slots.hpp).
+    // rank, as the master's store names it: message_slots.hpp); a blocking
+    // receive was posted when its call began.
     void message(bool send, std::uint64_t time, OTF2_CommRef comm_ref, std::uint32_t partner, std::uint32_t tag,
                  std::uint64_t bytes) {
         ++mpi_records;
@@ -193,6 +213,7 @@ struct WorkerSink : CallbackGuard {
                                                  ", beyond the range of MPI tags");
         ThreadTransfer& t = file_transfer(send ? ThreadTransfer::Kind::Send : ThreadTransfer::Kind::Receive, comm_ref);
         (send ? t.sent : t.received) = bytes;
+        if (!send) t.posted = t.call_enter;
         t.time = at;
         t.tag = tag;
         t.peer = peer_world_rank(t.comm, partner);
@@ -289,8 +310,8 @@ otf2::EvtCallbacks worker_callbacks() {
         });
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t from,
-              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).message(false, t, comm, from, tag, bytes); });
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+            return worker(ud).guarded([&] { worker(ud).nonblocking_receive(t, comm, from, tag, bytes, request); });
         });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
@@ -303,7 +324,10 @@ otf2::EvtCallbacks worker_callbacks() {
             return worker(ud).guarded([&] { worker(ud).collective(op, comm, root, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_request);
-    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
+            return worker(ud).guarded([&] { worker(ud).receive_posted(request); });
+        });
     OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);

@@ -60,6 +60,11 @@ struct ThreadTransfer {
     Ticks time = 0;              // the record's time
     std::int32_t peer = -1;      // the partner's world rank
     std::uint32_t tag = 0;
+    // A receive: when it was posted, by the call itself or by the MPI_Irecv
+    // whose request it completes; kUnknownPosting where the trace does not
+    // show that request being posted.
+    Ticks posted = kUnknownPosting;
+    static constexpr Ticks kUnknownPosting = -1;
     // Collectives:
     CollectiveOp op = CollectiveOp::Other;
     std::int32_t root = -1;      // the root's rank in `comm`; -1 when the operation has none
@@ -82,6 +87,8 @@ struct ThreadPairedMessage {
     bool send = false;
     // A receive: when the call holding the matching send was entered.
     Ticks send_call_enter = 0;
+    // A send: when the matching receive was posted (ThreadTransfer::posted).
+    Ticks receive_posted = ThreadTransfer::kUnknownPosting;
 };
 
 struct ThreadStream {

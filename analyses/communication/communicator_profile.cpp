@@ -81,7 +81,7 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
             s.operations += 1;
         }
         if (m.thread == 0) (m.send ? s.bytes_sent : s.bytes_received) += m.bytes;
-        s.waiting += late_sender_wait(trace, m);
+        s.waiting += message_wait(trace, m).ticks;
     }
 }
 

@@ -11,14 +11,6 @@ namespace {
 
 using trace::EventKind;
 
-bool is_any_of(std::string_view name, std::initializer_list<std::string_view> names) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-bool is_mpi_call(const Region& region, std::initializer_list<std::string_view> names) {
-    return is_any_of(region.name, names) || is_any_of(region.canonical_name, names);
-}
-
 // The send call's times travel with every message, so they are kept short:
 // the entry, then the send and the exit as offsets from the event before
 // them (uint32; the exit's top bit says whether the call may wait for a late
@@ -69,14 +61,9 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
     for (CallPathId c = 0; c < trace.call_tree.size(); ++c) completion_.push_back(receive_completion(trace.region_of(c).name));
-    // As in Scalasca, only a blocking send of standard or synchronous mode
-    // can wait for a late receiver: not MPI_Bsend and MPI_Rsend, which
-    // never wait for the receive by their definition, not a non-blocking
-    // send, and not MPI_Sendrecv(_replace), whose receive part may wait for
-    // its own sender instead.
+    // Which sends can wait for a late receiver (message_calls.hpp).
     waits_for_receiver_.assign(trace.call_tree.size(), false);
-    for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
-        waits_for_receiver_[c] = is_mpi_call(trace.region_of(c), {"MPI_Send", "MPI_Ssend"});
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) waits_for_receiver_[c] = may_wait_for_receiver(trace.region_of(c));
     polling_ = PollingCalls(trace);
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();

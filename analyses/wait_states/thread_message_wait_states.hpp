@@ -6,24 +6,32 @@
 //    worker's counts in the worker's profile (thread_profile.hpp);
 //  - a receive completed by a call that completes one receive, the
 //    master's or a worker's, waited as a Late Sender from the call's entry
-//    until the send's call was entered, at most until the receive's record,
-//    and counts as a Late Sender message, as the forward pass books them.
+//    until the send's call was entered, at most until the receive's record;
+//  - a blocking send that can wait for its receiver (MPI_Send, MPI_Ssend,
+//    message_calls.hpp) and was still running when its receive was posted
+//    waited as a Late Receiver from its entry until then;
+// each wait counted as a late message, as the forward pass books them.
 // Not yet analyzed of these messages: the Late Sender of receives that
-// MPI_Waitall & co. or a polling loop completed, Late Receiver, messages in
-// wrong order, and the delay costs and critical path of their waits
-// (doc/analyzer.md, MPI on worker threads).
+// MPI_Waitall & co. or a polling loop completed, messages in wrong order,
+// and the delay costs and critical path of their waits (doc/analyzer.md,
+// MPI on worker threads).
 #pragma once
 
 #include <span>
 
 #include "analyses/local_cube.hpp"
+#include "analyses/patterns.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {
 
-// The Late Sender wait of one of these messages, as booked (0 for a send,
-// a receive that no call of one completed, or one that did not wait).
-Ticks late_sender_wait(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& message);
+// The wait state of one of these messages on this side, as booked: a
+// receive's Late Sender, a send's Late Receiver; ticks 0 where it did not wait.
+struct MessageWait {
+    WaitPattern pattern = WaitPattern::None;
+    Ticks ticks = 0;
+};
+MessageWait message_wait(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& message);
 
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
 void book_thread_messages(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);

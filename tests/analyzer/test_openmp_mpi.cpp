@@ -622,6 +622,31 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,2,96,0]]") != std::string::npos);
 }
 
+TEST_CASE("OpenMP: a blocking send waits as a Late Receiver for a receive on any thread", "[openmp]") {
+    // Rank 0's worker sends 64 bytes (tag 5) with MPI_Send in 300-400;
+    // rank 1's master receives them in MPI_Recv 350-420. Rank 0's master
+    // sends 8 bytes (tag 6) with MPI_Ssend in 310-395; rank 1's worker
+    // posts the receive with MPI_Irecv in 330-335 and completes it in
+    // MPI_Wait 390-450.
+    TraceBuilder t = two_ranks_in_a_region();
+    t.thread(0, 1).send(300, 400, 1, 5, 64);
+    t.rank(1).recv(350, 420, 0, 5, 64);
+    t.rank(0).send(310, 395, 1, 6, 8, kWorld, "MPI_Ssend");
+    const RequestId request = t.thread(1, 1).irecv(330, 335, 0, 6, 8);
+    t.thread(1, 1).wait(390, 450, request);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    // The worker's send waited from 300 until the receive was posted at
+    // 350; the master's from 310 until the MPI_Irecv at 330.
+    CHECK(a.at("mpi_latereceiver", kRegion + "/MPI_Send", 0, 1) == Approx(50 * ns));
+    CHECK(a.at("mpi_clr_count", kRegion + "/MPI_Send", 0, 1) == 1);
+    CHECK(a.at("mpi_latereceiver", kRegion + "/MPI_Ssend", 0, 0) == Approx(20 * ns));
+    CHECK(a.at("mpi_clr_count", kRegion + "/MPI_Ssend", 0, 0) == 1);
+    // Neither receive waited: each began after its send.
+    CHECK(a.total("mpi_latesender") == 0);
+}
+
 TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "[openmp]") {
     // Rank 0 sends three messages of tag 7 to rank 1: its master 8 bytes in
     // 210-220, its worker 16 bytes in 300-310, its master 24 bytes in
