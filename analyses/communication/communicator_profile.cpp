@@ -73,7 +73,9 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
     for (const trace::Message& m : trace.messages)
         if (m.call_enter != trace::kNoEvent)
             in_store.insert({trace.events[m.call_enter].time, trace.events[m.call_enter].cnode});
-    for (const trace::ThreadPairedMessage& m : trace.threads.paired) {
+    const std::vector<MessageWait> waits = thread_message_waits(trace);
+    for (std::size_t i = 0; i < waits.size(); ++i) {
+        const trace::ThreadPairedMessage& m = trace.threads.paired[i];
         CommOperationStats& s = entry(m.comm, m.cnode);
         if (m.thread == 0 && in_store.insert({m.call_enter, m.cnode}).second) {
             s.calls += 1;
@@ -81,7 +83,7 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
             s.operations += 1;
         }
         if (m.thread == 0) (m.send ? s.bytes_sent : s.bytes_received) += m.bytes;
-        s.waiting += message_wait(trace, m).ticks;
+        s.waiting += waits[i].ticks;
     }
 }
 

@@ -647,6 +647,26 @@ TEST_CASE("OpenMP: a blocking send waits as a Late Receiver for a receive on any
     CHECK(a.total("mpi_latesender") == 0);
 }
 
+TEST_CASE("OpenMP: a worker's MPI_Waitall counts its longest Late Sender", "[openmp]") {
+    // Rank 1's worker posts two receives from rank 0 (tag 3 in 210-215,
+    // tag 4 in 216-220) and completes both in MPI_Waitall 230-500; rank 0's
+    // master sends tag 3 in 300-310, its worker tag 4 in 400-410.
+    TraceBuilder t = two_ranks_in_a_region();
+    const RequestId first = t.thread(1, 1).irecv(210, 215, 0, 3, 8);
+    const RequestId second = t.thread(1, 1).irecv(216, 220, 0, 4, 8);
+    t.thread(1, 1).waitall(230, 500, {first, second});
+    t.rank(0).send(300, 310, 1, 3, 8);
+    t.thread(0, 1).send(400, 410, 1, 4, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    // The call waited until the later send began: 400 - 230 = 170, one
+    // late message (the other's 70 lies within it).
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Waitall", 1, 1) == Approx(170 * ns));
+    CHECK(a.at("mpi_cls_count", kRegion + "/MPI_Waitall", 1, 1) == 1);
+    CHECK(a.at("comms_recv", kRegion + "/MPI_Waitall", 1, 1) == 2);
+}
+
 TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "[openmp]") {
     // Rank 0 sends three messages of tag 7 to rank 1: its master 8 bytes in
     // 210-220, its worker 16 bytes in 300-310, its master 24 bytes in
