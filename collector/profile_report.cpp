@@ -21,6 +21,7 @@ Paradigm paradigm_of(OTF2_Paradigm paradigm) {
         case OTF2_PARADIGM_COMPILER: return Paradigm::Compiler;
         case OTF2_PARADIGM_MPI: return Paradigm::Mpi;
         case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return Paradigm::MeasurementSystem;
+        case OTF2_PARADIGM_OPENMP: return Paradigm::OpenMp;
         default: return Paradigm::Other;
     }
 }
@@ -70,13 +71,30 @@ std::vector<CallPathId> merge_tree(CallTree& global, const UnifiedDefinitions& d
 
 using metrics::Metric;
 
-// The classes of time a profile can tell apart: each region's exclusive
-// time goes to the class time_category() gives it, as in the analyzer's
-// reports. The wait-state patterns below them need the trace.
+// The classes of time every profile has, whatever its program called:
+// computation, overhead and the MPI classes of point-to-point and
+// collective communication, so that profiles of different programs
+// compare class by class.
 constexpr std::array kTimeClasses{Metric::Comp,          Metric::Overhead,          Metric::Mpi,
                                   Metric::MpiInitExit,   Metric::MpiMgmtComm,       Metric::MpiMgmtFile,
                                   Metric::MpiSyncCollective, Metric::MpiPoint2Point, Metric::MpiCollective,
                                   Metric::MpiIoIndividual, Metric::MpiIoCollective};
+
+// The class of each region's exclusive time, as time_category() gives it
+// in the analyzer's reports (one-sided communication, MPI-IO, ...). The
+// wait-state patterns below the classes need the trace.
+std::vector<Metric> region_time_classes(const UnifiedDefinitions& defs) {
+    std::vector<Metric> classes;
+    for (const RegionDef& r : defs.regions) {
+        Region region;
+        region.name = r.name;
+        region.canonical_name = r.canonical_name;
+        region.paradigm = paradigm_of(r.paradigm);
+        region.role = role_of(r.role);
+        classes.push_back(time_category(region));
+    }
+    return classes;
+}
 
 struct ProfileMetrics {
     // By metrics::Metric: the time metrics of the analyzer's tree a profile
@@ -85,14 +103,16 @@ struct ProfileMetrics {
     cube::MetricIndex visits, min_time, max_time, bytes_sent, bytes_received, trace_events;
 };
 
-// The time tree below `time`, named as the analyzer's reports name it, so
-// that `hindsight-report --diff` compares a profile with an analysis class
-// by class.
-void add_time_tree(cube::Report& report, ProfileMetrics& m) {
+// The time tree below `time` (kTimeClasses and the regions' `classes`),
+// named as the analyzer's reports name it, so that `hindsight-report
+// --diff` compares a profile with an analysis class by class.
+void add_time_tree(cube::Report& report, ProfileMetrics& m, const std::vector<Metric>& classes) {
     std::array<bool, metrics::kMetricCount> wanted{};
-    for (Metric leaf : kTimeClasses) {
+    const auto want = [&](Metric leaf) {
         for (std::optional<Metric> at = leaf; at; at = metrics::info(*at).parent) wanted[static_cast<std::size_t>(*at)] = true;
-    }
+    };
+    for (Metric leaf : kTimeClasses) want(leaf);
+    for (Metric leaf : classes) want(leaf);
     m.time_tree.fill(cube::kNone);
     for (const metrics::MetricInfo& row : metrics::metric_table()) {  // parents first
         if (!wanted[static_cast<std::size_t>(row.metric)]) continue;
@@ -106,14 +126,14 @@ void add_time_tree(cube::Report& report, ProfileMetrics& m) {
 // Score-P's profile metrics, under its names, so that scripts and the Cube
 // browser treat the profile as one of Score-P's; its `time` split as the
 // analyzer splits it.
-ProfileMetrics add_metrics(cube::Report& report) {
+ProfileMetrics add_metrics(cube::Report& report, const std::vector<Metric>& classes) {
     using cube::DataType;
     const auto add = [&](const char* name, const char* display, const char* unit, const char* description,
                          DataType type) {
         return report.add_metric({name, display, unit, description, "", type, cube::kNone});
     };
     ProfileMetrics m{};
-    add_time_tree(report, m);
+    add_time_tree(report, m, classes);
     m.visits = add("visits", "Visits", "occ", "Number of visits of each call path", DataType::Uint64);
     m.min_time = add("min_time", "Minimum Inclusive Time", "sec", "Shortest visit of each call path, callees included",
                      DataType::MinDouble);
@@ -178,19 +198,11 @@ RankProfile deserialize_profile(std::span<const std::byte> bytes, int rank) {
 cube::Report profile_report(const UnifiedDefinitions& defs, const std::vector<RankProfile>& ranks) {
     cube::Report report;
     report.set_attribute("Creator", "Hindsight " + std::string(kVersion) + " (profile)");
-    const ProfileMetrics metric = add_metrics(report);
+    const std::vector<Metric> classes = region_time_classes(defs);
+    const ProfileMetrics metric = add_metrics(report, classes);
     // The time metric of each region's exclusive time.
     std::vector<cube::MetricIndex> time_of_region;
-    for (const RegionDef& r : defs.regions) {
-        Region region;
-        region.name = r.name;
-        region.canonical_name = r.canonical_name;
-        region.paradigm = paradigm_of(r.paradigm);
-        region.role = role_of(r.role);
-        const cube::MetricIndex time = metric.time_tree[static_cast<std::size_t>(time_category(region))];
-        // A class kTimeClasses lacks would be a new one of time_category(): its time stays in `time`.
-        time_of_region.push_back(time != cube::kNone ? time : metric.time_tree[static_cast<std::size_t>(Metric::Time)]);
-    }
+    for (const Metric c : classes) time_of_region.push_back(metric.time_tree[static_cast<std::size_t>(c)]);
     for (const RegionDef& r : defs.regions) {
         cube::Region region;
         region.name = r.name;

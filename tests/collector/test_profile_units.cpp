@@ -197,6 +197,41 @@ TEST_CASE("the ranks' profiles make one report and one communicator table", "[co
     CHECK(by_name["MPI_Allreduce"]->seconds == (30 + 15) * spt);
 }
 
+TEST_CASE("a profile splits one-sided communication into its classes, as an analysis does", "[collector][profile]") {
+    // One rank: program [0, 100]: MPI_Win_fence [10, 30], MPI_Put [40, 45].
+    UnifiedDefinitions defs;
+    defs.regions = {{"app", "/bin/app", OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""},
+                    {"MPI_Win_fence", "MPI_Win_fence", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI, "MPI"},
+                    {"MPI_Put", "MPI_Put", OTF2_REGION_ROLE_RMA, OTF2_PARADIGM_MPI, "MPI"}};
+    defs.groups = {{OTF2_GROUP_TYPE_COMM_LOCATIONS, {0}, OTF2_PARADIGM_MPI, ""}};
+    defs.nodes = {"n1"};
+    defs.node_of_rank = {0};
+    defs.region_maps = {{0, 1, 2}};
+    defs.comm_maps = {{}};
+    CallPathProfile p;
+    p.enter(0, 0);
+    p.enter(1, 10);
+    p.leave(30);
+    p.enter(2, 40);
+    p.leave(45);
+    p.leave(100);
+    const hindsight::cube::Report report = profile_report(defs, {rank_profile(p, 1.0)});
+    const auto value = [&](const char* metric, std::initializer_list<std::string> path) {
+        const auto m = report.find_metric(metric);
+        REQUIRE(m != hindsight::cube::kNone);
+        const auto c = report.find_cnode(path);
+        REQUIRE(c != hindsight::cube::kNone);
+        return report.value(m, c, 0);
+    };
+    // The fence is active target synchronization, the put one-sided
+    // communication, not the barrier class or MPI time of no class.
+    CHECK(value("mpi_rma_sync_active", {"app", "MPI_Win_fence"}) == 20);
+    CHECK(value("mpi_synchronization", {"app", "MPI_Win_fence"}) == 0);
+    CHECK(value("mpi_rma_communication", {"app", "MPI_Put"}) == 5);
+    CHECK(value("time", {"app", "MPI_Put"}) == 0);
+    CHECK(value("mpi", {"app", "MPI_Put"}) == 0);
+}
+
 TEST_CASE("a profile naming regions its rank never defined is refused", "[collector][profile]") {
     UnifiedDefinitions defs;
     defs.regions = {{"app", "/bin/app", OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, ""}};
