@@ -8,6 +8,7 @@
 
 #include <sys/wait.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -105,6 +106,22 @@ Analysis analyse(const TraceBuilder& t) {
     return a;
 }
 
+
+// MPI_COMM_WORLD of 2 ranks in the profile per communicator.
+const std::string kWorldColumns = ",MPI_COMM_WORLD,2,none,0,";
+
+// A row of the profile per communicator (Analysis::operation_row) against
+// the one expected: operations, calls, time (ns), waiting (ns), bytes sent
+// and received.
+void check_row(const std::vector<double>& row, const std::array<double, 6>& expected) {
+    REQUIRE(row.size() == 6);
+    CHECK(row[0] == expected[0]);
+    CHECK(row[1] == expected[1]);
+    CHECK(row[2] == Approx(expected[2] * ns));
+    CHECK(row[3] == Approx(expected[3] * ns));
+    CHECK(row[4] == expected[4]);
+    CHECK(row[5] == expected[5]);
+}
 
 constexpr const char* kIdleAdvice =
     "    advice: parallelize the master's work there, or run fewer threads per rank and more ranks\n";
@@ -429,26 +446,12 @@ TEST_CASE("OpenMP: the profile per communicator and the matrix of a hybrid run",
     t.rank(1).recv(2000, 3100, 0, 0, 8).finalize(3200, 3300).leave(3300);
     const Analysis a = analyse(t);
     CHECK(a.warnings == "none");
-    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
     INFO(a.communicators_csv);
     CHECK(a.communicators_csv.rfind("communicator_id,communicator,size,topology,reorder,operation,operations,calls,"
                                     "time_s,waiting_s,bytes_sent,bytes_received\n",
                                     0) == 0);
-    const std::vector<double> send = a.operation_row(world, "MPI_Send"), recv = a.operation_row(world, "MPI_Recv");
-    REQUIRE(send.size() == 6);
-    REQUIRE(recv.size() == 6);
-    CHECK(send[0] == 1);
-    CHECK(send[1] == 1);
-    CHECK(send[2] == Approx(100 * ns));
-    CHECK(send[3] == 0);
-    CHECK(send[4] == 8);
-    CHECK(send[5] == 0);
-    CHECK(recv[0] == 1);
-    CHECK(recv[1] == 1);
-    CHECK(recv[2] == Approx(1100 * ns));
-    CHECK(recv[3] == Approx(1000 * ns));
-    CHECK(recv[4] == 0);
-    CHECK(recv[5] == 8);
+    check_row(a.operation_row(kWorldColumns, "MPI_Send"), {1, 1, 100, 0, 8, 0});
+    check_row(a.operation_row(kWorldColumns, "MPI_Recv"), {1, 1, 1100, 1000, 0, 8});
     CHECK(a.communicators_csv.find("team") == std::string::npos);
     // The matrix: one message of 8 bytes from rank 0 to rank 1, nothing
     // else between the two ranks' masters.
@@ -603,20 +606,10 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     CHECK(a.at("bytes_rcvd", kRegion + "/MPI_Irecv", 1, 1) == 0);
     // The profile per communicator: the worker's reduction is a call of 20
     // ns, no operation of rank 1 (rank 0 of the communicator counts
-    // operations, and made none); the receives waited 80 and 100.
-    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
+    // operations, and made none); the two receives of 200 ns waited 80 and 100.
     INFO(a.communicators_csv);
-    const std::vector<double> reduce = a.operation_row(world, "MPI_Reduce"), recv = a.operation_row(world, "MPI_Recv");
-    REQUIRE(reduce.size() == 6);
-    CHECK(reduce[0] == 0);
-    CHECK(reduce[1] == 1);
-    CHECK(reduce[2] == Approx(20 * ns));
-    CHECK(reduce[4] == 16);
-    CHECK(reduce[5] == 32);
-    REQUIRE(recv.size() == 6);
-    CHECK(recv[1] == 2);
-    CHECK(recv[3] == Approx(180 * ns));
-    CHECK(recv[5] == 96);
+    check_row(a.operation_row(kWorldColumns, "MPI_Reduce"), {0, 1, 20, 0, 16, 32});
+    check_row(a.operation_row(kWorldColumns, "MPI_Recv"), {2, 2, 400, 180, 0, 96});
     // The matrix: rank 0's two messages (64 and 32 bytes) to rank 1; the
     // reduction's bytes stay at its root, rank 1 itself.
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,2,96,0]]") != std::string::npos);
@@ -695,20 +688,9 @@ TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "
     // The profile per communicator counts every thread's calls: 3 sends of
     // 10 ns each (48 bytes), 3 receives of 20, 70 and 40 ns that waited
     // 5, 50 and 20.
-    const std::string world = ",MPI_COMM_WORLD,2,none,0,";
     INFO(a.communicators_csv);
-    const std::vector<double> send = a.operation_row(world, "MPI_Send"), recv = a.operation_row(world, "MPI_Recv");
-    REQUIRE(send.size() == 6);
-    REQUIRE(recv.size() == 6);
-    CHECK(send[0] == 3);
-    CHECK(send[1] == 3);
-    CHECK(send[2] == Approx(30 * ns));
-    CHECK(send[4] == 48);
-    CHECK(recv[0] == 3);
-    CHECK(recv[1] == 3);
-    CHECK(recv[2] == Approx(130 * ns));
-    CHECK(recv[3] == Approx(75 * ns));
-    CHECK(recv[5] == 48);
+    check_row(a.operation_row(kWorldColumns, "MPI_Send"), {3, 3, 30, 0, 48, 0});
+    check_row(a.operation_row(kWorldColumns, "MPI_Recv"), {3, 3, 130, 75, 0, 48});
     // The matrix: three messages of 48 bytes from rank 0 to rank 1.
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,3,48,0]]") != std::string::npos);
 }
