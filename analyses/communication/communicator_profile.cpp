@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "analyses/wait_states/thread_message_wait_states.hpp"
+#include "analyses/thread_message_waits.hpp"
 
 namespace hindsight::analyses {
 namespace {

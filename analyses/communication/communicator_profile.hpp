@@ -50,7 +50,7 @@ using CommunicatorProfile = std::vector<CommOperationStats>;
 // that completed them, and no time (their initiating call returns at once).
 // On a hybrid rank the worker threads' MPI calls count alike, and the
 // messages with a worker on either side, which pairing matched outside the
-// store, with their waits (thread_message_wait_states.hpp).
+// store, with their waits (thread_message_waits.hpp).
 // `slots` numbers the trace's messages (which are sends).
 CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                                          const WaitStateMap& waits);

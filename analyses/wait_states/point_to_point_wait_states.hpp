@@ -40,7 +40,7 @@
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/polling_calls.hpp"
-#include "analyses/wait_states/message_calls.hpp"
+#include "analyses/message_calls.hpp"
 #include "replay/observer.hpp"
 
 namespace hindsight::analyses {

@@ -1,0 +1,37 @@
+// The wait states of the messages with an OpenMP worker thread on either
+// side, which pairing matched outside the replay
+// (replay/thread_message_pairing.hpp), on the thread that sent or received
+// each (trace::ThreadStreams::paired), from what pairing told each side of
+// the other:
+//  - a receive completed by a call that waits for it (not MPI_Test*), the
+//    master's or a worker's, waited as a Late Sender from the call's entry
+//    until the send's call was entered, at most until the receive's record;
+//    of a call that completes several (MPI_Waitall & co.), as in the
+//    replay's analysis, only the longest such wait counts;
+//  - a blocking send that can wait for its receiver (MPI_Send, MPI_Ssend,
+//    message_calls.hpp) and was still running when its receive was posted
+//    waited as a Late Receiver from its entry until then;
+// Not yet analyzed of these messages: the Late Sender of receives that a
+// polling loop completed, messages in wrong order, and the delay costs and
+// critical path of their waits (doc/analyzer.md, MPI on worker threads). A
+// master's MPI_Waitall that completed messages of the replay too keeps the
+// replay's longest wait only.
+#pragma once
+
+#include <vector>
+
+#include "analyses/patterns.hpp"
+#include "trace/local_trace.hpp"
+
+namespace hindsight::analyses {
+
+// The wait state of one of these messages on this side: a receive's Late
+// Sender, a send's Late Receiver; ticks 0 where it did not wait.
+struct MessageWait {
+    WaitPattern pattern = WaitPattern::None;
+    Ticks ticks = 0;
+};
+// By trace.threads.paired.
+std::vector<MessageWait> thread_message_waits(const trace::LocalTrace& trace);
+
+}  // namespace hindsight::analyses
