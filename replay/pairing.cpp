@@ -9,6 +9,7 @@
 #include "replay/message_order.hpp"
 #include "replay/rank_agreement.hpp"
 #include "replay/stream_pairing.hpp"
+#include "replay/thread_collective_pairing.hpp"
 #include "replay/thread_message_pairing.hpp"
 
 namespace hindsight::replay {
@@ -107,9 +108,12 @@ Pairing pair_traces(trace::LocalTrace& trace, trace::MessageSlots& slots, MPI_Co
     if (result.problem) return result;
 
     UnpairedTally found;
-    // The messages with a worker thread on either side first: the master's
-    // among them leave the store, so that the masters' streams pair alone.
-    leave_out(trace, slots, pair_thread_messages(trace, slots, world, watch, found), {});
+    // What worker threads took part in first: the master's messages paired
+    // with a worker's leave the store, so that the masters' streams pair
+    // alone, and so do the master's collectives where another member's
+    // worker made its part, so that the others of their communicators agree.
+    const std::vector<bool> with_workers = pair_thread_messages(trace, slots, world, watch, found);
+    leave_out(trace, slots, with_workers, leave_out_worker_collectives(trace, world, watch));
     std::vector<bool> messages;
     pair_streams(trace, slots, world, watch, messages, found);
     const std::vector<bool> collectives = pair_collectives(trace, world, watch, found);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "trace/event_store_builder.hpp"
+
 namespace hindsight::trace {
 namespace {
 
@@ -93,6 +95,10 @@ void leave_out(LocalTrace& trace, const std::vector<bool>& messages, const std::
         c.call_enter = moved(c.call_enter);
         c.starting_call = moved(c.starting_call);
     }
+    // The operations kept are numbered among themselves: where every member
+    // leaves out the same operations (those an OpenMP worker made), the
+    // numbers of the others agree again.
+    number_starts(trace.collectives);
     for (FileTransfer& t : trace.file_transfers) t.call_enter = moved(t.call_enter);
     trace.rma.move_calls(moved);
     // Ordered by message index, which the renumbering keeps in order.

@@ -168,11 +168,13 @@ struct WorkerSink : CallbackGuard {
         return t;
     }
     // A collective operation's end, with what it moved.
-    void collective(OTF2_CollectiveOp op, OTF2_CommRef comm_ref, std::uint32_t root, std::uint64_t sent,
-                    std::uint64_t received) {
+    void collective(std::uint64_t time, OTF2_CollectiveOp op, OTF2_CommRef comm_ref, std::uint32_t root,
+                    std::uint64_t sent, std::uint64_t received) {
         ++mpi_records;
         ++unpaired_records;
+        const Ticks at = corrected(time);
         ThreadTransfer& t = file_transfer(ThreadTransfer::Kind::Collective, comm_ref);
+        t.time = at;
         t.sent = sent;
         t.received = received;
         t.op = collective_op_from_otf2(op);
@@ -314,14 +316,14 @@ otf2::EvtCallbacks worker_callbacks() {
             return worker(ud).guarded([&] { worker(ud).nonblocking_receive(t, comm, from, tag, bytes, request); });
         });
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
-            return worker(ud).guarded([&] { worker(ud).collective(op, comm, root, sent, received); });
+            return worker(ud).guarded([&] { worker(ud).collective(t, op, comm, root, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_CollectiveOp op,
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).collective(op, comm, root, sent, received); });
+            return worker(ud).guarded([&] { worker(ud).collective(t, op, comm, root, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
@@ -386,7 +388,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +
                                std::to_string(with_unpaired) +
                                " OpenMP worker thread(s) are not paired (their calls' time, visits and bytes are "
-                               "booked on the threads, their wait states are not analyzed)");
+                               "booked on the threads; these operations are left out on every member of their "
+                               "communicator)");
     return streams;
 }
 

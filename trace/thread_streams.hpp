@@ -56,8 +56,8 @@ struct ThreadTransfer {
     CommId comm = kNoId;
     Ticks call_enter = 0;        // when the call holding the record was entered
     Ticks call_leave = 0;        // ... and left
-    // Sends and receives:
     Ticks time = 0;              // the record's time
+    // Sends and receives:
     std::int32_t peer = -1;      // the partner's world rank
     std::uint32_t tag = 0;
     // A receive: when it was posted, by the call itself or by the MPI_Irecv

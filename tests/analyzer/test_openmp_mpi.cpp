@@ -506,7 +506,8 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     const Analysis a = analyse(t);
     CHECK(a.warnings ==
           "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits "
-          "and bytes are booked on the threads, their wait states are not analyzed); "
+          "and bytes are booked on the threads; these operations are left out on every member of their "
+          "communicator); "
           "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
           "of the OpenMP barrier analysis");
     CHECK(a.total("omp_ebarrier_wait") == 0);
@@ -695,21 +696,34 @@ TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,3,48,0]]") != std::string::npos);
 }
 
-TEST_CASE("OpenMP: a collective a worker made is left out on the other ranks, with a warning", "[openmp]") {
+TEST_CASE("OpenMP: a collective a worker made is left out on every member, its communicator's others stay",
+          "[openmp]") {
     // Two ranks of two threads; in the region (200-600) rank 0's worker
-    // calls MPI_Barrier 300-400, rank 1's master 250-450. Rank 0's master
-    // never records the barrier, so rank 1's cannot pair: the analysis
-    // ends with a report and warnings, the worker keeps its barrier's time.
+    // calls MPI_Barrier 300-400, rank 1's master 250-450: the second
+    // collective of MPI_COMM_WORLD on both ranks, after MPI_Init. After the
+    // region (joined at 600) both masters call MPI_Barrier, rank 0 in
+    // 620-690, rank 1 in 650-690, and finalize in 700-710.
     TraceBuilder t = two_ranks_in_a_region();
     t.thread(0, 1).barrier(300, 400);
     t.rank(1).barrier(250, 450);
-    end_the_region(t);
+    const Ticks barrier_entry[] = {620, 650};
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).barrier(barrier_entry[r], 690).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
     const Analysis a = analyse(t);
     // MPI_COLLECTIVE_BEGIN and _END on rank 0's worker.
     CHECK(a.warnings.find("rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired") !=
           std::string::npos);
     CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
     CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 0, 1) == 1);
+    // Rank 1's part of it is left out: no wait there.
+    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 1, 0) == 0);
+    CHECK(a.at("time", kRegion + "/MPI_Barrier", 1, 0) == Approx(200 * ns));
+    // The other collectives of MPI_COMM_WORLD still pair: at the barrier
+    // after the region rank 0 waits for rank 1 from 620 to 650.
+    CHECK(a.at("mpi_barrier_wait", "main/MPI_Barrier", 0, 0) == Approx(30 * ns));
+    CHECK(a.warnings.find("collective operations on MPI_COMM_WORLD") == std::string::npos);
 }
 
 namespace {

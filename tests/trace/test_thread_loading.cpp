@@ -156,7 +156,8 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
           "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits "
-          "and bytes are booked on the threads, their wait states are not analyzed)");
+          "and bytes are booked on the threads; these operations are left out on every member of their "
+          "communicator)");
     // The worker's MPI_Send visit itself is kept, below its region, and
     // what it sent is filed under it, with its partner (world rank 1),
     // communicator, tag and times.

@@ -1,0 +1,31 @@
+// The collective operations OpenMP worker threads made, which the replay
+// cannot pair (it walks the masters' event stores only): MPI lets one thread
+// of a process at a time into a collective on a communicator, and starts a
+// communicator's collectives in the same order on every member, so the
+// k-th collective of a communicator on one rank, whichever thread made it,
+// is the k-th on every other member. A rank's collectives of each
+// communicator on all its threads are merged in time order; the positions
+// a worker's collective holds on any member are left out on every member,
+// so that the masters' remaining collectives of the communicator agree and
+// are analyzed (collective_pairing.hpp). Without this, one worker's
+// collective would leave out all of its communicator's collectives.
+//
+// Costs one all-gather of the positions when no rank has a worker's
+// collective (an empty one).
+#pragma once
+
+#include <vector>
+
+#include <mpi.h>
+
+#include "trace/local_trace.hpp"
+#include "replay/progress_watch.hpp"
+
+namespace hindsight::replay {
+
+// Collective over `world` (rank r holds trace rank r). Returns, by index in
+// the collective table, the master's collectives that stand where another
+// member's worker made its part of the operation.
+std::vector<bool> leave_out_worker_collectives(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
+
+}  // namespace hindsight::replay
