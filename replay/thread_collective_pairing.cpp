@@ -5,7 +5,10 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <utility>
 #include <vector>
+
+#include "replay/list_exchange.hpp"
 
 namespace hindsight::replay {
 namespace {
@@ -13,7 +16,7 @@ namespace {
 // One of this rank's collectives on a communicator.
 struct Operation {
     Ticks time = 0;            // when its call ended
-    std::uint32_t thread = 0;  // 0: the master, `index` into trace.collectives
+    std::uint32_t thread = 0;  // 0: the master, `index` into trace.collectives; else into its transfers
     std::uint32_t index = 0;
     auto order() const { return std::tie(time, thread, index); }
 };
@@ -55,10 +58,12 @@ using Sequences = std::map<CommId, std::vector<Operation>>;
 void fill(const trace::LocalTrace& trace, Sequences& sequences) {
     const auto& threads = trace.threads.threads;
     for (std::uint32_t t = 1; t < threads.size(); ++t)
-        for (const trace::ThreadTransfer& x : threads[t].transfers)
+        for (std::uint32_t i = 0; i < threads[t].transfers.size(); ++i) {
+            const trace::ThreadTransfer& x = threads[t].transfers[i];
             if (const auto found = sequences.find(x.comm);
                 found != sequences.end() && x.kind == trace::ThreadTransfer::Kind::Collective)
-                found->second.push_back({x.time, t, 0});
+                found->second.push_back({x.time, t, i});
+        }
     for (std::uint32_t c = 0; c < trace.collectives.size(); ++c) {
         const trace::Collective& coll = trace.collectives[c];
         const auto found = sequences.find(coll.comm);
@@ -70,10 +75,81 @@ void fill(const trace::LocalTrace& trace, Sequences& sequences) {
                   [](const Operation& a, const Operation& b) { return a.order() < b.order(); });
 }
 
+// This rank's part in the operation `o`.
+trace::ThreadCollectivePart part_of(const trace::LocalTrace& trace, const Operation& o) {
+    trace::ThreadCollectivePart part;
+    part.thread = o.thread;
+    if (o.thread == 0) {
+        const trace::Collective& c = trace.collectives[o.index];
+        const trace::Event& enter = trace.events[c.call_enter];
+        part.cnode = enter.cnode;
+        part.comm = c.comm;
+        part.op = c.op;
+        part.root = c.root;
+        part.call_enter = enter.time;
+        part.arrival = c.begin != trace::Collective::kNoBegin ? c.begin : enter.time;
+        part.end = trace.events[enter.ref].time;
+        part.sent = c.bytes_sent;
+        part.received = c.bytes_received;
+    } else {
+        const trace::ThreadTransfer& x = trace.threads.threads[o.thread].transfers[o.index];
+        part.cnode = x.cnode;
+        part.comm = x.comm;
+        part.op = x.op;
+        part.root = x.root;
+        part.call_enter = part.arrival = x.call_enter;
+        part.end = x.call_leave;
+        part.sent = x.sent;
+        part.received = x.received;
+    }
+    return part;
+}
+
+// What a member tells the others of its part at one position.
+struct PartNote {
+    Ticks arrival = 0;
+    Ticks end = 0;
+    CommId comm = kNoId;
+    std::uint32_t position = 0;
+    std::int32_t member = -1;  // its rank in the communicator
+    std::uint32_t unused = 0;
+};
+
+// Every member of each part's communicator learns every other's arrival
+// and end; each part keeps the latest arrival and the earliest end.
+void tell_members(const trace::LocalTrace& trace, std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart>& parts,
+                  MPI_Comm world, ProgressWatch& watch) {
+    int size = 0;
+    MPI_Comm_size(world, &size);
+    std::vector<std::vector<PartNote>> outgoing(static_cast<std::size_t>(size));
+    for (const auto& [key, part] : parts) {
+        const std::vector<int> members = trace.definitions.world_ranks(key.first);
+        const auto me = std::find(members.begin(), members.end(), trace.rank);
+        if (me == members.end()) continue;
+        const PartNote note{part.arrival, part.end, key.first, key.second, static_cast<std::int32_t>(me - members.begin()), 0};
+        for (const int m : members)
+            if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);
+    }
+    for (auto& [key, part] : parts) {
+        part.last_arrival = part.arrival;
+        part.first_end = part.end;
+    }
+    for (const std::vector<PartNote>& notes : exchange_lists(outgoing, world, watch))
+        for (const PartNote& n : notes) {
+            const auto found = parts.find({n.comm, n.position});
+            if (found == parts.end()) continue;
+            trace::ThreadCollectivePart& part = found->second;
+            if (n.arrival > part.last_arrival || (n.arrival == part.last_arrival && (part.last_member < 0 || n.member < part.last_member))) {
+                part.last_arrival = n.arrival;
+                part.last_member = n.member;
+            }
+            part.first_end = std::min(part.first_end, n.end);
+        }
+}
+
 }  // namespace
 
-std::vector<bool> leave_out_worker_collectives(const trace::LocalTrace& trace, MPI_Comm world,
-                                               ProgressWatch& watch) {
+std::vector<bool> leave_out_worker_collectives(trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch) {
     Sequences own_comms;
     for (std::uint32_t t = 1; t < trace.threads.threads.size(); ++t)
         for (const trace::ThreadTransfer& x : trace.threads.threads[t].transfers)
@@ -89,11 +165,17 @@ std::vector<bool> leave_out_worker_collectives(const trace::LocalTrace& trace, M
     Sequences concerned;
     for (const WorkerPosition& p : all) concerned[p.comm];
     fill(trace, concerned);
+    // This rank's part at each position: out of the store if the master's.
+    std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart> parts;
     for (const WorkerPosition& p : all) {
         const std::vector<Operation>& operations = concerned[p.comm];
-        if (p.position < operations.size() && operations[p.position].thread == 0)
-            leave[operations[p.position].index] = true;
+        if (p.position >= operations.size() || parts.contains({p.comm, p.position})) continue;
+        const Operation& o = operations[p.position];
+        if (o.thread == 0) leave[o.index] = true;
+        parts[{p.comm, p.position}] = part_of(trace, o);
     }
+    tell_members(trace, parts, world, watch);
+    for (auto& [key, part] : parts) trace.threads.collective_parts.push_back(part);
     return leave;
 }
 

@@ -8,7 +8,9 @@
 // a worker's collective holds on any member are left out on every member,
 // so that the masters' remaining collectives of the communicator agree and
 // are analyzed (collective_pairing.hpp). Without this, one worker's
-// collective would leave out all of its communicator's collectives.
+// collective would leave out all of its communicator's collectives. The
+// members of each such operation then tell each other when they arrived
+// and ended, for its wait states (analyses/thread_collective_waits.hpp).
 //
 // Costs one all-gather of the positions when no rank has a worker's
 // collective (an empty one).
@@ -23,9 +25,11 @@
 
 namespace hindsight::replay {
 
-// Collective over `world` (rank r holds trace rank r). Returns, by index in
-// the collective table, the master's collectives that stand where another
-// member's worker made its part of the operation.
-std::vector<bool> leave_out_worker_collectives(const trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
+// Collective over `world` (rank r holds trace rank r). Fills
+// trace.threads.collective_parts with this rank's part at each such
+// position, and what the members told each other of theirs (when each
+// arrived and ended); returns, by index in the collective table, the
+// master's collectives among them, which the caller leaves out.
+std::vector<bool> leave_out_worker_collectives(trace::LocalTrace& trace, MPI_Comm world, ProgressWatch& watch);
 
 }  // namespace hindsight::replay

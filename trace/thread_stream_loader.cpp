@@ -387,9 +387,9 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +
                                std::to_string(with_unpaired) +
-                               " OpenMP worker thread(s) are not paired (their calls' time, visits and bytes are "
-                               "booked on the threads; these operations are left out on every member of their "
-                               "communicator)");
+                               " OpenMP worker thread(s) are not replayed (the replay leaves their operations out on "
+                               "every member; their waits are measured apart for barriers and n-to-n operations "
+                               "only, without delay costs or critical path)");
     return streams;
 }
 

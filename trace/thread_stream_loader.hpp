@@ -96,7 +96,7 @@ using LocalDefinitionsReader = ClockCorrection (*)(const otf2::Reader&, OTF2_Loc
 // receives and collectives are kept (ThreadStream::transfers), the messages
 // for pairing; their collective records are counted
 // (ThreadStreams::unpaired_worker_records), and stats gets a damage line
-// for them, since they are not paired.
+// for them, since the replay does not pair them.
 ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
                                   const MasterThreadRecords& master, std::span<const Location> workers,
                                   LocalDefinitionsReader read_local, LoadStats& stats);

@@ -46,7 +46,7 @@ struct ThreadEvent {
 // the rules of the master's message statistics; a send or receive also says
 // what pairing (replay/thread_message_pairing.hpp) needs to find its partner
 // and the Late Sender analysis to measure its wait. A worker's collectives
-// are not paired (doc/analyzer.md).
+// are not replayed (doc/analyzer.md).
 struct ThreadTransfer {
     enum class Kind : std::uint8_t { Send, Receive, Collective };
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record
@@ -91,6 +91,30 @@ struct ThreadPairedMessage {
     Ticks receive_posted = ThreadTransfer::kUnknownPosting;
 };
 
+// This rank's part in a collective operation that an OpenMP worker thread
+// of some member made, which pairing left out on every member
+// (replay/thread_collective_pairing.hpp): the worker's own part, or the
+// master's, taken out of the store, with what pairing learned of the other
+// members' parts, for the wait-state analysis of such operations
+// (analyses/thread_collective_waits.hpp).
+struct ThreadCollectivePart {
+    std::uint32_t thread = 0;        // this rank's thread (0: the master)
+    CallPathId cnode = kNoCallPath;  // the MPI call
+    CommId comm = kNoId;
+    CollectiveOp op = CollectiveOp::Other;
+    std::int32_t root = -1;          // the root's rank in `comm`; -1 when the operation has none
+    Ticks call_enter = 0;
+    Ticks arrival = 0;               // when its part began (Collective::begin, else the call's entry)
+    Ticks end = 0;                   // when the call ended
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+    // Over all members: the latest arrival and whose it was (a rank of
+    // `comm`), and the earliest end.
+    Ticks last_arrival = 0;
+    std::int32_t last_member = -1;
+    Ticks first_end = 0;
+};
+
 struct ThreadStream {
     LocationId location = 0;
     std::string name;           // as the trace names the location ("OMP thread 1")
@@ -110,6 +134,9 @@ struct ThreadStreams {
     // The rank's messages with a worker thread on at least one side, each
     // with its partner (filled by pairing, in no particular order).
     std::vector<ThreadPairedMessage> paired;
+    // Its parts in the collective operations worker threads made (filled
+    // by pairing).
+    std::vector<ThreadCollectivePart> collective_parts;
 
     bool empty() const { return threads.empty(); }
     std::size_t size() const { return threads.size(); }

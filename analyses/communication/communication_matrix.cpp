@@ -101,12 +101,16 @@ std::vector<TrafficCell> traffic_row(const trace::LocalTrace& trace, const trace
         }
     };
     for (const trace::Collective& coll : trace.collectives) add_collective(coll);
-    // The collectives of worker threads, which are not paired, by what
-    // each said it sent.
+    // The collectives of worker threads, which the replay does not pair, by
+    // what each said it sent, and the master's parts in collectives a worker
+    // of another member made, which pairing took out of the store.
     for (std::size_t t = 1; t < trace.threads.threads.size(); ++t)
         for (const trace::ThreadTransfer& x : trace.threads.threads[t].transfers)
             if (x.kind == trace::ThreadTransfer::Kind::Collective)
                 add_collective(trace::Collective{x.comm, x.root, x.sent, x.received, trace::kNoEvent, x.op});
+    for (const trace::ThreadCollectivePart& part : trace.threads.collective_parts)
+        if (part.thread == 0)
+            add_collective(trace::Collective{part.comm, part.root, part.sent, part.received, trace::kNoEvent, part.op});
     std::vector<TrafficCell> out;
     out.reserve(row.size());
     for (const auto& [to, c] : row) out.push_back(c);

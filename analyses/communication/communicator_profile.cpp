@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "analyses/thread_collective_waits.hpp"
 #include "analyses/thread_message_waits.hpp"
 
 namespace hindsight::analyses {
@@ -45,9 +46,10 @@ bool is_program_operation(trace::CollectiveOp op) {
 }
 
 // The MPI operations of a hybrid rank's worker threads (each call once,
-// at its first transfer), and the master's messages that pairing matched
-// with a worker's (trace::ThreadStreams::paired), which left the store:
-// their calls count where no message of the store counted them.
+// at its first transfer), and the master's messages and collective parts
+// that pairing matched with a worker's (trace::ThreadStreams::paired and
+// collective_parts), which left the store: their calls count where no
+// message of the store counted them; the waits of all of these.
 template <typename Entry>
 void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, Entry&& entry) {
     const auto& threads = trace.threads.threads;
@@ -66,6 +68,22 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
             s.bytes_sent += x.sent;
             s.bytes_received += x.received;
         }
+    }
+    // The collective operations a worker of some member made: the master's
+    // parts left the store, and every part has its wait.
+    const std::vector<CollectivePartWait> part_waits = thread_collective_waits(trace);
+    for (std::size_t i = 0; i < part_waits.size(); ++i) {
+        const trace::ThreadCollectivePart& part = trace.threads.collective_parts[i];
+        if (!is_program_operation(part.op)) continue;
+        CommOperationStats& s = entry(part.comm, part.cnode);
+        if (part.thread == 0) {
+            s.calls += 1;
+            s.time += part.end - part.call_enter;
+            if (first.is_first(part.comm)) s.operations += 1;
+            s.bytes_sent += part.sent;
+            s.bytes_received += part.received;
+        }
+        s.waiting += part_waits[i].timing.wait;
     }
     if (trace.threads.paired.empty()) return;
     // The master's calls the store's messages counted, by entry and path.

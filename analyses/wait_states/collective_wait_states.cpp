@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "analyses/collective_timing.hpp"
 #include "analyses/metric_claims.hpp"
 #include "analyses/patterns.hpp"
 #include "common/error.hpp"
@@ -128,13 +129,7 @@ replay::CollectiveTask CollectiveWaitStates::on_collective(const trace::EventVie
 
 void CollectiveWaitStates::settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end) {
     if (call.checks_clock && awaited_enter > call.end) facts_->collective_clock_violation();
-    // Clamped to the time in the call: with skewed clocks the awaited entry
-    // may seem to come after this rank's end.
-    const Ticks awaited = std::min(awaited_enter, call.end);
-    // Nobody can leave before the awaited rank entered.
-    const Ticks completion_start = std::max(first_end, awaited);
-    const Ticks wait = std::max<Ticks>(0, awaited - call.enter);
-    const Ticks completion = std::max<Ticks>(0, call.end - completion_start);
+    const auto [wait, completion] = collective_timing(call.enter, call.end, awaited_enter, first_end);
 
     const PatternInfo& pattern = pattern_info(call.pattern);
     // A wait the report does not show (at MPI_Init) is no wait state either:

@@ -4,19 +4,33 @@
 
 #include "analyses/message_counts.hpp"
 #include "analyses/metric_claims.hpp"
+#include "analyses/thread_collective_waits.hpp"
 #include "analyses/thread_message_waits.hpp"
 
 namespace hindsight::analyses {
 
 void book_thread_messages(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+    const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
     for (std::size_t i = 0; i < waits.size(); ++i) {
         const trace::ThreadPairedMessage& m = trace.threads.paired[i];
-        LocalCube& cube = m.thread == 0 ? master : workers[m.thread - 1];
+        LocalCube& cube = cube_of(m.thread);
         if (m.thread == 0) count_message(cube, m.cnode, m.bytes, m.send);
         if (waits[i].ticks == 0) continue;
         claim_time(cube, trace, *pattern_info(waits[i].pattern).wait, m.cnode, waits[i].ticks);
         claim_message_count(cube, waits[i].pattern, m.cnode, m.bytes == 0);
+    }
+    const std::vector<CollectivePartWait> parts = thread_collective_waits(trace);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const trace::ThreadCollectivePart& part = trace.threads.collective_parts[i];
+        LocalCube& cube = cube_of(part.thread);
+        if (part.thread == 0) count_collective(cube, part.cnode, part.sent, part.received);
+        if (parts[i].pattern == WaitPattern::None) continue;
+        const PatternInfo& pattern = pattern_info(parts[i].pattern);
+        if (pattern.wait && parts[i].timing.wait > 0)
+            claim_time(cube, trace, *pattern.wait, part.cnode, parts[i].timing.wait);
+        if (pattern.completion && parts[i].timing.completion > 0)
+            claim_time(cube, trace, *pattern.completion, part.cnode, parts[i].timing.completion);
     }
 }
 

@@ -1,11 +1,16 @@
-// The messages with an OpenMP worker thread on either side, which pairing
-// matched outside the replay (replay/thread_message_pairing.hpp), booked on
-// the thread that sent or received each (trace::ThreadStreams::paired):
-//  - a master's message counts there (synchronization or communication,
-//    and its bytes), since it left the store the forward pass counts; a
-//    worker's counts in the worker's profile (thread_profile.hpp);
-//  - its wait state (thread_message_waits.hpp), with its count as a late
-//    message, as the forward pass books them.
+// What worker threads took part in, which pairing handled outside the
+// replay, booked on the thread that took part:
+//  - the messages with a worker thread on either side
+//    (replay/thread_message_pairing.hpp, trace::ThreadStreams::paired): a
+//    master's message counts there (synchronization or communication, and
+//    its bytes), since it left the store the forward pass counts; a
+//    worker's counts in the worker's profile (thread_profile.hpp); the
+//    wait state of each (thread_message_waits.hpp), with its count as a
+//    late message, as the forward pass books them;
+//  - the collective operations a worker of some member made
+//    (replay/thread_collective_pairing.hpp,
+//    trace::ThreadStreams::collective_parts): a master's part counts there
+//    likewise; the wait and completion of each (thread_collective_waits.hpp).
 #pragma once
 
 #include <span>

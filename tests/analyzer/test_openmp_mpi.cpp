@@ -505,9 +505,9 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     t.thread(0, 1).team_begin(0).enter(0, "!$omp parallel").barrier(5, 6).leave(30).team_end(30);
     const Analysis a = analyse(t);
     CHECK(a.warnings ==
-          "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits "
-          "and bytes are booked on the threads; these operations are left out on every member of their "
-          "communicator); "
+          "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed (the replay leaves their "
+          "operations out on every member; their waits are measured apart for barriers and n-to-n operations only, "
+          "without delay costs or critical path); "
           "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
           "of the OpenMP barrier analysis");
     CHECK(a.total("omp_ebarrier_wait") == 0);
@@ -567,7 +567,7 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     const Analysis a = analyse(t);
     // Rank 1's worker: the reduction's MPI_COLLECTIVE_BEGIN and _END; the
     // receive without a send. Nothing else is left out.
-    CHECK(a.warnings.find("rank 1: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired") !=
+    CHECK(a.warnings.find("rank 1: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
           std::string::npos);
     CHECK(a.warnings.find("rank 0:") == std::string::npos);
     CHECK(a.warnings.find("1 receive of rank 1 from rank 0 has no matching send (at " + kRegion + "/MPI_Wait)") !=
@@ -696,34 +696,51 @@ TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,3,48,0]]") != std::string::npos);
 }
 
-TEST_CASE("OpenMP: a collective a worker made is left out on every member, its communicator's others stay",
+TEST_CASE("OpenMP: a collective a worker made is measured apart on every member, its communicator's others stay",
           "[openmp]") {
     // Two ranks of two threads; in the region (200-600) rank 0's worker
     // calls MPI_Barrier 300-400, rank 1's master 250-450: the second
-    // collective of MPI_COMM_WORLD on both ranks, after MPI_Init. After the
-    // region (joined at 600) both masters call MPI_Barrier, rank 0 in
-    // 620-690, rank 1 in 650-690, and finalize in 700-710.
+    // collective of MPI_COMM_WORLD on both ranks, after MPI_Init. Then both
+    // workers reduce 8 bytes with MPI_Allreduce, rank 0's in 450-500, rank
+    // 1's in 470-520. After the region (joined at 600) both masters call
+    // MPI_Barrier, rank 0 in 620-690, rank 1 in 650-690, and finalize in
+    // 700-710.
     TraceBuilder t = two_ranks_in_a_region();
-    t.thread(0, 1).barrier(300, 400);
+    t.thread(0, 1).barrier(300, 400).allreduce(450, 500, 8);
     t.rank(1).barrier(250, 450);
+    t.thread(1, 1).allreduce(470, 520, 8);
     const Ticks barrier_entry[] = {620, 650};
     for (int r = 0; r < 2; ++r) {
         t.rank(r).leave(600).team_end(600).join(600).barrier(barrier_entry[r], 690).finalize(700, 710).leave(710);
         t.thread(r, 1).leave(600).team_end(600);
     }
     const Analysis a = analyse(t);
-    // MPI_COLLECTIVE_BEGIN and _END on rank 0's worker.
-    CHECK(a.warnings.find("rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired") !=
+    // MPI_COLLECTIVE_BEGIN and _END of each.
+    CHECK(a.warnings.find("rank 0: 4 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
           std::string::npos);
+    CHECK(a.warnings.find("rank 1: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
+          std::string::npos);
+    CHECK(a.warnings.find("collective operations on MPI_COMM_WORLD") == std::string::npos);
     CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
     CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 0, 1) == 1);
-    // Rank 1's part of it is left out: no wait there.
-    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 1, 0) == 0);
-    CHECK(a.at("time", kRegion + "/MPI_Barrier", 1, 0) == Approx(200 * ns));
+    CHECK(a.at("syncs_coll", kRegion + "/MPI_Barrier", 1, 0) == 1);
+    // The barrier in the region: both were inside from 300 (the worker's
+    // arrival, the last) to 400 (its end, the first). Rank 1's master
+    // waited 250-300 and completed 400-450 after the worker had left.
+    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 1, 0) == Approx(50 * ns));
+    CHECK(a.at("mpi_barrier_completion", kRegion + "/MPI_Barrier", 1, 0) == Approx(50 * ns));
+    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 0, 1) == 0);
+    // The reduction: rank 0's worker waited 450-470 for rank 1's; rank 1's
+    // completed 500-520 after rank 0's had left.
+    CHECK(a.at("mpi_wait_nxn", kRegion + "/MPI_Allreduce", 0, 1) == Approx(20 * ns));
+    CHECK(a.at("mpi_nxn_completion", kRegion + "/MPI_Allreduce", 1, 1) == Approx(20 * ns));
+    CHECK(a.at("mpi_wait_nxn", kRegion + "/MPI_Allreduce", 1, 1) == 0);
     // The other collectives of MPI_COMM_WORLD still pair: at the barrier
     // after the region rank 0 waits for rank 1 from 620 to 650.
     CHECK(a.at("mpi_barrier_wait", "main/MPI_Barrier", 0, 0) == Approx(30 * ns));
-    CHECK(a.warnings.find("collective operations on MPI_COMM_WORLD") == std::string::npos);
+    // The profile per communicator: the barriers in the region are 2 calls
+    // of 100 and 200 ns (one operation, rank 0's), 50 of it waiting.
+    check_row(a.operation_row(kWorldColumns, "MPI_Barrier"), {2, 4, 100 + 200 + 70 + 40, 50 + 30, 0, 0});
 }
 
 namespace {

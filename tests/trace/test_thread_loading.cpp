@@ -155,9 +155,9 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     CHECK(loaded.trace.threads.unpaired_worker_records == 2);
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
-          "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not paired (their calls' time, visits "
-          "and bytes are booked on the threads; these operations are left out on every member of their "
-          "communicator)");
+          "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed (the replay leaves their "
+          "operations out on every member; their waits are measured apart for barriers and n-to-n operations only, "
+          "without delay costs or critical path)");
     // The worker's MPI_Send visit itself is kept, below its region, and
     // what it sent is filed under it, with its partner (world rank 1),
     // communicator, tag and times.

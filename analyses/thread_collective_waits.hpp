@@ -1,0 +1,32 @@
+// The wait states of the collective operations OpenMP worker threads made,
+// which pairing left out of the replay on every member and measured in
+// bulk (replay/thread_collective_pairing.hpp): each member's part
+// (trace::ThreadStreams::collective_parts) knows the latest arrival and the
+// earliest end of all members. Where every member was inside the operation
+// at one moment (the earliest end after the latest arrival), a barrier and
+// an n-to-n operation that moved data synchronized all of them, as in the
+// replay's analysis (wait_states/collective_wait_states.hpp): each waited
+// until the last one arrived (Wait at Barrier, Wait at N x N) and took the
+// rest of its call to complete. Not yet measured of these operations: the
+// rooted and prefix shapes, those whose members did not all meet, and
+// their delay costs and critical path (doc/analyzer.md, MPI on worker
+// threads).
+#pragma once
+
+#include <vector>
+
+#include "analyses/collective_timing.hpp"
+#include "analyses/patterns.hpp"
+#include "trace/local_trace.hpp"
+
+namespace hindsight::analyses {
+
+struct CollectivePartWait {
+    WaitPattern pattern = WaitPattern::None;  // None: not measured
+    CollectiveTiming timing;
+};
+
+// By trace.threads.collective_parts.
+std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace& trace);
+
+}  // namespace hindsight::analyses
