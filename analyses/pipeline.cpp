@@ -21,7 +21,7 @@
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
 #include "analyses/wait_states/rma_epoch_wait_states.hpp"
-#include "analyses/wait_states/thread_message_wait_states.hpp"
+#include "analyses/wait_states/worker_mpi_wait_states.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -138,11 +138,11 @@ const std::vector<Stage>& stages() {
              r.findings.worker_cubes = std::move(threads.workers);
              r.findings.thread_problems = std::move(threads.problems);
          }},
-        // The messages with a worker thread on either side, which pairing
-        // matched outside the replay, on the threads' cubes
-        // (wait_states/thread_message_wait_states.hpp).
-        {{"thread messages", {Product::ThreadMetrics}, {}, {Product::ThreadMessageMetrics}}, always,
-         [](Run& r) { book_thread_messages(r.trace, r.cube, r.findings.worker_cubes); }},
+        // What worker threads took part in (messages, collectives), which
+        // pairing handled outside the replay, on the threads' cubes
+        // (wait_states/worker_mpi_wait_states.hpp).
+        {{"worker mpi", {Product::ThreadMetrics}, {}, {Product::WorkerMpiMetrics}}, always,
+         [](Run& r) { book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes); }},
         // Every OpenMP thread is a location of the path: it writes the
         // worker threads' cubes too.
         {{"critical path",

@@ -23,7 +23,7 @@ enum class Product : std::uint8_t {
     TimelineLanes,          // the rank's lanes of the timeline's windows
     ThreadMetrics,          // the worker threads' cubes, the OpenMP metrics of every thread
     RmaEpochMetrics,        // the cube's wait states of general active target epochs
-    ThreadMessageMetrics,   // the counts and waits of messages with a worker thread on either side
+    WorkerMpiMetrics,       // the counts and waits of what worker threads took part in outside the replay
 };
 
 struct StageDeclaration {

@@ -4,7 +4,7 @@
 // its peer, the master's included. The replay walks the masters' event
 // stores only; these messages are paired here, before it, in bulk, and
 // their waits measured from what pairing learned (the partner's call entry),
-// without a replay (analyses/wait_states/thread_message_wait_states.hpp).
+// without a replay (analyses/wait_states/worker_mpi_wait_states.hpp).
 //
 // A rank's messages of one stream (direction, peer, communicator and tag,
 // trace/message_slots.hpp) on all its threads are merged in time order,

@@ -74,7 +74,7 @@ struct ThreadTransfer {
 // matched it (replay/thread_message_pairing.hpp), seen from this rank: the
 // worker's own record, or the master's, which pairing takes out of the
 // event store (the replay pairs masters only). What the wait-state analysis
-// of such messages reads (analyses/wait_states/thread_message_wait_states.hpp).
+// of such messages reads (analyses/wait_states/worker_mpi_wait_states.hpp).
 struct ThreadPairedMessage {
     std::uint32_t thread = 0;        // this rank's thread (ThreadStreams::threads index; 0: the master)
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record

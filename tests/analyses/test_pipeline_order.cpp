@@ -68,9 +68,9 @@ TEST_CASE("the pipeline's declarations give an order under every combination of 
     // imbalance from; the OpenMP threads after the forward pass, whose MPI
     // wait states their idleness costs leave out, and after the delay costs,
     // whose costs at the master's barrier waits they pass on; the critical
-    // path after them, since it writes the threads' cubes; the messages with
-    // a worker thread on either side after the threads, on whose cubes they
-    // are booked; the wait states of general active target epochs always,
+    // path after them, since it writes the threads' cubes; what worker
+    // threads took part in outside the replay after the threads, on whose
+    // cubes it is booked; the wait states of general active target epochs always,
     // after the forward pass.
     for (const bool critical_path : {false, true})
         for (const bool root_cause : {false, true})
@@ -79,7 +79,7 @@ TEST_CASE("the pipeline's declarations give an order under every combination of 
                 std::vector<std::string_view> expected{"forward pass", "communicator profile", "rma epochs"};
                 if (root_cause) expected.push_back("delay costs");
                 expected.push_back("openmp threads");
-                expected.push_back("thread messages");
+                expected.push_back("worker mpi");
                 if (critical_path) expected.push_back("critical path");
                 if (graph) expected.push_back("activity graph");
                 GraphOptions graph_options;

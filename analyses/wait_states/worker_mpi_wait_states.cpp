@@ -1,4 +1,4 @@
-#include "analyses/wait_states/thread_message_wait_states.hpp"
+#include "analyses/wait_states/worker_mpi_wait_states.hpp"
 
 #include <vector>
 
@@ -9,7 +9,7 @@
 
 namespace hindsight::analyses {
 
-void book_thread_messages(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
     for (std::size_t i = 0; i < waits.size(); ++i) {

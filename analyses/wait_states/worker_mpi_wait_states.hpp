@@ -21,6 +21,6 @@
 namespace hindsight::analyses {
 
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
-void book_thread_messages(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
+void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
 
 }  // namespace hindsight::analyses
