@@ -38,6 +38,7 @@
 #include "analyses/pipeline.hpp"
 #include "common/cube/writer.hpp"
 #include "common/error.hpp"
+#include "common/time_category.hpp"
 #include "common/failure.hpp"
 #include "common/whole_line.hpp"
 #include "analyzer/communication_files.hpp"
@@ -144,6 +145,8 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.report_path = options.report;
     facts.page_path = options.page;
     facts.ranks = world.size;
+    facts.uses_mpi = std::any_of(loaded.trace.definitions.regions.begin(), loaded.trace.definitions.regions.end(),
+                                 [](const Region& r) { return is_mpi_region(r); });
     facts.wall_seconds = loaded.trace.seconds(last - first);
     facts.skipped_metric_records = sums[0];
     facts.skipped_parameter_records = sums[1];
@@ -309,10 +312,11 @@ int analyze_trace(const World& world, const analyzer::Options& options) {
                                report::read_communication_json(analyzer::communication_json_path(options.report)),
                                timeline);
     });
-    facts.further_sections.push_back([&](std::ostream& out, double total_time) {
-        analyzer::print_communicators(out, communication.communicators, total_time);
-        analyzer::print_placement(out, communication, analyzer::machine_file_path(options.report).string());
-    });
+    if (facts.uses_mpi)
+        facts.further_sections.push_back([&](std::ostream& out, double total_time) {
+            analyzer::print_communicators(out, communication.communicators, total_time);
+            analyzer::print_placement(out, communication, analyzer::machine_file_path(options.report).string());
+        });
     if (problem) return report_problem(world, *problem);
     world.progress.finish();
     if (world.rank == 0 && !options.quiet)

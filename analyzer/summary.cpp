@@ -208,7 +208,7 @@ void print_summary(std::ostream& out, const cube::Report& report, const RunFacts
         << "  percentages: shares of the total time\n";
     for (const SummarySection& section : sections) print_section(out, report, section, facts, time);
     print_collective_imbalance(out, report);
-    print_graph_findings(out, report, facts.graph);
+    if (facts.uses_mpi) print_graph_findings(out, report, facts.graph);
     print_thread_summary(out, report, time);
     for (const auto& further : facts.further_sections) further(out, time);
     const std::string warnings = warnings_line(facts);

@@ -56,6 +56,9 @@ struct RunFacts {
     std::string page_path;  // the report's HTML page; empty: none written
     std::string run_line;   // what ran (run_information.hpp); empty: not known
     int ranks = 0;
+    // Whether the program used MPI (its trace defines MPI functions): the
+    // sections about communication say nothing of a program that did not.
+    bool uses_mpi = true;
     double wall_seconds = 0;  // from the first to the last event of any rank
     // Sums over ranks.
     std::uint64_t skipped_metric_records = 0;
@@ -76,7 +79,8 @@ struct RunFacts {
     // Each rank's longest waits of each pattern, in any order.
     std::vector<RankedWait> longest_waits;
     // Sections of other analyses, printed before the warnings; given the
-    // total time summed over ranks, the basis of the percentages.
+    // total time summed over ranks, the basis of the percentages. Those
+    // about communication are left out where the program used no MPI.
     std::vector<std::function<void(std::ostream&, double total_time)>> further_sections;
     // The trace buffer's flushes (buffer_flushes.hpp), from the report.
     BufferFlushes flushes;

@@ -4,10 +4,12 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analyses/metrics.hpp"
 #include "analyzer/report_queries.hpp"
+#include "common/time_category.hpp"
 #include "common/time_format.hpp"
 
 namespace hindsight::analyzer {
@@ -46,16 +48,29 @@ double total(const cube::Report& report, cube::MetricIndex m, bool only_workers 
 }
 
 // The call path where `sum` of the metrics is largest over all locations,
-// and its value; kNone where all are 0.
-template <typename Sum>
-std::pair<cube::CnodeIndex, double> largest_call_path(const cube::Report& report, Sum sum) {
+// and its value; kNone where all are 0. Call paths `skip` says true of are
+// left out.
+template <typename Sum, typename Skip>
+std::pair<cube::CnodeIndex, double> largest_call_path(const cube::Report& report, Sum sum, Skip skip) {
     std::pair<cube::CnodeIndex, double> top{cube::kNone, 0.0};
     for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c) {
+        if (skip(c)) continue;
         double at = 0;
         for (cube::LocationIndex l = 0; l < report.locations().size(); ++l) at += sum(c, l);
         if (at > top.second) top = {c, at};
     }
     return top;
+}
+template <typename Sum>
+std::pair<cube::CnodeIndex, double> largest_call_path(const cube::Report& report, Sum sum) {
+    return largest_call_path(report, sum, [](cube::CnodeIndex) { return false; });
+}
+
+// MPI's start and end (MPI_Init_thread, MPI_Finalize): the workers idle
+// there while the runtimes start and stop, which no change of the program's
+// work would remove.
+bool starts_or_ends_mpi(const cube::Report& report, cube::CnodeIndex c) {
+    return is_init_or_finalize(report.regions()[report.cnodes()[c].region].name);
 }
 
 // Idle worker threads: time a worker spent outside its master's parallel
@@ -70,7 +85,11 @@ void print_idleness(std::ostream& out, const cube::Report& report, double total_
     out << "  Idle worker threads: " << format_seconds(idle_total);
     if (worker_time > 0) out << ", " << format_percent(idle_total / worker_time) << " of the worker threads' time";
     if (total_time > 0) out << " (" << format_percent(idle_total / total_time) << ")";
-    const auto [cnode, at] = largest_call_path(report, [&](auto c, auto l) { return report.value(idle, c, l); });
+    // Where the master worked meanwhile, rather than where MPI started or
+    // ended, unless that is all there is.
+    const auto idle_at = [&](auto c, auto l) { return report.value(idle, c, l); };
+    auto [cnode, at] = largest_call_path(report, idle_at, [&](auto c) { return starts_or_ends_mpi(report, c); });
+    if (cnode == cube::kNone) std::tie(cnode, at) = largest_call_path(report, idle_at);
     out << "\n    mostly while the master ran " << call_path_name(report, cnode) << " (" << format_seconds(at) << ")";
     // The rank whose workers idled most there.
     std::vector<double> per_rank(report.location_groups().size(), 0.0);

@@ -43,11 +43,6 @@ bool is_request_completion(std::string_view name) {
     return false;
 }
 
-bool is_init_or_finalize(std::string_view name) {
-    return name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Initialized" ||
-           name == "MPI_Finalize" || name == "MPI_Finalized";
-}
-
 // Score-P's measurement regions that stand for its own work rather than the
 // program's.
 bool is_measurement_overhead(std::string_view name) { return name == "TRACING"; }
@@ -106,6 +101,11 @@ std::optional<Metric> openmp_time_category(const Region& region) {
 }
 
 }  // namespace
+
+bool is_init_or_finalize(std::string_view name) {
+    return name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Initialized" ||
+           name == "MPI_Finalize" || name == "MPI_Finalized";
+}
 
 bool is_mpi_region(const Region& region) {
     if (region.paradigm == Paradigm::Mpi) return true;

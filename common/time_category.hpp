@@ -22,6 +22,10 @@ metrics::Metric time_category(const Region& region);
 // True for regions of the MPI API.
 bool is_mpi_region(const Region& region);
 
+// True for the MPI functions that start and end MPI (MPI_Init,
+// MPI_Init_thread, MPI_Finalize and their queries), by name.
+bool is_init_or_finalize(std::string_view name);
+
 // True for the region a flush of the trace buffer is recorded as (Score-P's
 // and the collector's "TRACE BUFFER FLUSH"): the rank stood still meanwhile.
 bool is_buffer_flush(std::string_view name, Paradigm paradigm);

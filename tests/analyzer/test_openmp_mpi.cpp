@@ -312,6 +312,32 @@ TEST_CASE("OpenMP summary: a run without threads has no thread section", "[openm
     CHECK(summary_section(a.summary, "OpenMP threads").empty());
 }
 
+TEST_CASE("OpenMP summary: idle threads point at the program's work, not at MPI's start", "[openmp][summary]") {
+    // One rank of two threads. The master: main 0-1000, MPI_Init_thread
+    // 0-600, forks at 600, works 600-700, waits in the implicit barrier
+    // 700-800, joins at 800, works serially 800-900, finalizes 900-950.
+    // The worker works 600-790 and enters the barrier at 790.
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").region(0, 600, "MPI_Init_thread");
+    master.fork(600, 2).team_begin(600).enter(600, "!$omp parallel @a.c:1");
+    master.region(600, 700, "work").region(700, 800, "!$omp implicit barrier @a.c:9");
+    master.leave(800).team_end(800).join(800).region(800, 900, "serial").finalize(900, 950).leave(1000);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(600).enter(600, "!$omp parallel @a.c:1");
+    worker.region(600, 790, "work").region(790, 800, "!$omp implicit barrier @a.c:9");
+    worker.leave(800).team_end(800);
+    const Analysis a = analyse(t);
+    // The worker idles 800 of its 1000: 600 in the master's
+    // MPI_Init_thread, 100 in serial, 50 in main, 50 in MPI_Finalize. The
+    // runtimes' start is no work of the program: the line names serial.
+    CHECK(summary_section(a.summary, "OpenMP threads").find(
+              "  Idle worker threads: 800 ns, 80.0 % of the worker threads' time (40.0 %)\n"
+              "    mostly while the master ran main > serial (100 ns), most on rank 0 (100 ns)\n") !=
+          std::string::npos);
+}
+
 TEST_CASE("OpenMP: critical and lock API contention, an explicit barrier they delay", "[openmp]") {
     TraceBuilder t(1);
     t.set_threads(2);
@@ -766,6 +792,20 @@ TraceBuilder one_region_with_mpi() {
 }
 
 }  // namespace
+
+TEST_CASE("OpenMP summary: a program without MPI has no sections about communication", "[openmp][summary]") {
+    // One rank of two threads and no MPI call: one_region() without MPI.
+    const Analysis openmp = analyse(one_region());
+    CHECK(openmp.summary.find("OpenMP threads:") != std::string::npos);
+    CHECK(openmp.summary.find("What if") == std::string::npos);
+    CHECK(openmp.summary.find("Communicators taking most time") == std::string::npos);
+    CHECK(openmp.summary.find("Placement") == std::string::npos);
+    // With MPI_Init and MPI_Finalize they are there.
+    const Analysis hybrid = analyse(one_region_with_mpi());
+    CHECK(hybrid.summary.find("What if: --graph") != std::string::npos);
+    CHECK(hybrid.summary.find("Communicators taking most time") != std::string::npos);
+    CHECK(hybrid.summary.find("Placement") != std::string::npos);
+}
 
 TEST_CASE("OpenMP critical path: through the barrier to the last thread, back to the master at the fork",
           "[openmp][critical]") {
