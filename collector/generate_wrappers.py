@@ -60,6 +60,8 @@ KINDS = {
     "win_epoch_start": ({"role", "epoch"}, ["group", "win"]),
     "win_epoch_end": ({"role", "epoch"}, ["win"]),
     "win_test": ({"role"}, ["win", "flag"]),
+    "win_lock": ({"role", "target", "type"}, ["win"]),
+    "win_unlock": ({"role", "target"}, ["win"]),
 }
 
 REQUIRED_KEYS = {
@@ -299,8 +301,10 @@ def check_names(function, needed_params):
             need(rule.group(2), f"key {key}")
     if function.kind in ("win_epoch_start", "win_epoch_end") and keys["epoch"] not in ("access", "exposure"):
         raise SpecError(function.line, "epoch must be access or exposure")
-    if function.kind == "rma_complete" and "target" in keys:
+    if function.kind in ("rma_complete", "win_lock", "win_unlock") and "target" in keys:
         need(keys["target"], "key target")
+    if function.kind == "win_lock" and "type" in keys:
+        need(keys["type"], "key type")
     if function.kind == "file_seek" and keys["position"] not in ("individual", "shared"):
         raise SpecError(function.line, "position must be individual or shared")
 
@@ -510,6 +514,16 @@ def body(function):
         handler = (f"on_win_epoch_start(call, win, group, {epoch})" if kind == "win_epoch_start"
                    else f"on_win_epoch_end(call, win, {epoch}, true)")
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) {handler};"])
+    elif kind in ("win_lock", "win_unlock"):
+        target = k.get("target")
+        target = f"std::optional<int>({target})" if target else "std::nullopt"
+        if kind == "win_lock":
+            # Requested at entry, as Score-P records it: MPI may grant the
+            # lock at once or only in a later call.
+            lines.append(f"if (call) on_win_lock(call, win, {target}, {k.get('type', 'MPI_LOCK_SHARED')});")
+            lines.append(f"return {call};")
+        else:
+            with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) on_win_unlock(call, win, {target});"])
     elif kind == "win_test":
         with_rc(["if (call.live() && hs_rc == MPI_SUCCESS) "
                  "on_win_epoch_end(call, win, RmaEpoch::Exposure, *flag != 0);"])

@@ -586,6 +586,18 @@ void Measurement::rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std
     record(OTF2_EvtWriter_RmaGroupSync(writer(), nullptr, timestamp(), level, win, group));
 }
 
+// Score-P's MPI adapter gives every lock id 0: MPI names a window's lock by
+// its target alone.
+void Measurement::rma_request_lock(std::uint64_t time, std::uint32_t win, std::uint32_t remote, OTF2_LockType type) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaRequestLock(writer(), nullptr, time, win, remote, 0, type));
+}
+
+void Measurement::rma_release_lock(std::uint32_t win, std::uint32_t remote) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaReleaseLock(writer(), nullptr, timestamp(), win, remote, 0));
+}
+
 std::uint32_t Measurement::rma_group(std::vector<int> world_ranks) {
     if (profile_) return kNoSources;
     return source_groups_.id(std::move(world_ranks));

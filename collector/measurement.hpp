@@ -254,6 +254,10 @@ public:
                     std::uint64_t received, std::uint64_t matching_id);
     void rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id);
     void rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std::uint32_t group);
+    // Passive target: a lock on `remote` (OTF2_UNDEFINED_UINT32: on every
+    // target of the window) requested at `time`, and its release (now).
+    void rma_request_lock(std::uint64_t time, std::uint32_t win, std::uint32_t remote, OTF2_LockType type);
+    void rma_release_lock(std::uint32_t win, std::uint32_t remote);
     // The partners of an epoch of general active target synchronization
     // (world ranks) as a local group id, in the table of the receive
     // sources, which a program's repeated epochs share as well; kNoSources

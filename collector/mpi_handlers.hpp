@@ -195,6 +195,13 @@ void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target);
 // of MPI_Win_test (the same where the epoch ended, else level NONE).
 void on_win_epoch_start(MpiCall& call, MPI_Win win, MPI_Group group, RmaEpoch epoch);
 void on_win_epoch_end(MpiCall& call, MPI_Win win, RmaEpoch epoch, bool ended);
+// Passive target synchronization, as Score-P records it: RMA_REQUEST_LOCK
+// at the entry of MPI_Win_lock (on `target`) and _lock_all (on every target,
+// shared), RMA_RELEASE_LOCK at the end of MPI_Win_unlock and _unlock_all,
+// after the completions of the epoch's transfers. No RMA_ACQUIRE_LOCK: MPI
+// says nothing of when the lock was granted.
+void on_win_lock(MpiCall& call, MPI_Win win, std::optional<int> target, int lock_type);
+void on_win_unlock(MpiCall& call, MPI_Win win, std::optional<int> target);
 // `count` elements of `datatype` in bytes (0 if MPI cannot tell).
 std::uint64_t rma_bytes(int count, MPI_Datatype datatype);
 

@@ -118,4 +118,31 @@ void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target) {
     if (id) complete_transfers(call, win, *id, target);
 }
 
+namespace {
+
+// The target of a lock record: a rank of the window, or every target.
+std::uint32_t lock_target(std::optional<int> target) {
+    return target ? static_cast<std::uint32_t>(*target) : OTF2_UNDEFINED_UINT32;
+}
+
+}  // namespace
+
+void on_win_lock(MpiCall& call, MPI_Win win, std::optional<int> target, int lock_type) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id || (target && *target < 0)) return;  // MPI_PROC_NULL locks nothing
+    m.rma_request_lock(call.entered(), *id, lock_target(target),
+                       lock_type == MPI_LOCK_EXCLUSIVE ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+}
+
+void on_win_unlock(MpiCall& call, MPI_Win win, std::optional<int> target) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    complete_transfers(call, win, *id, target);
+    if (call && !(target && *target < 0)) m.rma_release_lock(*id, lock_target(target));
+}
+
 }  // namespace hindsight::collect

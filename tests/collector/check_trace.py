@@ -670,19 +670,24 @@ def scenario_rma_transfers(args, workdir):
     Op, Atomic = otf2.CollectiveOp, otf2.RmaAtomicType
     for r in range(ranks):
         right = (r + 1) % ranks
-        inside, records = None, []
+        inside, records, lock_entries = None, [], []
         for e in trace.events[r]:
             if isinstance(e, otf2.events.Enter):
                 inside = e.region.name
+                if inside in ("MPI_Win_lock", "MPI_Win_lock_all"):
+                    lock_entries.append(e.time)
             elif type(e).__name__.startswith("Rma"):
                 records.append((inside, e))
         kinds = [(inside, type(e).__name__) for inside, e in records]
         collective = lambda call, event: [(call, "RmaCollectiveBegin"), (call, event), (call, "RmaCollectiveEnd")]
         expected = (collective("MPI_Win_allocate", "RmaWinCreate") +
-                    [("MPI_Fetch_and_op", "RmaAtomic"), ("MPI_Win_flush", "RmaOpCompleteBlocking"),
+                    [("MPI_Win_lock", "RmaRequestLock"),
+                     ("MPI_Fetch_and_op", "RmaAtomic"), ("MPI_Win_flush", "RmaOpCompleteBlocking"),
                      ("MPI_Compare_and_swap", "RmaAtomic"), ("MPI_Get_accumulate", "RmaAtomic"),
                      ("MPI_Win_unlock", "RmaOpCompleteBlocking"), ("MPI_Win_unlock", "RmaOpCompleteBlocking"),
-                     ("MPI_Accumulate", "RmaAtomic"), ("MPI_Win_unlock_all", "RmaOpCompleteBlocking")] +
+                     ("MPI_Win_unlock", "RmaReleaseLock"), ("MPI_Win_lock_all", "RmaRequestLock"),
+                     ("MPI_Accumulate", "RmaAtomic"), ("MPI_Win_unlock_all", "RmaOpCompleteBlocking"),
+                     ("MPI_Win_unlock_all", "RmaReleaseLock")] +
                     collective("MPI_Win_free", "RmaWinDestroy") +
                     collective("MPI_Win_create_dynamic", "RmaWinCreate") +
                     [("MPI_Win_fence", "RmaCollectiveBegin"), ("MPI_Win_fence", "RmaCollectiveEnd")] * 2 +
@@ -691,18 +696,27 @@ def scenario_rma_transfers(args, workdir):
         if kinds != expected:
             continue
         e = [event for _, event in records]
-        ends = [e[2], e[13], e[16], e[18], e[20], e[23]]
+        ends = [e[2], e[17], e[20], e[22], e[24], e[27]]
         equal([(x.collective_op, x.win._ref) for x in ends],
               [(Op.CREATE_HANDLE_AND_ALLOCATE, 0), (Op.DESTROY_HANDLE_AND_DEALLOCATE, 0), (Op.CREATE_HANDLE, 1),
                (Op.BARRIER, 1), (Op.BARRIER, 1), (Op.DESTROY_HANDLE, 1)], f"rank {r}: collective operations")
-        atomics = [e[3], e[5], e[6], e[9]]
+        atomics = [e[4], e[6], e[7], e[12]]
         equal([(x.type, x.remote, x.bytes_sent, x.bytes_received) for x in atomics],
               [(Atomic.FETCH_AND_ACCUMULATE, right, 4, 4), (Atomic.COMPARE_AND_SWAP, right, 8, 4),
                (Atomic.FETCH_AND_ACCUMULATE, right, 8, 8), (Atomic.ACCUMULATE, right, 4, 0)],
               f"rank {r}: atomic operations (type, target, bytes sent and received)")
         ids = [x.matching_id for x in atomics]
         equal(len(set(ids)), 4, f"rank {r}: distinct matching ids")
-        equal([x.matching_id for x in (e[4], e[7], e[8], e[10])], ids, f"rank {r}: completions by matching id")
+        equal([x.matching_id for x in (e[5], e[8], e[9], e[13])], ids, f"rank {r}: completions by matching id")
+        # Passive target epochs: a shared lock on the right neighbour, then
+        # on every target (OTF2_UNDEFINED_UINT32), each requested when its
+        # call began and released after the completions; lock id 0.
+        every = 0xffffffff
+        equal([(type(x).__name__, x.win._ref, x.remote, x.lock_id) for x in (e[3], e[10], e[11], e[14])],
+              [("RmaRequestLock", 0, right, 0), ("RmaReleaseLock", 0, right, 0),
+               ("RmaRequestLock", 0, every, 0), ("RmaReleaseLock", 0, every, 0)], f"rank {r}: lock records")
+        equal([x.lock_type for x in (e[3], e[11])], [otf2.LockType.SHARED] * 2, f"rank {r}: lock types")
+        equal([x.time for x in (e[3], e[11])], lock_entries, f"rank {r}: locks requested at their calls' entry")
 
 
 def scenario_rma_gats(args, workdir):
