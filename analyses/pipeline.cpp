@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <initializer_list>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
 #include "analyses/wait_states/rma_epoch_wait_states.hpp"
+#include "analyses/wait_states/rma_lock_wait_states.hpp"
 #include "analyses/wait_states/worker_mpi_wait_states.hpp"
 
 namespace hindsight::analyses {
@@ -78,11 +80,13 @@ void forward_pass(Run& r) {
     r.findings.longest_waits = r.facts->longest_waits().kept();
 }
 
-// A round analysis (round_analysis.hpp): its rounds of bulk exchanges,
-// named as its stage for the progress display and the statistics.
-void run_rounds(Run& r, const char* name, RoundAnalysis& analysis) {
+// Round analyses (round_analysis.hpp): their rounds of bulk exchanges,
+// named as their stage for the progress display and the statistics.
+void run_rounds(Run& r, const char* name, std::initializer_list<RoundAnalysis*> analyses) {
     const auto start = std::chrono::steady_clock::now();
-    r.engine.run_rounds(name, [&](replay::Exchange& exchange) { analysis.run(r.trace, *r.facts, exchange); });
+    r.engine.run_rounds(name, [&](replay::Exchange& exchange) {
+        for (RoundAnalysis* analysis : analyses) analysis->run(r.trace, *r.facts, exchange);
+    });
     r.findings.backward_seconds += seconds_since(start);
 }
 
@@ -118,12 +122,14 @@ const std::vector<Stage>& stages() {
              r.findings.communicators = communicator_profile(r.trace, r.engine.message_slots(), r.facts->wait_states());
              r.findings.traffic = traffic_row(r.trace, r.engine.message_slots());
          }},
-        // The wait states of general active target epochs, from what each
-        // side of an epoch tells the other (wait_states/rma_epoch_wait_states.hpp).
+        // The wait states of general active target epochs and of passive
+        // target (lock) epochs, from what each side of an epoch tells the
+        // other (wait_states/rma_epoch_wait_states.hpp, rma_lock_wait_states.hpp).
         {{"rma epochs", {Product::ForwardFacts}, {}, {Product::RmaEpochMetrics}}, always,
          [](Run& r) {
              RmaEpochWaitStates epochs(r.cube);
-             run_rounds(r, "rma epochs", epochs);
+             RmaLockWaitStates locks(r.cube);
+             run_rounds(r, "rma epochs", {&epochs, &locks});
          }},
         // The worker threads' profiles and the OpenMP patterns, read off
         // the rank's own thread streams (openmp/openmp_analysis.hpp).
@@ -152,7 +158,7 @@ const std::vector<Stage>& stages() {
          [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
          [](Run& r) {
              CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive, r.findings.worker_cubes);
-             run_rounds(r, "critical path", critical_path);
+             run_rounds(r, "critical path", {&critical_path});
              r.findings.critical_path = critical_path.counts();
              for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});
          }},
@@ -173,7 +179,7 @@ const std::vector<Stage>& stages() {
                  master.in_parallel = parallel_call_paths(r.trace);
              }
              DelayCostAnalysis delay_costs(r.cube, std::move(master));
-             run_rounds(r, "delay costs", delay_costs);
+             run_rounds(r, "delay costs", {&delay_costs});
              r.findings.delay_cost_rounds = delay_costs.rounds();
              r.findings.delay_costs_passed_early = delay_costs.passed_early();
              for (std::size_t w = 0; w < barrier_waits.size(); ++w)

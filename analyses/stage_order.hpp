@@ -22,7 +22,7 @@ enum class Product : std::uint8_t {
     GraphFindings,          // the activity graph's longest path and what-ifs
     TimelineLanes,          // the rank's lanes of the timeline's windows
     ThreadMetrics,          // the worker threads' cubes, the OpenMP metrics of every thread
-    RmaEpochMetrics,        // the cube's wait states of general active target epochs
+    RmaEpochMetrics,        // the cube's wait states of one-sided epochs (general active target, locks)
     WorkerMpiMetrics,       // the counts and waits of what worker threads took part in outside the replay
 };
 

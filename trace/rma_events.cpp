@@ -80,8 +80,9 @@ void EventStoreBuilder::rma_lock(std::uint64_t time, RmaLockAction action, OTF2_
         rma_.outside.add("RMA lock record " + where(t));
         return;
     }
-    if (!rma_window_comm(win, t)) return;
-    trace_.rma.locks.push_back({win, lock_id, t, open_call(), remote, action, exclusive});
+    const std::optional<CommId> comm = rma_window_comm(win, t);
+    if (!comm) return;
+    trace_.rma.locks.push_back({win, lock_id, t, open_call(), remote, *comm, action, exclusive});
 }
 
 void EventStoreBuilder::rma_transfer(std::uint64_t time, RmaTransferKind kind, OTF2_RmaWinRef win,

@@ -62,9 +62,12 @@ struct RmaLock {
     std::uint64_t lock_id = 0;
     Ticks time = 0;
     EventIndex call_enter = kNoEvent;
-    std::uint32_t remote = 0;  // the target's rank in the window's communicator
+    std::uint32_t remote = 0;  // the target's rank in the window's communicator; kEveryTarget: all of them
+    CommId comm = kNoId;       // the window's communicator, to name the target in world ranks
     RmaLockAction action = RmaLockAction::Request;
     bool exclusive = false;    // of Request, Acquire and Try
+    // MPI_Win_lock_all's lock of every target (OTF2_UNDEFINED_UINT32).
+    static constexpr std::uint32_t kEveryTarget = 0xffffffffu;
 };
 
 // An MPI_Win_fence: its call and window (its collective operation is in

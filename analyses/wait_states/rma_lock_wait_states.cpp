@@ -1,0 +1,175 @@
+#include "analyses/wait_states/rma_lock_wait_states.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include "analyses/metric_claims.hpp"
+
+namespace hindsight::analyses {
+namespace {
+
+using trace::EventIndex;
+using trace::LocalTrace;
+using trace::RmaLock;
+
+// A call as the epochs need it.
+struct CallSpan {
+    EventIndex enter = trace::kNoEvent;
+    Ticks begin = 0;
+    Ticks end = 0;
+    CallPathId cnode = 0;
+};
+
+CallSpan call_span(const LocalTrace& trace, EventIndex enter) {
+    const trace::Event& e = trace.events[enter];
+    return {enter, e.time, trace.events[e.ref].time, e.cnode};
+}
+
+// One passive target epoch of this rank: its lock (one target, or every
+// target of the window) from MPI_Win_lock to MPI_Win_unlock.
+struct LockEpoch {
+    std::uint64_t window = 0;
+    std::vector<int> targets;  // world ranks
+    bool exclusive = false;
+    CallSpan lock;
+    CallSpan unlock;
+};
+
+std::vector<int> targets_of(const LocalTrace& trace, const RmaLock& request) {
+    const std::vector<int> members = trace.definitions.world_ranks(request.comm);
+    if (request.remote == RmaLock::kEveryTarget) return members;
+    if (request.remote < members.size()) return {members[request.remote]};
+    return {};
+}
+
+// The rank's epochs: each request with the next release of the same window
+// and target. A request never released (a cut trace) is left out.
+std::vector<LockEpoch> find_epochs(const LocalTrace& trace) {
+    std::vector<LockEpoch> epochs;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, const RmaLock*> open;
+    for (const RmaLock& record : trace.rma.locks) {
+        if (record.call_enter == trace::kNoEvent || record.comm == kNoId) continue;
+        const std::pair key{record.window, record.remote};
+        if (record.action == trace::RmaLockAction::Request) {
+            open[key] = &record;
+        } else if (record.action == trace::RmaLockAction::Release) {
+            const auto request = open.find(key);
+            if (request == open.end()) continue;
+            epochs.push_back({record.window, targets_of(trace, *request->second), request->second->exclusive,
+                              call_span(trace, request->second->call_enter), call_span(trace, record.call_enter)});
+            open.erase(request);
+        }
+    }
+    return epochs;
+}
+
+// What an origin tells a target of one of its epochs, and what the target
+// answers (trivially copyable: they travel as bytes).
+struct LockNote {
+    std::uint64_t window = 0;
+    Ticks requested = 0;
+    Ticks released = 0;
+    std::uint32_t epoch = 0;      // the origin's index of the epoch
+    std::uint32_t exclusive = 0;
+};
+struct GrantNote {
+    Ticks granted = 0;
+    std::uint32_t epoch = 0;
+    std::uint32_t padding = 0;
+};
+
+template <typename Note>
+replay::ByteBlocks as_blocks(const std::vector<std::vector<Note>>& notes) {
+    replay::ByteBlocks blocks(notes.size());
+    for (std::size_t r = 0; r < notes.size(); ++r) {
+        const auto bytes = std::as_bytes(std::span(notes[r]));
+        blocks[r].assign(bytes.begin(), bytes.end());
+    }
+    return blocks;
+}
+
+template <typename Note>
+std::vector<Note> from_block(const std::vector<std::byte>& block) {
+    std::vector<Note> notes(block.size() / sizeof(Note));
+    if (!notes.empty()) std::memcpy(static_cast<void*>(notes.data()), block.data(), notes.size() * sizeof(Note));
+    return notes;
+}
+
+// The target's side: when it granted each lock asked of it, by window, in
+// the order the locks were asked for (the lower origin first on a tie);
+// answers by origin.
+std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
+    struct Asked {
+        LockNote note;
+        int origin;
+    };
+    std::map<std::uint64_t, std::vector<Asked>> by_window;
+    for (std::size_t r = 0; r < asked.size(); ++r)
+        for (const LockNote& n : from_block<LockNote>(asked[r])) by_window[n.window].push_back({n, static_cast<int>(r)});
+    std::vector<std::vector<GrantNote>> answers(asked.size());
+    for (auto& [window, locks] : by_window) {
+        std::stable_sort(locks.begin(), locks.end(), [](const Asked& a, const Asked& b) {
+            return std::tie(a.note.requested, a.origin) < std::tie(b.note.requested, b.origin);
+        });
+        for (std::size_t i = 0; i < locks.size(); ++i) {
+            Ticks granted = locks[i].note.requested;
+            for (std::size_t j = 0; j < i; ++j)
+                if (locks[i].note.exclusive != 0 || locks[j].note.exclusive != 0)
+                    granted = std::max(granted, locks[j].note.released);
+            answers[static_cast<std::size_t>(locks[i].origin)].push_back({granted, locks[i].note.epoch, 0});
+        }
+    }
+    return answers;
+}
+
+bool inside(Ticks t, const CallSpan& call) { return t > call.begin && t < call.end; }
+
+// The epoch waited until `granted` in the call of it that was running then.
+void book(LocalCube& cube, const LocalTrace& trace, const LockEpoch& epoch, Ticks granted) {
+    for (const CallSpan* call : {&epoch.unlock, &epoch.lock})
+        if (inside(granted, *call)) {
+            claim(cube, Metric::MpiRmaSyncPassive, Metric::MpiRmaSyncLockCompetition, call->cnode,
+                  trace.seconds(granted - call->begin));
+            return;
+        }
+    const auto& transfers = trace.rma.transfers;
+    auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch.lock.enter,
+                              [](const trace::RmaTransfer& x, EventIndex c) { return x.call_enter < c; });
+    for (; t != transfers.end() && t->call_enter < epoch.unlock.enter; ++t) {
+        if (t->window != epoch.window) continue;
+        const CallSpan call = call_span(trace, t->call_enter);
+        if (!inside(granted, call)) continue;
+        claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommLockCompetition, call.cnode,
+              trace.seconds(granted - call.begin));
+        return;
+    }
+}
+
+}  // namespace
+
+void RmaLockWaitStates::run(const LocalTrace& trace, const ForwardFacts&, replay::Exchange& exchange) {
+    const std::vector<LockEpoch> epochs = find_epochs(trace);
+    // Most traces have no lock epochs: one round says so, and nothing more moves.
+    if (!exchange.any(!epochs.empty())) return;
+    std::vector<std::vector<LockNote>> asking(static_cast<std::size_t>(exchange.size()));
+    for (std::uint32_t e = 0; e < epochs.size(); ++e)
+        for (const int target : epochs[e].targets)
+            if (target >= 0 && target < exchange.size())
+                asking[static_cast<std::size_t>(target)].push_back(
+                    {epochs[e].window, epochs[e].lock.begin, epochs[e].unlock.end, e, epochs[e].exclusive ? 1u : 0u});
+    const replay::ByteBlocks answers = exchange.all_to_all(as_blocks(grant(exchange.all_to_all(as_blocks(asking)))));
+    // A lock of every target waited for the last of them.
+    std::vector<Ticks> granted(epochs.size());
+    for (std::uint32_t e = 0; e < epochs.size(); ++e) granted[e] = epochs[e].lock.begin;
+    for (const std::vector<std::byte>& block : answers)
+        for (const GrantNote& g : from_block<GrantNote>(block))
+            if (g.epoch < granted.size()) granted[g.epoch] = std::max(granted[g.epoch], g.granted);
+    for (std::uint32_t e = 0; e < epochs.size(); ++e)
+        if (granted[e] > epochs[e].lock.begin) book(*cube_, trace, epochs[e], granted[e]);
+}
+
+}  // namespace hindsight::analyses

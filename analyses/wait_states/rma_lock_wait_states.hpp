@@ -1,0 +1,39 @@
+// Lock contention in passive target synchronization (MPI_Win_lock ...
+// MPI_Win_unlock, MPI_Win_lock_all ... MPI_Win_unlock_all), after
+// Scalasca's pattern of that name: an origin's lock on a target waited
+// while another origin held a conflicting lock on the same target and
+// window (either of the two exclusive). MPI grants the lock whenever it
+// likes (an implementation may take it only in MPI_Win_unlock), so the
+// trace shows where the origin asked for it (RMA_REQUEST_LOCK at
+// MPI_Win_lock's entry) and where it gave it back (RMA_RELEASE_LOCK at
+// MPI_Win_unlock's end), not when it got it. The target, told of every
+// lock on it, grants them in the order they were asked for: each as soon
+// as the conflicting locks asked for before it were given back. The origin's
+// epoch waited until then in whichever of its calls was running: in
+// MPI_Win_lock or _unlock (mpi_rma_sync_lock_competition), or in a put,
+// get or atomic operation of the epoch (mpi_rma_comm_lock_competition),
+// from the call's entry.
+//
+// Two bulk exchanges after the forward pass: each origin tells each target
+// its lock epochs, each target answers when it granted them.
+//
+// Not analyzed: Scalasca's wait for progress (the target made no progress
+// in MPI for a lock it could have granted), which needs what the target's
+// MPI calls were doing meanwhile.
+#pragma once
+
+#include "analyses/local_cube.hpp"
+#include "analyses/round_analysis.hpp"
+
+namespace hindsight::analyses {
+
+class RmaLockWaitStates final : public RoundAnalysis {
+public:
+    explicit RmaLockWaitStates(LocalCube& cube) : cube_(&cube) {}
+    void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
+
+private:
+    LocalCube* cube_;
+};
+
+}  // namespace hindsight::analyses
