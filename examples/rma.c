@@ -7,7 +7,10 @@
  * window to all other ranks (MPI_Win_post ... MPI_Win_wait) --delay
  * seconds late, while each of them opens its access epoch at once
  * (MPI_Win_start), puts its rank number into rank 0's window and closes
- * it (MPI_Win_complete): they wait for rank 0's post (Late Post). */
+ * it (MPI_Win_complete): they wait for rank 0's post (Late Post). Then a
+ * passive target epoch: rank 0 locks the last rank's window exclusively
+ * and holds the lock --delay seconds, while the ranks between ask for the
+ * same lock after it: they wait for it (Lock Contention). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,13 @@ __attribute__((noinline)) void late_post_work(double seconds)
     example_spin(seconds);
 }
 
+/* Rank 0's computation while it holds the lock (main/held_lock_work). */
+__attribute__((noinline)) void held_lock_work(double seconds);
+__attribute__((noinline)) void held_lock_work(double seconds)
+{
+    example_spin(seconds);
+}
+
 enum { BLOCK = 256 }; /* ints per put and per get */
 
 int main(int argc, char **argv)
@@ -42,12 +52,15 @@ int main(int argc, char **argv)
     double delay = 0.1;
     struct example_option options[] = {
         {"delay", EXAMPLE_SECONDS, &delay, 0,
-         "how late the last rank reaches the fence after the puts, and rank 0 posts its window"},
+         "how late the last rank reaches the fence after the puts, rank 0 posts its window, and how long it "
+         "holds its lock"},
     };
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Fence epochs (MPI_Win_fence) of puts to the right neighbour and gets from the left "
                     "one, the last rank late into the fence that ends the puts; then an epoch of puts to "
-                    "rank 0, which posts its window late (MPI_Win_post/start/complete/wait).",
+                    "rank 0, which posts its window late (MPI_Win_post/start/complete/wait); then rank 0 "
+                    "holds an exclusive lock on the last rank's window that the ranks between wait for "
+                    "(MPI_Win_lock/unlock).",
         options, sizeof options / sizeof options[0], rank == 0);
     if (parsed != EXAMPLE_RUN) return example_stop(parsed);
     if (size < 2) {
@@ -109,6 +122,24 @@ int main(int argc, char **argv)
     }
     MPI_Group_free(&partners);
     MPI_Group_free(&world);
+
+    /* Epoch 4: rank 0 locks the last rank's window exclusively, puts an int
+     * at its end and flushes it, which makes MPI take the lock; after the
+     * barrier the ranks between ask for the same lock and put theirs. */
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, last, 0, win);
+        MPI_Put(&rank, 1, MPI_INT, last, BLOCK - 1, 1, MPI_INT, win);
+        MPI_Win_flush(last, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        held_lock_work(delay);
+        MPI_Win_unlock(last, win);
+    } else if (rank != last) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, last, 0, win);
+        MPI_Put(&rank, 1, MPI_INT, last, BLOCK - 1, 1, MPI_INT, win);
+        MPI_Win_unlock(last, win);
+    }
     MPI_Win_free(&win);
     if (wrong != 0)
         example_error(argv[0], "rank %d: %ld values are wrong", rank, wrong);

@@ -557,21 +557,34 @@ def rma():
                   "rank 0: Early Wait at main/MPI_Win_wait (its origins were waiting for it)")
         c.equal(r.at("mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), float(ranks - 1),
                 "rank 0: pairs synchronized at main/MPI_Win_wait")
+        # Last, rank 0 holds an exclusive lock on the last rank's window D
+        # long; rank 1 asks for it after rank 0 (a barrier between) and waits
+        # about D in whichever call of its epoch MPI lets wait (MPICH: the
+        # unlock); rank 0 waits for nobody.
+        lock_wait = lambda rank: sum(r.at(metric, f"main/{call}", rank)
+                                     for metric in ("mpi_rma_sync_lock_competition", "mpi_rma_comm_lock_competition")
+                                     for call in ("MPI_Win_lock", "MPI_Put", "MPI_Win_unlock"))
+        c.within(lock_wait(1), 0.5 * delay, 1.5 * delay, "rank 1: Lock Contention in its lock epoch")
+        c.at_most(lock_wait(0), 0.25 * delay, "rank 0: Lock Contention (it held the lock first)")
+        c.at_least(r.at("comp", "main/held_lock_work", 0), 0.75 * delay, "rank 0: computation at main/held_lock_work")
         for rank in range(ranks):
-            # One put and one get of 256 ints each; the origins of the last
-            # epoch one more put of an int.
-            extra = 0 if rank == 0 else 1
+            # One put and one get of 256 ints each; the origins of the GATS
+            # epoch one more put of an int, and the lockers one more.
+            extra = {0: 1, 1: 2}.get(rank, 1)
             c.equal(r.at("bytes_put", "main/MPI_Put", rank), 4.0 * (block + extra),
                     f"rank {rank}: bytes put at main/MPI_Put")
             c.equal(r.at("bytes_get", "main/MPI_Get", rank), 4.0 * block, f"rank {rank}: bytes got at main/MPI_Get")
             c.equal(r.at("comms_rma_puts", "main/MPI_Put", rank), 1.0 + extra, f"rank {rank}: puts at main/MPI_Put")
             c.equal(r.at("comms_rma_gets", "main/MPI_Get", rank), 1.0, f"rank {rank}: gets at main/MPI_Get")
         fences = {"MPI_Win_create": 1, "MPI_Win_fence": 3, "MPI_Get": 1, "MPI_Win_free": 1, "MPI_Comm_group": 1,
-                  "MPI_Group_free": 2}
-        target = with_lifecycle(fences | {"MPI_Put": 1, "MPI_Group_excl": 1, "MPI_Win_post": 1, "MPI_Win_wait": 1})
+                  "MPI_Group_free": 2, "MPI_Barrier": 1}
+        locking = {"MPI_Win_lock": 1, "MPI_Win_unlock": 1}
+        target = with_lifecycle(fences | locking | {"MPI_Put": 2, "MPI_Group_excl": 1, "MPI_Win_post": 1,
+                                                    "MPI_Win_wait": 1, "MPI_Win_flush": 1})
         origin = with_lifecycle(fences | {"MPI_Put": 2, "MPI_Group_incl": 1, "MPI_Win_start": 1,
                                           "MPI_Win_complete": 1})
-        check_visits(c, r, "main/", [target] + [origin] * (ranks - 1))
+        contender = origin | locking | {"MPI_Put": 3}
+        check_visits(c, r, "main/", [target, contender] + [origin] * (ranks - 2))
 
     def check_trace(c, anchor):
         # One window, on MPI_COMM_WORLD (all ranks), defined once for all.
