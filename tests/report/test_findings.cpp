@@ -17,8 +17,10 @@ using namespace hindsight;
 TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports do", "[report]") {
     // Each pattern with a metric of its own, in the summary's order: Late
     // Sender, Late Receiver, barrier, N x N, Early Reduce, Late Broadcast,
-    // collective I/O, the RMA window's fence, creation and release, Early
-    // Scan, MPI_Init, MPI_Finalize; those with delay costs name their
+    // collective I/O, the RMA window's fence, Late Post (in synchronization
+    // and in communication), Early Wait, Lock Contention (both), the
+    // window's creation and release, Early Scan, MPI_Init, MPI_Finalize;
+    // those with delay costs name their
     // short- and long-term parts; start-up and finishing waits are noise
     // while small.
     const std::string expected =
@@ -35,13 +37,17 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
         "[\"mpi_latebroadcast\",\"delay_12n\",\"delay_12n_longterm\",false],"
         "[\"mpi_io_wait_nxn\",\"delay_io_n2n\",\"delay_io_n2n_longterm\",false],"
         "[\"mpi_rma_wait_at_fence\",\"delay_rma_fence\",\"delay_rma_fence_longterm\",false],"
+        "[\"mpi_rma_sync_late_post\",\"\",\"\",false],[\"mpi_rma_comm_late_post\",\"\",\"\",false],"
+        "[\"mpi_rma_early_wait\",\"\",\"\",false],"
+        "[\"mpi_rma_sync_lock_competition\",\"\",\"\",false],"
+        "[\"mpi_rma_comm_lock_competition\",\"\",\"\",false],"
         "[\"mpi_rma_wait_at_create\",\"delay_rma_create\",\"delay_rma_create_longterm\",false],"
         "[\"mpi_rma_wait_at_free\",\"delay_rma_free\",\"delay_rma_free_longterm\",false],"
         "[\"mpi_earlyscan\",\"\",\"\",false],"
         "[\"mpi_init_completion\",\"\",\"\",true],"
         "[\"mpi_finalize_wait\",\"\",\"\",true]]}";
     CHECK(report::findings_json() == expected);
-    CHECK(report::wait_state_names().size() == 13);
+    CHECK(report::wait_state_names().size() == 18);
     // ("imbalance", the computational imbalance, only Scalasca writes.)
     for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay", "critical_imbalance_impact",
                              "intra_partition_imbalance", "inter_partition_imbalance"})
