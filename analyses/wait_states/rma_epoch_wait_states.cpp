@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <deque>
 #include <limits>
 #include <map>
-#include <span>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "analyses/metric_claims.hpp"
+#include "analyses/wait_states/epoch_calls.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -45,19 +44,6 @@ struct EpochNote {
     std::uint32_t completes = 0;  // 0: a post, 1: a completion
     std::uint32_t padding = 0;
 };
-
-// A call as the epochs need it.
-struct CallSpan {
-    EventIndex enter = trace::kNoEvent;
-    Ticks begin = 0;
-    Ticks end = 0;
-    CallPathId cnode = 0;
-};
-
-CallSpan call_span(const LocalTrace& trace, EventIndex enter) {
-    const trace::Event& e = trace.events[enter];
-    return {enter, e.time, trace.events[e.ref].time, e.cnode};
-}
 
 // An access epoch (origin) or an exposure epoch (target) of one window:
 // the call that opened it, the one that closed it, its partners as world
@@ -162,24 +148,12 @@ std::vector<std::vector<EpochNote>> notes_to_partners(const Epochs& epochs, int 
     return out;
 }
 
-replay::ByteBlocks as_blocks(const std::vector<std::vector<EpochNote>>& notes) {
-    replay::ByteBlocks blocks(notes.size());
-    for (std::size_t r = 0; r < notes.size(); ++r) {
-        const auto bytes = std::as_bytes(std::span(notes[r]));
-        blocks[r].assign(bytes.begin(), bytes.end());
-    }
-    return blocks;
-}
-
 // What the partners told this rank, by sender, window and kind, in order.
 class Inbox {
 public:
     explicit Inbox(const replay::ByteBlocks& blocks) {
         for (std::size_t r = 0; r < blocks.size(); ++r) {
-            std::vector<EpochNote> notes(blocks[r].size() / sizeof(EpochNote));
-            if (!notes.empty())
-                std::memcpy(static_cast<void*>(notes.data()), blocks[r].data(), notes.size() * sizeof(EpochNote));
-            for (const EpochNote& n : notes) queues_[{static_cast<int>(r), n.window, n.completes}].push_back(n);
+            for (const EpochNote& n : from_block<EpochNote>(blocks[r])) queues_[{static_cast<int>(r), n.window, n.completes}].push_back(n);
         }
     }
     // The next note of `kind` from `sender` about `window`, if it sent one.
@@ -195,8 +169,6 @@ private:
     std::map<std::tuple<int, std::uint64_t, std::uint32_t>, std::deque<EpochNote>> queues_;
     EpochNote last_;
 };
-
-bool inside(Ticks t, const CallSpan& call) { return t > call.begin && t < call.end; }
 
 // Late Post on the origin: where the last post of its targets came while
 // the origin was inside a call of the epoch, that call waited for it.

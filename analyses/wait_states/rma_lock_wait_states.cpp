@@ -1,13 +1,12 @@
 #include "analyses/wait_states/rma_lock_wait_states.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
-#include <span>
 #include <tuple>
 #include <vector>
 
 #include "analyses/metric_claims.hpp"
+#include "analyses/wait_states/epoch_calls.hpp"
 
 namespace hindsight::analyses {
 namespace {
@@ -15,19 +14,6 @@ namespace {
 using trace::EventIndex;
 using trace::LocalTrace;
 using trace::RmaLock;
-
-// A call as the epochs need it.
-struct CallSpan {
-    EventIndex enter = trace::kNoEvent;
-    Ticks begin = 0;
-    Ticks end = 0;
-    CallPathId cnode = 0;
-};
-
-CallSpan call_span(const LocalTrace& trace, EventIndex enter) {
-    const trace::Event& e = trace.events[enter];
-    return {enter, e.time, trace.events[e.ref].time, e.cnode};
-}
 
 // One passive target epoch of this rank: its lock (one target, or every
 // target of the window) from MPI_Win_lock to MPI_Win_unlock.
@@ -71,8 +57,8 @@ std::vector<LockEpoch> find_epochs(const LocalTrace& trace) {
 // answers (trivially copyable: they travel as bytes).
 struct LockNote {
     std::uint64_t window = 0;
-    Ticks requested = 0;
-    Ticks released = 0;
+    Ticks requested = 0;  // the entry of MPI_Win_lock
+    Ticks released = 0;   // the entry of MPI_Win_unlock
     std::uint32_t epoch = 0;      // the origin's index of the epoch
     std::uint32_t exclusive = 0;
 };
@@ -81,23 +67,6 @@ struct GrantNote {
     std::uint32_t epoch = 0;
     std::uint32_t padding = 0;
 };
-
-template <typename Note>
-replay::ByteBlocks as_blocks(const std::vector<std::vector<Note>>& notes) {
-    replay::ByteBlocks blocks(notes.size());
-    for (std::size_t r = 0; r < notes.size(); ++r) {
-        const auto bytes = std::as_bytes(std::span(notes[r]));
-        blocks[r].assign(bytes.begin(), bytes.end());
-    }
-    return blocks;
-}
-
-template <typename Note>
-std::vector<Note> from_block(const std::vector<std::byte>& block) {
-    std::vector<Note> notes(block.size() / sizeof(Note));
-    if (!notes.empty()) std::memcpy(static_cast<void*>(notes.data()), block.data(), notes.size() * sizeof(Note));
-    return notes;
-}
 
 // The target's side: when it granted each lock asked of it, by window, in
 // the order the locks were asked for (the lower origin first on a tie);
@@ -125,8 +94,6 @@ std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
     }
     return answers;
 }
-
-bool inside(Ticks t, const CallSpan& call) { return t > call.begin && t < call.end; }
 
 // The epoch waited until `granted` in the call of it that was running then.
 void book(LocalCube& cube, const LocalTrace& trace, const LockEpoch& epoch, Ticks granted) {
@@ -160,7 +127,7 @@ void RmaLockWaitStates::run(const LocalTrace& trace, const ForwardFacts&, replay
         for (const int target : epochs[e].targets)
             if (target >= 0 && target < exchange.size())
                 asking[static_cast<std::size_t>(target)].push_back(
-                    {epochs[e].window, epochs[e].lock.begin, epochs[e].unlock.end, e, epochs[e].exclusive ? 1u : 0u});
+                    {epochs[e].window, epochs[e].lock.begin, epochs[e].unlock.begin, e, epochs[e].exclusive ? 1u : 0u});
     const replay::ByteBlocks answers = exchange.all_to_all(as_blocks(grant(exchange.all_to_all(as_blocks(asking)))));
     // A lock of every target waited for the last of them.
     std::vector<Ticks> granted(epochs.size());

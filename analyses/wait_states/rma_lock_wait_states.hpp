@@ -5,10 +5,12 @@
 // window (either of the two exclusive). MPI grants the lock whenever it
 // likes (an implementation may take it only in MPI_Win_unlock), so the
 // trace shows where the origin asked for it (RMA_REQUEST_LOCK at
-// MPI_Win_lock's entry) and where it gave it back (RMA_RELEASE_LOCK at
-// MPI_Win_unlock's end), not when it got it. The target, told of every
-// lock on it, grants them in the order they were asked for: each as soon
-// as the conflicting locks asked for before it were given back. The origin's
+// MPI_Win_lock's entry) and where it gave it back (in MPI_Win_unlock), not
+// when it got it. The target, told of every lock on it, grants them in the
+// order they were asked for: each as soon as the conflicting locks asked
+// for before it began to be given back, at the entry of their
+// MPI_Win_unlock (MPI may pass the lock on before that call returns, and
+// the trace does not show when within the call it did). The origin's
 // epoch waited until then in whichever of its calls was running: in
 // MPI_Win_lock or _unlock (mpi_rma_sync_lock_competition), or in a put,
 // get or atomic operation of the epoch (mpi_rma_comm_lock_competition),

@@ -1,0 +1,52 @@
+// What the wait states of one-sided epochs (rma_epoch_wait_states.hpp,
+// rma_lock_wait_states.hpp) share: the calls of an epoch as spans of time,
+// and the notes its two sides send each other in bulk, as bytes.
+#pragma once
+
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "replay/exchange.hpp"
+#include "trace/local_trace.hpp"
+
+namespace hindsight::analyses {
+
+// A call as the epochs need it.
+struct CallSpan {
+    trace::EventIndex enter = trace::kNoEvent;
+    Ticks begin = 0;
+    Ticks end = 0;
+    CallPathId cnode = 0;
+};
+
+inline CallSpan call_span(const trace::LocalTrace& trace, trace::EventIndex enter) {
+    const trace::Event& e = trace.events[enter];
+    return {enter, e.time, trace.events[e.ref].time, e.cnode};
+}
+
+// Strictly inside the call: it was running at `t`.
+inline bool inside(Ticks t, const CallSpan& call) { return t > call.begin && t < call.end; }
+
+// Notes by rank, as the blocks of an all-to-all, and back.
+template <typename Note>
+    requires std::is_trivially_copyable_v<Note>
+replay::ByteBlocks as_blocks(const std::vector<std::vector<Note>>& notes) {
+    replay::ByteBlocks blocks(notes.size());
+    for (std::size_t r = 0; r < notes.size(); ++r) {
+        const auto bytes = std::as_bytes(std::span(notes[r]));
+        blocks[r].assign(bytes.begin(), bytes.end());
+    }
+    return blocks;
+}
+
+template <typename Note>
+    requires std::is_trivially_copyable_v<Note>
+std::vector<Note> from_block(const std::vector<std::byte>& block) {
+    std::vector<Note> notes(block.size() / sizeof(Note));
+    if (!notes.empty()) std::memcpy(static_cast<void*>(notes.data()), block.data(), notes.size() * sizeof(Note));
+    return notes;
+}
+
+}  // namespace hindsight::analyses
