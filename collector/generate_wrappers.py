@@ -55,7 +55,7 @@ KINDS = {
     "win_create": ({"role", "op"}, ["comm", "win"]),
     "win_free": ({"role"}, ["win"]),
     "win_fence": ({"role"}, ["win"]),
-    "rma": ({"role", "op", "atomic", "sent", "received"}, ["target_rank", "win"]),
+    "rma": ({"role", "op", "atomic", "sent", "received", "request"}, ["target_rank", "win"]),
     "rma_complete": ({"role", "target"}, ["win"]),
     "win_epoch_start": ({"role", "epoch"}, ["group", "win"]),
     "win_epoch_end": ({"role", "epoch"}, ["win"]),
@@ -301,6 +301,8 @@ def check_names(function, needed_params):
             need(rule.group(2), f"key {key}")
     if function.kind in ("win_epoch_start", "win_epoch_end") and keys["epoch"] not in ("access", "exposure"):
         raise SpecError(function.line, "epoch must be access or exposure")
+    if function.kind == "rma" and "request" in keys:
+        need(keys["request"], "key request")
     if function.kind in ("rma_complete", "win_lock", "win_unlock") and "target" in keys:
         need(keys["target"], "key target")
     if function.kind == "win_lock" and "type" in keys:
@@ -502,9 +504,15 @@ def body(function):
             count, datatype = RMA_BYTES.match(k[key]).groups()
             return f"rma_bytes({count}, {datatype})"
         atomic = f"OTF2_RMA_ATOMIC_TYPE_{k.get('atomic', 'ACCUMULATE')}"
-        lines.append(f"if (call) on_rma_transfer(call, win, target_rank, RmaKind::{k['op'].capitalize()}, {atomic}, "
-                     f"{rma_bytes('sent')}, {rma_bytes('received')});")
-        lines.append(f"return {call};")
+        transfer = (f"on_rma_transfer(call, win, target_rank, RmaKind::{k['op'].capitalize()}, {atomic}, "
+                    f"{rma_bytes('sent')}, {rma_bytes('received')})")
+        if "request" not in k:
+            lines.append(f"if (call) {transfer};")
+            lines.append(f"return {call};")
+        else:
+            # Issued at entry like the others; the request completes it.
+            lines.append(f"const std::optional<std::uint64_t> hs_rma = call ? {transfer} : std::nullopt;")
+            with_rc([f"if (hs_rma && hs_rc == MPI_SUCCESS) on_rma_request(call, win, *hs_rma, *{k['request']});"])
     elif kind == "rma_complete":
         target = k.get("target")
         with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) on_rma_complete(call, win, "

@@ -481,6 +481,11 @@ void Measurement::rma_op_complete_blocking(std::uint32_t win, std::uint64_t matc
     record(OTF2_EvtWriter_RmaOpCompleteBlocking(writer(), nullptr, timestamp(), win, matching_id));
 }
 
+void Measurement::rma_op_complete_non_blocking(std::uint32_t win, std::uint64_t matching_id) {
+    if (profile_) return profile_->note_event();
+    record(OTF2_EvtWriter_RmaOpCompleteNonBlocking(writer(), nullptr, timestamp(), win, matching_id));
+}
+
 void Measurement::io_destroy_handle(std::uint32_t handle) {
     if (profile_) return profile_->note_event();
     record(OTF2_EvtWriter_IoDestroyHandle(writer(), nullptr, timestamp(), handle));

@@ -253,6 +253,7 @@ public:
     void rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAtomicType type, std::uint64_t sent,
                     std::uint64_t received, std::uint64_t matching_id);
     void rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id);
+    void rma_op_complete_non_blocking(std::uint32_t win, std::uint64_t matching_id);
     void rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std::uint32_t group);
     // Passive target: a lock on `remote` (OTF2_UNDEFINED_UINT32: on every
     // target of the window) requested at `time`, and its release (now).

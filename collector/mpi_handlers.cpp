@@ -199,6 +199,8 @@ void on_completed(MpiCall& call, MPI_Request handle, const MPI_Status& status) {
                                           r->sources);
     } else if (r->kind == TrackedRequest::Kind::CommDup) {
         m.comms().finish_dup(r->id);
+    } else if (r->kind == TrackedRequest::Kind::Rma) {
+        on_rma_request_completed(m, r->window, r->id);
     } else {
         m.mpi_irecv(m.comms().peer(r->comm, status.MPI_SOURCE), r->comm, u32(status.MPI_TAG), received_bytes(status),
                     r->id);
@@ -210,8 +212,9 @@ void on_tested(MpiCall& call, MPI_Request handle) {
     const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const TrackedRequest* r = m.requests().find(handle);
-    // An idup's request has no OTF2 request events to test.
-    if (!r || !r->active || r->kind == TrackedRequest::Kind::CommDup) return;
+    // An idup's request has no OTF2 request events to test, nor has a
+    // one-sided transfer's (its matching id is no request id).
+    if (!r || !r->active || r->kind == TrackedRequest::Kind::CommDup || r->kind == TrackedRequest::Kind::Rma) return;
     if (r->kind == TrackedRequest::Kind::FileIo)
         m.io_operation_test(r->io_handle, r->id);
     else

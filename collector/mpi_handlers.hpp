@@ -183,8 +183,14 @@ void on_win_freed(MpiCall& call, MPI_Win win);
 void on_win_fence(MpiCall& call, MPI_Win win);
 // A transfer of `sent` bytes to and `received` bytes from `target` (a rank
 // of the window); `atomic`: the type of an Atomic.
-void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_RmaAtomicType atomic,
-                     std::uint64_t sent, std::uint64_t received);
+// Returns the transfer's matching id, if it was recorded.
+std::optional<std::uint64_t> on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind,
+                                             OTF2_RmaAtomicType atomic, std::uint64_t sent, std::uint64_t received);
+// A request-based transfer (MPI_Rput & co.) of matching id `matching_id`:
+// its request completes it (RMA_OP_COMPLETE_NON_BLOCKING), unless a
+// synchronization of the epoch completed it first.
+void on_rma_request(MpiCall& call, MPI_Win win, std::uint64_t matching_id, MPI_Request request);
+void on_rma_request_completed(Measurement& m, MPI_Win win, std::uint64_t matching_id);
 // A synchronization that completes the transfers of `win` (to `target`
 // only, if given).
 void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target);

@@ -21,7 +21,9 @@ struct TrackedRequest {
     // request completes (CommRegistry::finish_dup).
     // FileIo: a non-blocking MPI-IO operation on handle io_handle, its
     // matching id the request's id.
-    enum class Kind : std::uint8_t { Send, Recv, Collective, CommDup, FileIo };
+    // Rma: a request-based one-sided transfer (MPI_Rput & co.) on `window`,
+    // its matching id the request's id.
+    enum class Kind : std::uint8_t { Send, Recv, Collective, CommDup, FileIo, Rma };
     Kind kind = Kind::Send;
     bool persistent = false;
     bool active = false;       // started and not yet completed
@@ -38,6 +40,7 @@ struct TrackedRequest {
     // Collective, in profile mode: the region of the call that started it.
     std::uint32_t started_by = UINT32_MAX;
     std::uint32_t io_handle = 0;  // file I/O: the local I/O handle
+    MPI_Win window = MPI_WIN_NULL;  // one-sided: the window
 };
 
 class RequestRegistry {

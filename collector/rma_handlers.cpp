@@ -71,21 +71,37 @@ void on_win_fence(MpiCall& call, MPI_Win win) {
     if (call) m.rma_collective_end(OTF2_COLLECTIVE_OP_BARRIER, kMemorySync, *id);
 }
 
-void on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind, OTF2_RmaAtomicType atomic,
-                     std::uint64_t sent, std::uint64_t received) {
+std::optional<std::uint64_t> on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind,
+                                             OTF2_RmaAtomicType atomic, std::uint64_t sent, std::uint64_t received) {
     const Measurement::RegistryLock lock(call.measurement());
     Measurement& m = call.measurement();
     const auto id = m.rma().window(win);
     // MPI_PROC_NULL: no transfer at all.
-    if (!id || target < 0) return;
+    if (!id || target < 0) return std::nullopt;
     const std::optional<std::uint64_t> matching = m.rma().issued(win, target);
-    if (!matching) return;
+    if (!matching) return std::nullopt;
     const auto remote = static_cast<std::uint32_t>(target);
     switch (kind) {
     case RmaKind::Put: m.rma_put(*id, remote, sent, *matching); break;
     case RmaKind::Get: m.rma_get(*id, remote, received, *matching); break;
     case RmaKind::Atomic: m.rma_atomic(*id, remote, atomic, sent, received, *matching); break;
     }
+    return matching;
+}
+
+void on_rma_request(MpiCall& call, MPI_Win win, std::uint64_t matching_id, MPI_Request request) {
+    const Measurement::RegistryLock lock(call.measurement());
+    TrackedRequest tracked;
+    tracked.kind = TrackedRequest::Kind::Rma;
+    tracked.id = matching_id;
+    tracked.window = win;
+    call.measurement().requests().start_with_id(request, tracked);
+}
+
+void on_rma_request_completed(Measurement& m, MPI_Win win, std::uint64_t matching_id) {
+    const auto id = m.rma().window(win);
+    // A synchronization of the epoch may have completed it before.
+    if (id && m.rma().complete_one(win, matching_id)) m.rma_op_complete_non_blocking(*id, matching_id);
 }
 
 void on_win_epoch_start(MpiCall& call, MPI_Win win, MPI_Group group, RmaEpoch epoch) {

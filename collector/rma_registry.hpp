@@ -86,6 +86,19 @@ public:
         return done;
     }
 
+    // Takes the pending transfer `matching_id` of `win` that its own
+    // request completed; false if a synchronization had completed it.
+    bool complete_one(MPI_Win win, std::uint64_t matching_id) {
+        const auto it = open_.find(win);
+        if (it == open_.end()) return false;
+        std::vector<RmaPending>& pending = it->second.pending;
+        const auto found = std::find_if(pending.begin(), pending.end(),
+                                        [&](const RmaPending& p) { return p.matching_id == matching_id; });
+        if (found == pending.end()) return false;
+        pending.erase(found);
+        return true;
+    }
+
     // The partners' group (a local group id) of the epoch of `win` that
     // MPI_Win_start or _post opened, for the call that closes it.
     void opened(MPI_Win win, RmaEpoch epoch, std::uint32_t group) {

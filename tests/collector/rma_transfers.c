@@ -1,7 +1,8 @@
 /* One-sided communication beyond fence epochs, for the RMA records of the
  * collector: an allocated window with a passive target epoch of atomic
  * operations completed by a flush and an unlock (and a put to
- * MPI_PROC_NULL, which transfers nothing), an accumulate completed by
+ * MPI_PROC_NULL, which transfers nothing, and a request-based put its
+ * MPI_Wait completes), an accumulate completed by
  * MPI_Win_unlock_all; then a dynamic window with two fences. Every rank
  * targets its right neighbour. */
 #include <mpi.h>
@@ -28,6 +29,9 @@ int main(int argc, char **argv)
     MPI_Compare_and_swap(&one, &compare, &result, MPI_INT, right, 1, win);
     MPI_Get_accumulate(values, 2, MPI_INT, fetched, 2, MPI_INT, right, 2, 2, MPI_INT, MPI_SUM, win);
     MPI_Put(values, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win);
+    MPI_Request put;
+    MPI_Rput(values, 1, MPI_INT, right, 3, 1, MPI_INT, win, &put);
+    MPI_Wait(&put, MPI_STATUS_IGNORE);
     MPI_Win_unlock(right, win);
     MPI_Win_lock_all(0, win);
     MPI_Accumulate(&one, 1, MPI_INT, right, 3, 1, MPI_INT, MPI_SUM, win);
