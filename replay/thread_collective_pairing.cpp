@@ -117,8 +117,8 @@ struct PartNote {
 
 // Every member of each part's communicator learns every other's arrival
 // and end; each part keeps the latest arrival and the earliest end.
-void tell_members(const trace::LocalTrace& trace, std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart>& parts,
-                  MPI_Comm world, ProgressWatch& watch) {
+using Parts = std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart>;
+void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, ProgressWatch& watch) {
     int size = 0;
     MPI_Comm_size(world, &size);
     std::vector<std::vector<PartNote>> outgoing(static_cast<std::size_t>(size));
@@ -126,7 +126,8 @@ void tell_members(const trace::LocalTrace& trace, std::map<std::pair<CommId, std
         const std::vector<int> members = trace.definitions.world_ranks(key.first);
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         if (me == members.end()) continue;
-        const PartNote note{part.arrival, part.end, key.first, key.second, static_cast<std::int32_t>(me - members.begin()), 0};
+        const auto member = static_cast<std::int32_t>(me - members.begin());
+        const PartNote note{part.arrival, part.end, key.first, key.second, member, 0};
         for (const int m : members)
             if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);
     }
@@ -139,7 +140,12 @@ void tell_members(const trace::LocalTrace& trace, std::map<std::pair<CommId, std
             const auto found = parts.find({n.comm, n.position});
             if (found == parts.end()) continue;
             trace::ThreadCollectivePart& part = found->second;
-            if (n.arrival > part.last_arrival || (n.arrival == part.last_arrival && (part.last_member < 0 || n.member < part.last_member))) {
+            // The latest arrival, the lowest member of equals (as the
+            // replay's reductions pick them).
+            const bool later = n.arrival > part.last_arrival;
+            const bool lower_of_equals =
+                n.arrival == part.last_arrival && (part.last_member < 0 || n.member < part.last_member);
+            if (later || lower_of_equals) {
                 part.last_arrival = n.arrival;
                 part.last_member = n.member;
             }
@@ -166,7 +172,7 @@ std::vector<bool> leave_out_worker_collectives(trace::LocalTrace& trace, MPI_Com
     for (const WorkerPosition& p : all) concerned[p.comm];
     fill(trace, concerned);
     // This rank's part at each position: out of the store if the master's.
-    std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart> parts;
+    Parts parts;
     for (const WorkerPosition& p : all) {
         const std::vector<Operation>& operations = concerned[p.comm];
         if (p.position >= operations.size() || parts.contains({p.comm, p.position})) continue;

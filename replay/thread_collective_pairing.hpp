@@ -12,8 +12,8 @@
 // members of each such operation then tell each other when they arrived
 // and ended, for its wait states (analyses/thread_collective_waits.hpp).
 //
-// Costs one all-gather of the positions when no rank has a worker's
-// collective (an empty one).
+// Costs two small all-gathers (of nothing) when no rank has a worker's
+// collective.
 #pragma once
 
 #include <vector>

@@ -65,7 +65,8 @@ public:
                 {trace_.events[slots_.event(m)].time, 0, m});
         }
         for (auto& [key, entries] : streams_)
-            std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.order() < b.order(); });
+            std::sort(entries.begin(), entries.end(),
+                      [](const Entry& a, const Entry& b) { return a.order() < b.order(); });
     }
 
     // What this rank tells each peer: its streams with a worker's message.
@@ -83,8 +84,9 @@ public:
     // its peers told it of (the other way round), the same set on both sides.
     void share(const std::vector<std::vector<MixedStream>>& own, const std::vector<std::vector<MixedStream>>& told) {
         for (std::size_t peer = 0; peer < own.size(); ++peer) {
-            for (const MixedStream& s : own[peer]) shared_.insert({s.send != 0, static_cast<int>(peer), s.comm, s.tag});
-            for (const MixedStream& s : told[peer]) shared_.insert({s.send == 0, static_cast<int>(peer), s.comm, s.tag});
+            const int p = static_cast<int>(peer);
+            for (const MixedStream& s : own[peer]) shared_.insert({s.send != 0, p, s.comm, s.tag});
+            for (const MixedStream& s : told[peer]) shared_.insert({s.send == 0, p, s.comm, s.tag});
         }
     }
 
@@ -106,7 +108,8 @@ public:
     std::vector<bool> pair(const std::vector<std::vector<Note>>& incoming, UnpairedTally& found) {
         std::map<StreamKey, std::vector<const Note*>> theirs;
         for (std::size_t peer = 0; peer < incoming.size(); ++peer)
-            for (const Note& n : incoming[peer]) theirs[{n.send == 0, static_cast<int>(peer), n.comm, n.tag}].push_back(&n);
+            for (const Note& n : incoming[peer])
+                theirs[{n.send == 0, static_cast<int>(peer), n.comm, n.tag}].push_back(&n);
         std::vector<bool> leave(trace_.messages.size(), false);
         for (const StreamKey& key : shared_) {
             const auto mine = streams_.find(key);

@@ -10,9 +10,10 @@
 // references, the events' table references, the tables' call_enter, the
 // collectives' starting calls, the posted and the probed receives; the
 // collectives kept are numbered anew among those their rank started on
-// their communicator (Collective::started_as). The source lists stay as they are: a collective kept keeps its index into
-// them, and a list no collective uses any more costs only its memory. The
-// message slots (message_slots.hpp) must be built anew afterwards.
+// their communicator (Collective::started_as). The source lists stay as
+// they are: a collective kept keeps its index into them, and a list no
+// collective uses any more costs only its memory. The message slots
+// (message_slots.hpp) must be built anew afterwards.
 #pragma once
 
 #include <vector>

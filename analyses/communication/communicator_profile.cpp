@@ -41,8 +41,8 @@ private:
 // synchronizations of MPI_Init and MPI_Finalize nor file operations nor the
 // collective operations of RMA windows.
 bool is_program_operation(trace::CollectiveOp op) {
-    return op != trace::CollectiveOp::Init && op != trace::CollectiveOp::Finalize && op != trace::CollectiveOp::FileIo &&
-           !trace::is_rma_window_operation(op);
+    return op != trace::CollectiveOp::Init && op != trace::CollectiveOp::Finalize &&
+           op != trace::CollectiveOp::FileIo && !trace::is_rma_window_operation(op);
 }
 
 // The MPI operations of a hybrid rank's worker threads (each call once,

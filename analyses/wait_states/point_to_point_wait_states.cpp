@@ -60,10 +60,12 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     facts_->bind(trace);
     completion_.clear();
     completion_.reserve(trace.call_tree.size());
-    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) completion_.push_back(receive_completion(trace.region_of(c).name));
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
+        completion_.push_back(receive_completion(trace.region_of(c).name));
     // Which sends can wait for a late receiver (message_calls.hpp).
     waits_for_receiver_.assign(trace.call_tree.size(), false);
-    for (CallPathId c = 0; c < trace.call_tree.size(); ++c) waits_for_receiver_[c] = may_wait_for_receiver(trace.region_of(c));
+    for (CallPathId c = 0; c < trace.call_tree.size(); ++c)
+        waits_for_receiver_[c] = may_wait_for_receiver(trace.region_of(c));
     polling_ = PollingCalls(trace);
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();

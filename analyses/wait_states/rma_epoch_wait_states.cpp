@@ -152,9 +152,9 @@ std::vector<std::vector<EpochNote>> notes_to_partners(const Epochs& epochs, int 
 class Inbox {
 public:
     explicit Inbox(const replay::ByteBlocks& blocks) {
-        for (std::size_t r = 0; r < blocks.size(); ++r) {
-            for (const EpochNote& n : from_block<EpochNote>(blocks[r])) queues_[{static_cast<int>(r), n.window, n.completes}].push_back(n);
-        }
+        for (std::size_t r = 0; r < blocks.size(); ++r)
+            for (const EpochNote& n : from_block<EpochNote>(blocks[r]))
+                queues_[{static_cast<int>(r), n.window, n.completes}].push_back(n);
     }
     // The next note of `kind` from `sender` about `window`, if it sent one.
     const EpochNote* next(int sender, std::uint64_t window, std::uint32_t completes) {

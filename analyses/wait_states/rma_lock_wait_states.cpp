@@ -78,7 +78,8 @@ std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
     };
     std::map<std::uint64_t, std::vector<Asked>> by_window;
     for (std::size_t r = 0; r < asked.size(); ++r)
-        for (const LockNote& n : from_block<LockNote>(asked[r])) by_window[n.window].push_back({n, static_cast<int>(r)});
+        for (const LockNote& n : from_block<LockNote>(asked[r]))
+            by_window[n.window].push_back({n, static_cast<int>(r)});
     std::vector<std::vector<GrantNote>> answers(asked.size());
     for (auto& [window, locks] : by_window) {
         std::stable_sort(locks.begin(), locks.end(), [](const Asked& a, const Asked& b) {

@@ -34,7 +34,8 @@ TraceBuilder two_origins(bool first_exclusive, bool second_exclusive, Calls seco
     t.rank(1).enter(0, "main").win_lock(10, 11, win, 0, first_exclusive).put(12, 14, win, 0, 8);
     t.rank(1).win_unlock(38, 40, win, 0).leave(100);
     t.rank(2).enter(0, "main").win_lock(second.lock_enter, second.lock_leave, win, 0, second_exclusive);
-    t.rank(2).put(second.put_enter, second.put_leave, win, 0, 8).win_unlock(second.unlock_enter, second.unlock_leave, win, 0);
+    t.rank(2).put(second.put_enter, second.put_leave, win, 0, 8);
+    t.rank(2).win_unlock(second.unlock_enter, second.unlock_leave, win, 0);
     t.rank(2).leave(100);
     return t;
 }
