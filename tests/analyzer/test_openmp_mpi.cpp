@@ -687,6 +687,23 @@ TEST_CASE("OpenMP: a worker's MPI_Waitall counts its longest Late Sender", "[ope
     CHECK(a.at("comms_recv", kRegion + "/MPI_Waitall", 1, 1) == 2);
 }
 
+TEST_CASE("OpenMP: a worker's message to its own rank's master pairs too", "[openmp]") {
+    // One rank of two threads, one region forked at 100 and joined at 400:
+    // the worker sends 8 bytes (tag 1) to its own rank in 300-310, the
+    // master receives them in 250-320: it waited 300 - 250 = 50.
+    TraceBuilder t(1);
+    t.set_threads(2);
+    t.rank(0).enter(0, "main").fork(100, 2).team_begin(100).enter(100, "!$omp parallel @a.c:1");
+    t.rank(0).recv(250, 320, 0, 1, 8).leave(400).team_end(400).join(400).leave(500);
+    t.thread(0, 1).team_begin(100).enter(100, "!$omp parallel @a.c:1").send(300, 310, 0, 1, 8);
+    t.thread(0, 1).leave(400).team_end(400);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    CHECK(a.at("mpi_latesender", "main/!$omp parallel @a.c:1/MPI_Recv", 0, 0) == Approx(50 * ns));
+    CHECK(a.at("bytes_rcvd", "main/!$omp parallel @a.c:1/MPI_Recv", 0, 0) == 8);
+    CHECK(a.at("bytes_sent", "main/!$omp parallel @a.c:1/MPI_Send", 0, 1) == 8);
+}
+
 TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "[openmp]") {
     // Rank 0 sends three messages of tag 7 to rank 1: its master 8 bytes in
     // 210-220, its worker 16 bytes in 300-310, its master 24 bytes in
