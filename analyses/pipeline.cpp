@@ -21,6 +21,7 @@
 #include "analyses/timeline/lane_cutter.hpp"
 #include "analyses/wait_states/collective_wait_states.hpp"
 #include "analyses/wait_states/point_to_point_wait_states.hpp"
+#include "analyses/wait_states/rma_ending_calls.hpp"
 #include "analyses/wait_states/rma_epoch_wait_states.hpp"
 #include "analyses/wait_states/rma_lock_wait_states.hpp"
 #include "analyses/wait_states/worker_mpi_wait_states.hpp"
@@ -45,6 +46,7 @@ struct Run {
     std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
     std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
     std::vector<MasterBarrierCosts> master_barrier_costs;  // with Product::DelayCostMetrics
+    RmaWaits rma_waits;                                    // Product::RmaEpochWaits
 };
 
 // One analysis: what it reads and produces, whether it runs under the
@@ -125,11 +127,14 @@ const std::vector<Stage>& stages() {
         // The wait states of general active target epochs and of passive
         // target (lock) epochs, from what each side of an epoch tells the
         // other (wait_states/rma_epoch_wait_states.hpp, rma_lock_wait_states.hpp).
-        {{"rma epochs", {Product::ForwardFacts}, {}, {Product::RmaEpochMetrics}}, always,
+        // Each wait goes to the delay analysis too, with the partner's call
+        // that ended it (rma_waits.hpp).
+        {{"rma epochs", {Product::ForwardFacts}, {}, {Product::RmaEpochMetrics, Product::RmaEpochWaits}}, always,
          [](Run& r) {
-             RmaEpochWaitStates epochs(r.cube);
-             RmaLockWaitStates locks(r.cube);
-             run_rounds(r, "rma epochs", {&epochs, &locks});
+             RmaEpochWaitStates epochs(r.cube, r.rma_waits);
+             RmaLockWaitStates locks(r.cube, r.rma_waits);
+             RmaEndingCalls ending(r.rma_waits);
+             run_rounds(r, "rma epochs", {&epochs, &locks, &ending});
          }},
         // The worker threads' profiles and the OpenMP patterns, read off
         // the rank's own thread streams (openmp/openmp_analysis.hpp).
@@ -153,16 +158,17 @@ const std::vector<Stage>& stages() {
         // worker threads' cubes too.
         {{"critical path",
           {Product::ForwardFacts, Product::ExclusiveTimes, Product::ThreadMetrics},
-          {},
+          {Product::RmaEpochWaits},
           {Product::CriticalPathMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.critical_path; },
          [](Run& r) {
-             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive, r.findings.worker_cubes);
+             CriticalPathAnalysis critical_path(r.cube, r.engine.message_slots(), r.exclusive, r.findings.worker_cubes,
+                                                r.rma_waits.waits);
              run_rounds(r, "critical path", {&critical_path});
              r.findings.critical_path = critical_path.counts();
              for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});
          }},
-        {{"delay costs", {Product::ForwardFacts}, {}, {Product::DelayCostMetrics}},
+        {{"delay costs", {Product::ForwardFacts}, {Product::RmaEpochWaits}, {Product::DelayCostMetrics}},
          [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
          [](Run& r) {
              // On a hybrid rank the master's barrier waits and its idle
@@ -178,7 +184,7 @@ const std::vector<Stage>& stages() {
                  master.workers = r.trace.threads.size() - 1;
                  master.in_parallel = parallel_call_paths(r.trace);
              }
-             DelayCostAnalysis delay_costs(r.cube, std::move(master));
+             DelayCostAnalysis delay_costs(r.cube, std::move(master), r.rma_waits);
              run_rounds(r, "delay costs", {&delay_costs});
              r.findings.delay_cost_rounds = delay_costs.rounds();
              r.findings.delay_costs_passed_early = delay_costs.passed_early();
@@ -248,7 +254,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     findings.backward_seconds = 0;  // each backward analysis adds its pass
-    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}};
+    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}, {}};
     for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }

@@ -23,6 +23,7 @@ enum class Product : std::uint8_t {
     TimelineLanes,          // the rank's lanes of the timeline's windows
     ThreadMetrics,          // the worker threads' cubes, the OpenMP metrics of every thread
     RmaEpochMetrics,        // the cube's wait states of one-sided epochs (general active target, locks)
+    RmaEpochWaits,          // those waits with the partners' calls that ended them (rma_waits.hpp)
     WorkerMpiMetrics,       // the counts and waits of what worker threads took part in outside the replay
 };
 

@@ -34,7 +34,9 @@ inline constexpr std::size_t kWaitPatternCount = static_cast<std::size_t>(WaitPa
 
 // The patterns with delay costs, each an index into the delay analysis's
 // per-pattern costs; in the order the delay analysis keeps them. Each
-// belongs to exactly one pattern row (checked below).
+// belongs to one pattern row, or to the rows of one wait seen in different
+// calls (a Late Post in MPI_Win_start or in a transfer), which then share
+// its delay metrics (checked below).
 enum class CostPattern : std::uint8_t {
     LateSender,
     LateReceiver,
@@ -46,6 +48,9 @@ enum class CostPattern : std::uint8_t {
     RmaCreate,
     RmaFree,
     RmaFence,
+    RmaLatePost,
+    RmaEarlyWait,
+    RmaLockContention,
     Count_
 };
 inline constexpr std::size_t kCostPatterns = static_cast<std::size_t>(CostPattern::Count_);
@@ -189,8 +194,9 @@ inline constexpr std::array<PatternInfo, kWaitPatternCount> kWaitPatterns{{
 
 }  // namespace pattern_rows
 
-// What the rows must satisfy: every cost pattern belongs to exactly one
-// pattern, whose delay metrics are an aggregate with its short- and
+// What the rows must satisfy: every cost pattern belongs to a pattern (or
+// to the patterns of one wait in different calls, whose wait metrics have
+// one name, with the same delay metrics), whose delay metrics are an aggregate with its short- and
 // long-term parts (in the metric tree, below it); a pattern with delay costs
 // has a wait metric and does not also count as waiting without them; every
 // pattern has advice and a metric of its own, and no metric serves two
@@ -230,6 +236,18 @@ constexpr bool are_valid_patterns(const auto& rows) {
         if (row.delay) {
             const DelayMetrics& d = *row.delay;
             if (static_cast<std::size_t>(d.pattern) >= kCostPatterns) return false;
+            // Rows share a cost pattern only as one wait in different calls
+            // (their wait metrics have one name), and with it its metrics.
+            for (std::size_t j = 0; j < i; ++j) {
+                const std::optional<DelayMetrics>& other = rows[j].delay;
+                if (!other) continue;
+                const bool same_metrics = other->aggregate == d.aggregate && other->short_term == d.short_term &&
+                                          other->long_term == d.long_term;
+                const bool same_wait = row.wait && rows[j].wait &&
+                                       info(*row.wait).display_name == info(*rows[j].wait).display_name;
+                if ((other->pattern == d.pattern) != same_metrics) return false;
+                if (other->pattern == d.pattern && !same_wait) return false;
+            }
             ++owners[static_cast<std::size_t>(d.pattern)];
             if (!row.wait || row.waiting_without_delay_costs) return false;
             if (info(d.short_term).parent != d.aggregate || info(d.long_term).parent != d.aggregate) return false;
@@ -242,11 +260,11 @@ constexpr bool are_valid_patterns(const auto& rows) {
                     if (mine && mine == theirs) return false;
     }
     for (const int n : owners)
-        if (n != 1) return false;
+        if (n == 0) return false;
     return true;
 }
 static_assert(are_valid_patterns(pattern_rows::kWaitPatterns),
-              "wait-pattern rows: each cost pattern one row, delay metrics a tree, metrics time and unshared");
+              "wait-pattern rows: each cost pattern its own delay metrics, a tree, metrics time and unshared");
 
 using pattern_rows::kWaitPatterns;
 
@@ -258,12 +276,17 @@ constexpr const PatternInfo& pattern_info(WaitPattern pattern) {
 // analysis looks it up per cost it charges.
 inline constexpr std::array<WaitPattern, kCostPatterns> kPatternOfCost = [] {
     std::array<WaitPattern, kCostPatterns> of{};
+    std::array<bool, kCostPatterns> seen{};
     for (const PatternInfo& row : kWaitPatterns)
-        if (row.delay) of[static_cast<std::size_t>(row.delay->pattern)] = row.pattern;
+        if (row.delay && !seen[static_cast<std::size_t>(row.delay->pattern)]) {
+            of[static_cast<std::size_t>(row.delay->pattern)] = row.pattern;
+            seen[static_cast<std::size_t>(row.delay->pattern)] = true;
+        }
     return of;
 }();
 
-// The pattern whose delay costs a CostPattern indexes.
+// The pattern whose delay costs a CostPattern indexes: of the rows that
+// share one, the first.
 constexpr WaitPattern pattern_of(CostPattern cost) { return kPatternOfCost[static_cast<std::size_t>(cost)]; }
 constexpr const DelayMetrics& delay_metrics(CostPattern cost) { return *pattern_info(pattern_of(cost)).delay; }
 

@@ -121,6 +121,7 @@ void CriticalPathAnalysis::count_activity() {
         activity_[earlier != trace::kNoEvent ? trace_->events[earlier].cnode : e.cnode] -=
             static_cast<double>(wait.waiting);
     });
+    for (const RmaWait& wait : rma_waits_) activity_[trace_->events[wait.call].cnode] -= static_cast<double>(wait.waiting);
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 
@@ -137,7 +138,8 @@ void CriticalPathAnalysis::run(const trace::LocalTrace& trace, const ForwardFact
         throw Error(trace_->anchor_path, "only " + std::to_string(static_cast<int>(anchored[0])) + " of " +
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
-    CriticalPathHandOffs path(*trace_, *slots_, *facts_, first_world_collective_, last_world_collective_, detours_);
+    CriticalPathHandOffs path(*trace_, *slots_, *facts_, rma_waits_, first_world_collective_, last_world_collective_,
+                              detours_);
     path.find(exchange);
     counts_ = path.counts();
     count_activity();
@@ -214,21 +216,23 @@ void CriticalPathAnalysis::walk(const CriticalPathHandOffs& path) {
                 back.reset();
             }
             pass_event(view, after);
+            // The Leave of a call that waited in a one-sided epoch.
+            if (waits) hand_off(view, path.passes(node - 1), path.wait_end(node - 1));
             if (detour > 0 && detours_[detour - 1].point == i && token_.held)
                 back = take_detour(view, detours_[detour - 1]);
             break;
         case EventKind::Recv:
             pass_event(view, after);
-            if (waits) hand_off(view, path.passes(node - 1));
+            if (waits) hand_off(view, path.passes(node - 1), path.wait_end(node - 1));
             break;
         case EventKind::Send:
             pass_event(view, after);
             if (arriving) take_token(*arriving);
-            if (waits) hand_off(view, path.passes(node - 1));
+            if (waits) hand_off(view, path.passes(node - 1), path.wait_end(node - 1));
             break;
         case EventKind::CollectiveEnd:
             pass_event(view, after);
-            if (waits) hand_off(view, path.passes(node - 1));
+            if (waits) hand_off(view, path.passes(node - 1), path.wait_end(node - 1));
             if (arriving) take_token(*arriving);
             break;
         }
@@ -264,12 +268,11 @@ void CriticalPathAnalysis::pass_event(const EventView& view, CallPathId after) {
 // The holder was in this MPI call from `before_` back to its entry; of that
 // it keeps the part after its wait ended and hands the rest of the path to
 // the rank it waited for.
-void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path) {
+void CriticalPathAnalysis::hand_off(const EventView& view, bool on_path, Ticks until) {
     if (!token_.held) return;
     if (!on_path)
         throw Error(trace_->anchor_path, "rank " + std::to_string(trace_->rank) + " holds the critical path at event " +
                                              std::to_string(view.index()) + ", which the path does not pass");
-    const Ticks until = hand_off_end(view, *facts_->wait_states().find(view.index()), *facts_);
     const EventIndex earlier = view.kind() == EventKind::Recv ? earlier_waiting_call(*trace_, view.event()) : trace::kNoEvent;
     if (earlier != trace::kNoEvent) {
         // The wait was in the blocking probe before the receive call, or in

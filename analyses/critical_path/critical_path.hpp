@@ -37,6 +37,9 @@
 // A trace without a collective on MPI_COMM_WORLD (no MPI_Init and
 // MPI_Finalize) has no anchor for the path: the metrics stay empty.
 //
+// A one-sided epoch's wait (rma_waits.hpp) hands the path to the rank whose
+// call ended it, at that call's entry, like a Late Sender's to its sender.
+//
 // Hybrid traces: every OpenMP thread is a location of its own. Inside a
 // parallel region the path moves from a thread that waited at a barrier to
 // the thread that arrived there last, and back to the master at the
@@ -62,6 +65,7 @@
 #include "analyses/critical_path/thread_detours.hpp"
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
+#include "analyses/rma_waits.hpp"
 #include "analyses/round_analysis.hpp"
 
 namespace hindsight::analyses {
@@ -73,9 +77,11 @@ public:
     // (ProfileAnalysis::exclusive_ticks()), from which the rank's activity
     // follows without a walk of its own. `workers` are the cubes of the
     // rank's OpenMP worker threads, in thread order (none in an MPI trace).
+    // `rma_waits` are the rank's waits in one-sided epochs. All must
+    // outlive the analysis.
     CriticalPathAnalysis(LocalCube& cube, const trace::MessageSlots& slots, std::span<const Ticks> exclusive,
-                         std::span<LocalCube> workers = {})
-        : cube_(&cube), workers_(workers), slots_(&slots), exclusive_(exclusive) {}
+                         std::span<LocalCube> workers = {}, std::span<const RmaWait> rma_waits = {})
+        : cube_(&cube), workers_(workers), slots_(&slots), exclusive_(exclusive), rma_waits_(rma_waits) {}
 
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
@@ -107,8 +113,9 @@ private:
     // goes to `after`, and the position moves back to the event.
     void hold_through(CallPathId after, Ticks time, Ticks& position);
     // The rank's time without waits by call path: the profile's exclusive
-    // time less the synchronization waits (MPI's and, on the master of a
-    // hybrid trace, its OpenMP barrier waits); each worker's alike.
+    // time less the synchronization waits (MPI's, those of one-sided
+    // epochs and, on the master of a hybrid trace, its OpenMP barrier
+    // waits); each worker's alike.
     void count_activity();
     // At a detour's start, holding the path: the master keeps its barrier
     // after the last arrival, the workers carry the path over their
@@ -116,8 +123,9 @@ private:
     PathArrival take_detour(const trace::EventView& view, const ThreadDetour& detour);
     void accumulate(CallPathId cnode, Ticks from, Ticks to);
     // At a wait that hands the path on: gives the token away at the end of
-    // the wait, if the walk holds it (the path must pass the wait then).
-    void hand_off(const trace::EventView& view, bool on_path);
+    // the wait, `until`, if the walk holds it (the path must pass the wait
+    // then).
+    void hand_off(const trace::EventView& view, bool on_path, Ticks until);
     void take_token(const PathArrival& arrival);
     void finish(const trace::EventView& view);
     // Where the master carried the path over a team's start (its fork to
@@ -142,6 +150,7 @@ private:
     const ForwardFacts* facts_ = nullptr;  // during run()
     const trace::MessageSlots* slots_;
     std::span<const Ticks> exclusive_;
+    std::span<const RmaWait> rma_waits_;
     const trace::LocalTrace* trace_ = nullptr;
 
     // The CollectiveEnd events of the last and the first collective on

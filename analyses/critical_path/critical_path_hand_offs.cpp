@@ -38,9 +38,10 @@ Ticks hand_off_end(const EventView& view, const WaitState& wait, const ForwardFa
 }
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                                           const ForwardFacts& facts, EventIndex finish, EventIndex start,
-                                           std::span<const ThreadDetour> detours)
-    : trace_(trace), facts_(facts), slots_(slots), finish_(finish), start_(start), detours_(detours) {}
+                                           const ForwardFacts& facts, std::span<const RmaWait> rma_waits,
+                                           EventIndex finish, EventIndex start, std::span<const ThreadDetour> detours)
+    : trace_(trace), facts_(facts), rma_waits_(rma_waits), slots_(slots), finish_(finish), start_(start),
+      detours_(detours) {}
 
 void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     index_trace();
@@ -173,6 +174,34 @@ void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_
         causers_.push_back(causer);
         requests_.push_back(request);
     }
+    // A one-sided epoch's wait hands the path on at the Leave of the call
+    // that waited, which no other node is.
+    const std::size_t messages_and_collectives = nodes_.size();
+    for (const RmaWait& wait : rma_waits_) {
+        const EventIndex leave = trace_.events[wait.call].ref;
+        if (wait.waiting <= 0 || wait.ender < 0 || leave < finish_ || leave >= start_) continue;
+        nodes_.push_back(leave);
+        causers_.push_back(wait.ender);
+        requests_.push_back({Kind::RmaEnding, wait.ender_call, 0, 0, trace_.events[wait.call].time + wait.waiting});
+    }
+    if (nodes_.size() > messages_and_collectives) sort_nodes();
+}
+
+void CriticalPathHandOffs::sort_nodes() {
+    std::vector<std::size_t> order(nodes_.size());
+    for (std::size_t v = 0; v < order.size(); ++v) order[v] = v;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return nodes_[a] < nodes_[b]; });
+    std::vector<EventIndex> nodes;
+    std::vector<int> causers;
+    std::vector<Request> requests;
+    for (const std::size_t v : order) {
+        nodes.push_back(nodes_[v]);
+        causers.push_back(causers_[v]);
+        requests.push_back(requests_[v]);
+    }
+    nodes_ = std::move(nodes);
+    causers_ = std::move(causers);
+    requests_ = std::move(requests);
 }
 
 // The event of this rank a request from rank `from` names.
@@ -196,6 +225,14 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
         const EventIndex recv = receives_from_[peer][request.key];
         const EventIndex boundary = posting_enter(trace_, recv);
         return {boundary, recv, boundary == trace::kNoEvent ? 0 : boundary};
+    }
+    case Kind::RmaEnding: {
+        // The path arrives where the call that ended the wait began; the
+        // nodes below it are the rank's earlier ones.
+        const EventIndex enter = request.key;
+        if (enter >= trace_.events.size() || trace_.events[enter].kind != EventKind::Enter)
+            throw missing("the call that ended its wait in a one-sided epoch (event " + std::to_string(enter) + ")");
+        return {enter, enter, enter};
     }
     case Kind::Collective:
         if (request.key >= collectives_.size() || request.ordinal >= collectives_[request.key].size())

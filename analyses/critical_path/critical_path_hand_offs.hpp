@@ -13,7 +13,10 @@
 //  - any wait at a collective: to the member the wait names, at its event
 //    of the same collective (the n-th collective of the communicator on
 //    every member), or for a non-blocking one at the Leave of the call that
-//    started it there.
+//    started it there;
+//  - a one-sided epoch's wait (rma_waits.hpp), at the Leave of the call
+//    that waited: to the rank whose call ended it, arriving at that call's
+//    Enter.
 // The path arrives at the waiting call's end of the wait: (the call's Enter,
 // or where the rank began to wait at a collective) + waiting, for a receive
 // polled for where the send began (its wait is spread over the polling
@@ -39,6 +42,7 @@
 #include "analyses/critical_path/hand_off_records.hpp"
 #include "analyses/critical_path/thread_detours.hpp"
 #include "analyses/forward_facts.hpp"
+#include "analyses/rma_waits.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
@@ -72,8 +76,8 @@ public:
     // MPI_COMM_WORLD) and `start` (the last); `detours` are those between
     // the two, sorted. All must outlive this object.
     CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
-                         const ForwardFacts& facts, trace::EventIndex finish, trace::EventIndex start,
-                         std::span<const ThreadDetour> detours);
+                         const ForwardFacts& facts, std::span<const RmaWait> rma_waits, trace::EventIndex finish,
+                         trace::EventIndex start, std::span<const ThreadDetour> detours);
 
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
@@ -82,6 +86,8 @@ public:
     // it, sorted; whether the path passes node v (an index into them).
     std::span<const trace::EventIndex> nodes() const { return nodes_; }
     bool passes(std::size_t v) const { return on_path_[v]; }
+    // Where the wait at node v ended: the walk hands the path on there.
+    Ticks wait_end(std::size_t v) const { return requests_[v].until; }
     // Where the walk takes the path, sorted by event.
     std::span<const PathArrival> arrivals() const { return arrivals_; }
     // Whether the path ends on this rank (it entered the last collective
@@ -106,6 +112,8 @@ private:
     void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);
     Resolved resolve(int from, const Request& request) const;
     replay::ChainLink successor(int from, const Request& request) const;
+    // Into event order, after the nodes of one-sided epochs' waits joined.
+    void sort_nodes();
     // The node the walk reaches first below event `below` holding the path:
     // the latest one, unless a detour lies between (then the one below its
     // return); kChainEnd for none.
@@ -115,6 +123,7 @@ private:
 
     const trace::LocalTrace& trace_;
     const ForwardFacts& facts_;
+    std::span<const RmaWait> rma_waits_;
     const trace::MessageSlots& slots_;
     trace::EventIndex finish_, start_;
     std::span<const ThreadDetour> detours_;

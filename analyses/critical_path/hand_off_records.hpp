@@ -17,12 +17,13 @@
 
 namespace hindsight::analyses::hand_off_records {
 
-enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective };
+enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective, RmaEnding };
 
 // What a hand-off node asks of its causing rank, both for the node that
 // follows the arrival there (the successor) and, for the nodes on the path,
 // to tell it where the path arrives: at `until`. (comm, ordinal) names a
-// collective in `key` and `ordinal`, `key` otherwise the message slot
+// collective in `key` and `ordinal`; `key` names the Enter of the call that
+// ended a one-sided epoch's wait (RmaEnding), otherwise the message slot
 // between the two ranks (trace/message_slots.hpp).
 struct Request {
     Kind kind = Kind::LateSender;

@@ -30,8 +30,8 @@ enum class Kind : std::uint8_t {
     Claim,                // a wait's costs will come: to its delayer
     LateReceiverProfile,  // the delayer's interval: to the waiting sender
     CollectiveInterval,   // the delayer's interval: to a waiting member
-    LateSenderCosts,      // the wait's costs and interval: to the sender
-    LateSenderAnswer,     // the part the sender's waiting explains: back to the receiver
+    CostsToDivide,        // a Late Sender's or one-sided epoch's wait's costs and interval: to the delayer
+    IndirectAnswer,       // the part the delayer's waiting explains: back to the waiting rank
     LateReceiverAnswer,   // the division of the wait's costs: to the receiver
     CollectiveAnswer,     // the division of a member's costs: to the delayer
 };
@@ -164,23 +164,29 @@ using LateReceiverProfile = DelayerInterval<Kind::LateReceiverProfile, Profile>;
 template <typename Profile = SparseProfile>
 using CollectiveInterval = DelayerInterval<Kind::CollectiveInterval, Profile>;
 
-// A Late Sender wait's costs and the receiver's interval profile, for the
-// sender to divide.
+// A wait's costs and the waiting rank's interval profile, for the delayer
+// to divide: a Late Sender's (to the sender) or a one-sided epoch's wait's
+// (to the rank whose call ended it), by the pattern of its short-term costs.
 template <typename Profile = SparseProfile>
-struct LateSenderCosts {
-    static constexpr Kind kind = Kind::LateSenderCosts;
+struct CostsToDivide {
+    static constexpr Kind kind = Kind::CostsToDivide;
+    CostPattern pattern = CostPattern::LateSender;
     double short_cost = 0;
     PatternCosts long_cost{};
     Profile waiter;
 
-    bool operator==(const LateSenderCosts&) const = default;
+    bool operator==(const CostsToDivide&) const = default;
     void write(ByteWriter& out) const {
+        out.put(pattern);
         out.put<double>(short_cost);
         write_costs(out, long_cost);
         write_profile(out, waiter);
     }
-    static LateSenderCosts<> read(ByteReader& in) {
-        LateSenderCosts<> body;
+    static CostsToDivide<> read(ByteReader& in) {
+        CostsToDivide<> body;
+        body.pattern = in.get<CostPattern>();
+        if (static_cast<std::size_t>(body.pattern) >= kCostPatterns)
+            throw Error("", "delay-cost record names an unknown pattern");
         body.short_cost = in.get<double>();
         body.long_cost = read_costs(in);
         body.waiter = read_profile(in);
@@ -188,14 +194,15 @@ struct LateSenderCosts {
     }
 };
 
-// The part of a Late Sender wait that the sender's own waiting explains.
-struct LateSenderAnswer {
-    static constexpr Kind kind = Kind::LateSenderAnswer;
+// The part of a wait whose costs the delayer divided that the delayer's
+// own waiting explains.
+struct IndirectAnswer {
+    static constexpr Kind kind = Kind::IndirectAnswer;
     double indirect = 0;
 
-    bool operator==(const LateSenderAnswer&) const = default;
+    bool operator==(const IndirectAnswer&) const = default;
     void write(ByteWriter& out) const { out.put<double>(indirect); }
-    static LateSenderAnswer read(ByteReader& in) { return {in.get<double>()}; }
+    static IndirectAnswer read(ByteReader& in) { return {in.get<double>()}; }
 };
 
 // The sender's division of a Late Receiver wait's costs; none where the

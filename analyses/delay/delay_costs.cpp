@@ -39,7 +39,7 @@ std::optional<CostPattern> collective_pattern(CollectiveOp op) {
 // end, so that the round analyses never hold their memory at once.
 void DelayCostAnalysis::prepare() {
     const trace::LocalTrace& trace = *trace_;
-    sync_points_ = SyncPointList(trace, *facts_, master_.barrier_waits);
+    sync_points_ = SyncPointList(trace, *facts_, master_.barrier_waits, rma_);
     polling_ = PollingCalls(trace);
     scanner_ = IntervalScanner(trace, sync_points_, master_.team_edges);
     members_.assign(trace.definitions.communicators.size(), {});
@@ -152,11 +152,17 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
     for (std::size_t p = 0; p < sync_points_.size(); ++p) {
         const SyncPoint& point = sync_points_[p];
         const trace::Event& event = trace_->events[point.event];
-        if (event.kind == EventKind::Recv) {
+        if (point.rma_wait >= 0) {
+            // Like a Late Sender's: the rank whose call ended the wait
+            // divides its costs.
+            const RmaWait& wait = rma_.waits[static_cast<std::size_t>(point.rma_wait)];
+            add_waiting(p, Waiting::Kind::DelayerDivides, wait.pattern, wait.ender, true);
+            write_record(rounds.to(wait.ender), point.operation, cost_records::Claim{});
+        } else if (event.kind == EventKind::Recv) {
             // As Scalasca: a Late Sender wait of the receive comes first.
             if (own_wait(point.event, WaitPattern::LateSender)) {
                 const int sender = peer_world_rank(point.event);
-                add_waiting(p, Waiting::Kind::LateSender, CostPattern::LateSender, sender, true);
+                add_waiting(p, Waiting::Kind::DelayerDivides, CostPattern::LateSender, sender, true);
                 write_record(rounds.to(sender), point.operation, cost_records::Claim{});
             } else if (caused_late_receiver(point.event)) {
                 // This rank delayed the sender: the sender divides the costs
@@ -229,11 +235,11 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
         became_ready(p);
         return;
     }
-    case Kind::LateSenderCosts:
-        late_sender_costs(point_of(operation, "a Late Sender's costs"), from, in, rounds);
+    case Kind::CostsToDivide:
+        divide_costs(point_of(operation, "a wait's costs"), from, in, rounds);
         return;
-    case Kind::LateSenderAnswer: {
-        const double indirect = cost_records::LateSenderAnswer::read(in).indirect;
+    case Kind::IndirectAnswer: {
+        const double indirect = cost_records::IndirectAnswer::read(in).indirect;
         const std::size_t p = point_of(operation, "a delay-cost answer");
         if (const WaitState* wait = own_wait(sync_points_[p].event, WaitPattern::LateSender))
             classify(p, WaitPattern::LateSender, wait->waiting, indirect);
@@ -288,15 +294,15 @@ bool DelayCostAnalysis::unstick(replay::WavefrontRounds& rounds) {
 void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& rounds) {
     --outstanding_;
     const SyncPoint& point = sync_points_[wait.point];
-    const WaitState& state = *facts_->wait_states().find(point.event);
-    const double short_cost = wait.pattern ? static_cast<double>(state.waiting) : 0.0;
+    const double short_cost = wait.pattern ? static_cast<double>(point.wait) : 0.0;
     const PatternCosts long_cost = long_costs(point.event);
     const IntervalProfile& mine = interval_with(wait.point, wait.delayer);
     auto& out = rounds.to(wait.delayer);
-    if (wait.kind == Waiting::Kind::LateSender) {
-        // The sender divides: it knows its own interval.
+    if (wait.kind == Waiting::Kind::DelayerDivides) {
+        // The delayer divides: it knows its own interval.
         write_record(out, point.operation,
-                     cost_records::LateSenderCosts<const SparseProfile&>{short_cost, long_cost, mine.processing});
+                     cost_records::CostsToDivide<const SparseProfile&>{*wait.pattern, short_cost, long_cost,
+                                                                       mine.processing});
         ++outstanding_;  // its answer
         return;
     }
@@ -308,7 +314,7 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     cost_records::CostDivision division{scales.explained, long_cost,         short_cost,
                                         scales.short_term, scales.long_term, std::move(excess.by_entry)};
     if (wait.kind == Waiting::Kind::LateReceiver) {
-        classify(wait.point, WaitPattern::LateReceiver, state.waiting, scales.short_term * delayer.waiting);
+        classify(wait.point, WaitPattern::LateReceiver, point.wait, scales.short_term * delayer.waiting);
         write_record(out, point.operation, cost_records::LateReceiverAnswer{std::move(division)});
     } else {
         write_record(out, point.operation, cost_records::CollectiveAnswer{std::move(division)});
@@ -333,18 +339,18 @@ void DelayCostAnalysis::settle_costs(std::size_t point, int peer) {
     --outstanding_;
 }
 
-void DelayCostAnalysis::late_sender_costs(std::size_t point, int from, replay::PayloadReader& in,
-                                          replay::WavefrontRounds& rounds) {
-    const auto costs = cost_records::LateSenderCosts<>::read(in);
+void DelayCostAnalysis::divide_costs(std::size_t point, int from, replay::PayloadReader& in,
+                                     replay::WavefrontRounds& rounds) {
+    const auto costs = cost_records::CostsToDivide<>::read(in);
     const IntervalProfile& mine = interval_with(point, from);
     const Excess excess = excess_over(mine.processing, costs.waiter);
     const CostScales scales = cost_scales(excess.total, mine.waiting, costs.short_cost, costs.long_cost);
     if (scales.explained)
-        charge(CostPattern::LateSender, mine, excess.by_entry, scales, true);
+        charge(costs.pattern, mine, excess.by_entry, scales, true);
     else
-        charge_unexplained(point, CostPattern::LateSender, costs.short_cost, costs.long_cost);
+        charge_unexplained(point, costs.pattern, costs.short_cost, costs.long_cost);
     write_record(rounds.to(from), sync_points_[point].operation,
-                 cost_records::LateSenderAnswer{scales.short_term * mine.waiting});
+                 cost_records::IndirectAnswer{scales.short_term * mine.waiting});
     settle_costs(point, from);
 }
 

@@ -27,13 +27,15 @@
 //
 // What travels (records keyed by the synchronization point's OperationId,
 // cost_records.hpp):
-//  1. claims: a Late Sender's receiver and a collective's waiting members
+//  1. claims: a Late Sender's receiver, a rank that waited in a one-sided
+//     epoch and a collective's waiting members
 //     tell the delayer that it has costs coming, so that it can count them;
 //     a Late Receiver's receiver (the delayer) sends its interval profile
 //     to the waiting sender; a collective's delayer answers each claim
 //     with its interval with that member;
-//  2. costs: the Late Sender's receiver sends its costs and profile, the
-//     sender divides them and answers the part of the wait that its own
+//  2. costs: the Late Sender's receiver (or the rank that waited in a
+//     one-sided epoch) sends its costs and profile, the sender (the rank
+//     whose call ended that wait) divides them and answers the part of the wait that its own
 //     waiting explains (the wait's indirect part); the Late Receiver's
 //     sender and a collective's waiting members compute the division
 //     themselves from the delayer's profile and send the factors.
@@ -44,6 +46,11 @@
 // explained by the delayer's waiting, and the rest) and
 // mpi_wait_propagating_* / mpi_wait_terminal_* (the part of the wait that
 // made others wait directly, and the rest).
+//
+// A wait in a one-sided epoch that one partner's call ended (rma_waits.hpp:
+// Late Post, Early Wait, Lock Contention) goes like a Late Sender's: the
+// waiting rank sends its costs and profile to the rank of that call, which
+// divides them over its interval up to the call.
 //
 // On a hybrid rank (MasterThread) the master's OpenMP barrier waits count
 // as its waiting in these intervals, and a wait of the master outside
@@ -91,8 +98,8 @@ struct MasterThread {
 
 class DelayCostAnalysis final : public RoundAnalysis {
 public:
-    explicit DelayCostAnalysis(LocalCube& cube, MasterThread master = {})
-        : cube_(&cube), master_(std::move(master)) {}
+    explicit DelayCostAnalysis(LocalCube& cube, MasterThread master = {}, RmaWaits rma = {})
+        : cube_(&cube), master_(std::move(master)), rma_(std::move(rma)) {}
 
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
@@ -107,11 +114,13 @@ public:
     const std::vector<PatternCosts>& barrier_wait_costs() const { return barrier_wait_costs_; }
 
 private:
-    // A wait state of this rank whose costs go to another rank.
+    // A wait state of this rank whose costs go to another rank. The
+    // delayer divides the costs of a Late Sender and of a one-sided epoch's
+    // wait (DelayerDivides), the waiting rank those of the others.
     struct Waiting {
-        enum class Kind : std::uint8_t { LateSender, LateReceiver, Collective };
+        enum class Kind : std::uint8_t { DelayerDivides, LateReceiver, Collective };
         std::size_t point = 0;  // its synchronization point
-        Kind kind = Kind::LateSender;
+        Kind kind = Kind::DelayerDivides;
         // None for a collective wait without delay costs of its own (at
         // MPI_Finalize) that passes on only the idleness of the workers.
         std::optional<CostPattern> pattern = CostPattern::LateSender;
@@ -159,7 +168,9 @@ private:
     // costs are in: counted when it becomes known, released when settled.
     void expect_costs(std::size_t point, int peer);
     void settle_costs(std::size_t point, int peer);
-    void late_sender_costs(std::size_t point, int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds);
+    // A Late Sender's or one-sided epoch's wait's costs, which this rank
+    // divides over its interval with the waiting rank.
+    void divide_costs(std::size_t point, int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds);
     void late_receiver_answer(std::size_t point, int from, replay::PayloadReader& in);
     void collective_answer(std::size_t point, int from, replay::PayloadReader& in);
     // How a waiting rank divided its costs over this rank's interval with it.
@@ -181,6 +192,7 @@ private:
 
     LocalCube* cube_;
     MasterThread master_;
+    RmaWaits rma_;
     std::vector<PatternCosts> barrier_wait_costs_;
     const ForwardFacts* facts_ = nullptr;  // during run()
     PollingCalls polling_;                 // how a receive polled for waited

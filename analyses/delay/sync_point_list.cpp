@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "common/error.hpp"
@@ -43,7 +44,7 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 }  // namespace
 
 SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
-                             std::span<const LocalWait> local_waits)
+                             std::span<const LocalWait> local_waits, const RmaWaits& rma)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Every collective's number on its communicator (the collectives are
@@ -163,6 +164,41 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         point.operation = OperationHash().add(3).add(local.leave).value();
         points_.push_back(point);
         groups_.push_back({Scope::Nobody, 0});
+    }
+    // A one-sided epoch's wait and the call that ended it share the id of
+    // that call. The wait's point is the Leave of the call that waited (its
+    // Enter may be the point of a call that ended a partner's wait); of
+    // that call only the waiting is left out, the rest is the rank's own.
+    // The ending call, like a send, is the synchronization itself.
+    const auto ending = [](int rank, EventIndex call) {
+        return OperationHash().add(4).add(static_cast<std::uint64_t>(rank)).add(call).value();
+    };
+    for (std::size_t w = 0; w < rma.waits.size(); ++w) {
+        const RmaWait& wait = rma.waits[w];
+        SyncPoint point;
+        point.event = trace.events[wait.call].ref;
+        point.enter = wait.call;
+        point.cnode = trace.events[wait.call].cnode;
+        point.wait = wait.waiting;
+        point.prune = wait.waiting;
+        point.operation = ending(wait.ender, wait.ender_call);
+        point.rma_wait = static_cast<int>(w);
+        points_.push_back(point);
+        groups_.push_back({Scope::Peer, static_cast<std::uint32_t>(wait.ender)});
+    }
+    for (const RmaDelay& delay : rma.delays) {
+        if (delay.call >= trace.events.size() || trace.events[delay.call].kind != EventKind::Enter)
+            throw Error(trace.anchor_path, "a one-sided epoch's wait names no call of rank " +
+                                               std::to_string(trace.rank) + " as the one that ended it");
+        SyncPoint point;
+        point.event = delay.call;
+        point.enter = delay.call;
+        point.cnode = trace.events[delay.call].cnode;
+        point.prune = trace.events[trace.events[delay.call].ref].time - trace.events[delay.call].time;
+        point.operation = ending(trace.rank, delay.call);
+        points_.push_back(point);
+        groups_.push_back({Scope::Listed, static_cast<std::uint32_t>(listed_.size())});
+        listed_.push_back(delay.waiters);
     }
     // In the order the synchronizations happened: a receive posted by an
     // MPI_Irecv synchronized there, before the events up to its completion,

@@ -15,6 +15,10 @@
 // Messages nobody waited for do not synchronize anybody: a rank may send
 // and receive them at any time.
 //
+// A wait in a one-sided epoch that a partner's call ended (rma_waits.hpp)
+// is a point of the waiting rank and of that call's rank, tying the two
+// like a Late Sender's receive and send.
+//
 // On a hybrid rank the master's OpenMP barrier waits are points, too
 // (LocalWait): they tie the rank to no other rank, so no interval begins
 // there, but an interval that holds one counts its waiting as the rank's
@@ -29,6 +33,7 @@
 
 #include "analyses/forward_facts.hpp"
 #include "analyses/patterns.hpp"
+#include "analyses/rma_waits.hpp"
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 
@@ -51,6 +56,8 @@ struct SyncPoint {
     // the rank's activity).
     Ticks prune = 0;
     OperationId operation = 0;
+    // A one-sided epoch's wait: its index in RmaWaits::waits; else -1.
+    int rma_wait = -1;
 };
 
 // A wait of this rank that synchronized it with none of the others: the
@@ -67,7 +74,7 @@ public:
 
     SyncPointList() = default;
     SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
-                  std::span<const LocalWait> local_waits = {});
+                  std::span<const LocalWait> local_waits = {}, const RmaWaits& rma = {});
 
     std::size_t size() const { return points_.size(); }
     const SyncPoint& operator[](std::size_t position) const { return points_[position]; }

@@ -36,13 +36,14 @@ GroupCall group_call(const Region& region) {
 // What one side of an epoch tells a partner (trivially copyable: it travels
 // as bytes). A post: when the target began MPI_Win_post. A completion: when
 // the origin began MPI_Win_complete, and when the last transfer it issued
-// to this partner in the epoch ended (kNever if none).
+// to this partner in the epoch ended (kNever if none). Either with the
+// call's Enter, by which the partner names it if the call ended its wait.
 struct EpochNote {
     std::uint64_t window = 0;
     Ticks time = 0;
     Ticks last_transfer = kNever;
     std::uint32_t completes = 0;  // 0: a post, 1: a completion
-    std::uint32_t padding = 0;
+    EventIndex call = trace::kNoEvent;
 };
 
 // An access epoch (origin) or an exposure epoch (target) of one window:
@@ -139,12 +140,12 @@ std::vector<std::vector<EpochNote>> notes_to_partners(const Epochs& epochs, int 
     for (const Epoch& e : epochs.exposure)
         for (const int origin : e.partners)
             if (origin >= 0 && origin < ranks)
-                out[static_cast<std::size_t>(origin)].push_back({e.window, e.open.begin});
+                out[static_cast<std::size_t>(origin)].push_back({e.window, e.open.begin, kNever, 0, e.open.enter});
     for (const Epoch& e : epochs.access)
         for (std::size_t p = 0; p < e.partners.size(); ++p)
             if (e.partners[p] >= 0 && e.partners[p] < ranks)
                 out[static_cast<std::size_t>(e.partners[p])].push_back(
-                    {e.window, e.close.begin, e.last_transfer[p], 1, 0});
+                    {e.window, e.close.begin, e.last_transfer[p], 1, e.close.enter});
     return out;
 }
 
@@ -170,19 +171,32 @@ private:
     EpochNote last_;
 };
 
+// The partner's call that ended a wait: the last post an origin waited
+// for, the last completion a target waited for.
+struct Ender {
+    Ticks time = kNever;
+    int rank = -1;
+    EventIndex call = trace::kNoEvent;
+
+    void offer(const EpochNote& note, int partner) {
+        if (note.time > time) *this = {note.time, partner, note.call};
+    }
+};
+
 // Late Post on the origin: where the last post of its targets came while
 // the origin was inside a call of the epoch, that call waited for it.
-void late_post(LocalCube& cube, const LocalTrace& trace, const Epoch& epoch, Ticks last_post) {
-    if (inside(last_post, epoch.close)) {
-        claim(cube, Metric::MpiRmaSyncActive, Metric::MpiRmaSyncLatePost, epoch.close.cnode,
-              trace.seconds(last_post - epoch.close.begin));
-        return;
-    }
-    if (inside(last_post, epoch.open)) {
-        claim(cube, Metric::MpiRmaSyncActive, Metric::MpiRmaSyncLatePost, epoch.open.cnode,
-              trace.seconds(last_post - epoch.open.begin));
-        return;
-    }
+void late_post(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace, const Epoch& epoch, const Ender& post) {
+    const Ticks last_post = post.time;
+    const auto waited = [&](const CallSpan& call) {
+        waits.waits.push_back({call.enter, last_post - call.begin, CostPattern::RmaLatePost, post.rank, post.call});
+    };
+    for (const CallSpan* call : {&epoch.close, &epoch.open})
+        if (inside(last_post, *call)) {
+            claim(cube, Metric::MpiRmaSyncActive, Metric::MpiRmaSyncLatePost, call->cnode,
+                  trace.seconds(last_post - call->begin));
+            waited(*call);
+            return;
+        }
     const auto& transfers = trace.rma.transfers;
     auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch.open.enter,
                               [](const trace::RmaTransfer& x, EventIndex c) { return x.call_enter < c; });
@@ -193,6 +207,7 @@ void late_post(LocalCube& cube, const LocalTrace& trace, const Epoch& epoch, Tic
         if (!inside(last_post, call)) continue;
         claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommLatePost, call.cnode,
               trace.seconds(last_post - call.begin));
+        waited(call);
         counted = t->call_enter;
     }
 }
@@ -212,32 +227,35 @@ void RmaEpochWaitStates::run(const LocalTrace& trace, const ForwardFacts&, repla
     Inbox inbox(exchange.all_to_all(as_blocks(notes_to_partners(epochs, exchange.size()))));
 
     for (const Epoch& epoch : epochs.access) {
-        Ticks last_post = kNever;
+        Ender last_post;
         std::size_t used = 0;
         for (std::size_t p = 0; p < epoch.partners.size(); ++p) {
             if (const EpochNote* post = inbox.next(epoch.partners[p], epoch.window, 0))
-                last_post = std::max(last_post, post->time);
+                last_post.offer(*post, epoch.partners[p]);
             if (epoch.last_transfer[p] != kNever) ++used;
         }
-        if (last_post != kNever) late_post(*cube_, trace, epoch, last_post);
+        if (last_post.time != kNever) late_post(*cube_, *waits_, trace, epoch, last_post);
         count_pairs(*cube_, epoch.close.cnode, epoch.partners.size(), used);
     }
     for (const Epoch& epoch : epochs.exposure) {
-        Ticks last_complete = kNever, last_transfer = kNever;
+        Ender last_complete;
+        Ticks last_transfer = kNever;
         std::size_t used = 0;
         for (const int origin : epoch.partners) {
             const EpochNote* done = inbox.next(origin, epoch.window, 1);
             if (!done) continue;
-            last_complete = std::max(last_complete, done->time);
+            last_complete.offer(*done, origin);
             last_transfer = std::max(last_transfer, done->last_transfer);
             if (done->last_transfer != kNever) ++used;
         }
         count_pairs(*cube_, epoch.close.cnode, epoch.partners.size(), used);
         // Only a blocking wait waits; a test returns at once either way.
-        if (epoch.closed_by != GroupCall::Wait || last_complete <= epoch.close.begin) continue;
-        const Ticks until = std::min(last_complete, epoch.close.end);
+        if (epoch.closed_by != GroupCall::Wait || last_complete.time <= epoch.close.begin) continue;
+        const Ticks until = std::min(last_complete.time, epoch.close.end);
         claim(*cube_, Metric::MpiRmaSyncActive, Metric::MpiRmaEarlyWait, epoch.close.cnode,
               trace.seconds(until - epoch.close.begin));
+        waits_->waits.push_back({epoch.close.enter, until - epoch.close.begin, CostPattern::RmaEarlyWait,
+                                 last_complete.rank, last_complete.call});
         const Ticks late = until - std::max(last_transfer, epoch.close.begin);
         if (late > 0)
             claim(*cube_, Metric::MpiRmaEarlyWait, Metric::MpiRmaLateComplete, epoch.close.cnode,

@@ -20,20 +20,25 @@
 // after the forward pass; the k-th post a target made for a window and
 // origin meets the k-th access epoch of that origin on that window with
 // that target, as MPI matches them.
+//
+// Each wait goes to `waits` too, with the partner's call that ended it,
+// for the delay analysis (rma_waits.hpp).
 #pragma once
 
 #include "analyses/local_cube.hpp"
+#include "analyses/rma_waits.hpp"
 #include "analyses/round_analysis.hpp"
 
 namespace hindsight::analyses {
 
 class RmaEpochWaitStates final : public RoundAnalysis {
 public:
-    explicit RmaEpochWaitStates(LocalCube& cube) : cube_(&cube) {}
+    RmaEpochWaitStates(LocalCube& cube, RmaWaits& waits) : cube_(&cube), waits_(&waits) {}
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
 private:
     LocalCube* cube_;
+    RmaWaits* waits_;
 };
 
 }  // namespace hindsight::analyses

@@ -61,10 +61,16 @@ struct LockNote {
     Ticks released = 0;   // the entry of MPI_Win_unlock
     std::uint32_t epoch = 0;      // the origin's index of the epoch
     std::uint32_t exclusive = 0;
+    EventIndex unlock = trace::kNoEvent;  // the Enter of MPI_Win_unlock
+    std::uint32_t padding = 0;
 };
+// When a lock was granted, and if it had to wait, whose MPI_Win_unlock
+// (world rank, the call's Enter there) granted it.
 struct GrantNote {
     Ticks granted = 0;
     std::uint32_t epoch = 0;
+    std::int32_t holder = -1;
+    EventIndex holder_unlock = trace::kNoEvent;
     std::uint32_t padding = 0;
 };
 
@@ -86,22 +92,33 @@ std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
             return std::tie(a.note.requested, a.origin) < std::tie(b.note.requested, b.origin);
         });
         for (std::size_t i = 0; i < locks.size(); ++i) {
-            Ticks granted = locks[i].note.requested;
-            for (std::size_t j = 0; j < i; ++j)
-                if (locks[i].note.exclusive != 0 || locks[j].note.exclusive != 0)
-                    granted = std::max(granted, locks[j].note.released);
-            answers[static_cast<std::size_t>(locks[i].origin)].push_back({granted, locks[i].note.epoch, 0});
+            GrantNote answer{locks[i].note.requested, locks[i].note.epoch};
+            for (std::size_t j = 0; j < i; ++j) {
+                const bool conflict = locks[i].note.exclusive != 0 || locks[j].note.exclusive != 0;
+                if (conflict && locks[j].note.released > answer.granted) {
+                    answer.granted = locks[j].note.released;
+                    answer.holder = locks[j].origin;
+                    answer.holder_unlock = locks[j].note.unlock;
+                }
+            }
+            answers[static_cast<std::size_t>(locks[i].origin)].push_back(answer);
         }
     }
     return answers;
 }
 
-// The epoch waited until `granted` in the call of it that was running then.
-void book(LocalCube& cube, const LocalTrace& trace, const LockEpoch& epoch, Ticks granted) {
+// The epoch waited until the grant in the call of it that was running then.
+void book(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace, const LockEpoch& epoch, const GrantNote& grant) {
+    const Ticks granted = grant.granted;
+    const auto waited = [&](const CallSpan& call) {
+        waits.waits.push_back(
+            {call.enter, granted - call.begin, CostPattern::RmaLockContention, grant.holder, grant.holder_unlock});
+    };
     for (const CallSpan* call : {&epoch.unlock, &epoch.lock})
         if (inside(granted, *call)) {
             claim(cube, Metric::MpiRmaSyncPassive, Metric::MpiRmaSyncLockCompetition, call->cnode,
                   trace.seconds(granted - call->begin));
+            waited(*call);
             return;
         }
     const auto& transfers = trace.rma.transfers;
@@ -113,6 +130,7 @@ void book(LocalCube& cube, const LocalTrace& trace, const LockEpoch& epoch, Tick
         if (!inside(granted, call)) continue;
         claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommLockCompetition, call.cnode,
               trace.seconds(granted - call.begin));
+        waited(call);
         return;
     }
 }
@@ -128,16 +146,17 @@ void RmaLockWaitStates::run(const LocalTrace& trace, const ForwardFacts&, replay
         for (const int target : epochs[e].targets)
             if (target >= 0 && target < exchange.size())
                 asking[static_cast<std::size_t>(target)].push_back(
-                    {epochs[e].window, epochs[e].lock.begin, epochs[e].unlock.begin, e, epochs[e].exclusive ? 1u : 0u});
+                    {epochs[e].window, epochs[e].lock.begin, epochs[e].unlock.begin, e,
+                     epochs[e].exclusive ? 1u : 0u, epochs[e].unlock.enter});
     const replay::ByteBlocks answers = exchange.all_to_all(as_blocks(grant(exchange.all_to_all(as_blocks(asking)))));
     // A lock of every target waited for the last of them.
-    std::vector<Ticks> granted(epochs.size());
-    for (std::uint32_t e = 0; e < epochs.size(); ++e) granted[e] = epochs[e].lock.begin;
+    std::vector<GrantNote> granted(epochs.size());
+    for (std::uint32_t e = 0; e < epochs.size(); ++e) granted[e] = {epochs[e].lock.begin, e};
     for (const std::vector<std::byte>& block : answers)
         for (const GrantNote& g : from_block<GrantNote>(block))
-            if (g.epoch < granted.size()) granted[g.epoch] = std::max(granted[g.epoch], g.granted);
+            if (g.epoch < granted.size() && g.granted > granted[g.epoch].granted) granted[g.epoch] = g;
     for (std::uint32_t e = 0; e < epochs.size(); ++e)
-        if (granted[e] > epochs[e].lock.begin) book(*cube_, trace, epochs[e], granted[e]);
+        if (granted[e].granted > epochs[e].lock.begin) book(*cube_, *waits_, trace, epochs[e], granted[e]);
 }
 
 }  // namespace hindsight::analyses

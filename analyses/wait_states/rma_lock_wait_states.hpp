@@ -17,7 +17,9 @@
 // from the call's entry.
 //
 // Two bulk exchanges after the forward pass: each origin tells each target
-// its lock epochs, each target answers when it granted them.
+// its lock epochs, each target answers when it granted them and whose
+// MPI_Win_unlock granted them, which `waits` gets with each wait for the
+// delay analysis (rma_waits.hpp).
 //
 // Not analyzed: Scalasca's wait for progress (the target made no progress
 // in MPI for a lock it could have granted), which needs what the target's
@@ -25,17 +27,19 @@
 #pragma once
 
 #include "analyses/local_cube.hpp"
+#include "analyses/rma_waits.hpp"
 #include "analyses/round_analysis.hpp"
 
 namespace hindsight::analyses {
 
 class RmaLockWaitStates final : public RoundAnalysis {
 public:
-    explicit RmaLockWaitStates(LocalCube& cube) : cube_(&cube) {}
+    RmaLockWaitStates(LocalCube& cube, RmaWaits& waits) : cube_(&cube), waits_(&waits) {}
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
 private:
     LocalCube* cube_;
+    RmaWaits* waits_;
 };
 
 }  // namespace hindsight::analyses

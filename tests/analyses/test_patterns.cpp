@@ -45,12 +45,18 @@ TEST_CASE("a pattern's delay costs are its aggregate's short- and long-term part
         CHECK(info(row.delay->long_term).parent == row.delay->aggregate);
         CHECK(info(row.delay->short_term).display_name == "Short-term");
         CHECK(info(row.delay->long_term).display_name == "Long-term");
-        CHECK(pattern_of(row.delay->pattern) == row.pattern);
-        CHECK(aggregates.insert(row.delay->aggregate).second);
-        // Point-to-point patterns arise in no collective shape.
+        // Rows that share a cost pattern (one wait seen in different
+        // calls) share its metrics; the first of them names it.
+        CHECK(pattern_info(pattern_of(row.delay->pattern)).delay->aggregate == row.delay->aggregate);
+        aggregates.insert(row.delay->aggregate);
+        // Point-to-point patterns arise in no collective shape; the waits
+        // of one-sided epochs that one partner ended have a node of their own.
         bool collective = false;
         for (const ShapeInfo& shape : kCollectiveShapes) collective = collective || shape.pattern == row.pattern;
-        CHECK(is_below(row.delay->aggregate, collective ? Metric::DelayCollective : Metric::DelayP2p));
+        const Metric parent = collective             ? Metric::DelayCollective
+                              : row.point_to_point ? Metric::DelayP2p
+                                                   : Metric::DelayRma;
+        CHECK(is_below(row.delay->aggregate, parent));
     }
     CHECK(aggregates.size() == kCostPatterns);
 }
@@ -120,10 +126,14 @@ TEST_CASE("the checks of the pattern rows reject broken rows") {
     const auto good = kWaitPatterns;
     CHECK(are_valid_patterns(good));
     const auto at = [](WaitPattern p) { return static_cast<std::size_t>(p); };
-    // Two patterns with the same delay costs.
+    // Two different waits with the same delay costs.
     auto shared_costs = good;
     shared_costs[at(WaitPattern::EarlyScan)].delay = good[at(WaitPattern::Barrier)].delay;
     CHECK_FALSE(are_valid_patterns(shared_costs));
+    // One wait in two calls sharing a cost pattern but not its metrics.
+    auto split_costs = good;
+    split_costs[at(WaitPattern::RmaCommLatePost)].delay->aggregate = Metric::DelayRmaEarlyWaitAggregate;
+    CHECK_FALSE(are_valid_patterns(split_costs));
     // A short-term part that is not below its aggregate.
     auto loose = good;
     loose[at(WaitPattern::NxN)].delay->short_term = Metric::DelayBarrier;

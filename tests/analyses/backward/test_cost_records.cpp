@@ -108,28 +108,43 @@ TEST_CASE("cost records: a profile whose lengths differ is malformed", "[delay][
 TEST_CASE("cost records: a Late Sender's costs", "[delay][records]") {
     const SparseProfile waiter{{1, 2, 3}, {0.5, 0.25, 4.0}};
     const PatternCosts long_cost = costs_at({1, 3}, 7.0);
-    const auto bytes = written(LateSenderCosts<const SparseProfile&>{6.0, long_cost, waiter});
-    // Two of the long-term costs are non-zero: the mask and those two.
-    CHECK(bytes.size() == kHead + 8 + (2 + 2 * 8) + kProfileOf3);
-    CHECK(read_record<LateSenderCosts<>>(bytes, Kind::LateSenderCosts) ==
-          LateSenderCosts<>{6.0, long_cost, waiter});
-    check_truncations<LateSenderCosts<>>(bytes);
+    const auto bytes =
+        written(CostsToDivide<const SparseProfile&>{CostPattern::LateSender, 6.0, long_cost, waiter});
+    // The pattern's byte, the short-term cost, the mask and the two
+    // non-zero long-term costs, the profile.
+    CHECK(bytes.size() == kHead + 1 + 8 + (2 + 2 * 8) + kProfileOf3);
+    CHECK(read_record<CostsToDivide<>>(bytes, Kind::CostsToDivide) ==
+          CostsToDivide<>{CostPattern::LateSender, 6.0, long_cost, waiter});
+    check_truncations<CostsToDivide<>>(bytes);
+}
+
+TEST_CASE("cost records: a one-sided epoch's wait names its pattern", "[delay][records]") {
+    const auto bytes = written(
+        CostsToDivide<const SparseProfile&>{CostPattern::RmaLockContention, 2.0, PatternCosts{}, SparseProfile{}});
+    CHECK(read_record<CostsToDivide<>>(bytes, Kind::CostsToDivide).pattern == CostPattern::RmaLockContention);
+    // A pattern beyond the known ones is a damaged record.
+    std::vector<std::byte> damaged = bytes;
+    damaged[kHead] = std::byte{0xff};
+    ByteReader in(damaged);
+    Head::read(in);
+    CHECK_THROWS_WITH(CostsToDivide<>::read(in), Catch::Contains("unknown pattern"));
 }
 
 TEST_CASE("cost records: zero costs travel as their mask alone", "[delay][records]") {
-    const auto bytes = written(LateSenderCosts<const SparseProfile&>{1.0, PatternCosts{}, SparseProfile{}});
-    CHECK(bytes.size() == kHead + 8 + 2 + 8 + 8);
-    CHECK(std::to_integer<int>(bytes[kHead + 8]) == 0);
+    const auto bytes =
+        written(CostsToDivide<const SparseProfile&>{CostPattern::LateSender, 1.0, PatternCosts{}, SparseProfile{}});
+    CHECK(bytes.size() == kHead + 1 + 8 + 2 + 8 + 8);
     CHECK(std::to_integer<int>(bytes[kHead + 9]) == 0);
-    CHECK(read_record<LateSenderCosts<>>(bytes, Kind::LateSenderCosts) ==
-          LateSenderCosts<>{1.0, PatternCosts{}, SparseProfile{}});
+    CHECK(std::to_integer<int>(bytes[kHead + 10]) == 0);
+    CHECK(read_record<CostsToDivide<>>(bytes, Kind::CostsToDivide) ==
+          CostsToDivide<>{CostPattern::LateSender, 1.0, PatternCosts{}, SparseProfile{}});
 }
 
 TEST_CASE("cost records: a Late Sender's answer", "[delay][records]") {
-    const auto bytes = written(LateSenderAnswer{1.25});
+    const auto bytes = written(IndirectAnswer{1.25});
     CHECK(bytes.size() == kHead + 8);
-    CHECK(read_record<LateSenderAnswer>(bytes, Kind::LateSenderAnswer) == LateSenderAnswer{1.25});
-    check_truncations<LateSenderAnswer>(bytes);
+    CHECK(read_record<IndirectAnswer>(bytes, Kind::IndirectAnswer) == IndirectAnswer{1.25});
+    check_truncations<IndirectAnswer>(bytes);
 }
 
 TEST_CASE("cost records: a Late Receiver's answer with and without a division", "[delay][records]") {
@@ -166,12 +181,12 @@ TEST_CASE("cost records: records follow each other in one block", "[delay][recor
     // in turn until the block is empty.
     ByteWriter out;
     write_record(out, 1, Claim{});
-    write_record(out, 2, LateSenderAnswer{0.5});
+    write_record(out, 2, IndirectAnswer{0.5});
     write_record(out, 3, CollectiveAnswer{division()});
     ByteReader in(out.bytes());
     CHECK(Head::read(in) == Head{Kind::Claim, 1});
-    CHECK(Head::read(in) == Head{Kind::LateSenderAnswer, 2});
-    CHECK(LateSenderAnswer::read(in) == LateSenderAnswer{0.5});
+    CHECK(Head::read(in) == Head{Kind::IndirectAnswer, 2});
+    CHECK(IndirectAnswer::read(in) == IndirectAnswer{0.5});
     CHECK(Head::read(in) == Head{Kind::CollectiveAnswer, 3});
     CHECK(CollectiveAnswer::read(in) == CollectiveAnswer{division()});
     CHECK(in.empty());

@@ -108,3 +108,30 @@ TEST_CASE("RMA: Late Post in the complete, a target without transfers, unneeded 
     CHECK(r.own(Metric::MpiRmaPairsyncCount, 2, kWait) == 0.0);
     CHECK(r.own(Metric::MpiRmaPairsyncUnneededCount, 2, kWait) == 1.0);
 }
+
+TEST_CASE("RMA: the target's work before its late post bears the Late Post costs", "[rma][gats][delay]") {
+    // In late_post_and_early_wait(), the waits end at rank 0's post (30),
+    // and each origin's interval with rank 0 runs from the start of the
+    // trace to the call that waited: rank 1 had 10 of main, rank 2 25 of
+    // main and 3 of MPI_Win_start, rank 0 30 of work. Rank 0's excess is
+    // its work (30), which bears both waits: 20 (rank 1, in its start) and
+    // 2 (rank 2, in its put), short-term.
+    const AnalysisResults r(late_post_and_early_wait(), kAllAnalyses);
+    CHECK(r.own(Metric::DelayRmaLatePost, 0, "main/work") == Approx(ns(22)));
+    CHECK(all_ranks(r, Metric::DelayRmaLatePostAggregate, 3) == Approx(ns(22)));
+    CHECK(all_ranks(r, Metric::DelayRmaLatePostLongterm, 3) == 0.0);
+}
+
+TEST_CASE("RMA: the last origin's epoch bears the Early Wait costs", "[rma][gats][delay]") {
+    // Rank 0's Early Wait (40) ends at rank 2's MPI_Win_complete (80). Their
+    // interval begins at their previous synchronization, rank 0's post,
+    // where rank 2's put waited: rank 0 did 8 of main after its post (the
+    // post itself is the synchronization); rank 2 the rest of its put
+    // after the wait (6 - 2 = 4) and its work (46). Its excess, 50, bears
+    // the 40: 40 x 4/50 = 3.2 on the put, 40 x 46/50 = 36.8 on the work.
+    const AnalysisResults r(late_post_and_early_wait(), kAllAnalyses);
+    CHECK(r.own(Metric::DelayRmaEarlyWait, 2, kPut) == Approx(3.2e-9));
+    CHECK(r.own(Metric::DelayRmaEarlyWait, 2, "main/work") == Approx(36.8e-9));
+    CHECK(all_ranks(r, Metric::DelayRmaEarlyWaitAggregate, 3) == Approx(ns(40)));
+    CHECK(r.total(Metric::DelayRmaEarlyWait, 1) == 0.0);
+}

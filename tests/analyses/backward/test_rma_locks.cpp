@@ -75,3 +75,89 @@ TEST_CASE("RMA locks: a blocking lock waits in MPI_Win_lock, a transfer in commu
     CHECK(in_put.own(Metric::MpiRmaCommunication, 2, kPut) == Approx(ns(7)));
     CHECK(in_put.total(Metric::MpiRmaSyncLockCompetition, 2) == 0.0);
 }
+
+TEST_CASE("RMA locks: the holder's work in its epoch bears the Lock Contention costs", "[rma][locks][delay]") {
+    // Rank 2 waits 8 in its unlock (30-38) for rank 1's unlock at 38. From
+    // the start of the trace, rank 1 did 35 of main, 1 of lock and 2 of put
+    // until 38; rank 2, until its unlock at 30, 28 of main, 1 of lock and
+    // 1 of put. Rank 1's excess, 7 of main and 1 of put, bears the 8.
+    const AnalysisResults r(two_origins(true, true, {15, 16, 17, 18, 30, 55}), kAllAnalyses);
+    CHECK(r.own(Metric::DelayRmaLockContention, 1, "main") == Approx(ns(7)));
+    CHECK(r.own(Metric::DelayRmaLockContention, 1, kPut) == Approx(ns(1)));
+    CHECK(all_ranks(r, Metric::DelayRmaLockContentionAggregate, 3) == Approx(ns(8)));
+}
+
+TEST_CASE("RMA locks: a later wait caused by a lock wait goes back to the holder's work", "[rma][locks][delay]") {
+    // Rank 0 holds an exclusive lock on rank 2 while it works; rank 1's
+    // lock on rank 2 waits for it; all three then free the window:
+    //   rank 0: lock 0-1 | held 1-50 | unlock 50-52 | free 52-70
+    //   rank 1: lock 5-51 | unlock 51-54 | free 54-70
+    //   rank 2: work 0-10 | free 10-70
+    // Hand-derived values:
+    //  - Lock Contention: rank 1 waits in its lock from 5 until rank 0's
+    //    unlock at 50: 45. Wait at Window Free: rank 1 is last (54); rank 0
+    //    waits 2, rank 2 44.
+    //  - Rank 2's free wait: rank 1's interval with rank 2 is the whole
+    //    trace up to 54: 5 of main, 46 - 45 = 1 of lock, 3 of unlock, and
+    //    its lock wait (45); rank 2 did 10 of work. s = 1 / (9 + 45): the
+    //    excess takes 44 x 9/54 short-term, the lock wait 44 x 45/54 =
+    //    110/3 long-term, which it passes on to rank 0.
+    //  - Rank 0's free wait: its interval with rank 1 begins at its unlock,
+    //    the synchronization: nothing; rank 1's at its lock wait: the rest
+    //    of the lock (1) and the unlock (3) take the 2.
+    //  - Rank 1's lock wait: until its lock at 5 it did 5 of main; rank 0
+    //    until its unlock at 50 did 1 of lock and 49 of held work. The 45
+    //    short-term and the 110/3 long-term divide 49 : 1.
+    TraceBuilder t(3);
+    const RmaWindow win = t.window(t.world());
+    t.rank(0).enter(0, "main").win_lock(0, 1, win, 2, true).region(1, 50, "held");
+    t.rank(0).win_unlock(50, 52, win, 2).win_free(52, 70, win).leave(80);
+    t.rank(1).enter(0, "main").win_lock(5, 51, win, 2, true).win_unlock(51, 54, win, 2);
+    t.rank(1).win_free(54, 70, win).leave(80);
+    t.rank(2).enter(0, "main").region(0, 10, "work").win_free(10, 70, win).leave(80);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.own(Metric::MpiRmaSyncLockCompetition, 1, kLock) == Approx(ns(45)));
+    CHECK(r.total(Metric::MpiRmaWaitAtFree, 2) == Approx(ns(44)));
+    CHECK(r.total(Metric::MpiRmaWaitAtFree, 0) == Approx(ns(2)));
+    CHECK(r.own(Metric::DelayRmaLockContention, 0, "main/held") == Approx(45e-9 * 49 / 50));
+    CHECK(r.own(Metric::DelayRmaLockContention, 0, kLock) == Approx(45e-9 / 50));
+    CHECK(r.own(Metric::DelayRmaFreeLongterm, 0, "main/held") == Approx(110e-9 / 3 * 49 / 50));
+    CHECK(r.total(Metric::DelayRmaFreeLongterm, 1) == 0.0);
+    CHECK(r.own(Metric::DelayRmaFree, 1, "main") == Approx(44e-9 * 5 / 54));
+    CHECK(r.own(Metric::DelayRmaFree, 1, kUnlock) == Approx((44.0 * 3 / 54 + 2.0 * 3 / 4) * 1e-9));
+    // Every tick of waiting is some delay's cost, under its own pattern.
+    CHECK(all_ranks(r, Metric::DelayRmaFreeAggregate, 3) == Approx(ns(46)));
+    CHECK(all_ranks(r, Metric::DelayRmaLockContentionAggregate, 3) == Approx(ns(45)));
+}
+
+TEST_CASE("RMA locks: the critical path goes from the lock wait to the holder", "[rma][locks][critical-path]") {
+    //   rank 0: Init 0-10 | lock 10-11 | held 11-60 | unlock 60-62 | free 62-80 | Finalize 80-90
+    //   rank 1: Init 0-10 | lock 15-61 | unlock 61-64 | free 64-80 | Finalize 80-90
+    //   rank 2: Init 0-10 | work 10-20 | free 20-80 | Finalize 80-90
+    // All enter MPI_Finalize at 80: rank 0, the lowest, holds the path's
+    // end. Its free waited for rank 1 (64): it keeps 64-80 (16). Rank 1
+    // keeps its unlock (3) and its lock after the grant (60-61: 1); its
+    // lock waited from 15 until rank 0's unlock began at 60, so the path
+    // goes to rank 0 there: its held work (49), its lock (1) and its
+    // MPI_Init (10). 80 in all; rank 1's lock wait and main are not on it.
+    TraceBuilder t(3);
+    const RmaWindow win = t.window(t.world());
+    t.rank(0).enter(0, "main").init(0, 10).win_lock(10, 11, win, 2, true).region(11, 60, "held");
+    t.rank(0).win_unlock(60, 62, win, 2).win_free(62, 80, win).finalize(80, 90).leave(90);
+    t.rank(1).enter(0, "main").init(0, 10).win_lock(15, 61, win, 2, true).win_unlock(61, 64, win, 2);
+    t.rank(1).win_free(64, 80, win).finalize(80, 90).leave(90);
+    t.rank(2).enter(0, "main").init(0, 10).region(10, 20, "work").win_free(20, 80, win).finalize(80, 90).leave(90);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.own(Metric::MpiRmaSyncLockCompetition, 1, kLock) == Approx(ns(45)));
+    CHECK(all_ranks(r, Metric::CriticalPath, 3) == Approx(ns(80)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Win_free") == Approx(ns(16)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, kUnlock) == Approx(ns(3)));
+    CHECK(r.with_children(Metric::CriticalPath, 1, kLock) == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/held") == Approx(ns(49)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, kLock) == Approx(ns(1)));
+    CHECK(r.with_children(Metric::CriticalPath, 0, "main/MPI_Init") == Approx(ns(10)));
+    CHECK(r.total(Metric::CriticalPath, 2) == 0.0);
+    // The lock's waiting is no activity of rank 1: of its 46 only 1 is.
+    CHECK(r.own(Metric::CriticalPathActivities, 1, kLock) + r.own(Metric::NonCriticalPathActivities, 1, kLock) ==
+          Approx(ns(1)));
+}
