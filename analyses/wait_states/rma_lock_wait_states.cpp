@@ -91,17 +91,24 @@ std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
         std::stable_sort(locks.begin(), locks.end(), [](const Asked& a, const Asked& b) {
             return std::tie(a.note.requested, a.origin) < std::tie(b.note.requested, b.origin);
         });
-        for (std::size_t i = 0; i < locks.size(); ++i) {
-            GrantNote answer{locks[i].note.requested, locks[i].note.epoch};
-            for (std::size_t j = 0; j < i; ++j) {
-                const bool conflict = locks[i].note.exclusive != 0 || locks[j].note.exclusive != 0;
-                if (conflict && locks[j].note.released > answer.granted) {
-                    answer.granted = locks[j].note.released;
-                    answer.holder = locks[j].origin;
-                    answer.holder_unlock = locks[j].note.unlock;
-                }
+        // An exclusive lock conflicts with every earlier one, a shared lock
+        // with the earlier exclusive ones: of each group the one given back
+        // last (the first of a tie) holds the lock longest, so a running
+        // latest of each suffices, whatever the number of locks.
+        const Asked* latest_any = nullptr;
+        const Asked* latest_exclusive = nullptr;
+        for (const Asked& lock : locks) {
+            GrantNote answer{lock.note.requested, lock.note.epoch};
+            const Asked* holder = lock.note.exclusive != 0 ? latest_any : latest_exclusive;
+            if (holder && holder->note.released > answer.granted) {
+                answer.granted = holder->note.released;
+                answer.holder = holder->origin;
+                answer.holder_unlock = holder->note.unlock;
             }
-            answers[static_cast<std::size_t>(locks[i].origin)].push_back(answer);
+            answers[static_cast<std::size_t>(lock.origin)].push_back(answer);
+            if (!latest_any || lock.note.released > latest_any->note.released) latest_any = &lock;
+            if (lock.note.exclusive != 0 && (!latest_exclusive || lock.note.released > latest_exclusive->note.released))
+                latest_exclusive = &lock;
         }
     }
     return answers;

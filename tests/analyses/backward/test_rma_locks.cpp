@@ -161,3 +161,32 @@ TEST_CASE("RMA locks: the critical path goes from the lock wait to the holder", 
     CHECK(r.own(Metric::CriticalPathActivities, 1, kLock) + r.own(Metric::NonCriticalPathActivities, 1, kLock) ==
           Approx(ns(1)));
 }
+
+TEST_CASE("RMA locks: many origins on one target, shared and exclusive", "[rma][locks]") {
+    // Rank 0 is the target. Rank 1 asks for an exclusive lock at 10 and
+    // gives it back at 40; ranks 2 and 3 ask for shared locks at 15 and 20,
+    // rank 4 for an exclusive one at 25:
+    //   rank 1: lock 10-11 | unlock 40-42
+    //   rank 2: lock 15-16 | unlock 30-50   (shared)
+    //   rank 3: lock 20-21 | unlock 35-60   (shared)
+    //   rank 4: lock 25-26 | unlock 38-70   (exclusive)
+    // The shared locks conflict with rank 1's only: granted at 40, they
+    // waited in their unlocks 10 and 5. Rank 4's conflicts with all three,
+    // given back at 40, 30 and 35: granted at 40, it waited 2 in its unlock.
+    TraceBuilder t(5);
+    const RmaWindow win = t.window(t.world());
+    t.rank(0).enter(0, "main").region(0, 90, "work").leave(100);
+    const Ticks lock[] = {0, 10, 15, 20, 25}, unlock[] = {0, 40, 30, 35, 38}, done[] = {0, 42, 50, 60, 70};
+    const bool exclusive[] = {false, true, false, false, true};
+    for (int r = 1; r < 5; ++r)
+        t.rank(r).enter(0, "main").win_lock(lock[r], lock[r] + 1, win, 0, exclusive[r])
+            .win_unlock(unlock[r], done[r], win, 0).leave(100);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.total(Metric::MpiRmaSyncLockCompetition, 1) == 0.0);
+    CHECK(r.own(Metric::MpiRmaSyncLockCompetition, 2, kUnlock) == Approx(ns(10)));
+    CHECK(r.own(Metric::MpiRmaSyncLockCompetition, 3, kUnlock) == Approx(ns(5)));
+    CHECK(r.own(Metric::MpiRmaSyncLockCompetition, 4, kUnlock) == Approx(ns(2)));
+    // Each wait's costs go to rank 1, whose unlock ended them all.
+    CHECK(all_ranks(r, Metric::DelayRmaLockContentionAggregate, 5) == Approx(ns(17)));
+    CHECK(r.with_children(Metric::DelayRmaLockContentionAggregate, 1, "main") == Approx(ns(17)));
+}
