@@ -46,6 +46,7 @@ struct Run {
     std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
     std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
     std::vector<MasterBarrierCosts> master_barrier_costs;  // with Product::DelayCostMetrics
+    std::vector<MasterMpiWait> master_mpi_waits;           // with Product::DelayCostMetrics
     RmaWaits rma_waits;                                    // Product::RmaEpochWaits
 };
 
@@ -145,7 +146,8 @@ const std::vector<Stage>& stages() {
           {Product::ThreadMetrics}},
          always,
          [](Run& r) {
-             ThreadFindings threads = analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs);
+             ThreadFindings threads =
+                 analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs, r.master_mpi_waits);
              r.findings.worker_cubes = std::move(threads.workers);
              r.findings.thread_problems = std::move(threads.problems);
          }},
@@ -183,6 +185,8 @@ const std::vector<Stage>& stages() {
                      master.barrier_waits.push_back({w.enter, w.leave, w.wait});
                  master.workers = r.trace.threads.size() - 1;
                  master.in_parallel = parallel_call_paths(r.trace);
+                 r.master_mpi_waits = master_mpi_waits(r.trace, teams, r.facts->wait_states());
+                 master.barrier_costs = barrier_costs_of_mpi_waits(r.trace, teams, r.master_mpi_waits);
              }
              DelayCostAnalysis delay_costs(r.cube, std::move(master), r.rma_waits);
              run_rounds(r, "delay costs", {&delay_costs});
@@ -254,7 +258,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     findings.backward_seconds = 0;  // each backward analysis adds its pass
-    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}, {}};
+    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}, {}, {}};
     for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }

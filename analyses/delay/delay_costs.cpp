@@ -49,6 +49,9 @@ void DelayCostAnalysis::prepare() {
     started_ = false;
     outstanding_ = 0;
     passed_early_ = 0;
+    // A wait of the master inside a parallel region kept the team waiting
+    // at the next barrier: that waiting goes where the wait's own costs go.
+    for (const auto& [event, ticks] : master_.barrier_costs) long_costs_[event][kOmpBarrierCosts] += ticks;
     // A wait of the master outside parallel regions idles every worker as
     // long: that idleness is the wait's long-term idleness cost from the
     // start, and goes where the wait's own costs go.

@@ -94,6 +94,10 @@ struct MasterThread {
     std::size_t workers = 0;                // threads - 1
     std::vector<bool> in_parallel;          // by call path: inside a parallel region
     std::vector<TimeShift> team_edges;      // the master's team start and end, the region's time
+    // The barrier waiting (ticks) that the master's MPI waits inside
+    // parallel regions prolonged, by the wait's event: long-term costs of
+    // kind kOmpBarrierCosts from the start (openmp/barrier_delay.hpp).
+    std::vector<std::pair<trace::EventIndex, double>> barrier_costs;
 };
 
 class DelayCostAnalysis final : public RoundAnalysis {

@@ -1,7 +1,9 @@
 #include "analyses/openmp/barrier_delay.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "analyses/event_gaps.hpp"
@@ -47,61 +49,136 @@ std::map<CallPathId, Ticks> time_in(const std::vector<Segment>& segments, const 
     return time;
 }
 
+// One waiting thread's part in a barrier's delay costs: what the last
+// thread did more since their previous synchronization (by call path), and
+// the last thread's MPI waits there (by index into the master's MPI waits,
+// with their waiting); the wait divides over both in proportion (`total`).
+struct BarrierShare {
+    std::size_t region = 0;
+    std::size_t barrier = 0;
+    std::size_t last = 0;
+    std::size_t waiter = 0;
+    Ticks wait = 0;
+    std::map<CallPathId, Ticks> excess;
+    std::vector<std::pair<std::size_t, Ticks>> mpi_waits;
+    Ticks total = 0;
+};
+
+// Calls visit(share) for each thread that waited at a barrier of a region
+// whose barriers pair up (the analysis's problems say so of the others),
+// where the last thread did more than it or waited in MPI.
+template <typename Visit>
+void for_each_barrier_share(const trace::LocalTrace& trace, const ThreadTeams& teams,
+                            std::span<const MasterMpiWait> mpi_waits, Visit&& visit) {
+    std::vector<std::vector<Segment>> segments;
+    for (const trace::ThreadStream& stream : trace.threads.threads) segments.push_back(segments_of(stream));
+    for (std::size_t r = 0; r < teams.regions.size(); ++r) {
+        const ParallelRegion& region = teams.regions[r];
+        const std::size_t threads = region.threads.size();
+        if (!barriers_pair_up(region)) continue;
+        for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b) {
+            BarrierShare share;
+            share.region = r;
+            share.barrier = b;
+            for (std::size_t t = 1; t < threads; ++t)
+                if (region.threads[t].barriers[b].enter > region.threads[share.last].barriers[b].enter) share.last = t;
+            const auto since = [&](std::size_t t) {
+                return b == 0 ? region.fork : region.threads[t].barriers[b - 1].leave;
+            };
+            const ThreadPart& late = region.threads[share.last];
+            auto delayer = time_in(segments[share.last], region, late, since(share.last), late.barriers[b].enter);
+            // The master's MPI waits in the interval are its waiting, not
+            // its work.
+            Ticks waited = 0;
+            if (share.last == 0) {
+                auto w = std::lower_bound(mpi_waits.begin(), mpi_waits.end(), since(0),
+                                          [](const MasterMpiWait& m, Ticks t) { return m.begin < t; });
+                for (; w != mpi_waits.end() && w->begin < late.barriers[b].enter; ++w) {
+                    share.mpi_waits.emplace_back(static_cast<std::size_t>(w - mpi_waits.begin()), w->waiting);
+                    waited += w->waiting;
+                    Ticks& in_call = delayer[w->cnode];
+                    in_call = std::max<Ticks>(0, in_call - w->waiting);
+                }
+            }
+            for (std::size_t t = 0; t < threads; ++t) {
+                const ThreadPart& part = region.threads[t];
+                share.waiter = t;
+                share.wait = late.barriers[b].enter - part.barriers[b].enter;
+                if (t == share.last || share.wait <= 0) continue;
+                const auto waiter = time_in(segments[t], region, part, since(t), part.barriers[b].enter);
+                share.excess.clear();
+                share.total = waited;
+                for (const auto& [cnode, ticks] : delayer) {
+                    const auto mine = waiter.find(cnode);
+                    const Ticks more = ticks - (mine == waiter.end() ? 0 : mine->second);
+                    if (more > 0) {
+                        share.excess[cnode] = more;
+                        share.total += more;
+                    }
+                }
+                if (share.total > 0) visit(share);  // else nothing the last thread did explains the wait
+            }
+        }
+    }
+}
+
 }  // namespace
 
+std::vector<MasterMpiWait> master_mpi_waits(const trace::LocalTrace& trace, const ThreadTeams& teams,
+                                            const WaitStateMap& waits) {
+    std::vector<MasterMpiWait> found;
+    if (teams.regions.empty()) return found;
+    waits.for_each_full_state([&](trace::EventIndex event, const WaitState& wait) {
+        if (!has_delay_costs(wait)) return;
+        const trace::EventView view(trace, event);
+        const Ticks begin = view.wait_start();
+        // The regions are in the master's order: the last forked before.
+        const auto region = std::upper_bound(teams.regions.begin(), teams.regions.end(), begin,
+                                             [](Ticks t, const ParallelRegion& r) { return t < r.fork; });
+        if (region == teams.regions.begin() || begin >= std::prev(region)->join) return;
+        found.push_back({event, begin, wait.waiting, view.cnode()});
+    });
+    std::sort(found.begin(), found.end(),
+              [](const MasterMpiWait& a, const MasterMpiWait& b) { return a.begin < b.begin; });
+    return found;
+}
+
+std::vector<std::pair<trace::EventIndex, double>> barrier_costs_of_mpi_waits(
+    const trace::LocalTrace& trace, const ThreadTeams& teams, std::span<const MasterMpiWait> mpi_waits) {
+    std::vector<double> costs(mpi_waits.size(), 0.0);
+    for_each_barrier_share(trace, teams, mpi_waits, [&](const BarrierShare& share) {
+        for (const auto& [k, waiting] : share.mpi_waits)
+            costs[k] += static_cast<double>(share.wait) * static_cast<double>(waiting) / static_cast<double>(share.total);
+    });
+    std::vector<std::pair<trace::EventIndex, double>> by_event;
+    for (std::size_t k = 0; k < costs.size(); ++k)
+        if (costs[k] > 0) by_event.emplace_back(mpi_waits[k].event, costs[k]);
+    return by_event;
+}
+
 void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams& teams,
-                              std::span<const MasterBarrierCosts> master_costs, std::span<LocalCube* const> cubes) {
-    std::vector<std::vector<Segment>> segments;
-    for (const trace::ThreadStream& stream : trace.threads.threads)
-        segments.push_back(segments_of(stream));
+                              std::span<const MasterBarrierCosts> master_costs,
+                              std::span<const MasterMpiWait> mpi_waits, std::span<LocalCube* const> cubes) {
     const auto inherited = [&](std::size_t region, std::size_t barrier) -> const PatternCosts* {
         for (const MasterBarrierCosts& c : master_costs)
             if (c.region == region && c.barrier == barrier) return &c.costs;
         return nullptr;
     };
-    for (std::size_t r = 0; r < teams.regions.size(); ++r) {
-        const ParallelRegion& region = teams.regions[r];
-        const std::size_t threads = region.threads.size();
-        if (!barriers_pair_up(region)) continue;  // the analysis's problems say so
-        for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b) {
-            std::size_t last = 0;
-            for (std::size_t t = 1; t < threads; ++t)
-                if (region.threads[t].barriers[b].enter > region.threads[last].barriers[b].enter) last = t;
-            const auto since = [&](std::size_t t) {
-                return b == 0 ? region.fork : region.threads[t].barriers[b - 1].leave;
-            };
-            const ThreadPart& late = region.threads[last];
-            const auto delayer = time_in(segments[last], region, late, since(last), late.barriers[b].enter);
-            for (std::size_t t = 0; t < threads; ++t) {
-                const ThreadPart& part = region.threads[t];
-                const Ticks wait = late.barriers[b].enter - part.barriers[b].enter;
-                if (t == last || wait <= 0) continue;
-                const auto waiter = time_in(segments[t], region, part, since(t), part.barriers[b].enter);
-                std::map<CallPathId, Ticks> excess;
-                Ticks total = 0;
-                for (const auto& [cnode, ticks] : delayer) {
-                    const auto mine = waiter.find(cnode);
-                    const Ticks more = ticks - (mine == waiter.end() ? 0 : mine->second);
-                    if (more > 0) {
-                        excess[cnode] = more;
-                        total += more;
-                    }
-                }
-                if (total == 0) continue;  // nothing the last thread did more explains the wait
-                const double scale = trace.seconds(wait) / static_cast<double>(total);
-                for (const auto& [cnode, more] : excess)
-                    cubes[last]->add(Metric::DelayOmpBarrier, cnode, static_cast<double>(more) * scale);
-                const PatternCosts* costs = t == 0 ? inherited(r, b) : nullptr;
-                if (!costs) continue;
-                for (std::size_t kind = 0; kind < kCostKinds; ++kind) {
-                    if (!((*costs)[kind] > 0)) continue;
-                    const double long_scale = ticks_to_seconds(trace, (*costs)[kind]) / static_cast<double>(total);
-                    for (const auto& [cnode, more] : excess)
-                        cubes[last]->add(long_term_metric(kind), cnode, static_cast<double>(more) * long_scale);
-                }
-            }
+    for_each_barrier_share(trace, teams, mpi_waits, [&](const BarrierShare& share) {
+        LocalCube& last = *cubes[share.last];
+        const auto total = static_cast<double>(share.total);
+        const double scale = trace.seconds(share.wait) / total;
+        for (const auto& [cnode, more] : share.excess)
+            last.add(Metric::DelayOmpBarrier, cnode, static_cast<double>(more) * scale);
+        const PatternCosts* costs = share.waiter == 0 ? inherited(share.region, share.barrier) : nullptr;
+        if (!costs) return;
+        for (std::size_t kind = 0; kind < kCostKinds; ++kind) {
+            if (!((*costs)[kind] > 0)) continue;
+            const double long_scale = ticks_to_seconds(trace, (*costs)[kind]) / total;
+            for (const auto& [cnode, more] : share.excess)
+                last.add(long_term_metric(kind), cnode, static_cast<double>(more) * long_scale);
         }
-    }
+    });
 }
 
 }  // namespace hindsight::analyses

@@ -993,3 +993,53 @@ TEST_CASE("OpenMP critical path: a master's MPI wait on the workers' stretch is 
     CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
     CHECK(a.total("critical_path") == Approx(800 * ns));
 }
+
+TEST_CASE("OpenMP: a barrier wait that a master's MPI wait prolonged goes back to the rank it waited for",
+          "[openmp][delay]") {
+    // Two ranks of two threads; each forks at 200 after MPI_Init (0-100).
+    //   rank 0 master: work 200-250 | MPI_Recv 250-400 (rank 1 sends at
+    //                  350: a Late Sender of 100) | barrier 400-500
+    //   rank 0 worker: work 200-300 | barrier 300-500 (waits 100)
+    //   rank 1 master: work 200-350 | MPI_Send 350-360 | barrier 360-400
+    //   rank 1 worker: work 200-380 | barrier 380-400
+    // Both join at their barrier's end and enter MPI_Finalize at 600.
+    // Hand-derived values (seed 001, §7):
+    //  - Rank 0's worker waits 100 for its master. Since the fork the
+    //    master did 50 of work and 150 in MPI_Recv, 100 of which it waited:
+    //    its work is 50 of work and 50 of MPI_Recv against the worker's 100
+    //    of work, an excess of 50 (MPI_Recv); with the master's waiting,
+    //    100, the 100 of barrier waiting divides 50 : 100. Short-term
+    //    delay_ompbarrier 33.3 on the master's MPI_Recv; 66.7 goes with the
+    //    Late Sender wait to rank 1.
+    //  - The Late Sender (100): rank 0 did 100 of main and 50 of work
+    //    since MPI_Init, rank 1 100 of main and 150 of work: its excess of
+    //    work (100) takes the 100 short-term and the barrier's 66.7
+    //    long-term (delay_ompbarrier_longterm).
+    //  - Rank 1's master waits 20 for its worker, whose work (180) exceeds
+    //    the master's (150) by 30: 20 short-term on the worker's work.
+    //  Every tick of barrier waiting is a delay cost: 33.3 + 20 + 66.7 = 120.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const std::string r = "!$omp parallel @m.c:1", b = "!$omp implicit barrier @m.c:9";
+    auto& master0 = t.rank(0);
+    master0.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).region(200, 250, "work");
+    master0.recv(250, 400, 1, 0, 8).region(400, 500, b).leave(500).team_end(500).join(500);
+    master0.finalize(600, 610).leave(610);
+    t.thread(0, 1).team_begin(200).enter(200, r).region(200, 300, "work").region(300, 500, b).leave(500).team_end(500);
+    auto& master1 = t.rank(1);
+    master1.enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r).region(200, 350, "work");
+    master1.send(350, 360, 0, 0, 8).region(360, 400, b).leave(400).team_end(400).join(400);
+    master1.finalize(600, 610).leave(610);
+    t.thread(1, 1).team_begin(200).enter(200, r).region(200, 380, "work").region(380, 400, b).leave(400).team_end(400);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    const std::string work = "main/" + r + "/work", recv = "main/" + r + "/MPI_Recv";
+    CHECK(a.at("mpi_latesender", recv, 0, 0) == Approx(100 * ns));
+    CHECK(a.at("delay_ompbarrier", recv, 0, 0) == Approx(100.0 / 3 * ns));
+    CHECK(a.at("delay_ompbarrier", work, 0, 0) == 0);
+    CHECK(a.at("delay_latesender", work, 1, 0) == Approx(100 * ns));
+    CHECK(a.at("delay_ompbarrier_longterm", work, 1, 0) == Approx(200.0 / 3 * ns));
+    CHECK(a.at("delay_ompbarrier", work, 1, 1) == Approx(20 * ns));
+    CHECK(a.total("delay_ompbarrier") + a.total("delay_ompbarrier_longterm") == Approx(120 * ns));
+    CHECK(a.total("delay_ompbarrier_longterm") == Approx(200.0 / 3 * ns));
+}
