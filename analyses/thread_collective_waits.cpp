@@ -4,19 +4,54 @@
 
 namespace hindsight::analyses {
 
+namespace {
+
+// The part's wait for a member that began at `awaited`, as the replay
+// settles it (collective_wait_states.cpp): from where it could wait.
+CollectivePartWait waited_for(const trace::ThreadCollectivePart& part, CollectiveShape shape, Ticks awaited,
+                              Ticks first_end) {
+    return {shape_info(shape).pattern,
+            collective_timing(std::max(part.arrival, part.call_enter), part.end, awaited, first_end)};
+}
+
+}  // namespace
+
 std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace& trace) {
     std::vector<CollectivePartWait> waits;
     waits.reserve(trace.threads.collective_parts.size());
     for (const trace::ThreadCollectivePart& part : trace.threads.collective_parts) {
         CollectivePartWait& w = waits.emplace_back();
         const CollectiveShape shape = collective_shape(part.op);
-        const bool all_met = part.first_end > part.last_arrival;
-        const bool synchronizes = shape == CollectiveShape::Barrier ||
-                                  (shape == CollectiveShape::NToN && (part.sent > 0 || part.received > 0));
-        if (!all_met || !synchronizes) continue;
-        w.pattern = shape_info(shape).pattern;
-        w.timing = collective_timing(std::max(part.arrival, part.call_enter), part.end, part.last_arrival,
-                                     part.first_end);
+        const Ticks wait_start = std::max(part.arrival, part.call_enter);
+        switch (shape) {
+        case CollectiveShape::Barrier:
+        case CollectiveShape::NToN: {
+            const bool all_met = part.first_end > part.last_arrival;
+            const bool synchronizes = shape == CollectiveShape::Barrier || part.sent > 0 || part.received > 0;
+            if (all_met && synchronizes) w = waited_for(part, shape, part.last_arrival, part.first_end);
+            break;
+        }
+        case CollectiveShape::OneToN:
+            // A member that receives waits for a root that sent and came later.
+            if (part.root_known && part.root_sent && part.member != part.root && part.received > 0 &&
+                wait_start < part.root_arrival)
+                w = waited_for(part, shape, part.root_arrival, part.end);
+            break;
+        case CollectiveShape::NToOne:
+            // The root, if it receives, waits for the last member that sent.
+            if (part.member == part.root && part.received > 0 && part.last_sender >= 0 &&
+                wait_start < part.last_sender_arrival)
+                w = waited_for(part, shape, part.last_sender_arrival, part.end);
+            break;
+        case CollectiveShape::Prefix:
+            // A member waits for the last lower member that sent.
+            if ((part.sent > 0 || part.received > 0) && part.last_lower_sender >= 0 &&
+                wait_start < part.last_lower_sender_arrival)
+                w = waited_for(part, shape, part.last_lower_sender_arrival, part.end);
+            break;
+        default:
+            break;
+        }
     }
     return waits;
 }

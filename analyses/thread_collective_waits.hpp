@@ -2,15 +2,20 @@
 // which pairing left out of the replay on every member and measured in
 // bulk (replay/thread_collective_pairing.hpp): each member's part
 // (trace::ThreadStreams::collective_parts) knows the latest arrival and the
-// earliest end of all members. Where every member was inside the operation
-// at one moment (the earliest end after the latest arrival), a barrier and
-// an n-to-n operation that moved data synchronized all of them, as in the
-// replay's analysis (wait_states/collective_wait_states.hpp): each waited
-// until the last one arrived (Wait at Barrier, Wait at N x N) and took the
-// rest of its call to complete. Not yet measured of these operations: the
-// rooted and prefix shapes, those whose members did not all meet, and
-// their delay costs and critical path (doc/analyzer.md, MPI on worker
-// threads).
+// earliest end of all members, the root's arrival and the latest arrivals
+// of the members that sent data. As in the replay's analysis
+// (wait_states/collective_wait_states.hpp):
+//  - where every member was inside a barrier or an n-to-n operation that
+//    moved data at one moment (the earliest end after the latest arrival),
+//    each waited until the last one arrived (Wait at Barrier, Wait at
+//    N x N) and took the rest of its call to complete;
+//  - a member receiving from a root that sent and came later waited for it
+//    (Late Broadcast), a root receiving for the last member that sent
+//    (Early Reduce), a member of a scan for the last lower member that sent
+//    (Early Scan).
+// Not yet measured of these operations: n-to-n ones whose members did not
+// all meet, and their delay costs and critical path (doc/analyzer.md, MPI
+// on worker threads).
 #pragma once
 
 #include <vector>

@@ -112,11 +112,21 @@ struct PartNote {
     CommId comm = kNoId;
     std::uint32_t position = 0;
     std::int32_t member = -1;  // its rank in the communicator
-    std::uint32_t unused = 0;
+    std::uint32_t sent = 0;    // 1: its part sent data
 };
 
+// Keeps `arrival` of `member` in (latest, whose) if it is later, or as late
+// and the lower member (as the replay's reductions pick them).
+void keep_latest(Ticks arrival, std::int32_t member, Ticks& latest, std::int32_t& whose) {
+    if (whose < 0 || arrival > latest || (arrival == latest && member < whose)) {
+        latest = arrival;
+        whose = member;
+    }
+}
+
 // Every member of each part's communicator learns every other's arrival
-// and end; each part keeps the latest arrival and the earliest end.
+// and end; each part keeps the latest arrival and the earliest end, and
+// what the rooted and prefix shapes wait for (trace::ThreadCollectivePart).
 using Parts = std::map<std::pair<CommId, std::uint32_t>, trace::ThreadCollectivePart>;
 void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, ProgressWatch& watch) {
     int size = 0;
@@ -127,29 +137,33 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         if (me == members.end()) continue;
         const auto member = static_cast<std::int32_t>(me - members.begin());
-        const PartNote note{part.arrival, part.end, key.first, key.second, member, 0};
+        const PartNote note{part.arrival, part.end, key.first, key.second, member, part.sent > 0 ? 1u : 0u};
         for (const int m : members)
             if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);
     }
     for (auto& [key, part] : parts) {
         part.last_arrival = part.arrival;
         part.first_end = part.end;
+        const std::vector<int> members = trace.definitions.world_ranks(key.first);
+        const auto me = std::find(members.begin(), members.end(), trace.rank);
+        part.member = me == members.end() ? -1 : static_cast<std::int32_t>(me - members.begin());
     }
     for (const std::vector<PartNote>& notes : exchange_lists(outgoing, world, watch))
         for (const PartNote& n : notes) {
             const auto found = parts.find({n.comm, n.position});
             if (found == parts.end()) continue;
             trace::ThreadCollectivePart& part = found->second;
-            // The latest arrival, the lowest member of equals (as the
-            // replay's reductions pick them).
-            const bool later = n.arrival > part.last_arrival;
-            const bool lower_of_equals =
-                n.arrival == part.last_arrival && (part.last_member < 0 || n.member < part.last_member);
-            if (later || lower_of_equals) {
-                part.last_arrival = n.arrival;
-                part.last_member = n.member;
-            }
+            keep_latest(n.arrival, n.member, part.last_arrival, part.last_member);
             part.first_end = std::min(part.first_end, n.end);
+            if (n.member == part.root) {
+                part.root_known = true;
+                part.root_sent = n.sent != 0;
+                part.root_arrival = n.arrival;
+            }
+            if (n.sent == 0) continue;
+            keep_latest(n.arrival, n.member, part.last_sender_arrival, part.last_sender);
+            if (n.member <= part.member)
+                keep_latest(n.arrival, n.member, part.last_lower_sender_arrival, part.last_lower_sender);
         }
 }
 

@@ -113,6 +113,18 @@ struct ThreadCollectivePart {
     Ticks last_arrival = 0;
     std::int32_t last_member = -1;
     Ticks first_end = 0;
+    // This rank's member number in `comm`, and what the rooted and prefix
+    // shapes wait for: the root's arrival and whether it sent data; the
+    // latest arrival of a member that sent data, of all members and of
+    // those numbered up to this one (-1: none sent).
+    std::int32_t member = -1;
+    bool root_known = false;
+    bool root_sent = false;
+    Ticks root_arrival = 0;
+    std::int32_t last_sender = -1;
+    Ticks last_sender_arrival = 0;
+    std::int32_t last_lower_sender = -1;
+    Ticks last_lower_sender_arrival = 0;
 };
 
 struct ThreadStream {

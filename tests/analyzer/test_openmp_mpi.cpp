@@ -786,6 +786,33 @@ TEST_CASE("OpenMP: a collective a worker made is measured apart on every member,
     check_row(a.operation_row(kWorldColumns, "MPI_Barrier"), {2, 4, 100 + 200 + 70 + 40, 50 + 30, 0, 0});
 }
 
+TEST_CASE("OpenMP: rooted and prefix collectives on worker threads wait for the root and the lower ranks",
+          "[openmp]") {
+    // Two ranks of two threads, in the region 200-600 (then both finalize):
+    //  - MPI_Bcast from rank 0: rank 0's worker 300-320, rank 1's 250-330;
+    //  - MPI_Reduce to rank 1: rank 0's worker 400-410, rank 1's 350-420;
+    //  - MPI_Scan: rank 0's worker 450-460, rank 1's master 430-470.
+    // Rank 1 waits for the root of the broadcast from 250 to 300 (Late
+    // Broadcast 50), as the root of the reduction for rank 0 from 350 to
+    // 400 (Early Reduce 50), and in the scan for the lower rank 0 from 430
+    // to 450 (Early Scan 20). Rank 0 waits for nobody.
+    TraceBuilder t = two_ranks_in_a_region();
+    t.thread(0, 1).bcast(300, 320, 0, 8).reduce(400, 410, 1, 8).scan(450, 460, 8);
+    t.thread(1, 1).bcast(250, 330, 0, 8).reduce(350, 420, 1, 8);
+    t.rank(1).scan(430, 470, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.at("mpi_latebroadcast", kRegion + "/MPI_Bcast", 1, 1) == Approx(50 * ns));
+    CHECK(a.at("mpi_earlyreduce", kRegion + "/MPI_Reduce", 1, 1) == Approx(50 * ns));
+    CHECK(a.at("mpi_earlyscan", kRegion + "/MPI_Scan", 1, 0) == Approx(20 * ns));
+    for (const char* metric : {"mpi_latebroadcast", "mpi_earlyreduce", "mpi_earlyscan"}) {
+        INFO(metric);
+        CHECK(a.at(metric, kRegion + "/MPI_Bcast", 0, 1) + a.at(metric, kRegion + "/MPI_Reduce", 0, 1) +
+                  a.at(metric, kRegion + "/MPI_Scan", 0, 1) ==
+              0);
+    }
+}
+
 namespace {
 
 // One rank of two threads with MPI_Init and MPI_Finalize. The master: main
