@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "analyses/wait_states/epoch_calls.hpp"
 
@@ -9,6 +10,11 @@ namespace hindsight::analyses {
 
 void RmaEndingCalls::run(const trace::LocalTrace&, const ForwardFacts&, replay::Exchange& exchange) {
     RmaWaits& waits = *waits_;
+    // A wait a rank's own call ended (an epoch of a rank with itself) ties
+    // it to nobody else; one naming no rank of the run is damage.
+    std::erase_if(waits.waits, [&](const RmaWait& w) {
+        return w.ender < 0 || w.ender >= exchange.size() || w.ender == exchange.rank();
+    });
     std::sort(waits.waits.begin(), waits.waits.end(), [](const RmaWait& a, const RmaWait& b) {
         return a.call != b.call ? a.call < b.call : a.waiting > b.waiting;
     });
@@ -19,9 +25,7 @@ void RmaEndingCalls::run(const trace::LocalTrace&, const ForwardFacts&, replay::
     if (!exchange.any(!waits.waits.empty())) return;
 
     std::vector<std::vector<trace::EventIndex>> named(static_cast<std::size_t>(exchange.size()));
-    for (const RmaWait& wait : waits.waits)
-        if (wait.ender >= 0 && wait.ender < exchange.size())
-            named[static_cast<std::size_t>(wait.ender)].push_back(wait.ender_call);
+    for (const RmaWait& wait : waits.waits) named[static_cast<std::size_t>(wait.ender)].push_back(wait.ender_call);
     const replay::ByteBlocks received = exchange.all_to_all(as_blocks(named));
     std::map<trace::EventIndex, std::vector<int>> waiters;
     for (std::size_t from = 0; from < received.size(); ++from)

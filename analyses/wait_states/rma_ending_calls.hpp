@@ -12,8 +12,9 @@ class RmaEndingCalls final : public RoundAnalysis {
 public:
     // `waits` holds this rank's waits (RmaWait), which run() reduces to
     // the longest of each call (a call that waited for several partners
-    // waited until the last) and sorts by call; run() fills in the calls
-    // of this rank that ended the partners' waits (RmaDelay).
+    // waited until the last), without those that tie the rank to no other,
+    // and sorts by call; run() fills in the calls of this rank that ended
+    // the partners' waits (RmaDelay).
     explicit RmaEndingCalls(RmaWaits& waits) : waits_(&waits) {}
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
