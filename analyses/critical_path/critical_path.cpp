@@ -121,7 +121,8 @@ void CriticalPathAnalysis::count_activity() {
         activity_[earlier != trace::kNoEvent ? trace_->events[earlier].cnode : e.cnode] -=
             static_cast<double>(wait.waiting);
     });
-    for (const RmaWait& wait : rma_waits_) activity_[trace_->events[wait.call].cnode] -= static_cast<double>(wait.waiting);
+    for (const RmaWait& wait : rma_waits_)
+        activity_[trace_->events[wait.call].cnode] -= static_cast<double>(wait.waiting);
     for (double& ticks : activity_) ticks = std::max(ticks, 0.0);
 }
 

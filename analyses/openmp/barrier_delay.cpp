@@ -148,7 +148,8 @@ std::vector<std::pair<trace::EventIndex, double>> barrier_costs_of_mpi_waits(
     std::vector<double> costs(mpi_waits.size(), 0.0);
     for_each_barrier_share(trace, teams, mpi_waits, [&](const BarrierShare& share) {
         for (const auto& [k, waiting] : share.mpi_waits)
-            costs[k] += static_cast<double>(share.wait) * static_cast<double>(waiting) / static_cast<double>(share.total);
+            costs[k] +=
+                static_cast<double>(share.wait) * static_cast<double>(waiting) / static_cast<double>(share.total);
     });
     std::vector<std::pair<trace::EventIndex, double>> by_event;
     for (std::size_t k = 0; k < costs.size(); ++k)
