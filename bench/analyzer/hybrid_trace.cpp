@@ -18,23 +18,16 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/analyzer/partner_exchange.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using hindsight::Ticks;
+using hindsight::bench::exchange_with_partner;
 using hindsight::testing::TraceBuilder;
 
 namespace {
 
 const std::string kRegion = "!$omp parallel @bench.c:10", kBarrier = "!$omp implicit barrier @bench.c:20";
-
-// The message exchange of one iteration from `t`: 60 ticks.
-void exchange(hindsight::testing::RankBuilder& rank, int r, Ticks t) {
-    const int partner = r ^ 1;
-    if (r % 2 == 0)
-        rank.send(t + 10, t + 20, partner, 0, 1024).recv(t + 30, t + 60, partner, 0, 1024);
-    else
-        rank.recv(t + 5, t + 25, partner, 0, 1024).send(t + 40, t + 50, partner, 0, 1024);
-}
 
 }  // namespace
 
@@ -60,7 +53,7 @@ int main(int argc, char** argv) {
         if (mpi_only) {
             for (long i = 0; i < iterations * (threads + 1); ++i, now += 600) {
                 master.region(now, now + 400 + 5 * (i % threads), "work");
-                exchange(master, r, now + 500);
+                exchange_with_partner(master, r, now + 500);
             }
             events += 2 + 8ULL * static_cast<unsigned long long>(iterations) * (threads + 1);
         } else {
@@ -74,7 +67,7 @@ int main(int argc, char** argv) {
                     worker.team_begin(now).enter(now, kRegion).region(now, done, "work");
                     worker.region(done, join, kBarrier).leave(join).team_end(join);
                 }
-                exchange(master, r, join);
+                exchange_with_partner(master, r, join);
             }
             events += 2 + 8ULL * static_cast<unsigned long long>(iterations) * (threads + 1);
         }

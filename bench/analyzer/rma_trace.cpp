@@ -18,9 +18,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/analyzer/partner_exchange.hpp"
 #include "tests/support/trace_builder.hpp"
 
 using hindsight::Ticks;
+using hindsight::bench::exchange_with_partner;
 using hindsight::testing::RankBuilder;
 using hindsight::testing::RmaWindow;
 using hindsight::testing::TraceBuilder;
@@ -42,16 +44,11 @@ void one_sided(RankBuilder& rank, int r, RmaWindow win, Ticks t) {
     }
 }
 
-// Two exchanges of a message with the partner; the odd rank's receive waits.
+// Work, then two exchanges of a message with the partner.
 void point_to_point(RankBuilder& rank, int r, Ticks t) {
-    const int partner = r ^ 1;
     rank.region(t, t + 300, "work");
-    for (const Ticks at : {t + 300, t + 450}) {
-        if (r % 2 == 0)
-            rank.send(at + 10, at + 20, partner, 0, 1024).recv(at + 30, at + 60, partner, 0, 1024);
-        else
-            rank.recv(at + 5, at + 25, partner, 0, 1024).send(at + 40, at + 50, partner, 0, 1024);
-    }
+    exchange_with_partner(rank, r, t + 300);
+    exchange_with_partner(rank, r, t + 450);
 }
 
 }  // namespace
