@@ -186,30 +186,10 @@ struct Ender {
 // Late Post on the origin: where the last post of its targets came while
 // the origin was inside a call of the epoch, that call waited for it.
 void late_post(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace, const Epoch& epoch, const Ender& post) {
-    const Ticks last_post = post.time;
-    const auto waited = [&](const CallSpan& call) {
-        waits.waits.push_back({call.enter, last_post - call.begin, CostPattern::RmaLatePost, post.rank, post.call});
-    };
-    for (const CallSpan* call : {&epoch.close, &epoch.open})
-        if (inside(last_post, *call)) {
-            claim(cube, Metric::MpiRmaSyncActive, Metric::MpiRmaSyncLatePost, call->cnode,
-                  trace.seconds(last_post - call->begin));
-            waited(*call);
-            return;
-        }
-    const auto& transfers = trace.rma.transfers;
-    auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch.open.enter,
-                              [](const trace::RmaTransfer& x, EventIndex c) { return x.call_enter < c; });
-    EventIndex counted = trace::kNoEvent;  // a call that issued several transfers waited once
-    for (; t != transfers.end() && t->call_enter < epoch.close.enter; ++t) {
-        if (t->window != epoch.window || t->call_enter == counted) continue;
-        const CallSpan call = call_span(trace, t->call_enter);
-        if (!inside(last_post, call)) continue;
-        claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommLatePost, call.cnode,
-              trace.seconds(last_post - call.begin));
-        waited(call);
-        counted = t->call_enter;
-    }
+    constexpr EpochWaitMetrics kLatePost{Metric::MpiRmaSyncActive, Metric::MpiRmaSyncLatePost,
+                                         Metric::MpiRmaCommunication, Metric::MpiRmaCommLatePost};
+    if (const auto call = book_epoch_wait(cube, trace, epoch.open, epoch.close, epoch.window, post.time, kLatePost))
+        waits.waits.push_back({call->enter, post.time - call->begin, CostPattern::RmaLatePost, post.rank, post.call});
 }
 
 void count_pairs(LocalCube& cube, CallPathId cnode, std::size_t partners, std::size_t used) {

@@ -5,7 +5,6 @@
 #include <tuple>
 #include <vector>
 
-#include "analyses/metric_claims.hpp"
 #include "analyses/wait_states/epoch_calls.hpp"
 
 namespace hindsight::analyses {
@@ -116,30 +115,12 @@ std::vector<std::vector<GrantNote>> grant(const replay::ByteBlocks& asked) {
 
 // The epoch waited until the grant in the call of it that was running then.
 void book(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace, const LockEpoch& epoch, const GrantNote& grant) {
-    const Ticks granted = grant.granted;
-    const auto waited = [&](const CallSpan& call) {
-        waits.waits.push_back(
-            {call.enter, granted - call.begin, CostPattern::RmaLockContention, grant.holder, grant.holder_unlock});
-    };
-    for (const CallSpan* call : {&epoch.unlock, &epoch.lock})
-        if (inside(granted, *call)) {
-            claim(cube, Metric::MpiRmaSyncPassive, Metric::MpiRmaSyncLockCompetition, call->cnode,
-                  trace.seconds(granted - call->begin));
-            waited(*call);
-            return;
-        }
-    const auto& transfers = trace.rma.transfers;
-    auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch.lock.enter,
-                              [](const trace::RmaTransfer& x, EventIndex c) { return x.call_enter < c; });
-    for (; t != transfers.end() && t->call_enter < epoch.unlock.enter; ++t) {
-        if (t->window != epoch.window) continue;
-        const CallSpan call = call_span(trace, t->call_enter);
-        if (!inside(granted, call)) continue;
-        claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommLockCompetition, call.cnode,
-              trace.seconds(granted - call.begin));
-        waited(call);
-        return;
-    }
+    constexpr EpochWaitMetrics kLockContention{Metric::MpiRmaSyncPassive, Metric::MpiRmaSyncLockCompetition,
+                                               Metric::MpiRmaCommunication, Metric::MpiRmaCommLockCompetition};
+    if (const auto call =
+            book_epoch_wait(cube, trace, epoch.lock, epoch.unlock, epoch.window, grant.granted, kLockContention))
+        waits.waits.push_back({call->enter, grant.granted - call->begin, CostPattern::RmaLockContention, grant.holder,
+                               grant.holder_unlock});
 }
 
 }  // namespace
