@@ -1,9 +1,11 @@
 // The waits of one-sided epochs that one partner ended, as the epochs'
-// analyses (wait_states/rma_epoch_wait_states.hpp, rma_lock_wait_states.hpp)
-// hand them to the delay analysis (delay/delay_costs.hpp): a Late Post
-// ended when the last target began MPI_Win_post, an Early Wait when the
-// last origin began MPI_Win_complete, a Lock Contention when the holder of
-// the conflicting lock began MPI_Win_unlock. Like a Late Sender, each ties
+// analyses (wait_states/rma_epoch_wait_states.hpp, rma_lock_wait_states.hpp,
+// rma_progress_waits.hpp) hand them to the delay analysis
+// (delay/delay_costs.hpp): a Late Post ended when the last target began
+// MPI_Win_post, an Early Wait when the last origin began MPI_Win_complete,
+// a Lock Contention when the holder of the conflicting lock began
+// MPI_Win_unlock, a Wait for Progress when the target entered an MPI call.
+// Like a Late Sender, each ties
 // the waiting rank to the one rank whose call ended it; what that rank did
 // before the call, more than the waiting rank did, is the delay.
 //

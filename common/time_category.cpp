@@ -113,14 +113,14 @@ bool is_mpi_region(const Region& region) {
     return region.paradigm == Paradigm::Unknown && starts_with(region.name, "MPI_");
 }
 
+bool is_mpi_call(const Region& region) { return is_mpi_region(region) && region.name != "PARALLEL"; }
+
 bool is_buffer_flush(std::string_view name, Paradigm paradigm) {
     return paradigm == Paradigm::MeasurementSystem && name == "TRACE BUFFER FLUSH";
 }
 
 Metric time_category(const Region& region) {
-    // Score-P's "PARALLEL" region of the MPI paradigm spans the whole
-    // parallel program; it is not time spent in MPI.
-    if (is_mpi_region(region) && region.name != "PARALLEL") return mpi_time_category(region);
+    if (is_mpi_call(region)) return mpi_time_category(region);
     if (is_buffer_flush(region.name, region.paradigm) ||
         (region.paradigm == Paradigm::MeasurementSystem && is_measurement_overhead(region.name)))
         return Metric::Overhead;

@@ -22,6 +22,10 @@ metrics::Metric time_category(const Region& region);
 // True for regions of the MPI API.
 bool is_mpi_region(const Region& region);
 
+// True for the MPI functions among them: all but Score-P's "PARALLEL"
+// region of the MPI paradigm, which spans the whole parallel program.
+bool is_mpi_call(const Region& region);
+
 // True for the MPI functions that start and end MPI (MPI_Init,
 // MPI_Init_thread, MPI_Finalize and their queries), by name.
 bool is_init_or_finalize(std::string_view name);

@@ -51,6 +51,7 @@ enum class CostPattern : std::uint8_t {
     RmaLatePost,
     RmaEarlyWait,
     RmaLockContention,
+    RmaWaitForProgress,
     Count_
 };
 inline constexpr std::size_t kCostPatterns = static_cast<std::size_t>(CostPattern::Count_);

@@ -10,7 +10,11 @@
  * it (MPI_Win_complete): they wait for rank 0's post (Late Post). Then a
  * passive target epoch: rank 0 locks the last rank's window exclusively
  * and holds the lock --delay seconds, while the ranks between ask for the
- * same lock after it: they wait for it (Lock Contention). */
+ * same lock after it: they wait for it (Lock Contention). Last, the last
+ * rank computes --delay seconds without calling MPI while rank 0 locks its
+ * window and puts an int: an MPI that makes no progress on its own (MPICH)
+ * grants the lock only once the target calls MPI again (Wait for
+ * Progress). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,14 @@ __attribute__((noinline)) void held_lock_work(double seconds)
     example_spin(seconds);
 }
 
+/* The last rank's computation, outside MPI, while rank 0 asks for a lock
+ * on its window (main/unprogressed_work). */
+__attribute__((noinline)) void unprogressed_work(double seconds);
+__attribute__((noinline)) void unprogressed_work(double seconds)
+{
+    example_spin(seconds);
+}
+
 enum { BLOCK = 256 }; /* ints per put and per get */
 
 int main(int argc, char **argv)
@@ -52,15 +64,16 @@ int main(int argc, char **argv)
     double delay = 0.1;
     struct example_option options[] = {
         {"delay", EXAMPLE_SECONDS, &delay, 0,
-         "how late the last rank reaches the fence after the puts, rank 0 posts its window, and how long it "
-         "holds its lock"},
+         "how late the last rank reaches the fence after the puts, rank 0 posts its window, how long it "
+         "holds its lock, and how long the last rank computes outside MPI while rank 0 locks its window"},
     };
     const enum example_parse_result parsed = example_parse_options(
         argc, argv, "Fence epochs (MPI_Win_fence) of puts to the right neighbour and gets from the left "
                     "one, the last rank late into the fence that ends the puts; then an epoch of puts to "
                     "rank 0, which posts its window late (MPI_Win_post/start/complete/wait); then rank 0 "
                     "holds an exclusive lock on the last rank's window that the ranks between wait for "
-                    "(MPI_Win_lock/unlock).",
+                    "(MPI_Win_lock/unlock); last, rank 0 locks the last rank's window while that rank "
+                    "computes outside MPI.",
         options, sizeof options / sizeof options[0], rank == 0);
     if (parsed != EXAMPLE_RUN) return example_stop(parsed);
     if (size < 2) {
@@ -138,6 +151,20 @@ int main(int argc, char **argv)
     } else if (rank != last) {
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, last, 0, win);
         MPI_Put(&rank, 1, MPI_INT, last, BLOCK - 1, 1, MPI_INT, win);
+        MPI_Win_unlock(last, win);
+    }
+
+    /* Epoch 5: rank 0 locks the last rank's window (shared) and puts an int
+     * while the last rank computes without calling MPI. Rank 0 waits a
+     * tenth of it first, so that its request finds the target computing,
+     * not still inside the barrier. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == last) {
+        unprogressed_work(delay);
+    } else if (rank == 0) {
+        example_spin(delay / 10);
+        MPI_Win_lock(MPI_LOCK_SHARED, last, 0, win);
+        MPI_Put(&rank, 1, MPI_INT, last, BLOCK - 2, 1, MPI_INT, win);
         MPI_Win_unlock(last, win);
     }
     MPI_Win_free(&win);

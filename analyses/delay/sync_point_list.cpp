@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -204,7 +205,11 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
     // MPI_Irecv synchronized there, before the events up to its completion,
     // and so did a non-blocking collective where it was started.
     // Traces without such receives are in that order already.
-    const auto anchor = [](const SyncPoint& p) { return std::min(p.event, p.enter); };
+    // Of two points of one call, the one at its entry comes first: a call
+    // that ended a partner's one-sided wait there (any MPI call, for a wait
+    // for progress) may also be a synchronization at its end (a collective,
+    // a receive), and the delay before it is what the partner waited for.
+    const auto anchor = [](const SyncPoint& p) { return std::pair(std::min(p.event, p.enter), p.event); };
     if (!std::is_sorted(points_.begin(), points_.end(),
                         [&](const SyncPoint& a, const SyncPoint& b) { return anchor(a) < anchor(b); })) {
         std::vector<std::size_t> order(points_.size());

@@ -13,10 +13,7 @@ namespace {
     throw Error("", "--what-if '" + std::string(text) + "': " + problem);
 }
 
-bool is_mpi_call(const trace::LocalTrace& trace, CallPathId c) {
-    const Region& region = trace.region_of(c);
-    return is_mpi_region(region) && region.name != "PARALLEL";
-}
+bool is_mpi_call(const trace::LocalTrace& trace, CallPathId c) { return hindsight::is_mpi_call(trace.region_of(c)); }
 
 }  // namespace
 

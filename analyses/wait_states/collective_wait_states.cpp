@@ -55,6 +55,16 @@ std::vector<double> last_transfers_to(const trace::LocalTrace& trace, trace::Eve
     return last;
 }
 
+// 1 for each other member this rank issued a transfer to in the epoch
+// (`last` from last_transfers_to), 0 for the rest: summed over the
+// members, the number of origins that accessed each.
+std::vector<double> accessed_members(const std::vector<double>& last, int self) {
+    std::vector<double> accessed(last.size(), 0.0);
+    for (std::size_t m = 0; m < last.size(); ++m)
+        if (static_cast<int>(m) != self && last[m] != -std::numeric_limits<double>::infinity()) accessed[m] = 1.0;
+    return accessed;
+}
+
 }  // namespace
 
 struct CollectiveWaitStates::Call {
@@ -192,7 +202,10 @@ replay::CollectiveTask CollectiveWaitStates::window_synchronizing(const Call& ca
     if (call.view.collective().op != trace::CollectiveOp::RmaFence) co_return;
     const trace::LocalTrace& trace = call.view.trace();
     std::vector<double> last = last_transfers_to(trace, call.view.collective().call_enter, ex.size());
+    std::vector<double> origins = accessed_members(last, ex.rank());
     co_await ex.allreduce(last, replay::ReduceOp::Max);
+    co_await ex.allreduce(origins, replay::ReduceOp::Sum);
+    count_fence_partners(call.view.enter().cnode, ex.size() - 1, origins[static_cast<std::size_t>(ex.rank())]);
     if (!synchronized) co_return;
     const Ticks wait = std::max<Ticks>(0, std::min(as_ticks(latest.value), call.end) - call.enter);
     const double last_transfer = last[static_cast<std::size_t>(ex.rank())];
@@ -201,6 +214,15 @@ replay::CollectiveTask CollectiveWaitStates::window_synchronizing(const Call& ca
         claim(*cube_, Metric::MpiRmaWaitAtFence, Metric::MpiRmaEarlyFence, call.view.enter().cnode,
               trace.seconds(early));
     }
+}
+
+// A fence synchronizes each member with every other one (Scalasca's
+// pairwise one-sided synchronizations); those of them that issued no
+// transfer to it in the epoch the fence ends it did not need to wait for.
+void CollectiveWaitStates::count_fence_partners(CallPathId cnode, int others, double origins) {
+    cube_->add(Metric::MpiRmaPairsyncCount, cnode, static_cast<double>(others));
+    claim(*cube_, Metric::MpiRmaPairsyncCount, Metric::MpiRmaPairsyncUnneededCount, cnode,
+          std::max(0.0, others - origins));
 }
 
 replay::CollectiveTask CollectiveWaitStates::all_to_all(const Call& call, CollectiveChannel& ex) {

@@ -67,6 +67,7 @@ private:
     // (`first_end`), and claims them for the metrics of the operation's
     // pattern (patterns.hpp).
     void settle(const Call& call, int cause, Ticks awaited_enter, Ticks first_end);
+    void count_fence_partners(CallPathId cnode, int others, double origins);
 
     LocalCube* cube_;
     ForwardFactsBuilder* facts_;

@@ -6,51 +6,14 @@
 #include <vector>
 
 #include "analyses/wait_states/epoch_calls.hpp"
+#include "analyses/wait_states/lock_epochs.hpp"
+#include "analyses/wait_states/rma_progress_waits.hpp"
 
 namespace hindsight::analyses {
 namespace {
 
 using trace::EventIndex;
 using trace::LocalTrace;
-using trace::RmaLock;
-
-// One passive target epoch of this rank: its lock (one target, or every
-// target of the window) from MPI_Win_lock to MPI_Win_unlock.
-struct LockEpoch {
-    std::uint64_t window = 0;
-    std::vector<int> targets;  // world ranks
-    bool exclusive = false;
-    CallSpan lock;
-    CallSpan unlock;
-};
-
-std::vector<int> targets_of(const LocalTrace& trace, const RmaLock& request) {
-    const std::vector<int> members = trace.definitions.world_ranks(request.comm);
-    if (request.remote == RmaLock::kEveryTarget) return members;
-    if (request.remote < members.size()) return {members[request.remote]};
-    return {};
-}
-
-// The rank's epochs: each request with the next release of the same window
-// and target. A request never released (a cut trace) is left out.
-std::vector<LockEpoch> find_epochs(const LocalTrace& trace) {
-    std::vector<LockEpoch> epochs;
-    std::map<std::pair<std::uint64_t, std::uint32_t>, const RmaLock*> open;
-    for (const RmaLock& record : trace.rma.locks) {
-        if (record.call_enter == trace::kNoEvent || record.comm == kNoId) continue;
-        const std::pair key{record.window, record.remote};
-        if (record.action == trace::RmaLockAction::Request) {
-            open[key] = &record;
-        } else if (record.action == trace::RmaLockAction::Release) {
-            const auto request = open.find(key);
-            if (request == open.end()) continue;
-            epochs.push_back({record.window, targets_of(trace, *request->second), request->second->exclusive,
-                              call_span(trace, request->second->call_enter), call_span(trace, record.call_enter)});
-            open.erase(request);
-        }
-    }
-    return epochs;
-}
 
 // What an origin tells a target of one of its epochs, and what the target
 // answers (trivially copyable: they travel as bytes).
@@ -126,7 +89,7 @@ void book(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace, const LockE
 }  // namespace
 
 void RmaLockWaitStates::run(const LocalTrace& trace, const ForwardFacts&, replay::Exchange& exchange) {
-    const std::vector<LockEpoch> epochs = find_epochs(trace);
+    const std::vector<LockEpoch> epochs = find_lock_epochs(trace);
     // Most traces have no lock epochs: one round says so, and nothing more moves.
     if (!exchange.any(!epochs.empty())) return;
     std::vector<std::vector<LockNote>> asking(static_cast<std::size_t>(exchange.size()));
@@ -143,8 +106,12 @@ void RmaLockWaitStates::run(const LocalTrace& trace, const ForwardFacts&, replay
     for (const std::vector<std::byte>& block : answers)
         for (const GrantNote& g : from_block<GrantNote>(block))
             if (g.epoch < granted.size() && g.granted > granted[g.epoch].granted) granted[g.epoch] = g;
-    for (std::uint32_t e = 0; e < epochs.size(); ++e)
+    std::vector<Ticks> grants(epochs.size());
+    for (std::uint32_t e = 0; e < epochs.size(); ++e) {
         if (granted[e].granted > epochs[e].lock.begin) book(*cube_, *waits_, trace, epochs[e], granted[e]);
+        grants[e] = granted[e].granted;
+    }
+    book_progress_waits(*cube_, *waits_, trace, epochs, grants, exchange);
 }
 
 }  // namespace hindsight::analyses

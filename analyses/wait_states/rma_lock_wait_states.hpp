@@ -21,9 +21,8 @@
 // MPI_Win_unlock granted them, which `waits` gets with each wait for the
 // delay analysis (rma_waits.hpp).
 //
-// Not analyzed: Scalasca's wait for progress (the target made no progress
-// in MPI for a lock it could have granted), which needs what the target's
-// MPI calls were doing meanwhile.
+// With the grants known, the epochs' calls after them look for waits for
+// their targets' progress (rma_progress_waits.hpp).
 #pragma once
 
 #include "analyses/local_cube.hpp"

@@ -60,6 +60,7 @@ WAITS_WITH_DELAY_COSTS = [
     (["mpi_rma_sync_late_post", "mpi_rma_comm_late_post"], "delay_rma_latepost_aggregate"),
     (["mpi_rma_early_wait"], "delay_rma_earlywait_aggregate"),
     (["mpi_rma_sync_lock_competition", "mpi_rma_comm_lock_competition"], "delay_rma_lockcontention_aggregate"),
+    (["mpi_rma_sync_wait_for_progress", "mpi_rma_comm_wait_for_progress"], "delay_rma_waitforprogress_aggregate"),
 ]
 
 
@@ -576,20 +577,33 @@ def rma():
         c.at_least(r.at("comp", "main/held_lock_work", 0), 0.75 * delay, "rank 0: computation at main/held_lock_work")
         c.within(r.at("delay_rma_lockcontention", "main/held_lock_work", 0), 0.5 * delay, 1.5 * delay,
                  "rank 0: Lock Contention delay costs at main/held_lock_work")
+        # Then the last rank computes D outside MPI while rank 0, D/10 later,
+        # locks its window: MPICH grants the lock only when the last rank
+        # calls MPI again (MPI_Win_free), so rank 0 waits about 0.9 D in
+        # whichever call of its epoch MPICH lets wait (the lock), and those
+        # costs go to that computation.
+        progress_wait = sum(r.at(metric, f"main/{call}", 0)
+                            for metric in ("mpi_rma_sync_wait_for_progress", "mpi_rma_comm_wait_for_progress")
+                            for call in ("MPI_Win_lock", "MPI_Put", "MPI_Win_unlock"))
+        c.within(progress_wait, 0.5 * delay, 1.5 * delay, "rank 0: Wait for Progress in its last lock epoch")
+        c.at_least(r.at("comp", "main/unprogressed_work", last), 0.75 * delay,
+                   f"rank {last}: computation at main/unprogressed_work")
+        c.within(r.at("delay_rma_waitforprogress", "main/unprogressed_work", last), 0.4 * delay, 1.5 * delay,
+                 f"rank {last}: Wait for Progress delay costs at main/unprogressed_work")
         for rank in range(ranks):
             # One put and one get of 256 ints each; the origins of the GATS
-            # epoch one more put of an int, and the lockers one more.
-            extra = {0: 1, 1: 2}.get(rank, 1)
+            # epoch one more put of an int, the lockers one more (rank 0 two).
+            extra = {0: 2, 1: 2}.get(rank, 1)
             c.equal(r.at("bytes_put", "main/MPI_Put", rank), 4.0 * (block + extra),
                     f"rank {rank}: bytes put at main/MPI_Put")
             c.equal(r.at("bytes_get", "main/MPI_Get", rank), 4.0 * block, f"rank {rank}: bytes got at main/MPI_Get")
             c.equal(r.at("comms_rma_puts", "main/MPI_Put", rank), 1.0 + extra, f"rank {rank}: puts at main/MPI_Put")
             c.equal(r.at("comms_rma_gets", "main/MPI_Get", rank), 1.0, f"rank {rank}: gets at main/MPI_Get")
         fences = {"MPI_Win_create": 1, "MPI_Win_fence": 3, "MPI_Get": 1, "MPI_Win_free": 1, "MPI_Comm_group": 1,
-                  "MPI_Group_free": 2, "MPI_Barrier": 1}
+                  "MPI_Group_free": 2, "MPI_Barrier": 2}
         locking = {"MPI_Win_lock": 1, "MPI_Win_unlock": 1}
-        target = with_lifecycle(fences | locking | {"MPI_Put": 2, "MPI_Group_excl": 1, "MPI_Win_post": 1,
-                                                    "MPI_Win_wait": 1, "MPI_Win_flush": 1})
+        target = with_lifecycle(fences | {"MPI_Win_lock": 2, "MPI_Win_unlock": 2, "MPI_Put": 3, "MPI_Group_excl": 1,
+                                          "MPI_Win_post": 1, "MPI_Win_wait": 1, "MPI_Win_flush": 1})
         origin = with_lifecycle(fences | {"MPI_Put": 2, "MPI_Group_incl": 1, "MPI_Win_start": 1,
                                           "MPI_Win_complete": 1})
         contender = origin | locking | {"MPI_Put": 3}

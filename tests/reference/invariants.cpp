@@ -55,6 +55,8 @@ const DelayPattern kDelayPatterns[] = {
     {{"mpi_rma_early_wait"}, "delay_rma_earlywait", "delay_rma_earlywait_longterm"},
     {{"mpi_rma_sync_lock_competition", "mpi_rma_comm_lock_competition"}, "delay_rma_lockcontention",
      "delay_rma_lockcontention_longterm"},
+    {{"mpi_rma_sync_wait_for_progress", "mpi_rma_comm_wait_for_progress"}, "delay_rma_waitforprogress",
+     "delay_rma_waitforprogress_longterm"},
     {{"omp_ibarrier_wait", "omp_ebarrier_wait"}, "delay_ompbarrier", "delay_ompbarrier_longterm", Waiting::OwnShare},
     {{"omp_idle_threads"}, "delay_ompidle", "delay_ompidle_longterm", Waiting::OwnShare},
 };

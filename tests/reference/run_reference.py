@@ -78,6 +78,11 @@ DELIBERATE_DIFFERENCES = [
     # zero; Hindsight's Wait at collective I/O (a metric Scalasca lacks)
     # moves the path to the late rank's work, as at any collective.
 ] + [
+    # Its fences, too, are none, so it counts no synchronizations there.
+    (trace, metric, "", "Scalasca reads no RMA records from OTF2")
+    for trace in ("rma-windows", "rma-early-fence", "rma-epochs")
+    for metric in ("mpi_rma_pairsync_count", "mpi_rma_pairsync_unneeded_count")
+] + [
     ("fileio", metric, "", "Scalasca's collective file operations do not synchronize")
     for metric in ("critical_path", "critical_path_activities", "critical_imbalance_impact",
                    "inter_partition_imbalance", "non_critical_path_activities")

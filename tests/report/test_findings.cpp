@@ -44,13 +44,17 @@ TEST_CASE("the findings name each wait pattern's metrics as Scalasca's reports d
         "\"delay_rma_lockcontention_longterm\",false],"
         "[\"mpi_rma_comm_lock_competition\",\"delay_rma_lockcontention\","
         "\"delay_rma_lockcontention_longterm\",false],"
+        "[\"mpi_rma_sync_wait_for_progress\",\"delay_rma_waitforprogress\","
+        "\"delay_rma_waitforprogress_longterm\",false],"
+        "[\"mpi_rma_comm_wait_for_progress\",\"delay_rma_waitforprogress\","
+        "\"delay_rma_waitforprogress_longterm\",false],"
         "[\"mpi_rma_wait_at_create\",\"delay_rma_create\",\"delay_rma_create_longterm\",false],"
         "[\"mpi_rma_wait_at_free\",\"delay_rma_free\",\"delay_rma_free_longterm\",false],"
         "[\"mpi_earlyscan\",\"\",\"\",false],"
         "[\"mpi_init_completion\",\"\",\"\",true],"
         "[\"mpi_finalize_wait\",\"\",\"\",true]]}";
     CHECK(report::findings_json() == expected);
-    CHECK(report::wait_state_names().size() == 18);
+    CHECK(report::wait_state_names().size() == 20);
     // ("imbalance", the computational imbalance, only Scalasca writes.)
     for (const char* name : {"time", "critical_path", "critical_path_imbalance", "delay", "critical_imbalance_impact",
                              "intra_partition_imbalance", "inter_partition_imbalance"})

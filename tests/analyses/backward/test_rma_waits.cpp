@@ -152,3 +152,24 @@ TEST_CASE("RMA: Early Fence, the part of a fence's wait for the epoch's last acc
     CHECK(all_ranks(r, Metric::DelayRmaFenceAggregate, 2) == Approx(ns(20)));
     CHECK(r.total(Metric::DelayRmaFence, 0) == 0.0);
 }
+
+TEST_CASE("RMA: a fence synchronizes with every other member, needed only by those that accessed the rank",
+          "[rma]") {
+    // Three ranks, two fences; between them ranks 1 and 2 put to rank 0,
+    // rank 0 to rank 1. Each fence counts the other two members on each
+    // rank: 4 per rank. The first fence ends an epoch without transfers:
+    // both unneeded on every rank. At the second, rank 0 was accessed by
+    // both others (none unneeded), rank 1 by rank 0 only (1), rank 2 by
+    // nobody (2).
+    TraceBuilder t(3);
+    const RmaWindow win = t.window(t.world());
+    t.rank(0).enter(0, "main").win_fence(0, 5, win).put(6, 8, win, 1, 8).win_fence(10, 20, win).leave(30);
+    for (int origin = 1; origin < 3; ++origin)
+        t.rank(origin).enter(0, "main").win_fence(0, 5, win).put(6, 8, win, 0, 8).win_fence(10, 20, win).leave(30);
+    const AnalysisResults r(t, kAllAnalyses);
+    const double unneeded[] = {2, 3, 4};
+    for (int rank = 0; rank < 3; ++rank) {
+        CHECK(r.with_children(Metric::MpiRmaPairsyncCount, rank, kFence) == 4.0);
+        CHECK(r.own(Metric::MpiRmaPairsyncUnneededCount, rank, kFence) == unneeded[rank]);
+    }
+}
