@@ -28,7 +28,16 @@ std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace&
         case CollectiveShape::NToN: {
             const bool all_met = part.first_end > part.last_arrival;
             const bool synchronizes = shape == CollectiveShape::Barrier || part.sent > 0 || part.received > 0;
-            if (all_met && synchronizes) w = waited_for(part, shape, part.last_arrival, part.first_end);
+            if (all_met && synchronizes) {
+                w = waited_for(part, shape, part.last_arrival, part.first_end);
+            } else if (shape == CollectiveShape::NToN && part.last_sender >= 0) {
+                // Some member left before the last one came: only the last
+                // sender and the receivers that began before it synchronized.
+                const bool synchronized = (part.received > 0 && wait_start < part.last_sender_arrival) ||
+                                          (part.sent > 0 && part.member == part.last_sender);
+                if (synchronized)
+                    w = waited_for(part, shape, part.last_sender_arrival, part.first_synchronized_end);
+            }
             break;
         }
         case CollectiveShape::OneToN:

@@ -13,9 +13,11 @@
 //    (Late Broadcast), a root receiving for the last member that sent
 //    (Early Reduce), a member of a scan for the last lower member that sent
 //    (Early Scan).
-// Not yet measured of these operations: n-to-n ones whose members did not
-// all meet, and their delay costs and critical path (doc/analyzer.md, MPI
-// on worker threads).
+//  - where some member of an n-to-n operation left before the last one
+//    came, only the last member that sent and the receivers that began
+//    before it synchronized: those receivers waited for it.
+// Not yet measured of these operations: their delay costs and critical
+// path (doc/analyzer.md, MPI on worker threads).
 #pragma once
 
 #include <vector>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -112,7 +113,12 @@ struct PartNote {
     CommId comm = kNoId;
     std::uint32_t position = 0;
     std::int32_t member = -1;  // its rank in the communicator
-    std::uint32_t sent = 0;    // 1: its part sent data
+    std::uint32_t flags = 0;   // kSent, kReceived: its part sent, received data
+
+    static constexpr std::uint32_t kSent = 1;
+    static constexpr std::uint32_t kReceived = 2;
+    bool sent() const { return (flags & kSent) != 0; }
+    bool received() const { return (flags & kReceived) != 0; }
 };
 
 // Keeps `arrival` of `member` in (latest, whose) if it is later, or as late
@@ -137,7 +143,8 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         if (me == members.end()) continue;
         const auto member = static_cast<std::int32_t>(me - members.begin());
-        const PartNote note{part.arrival, part.end, key.first, key.second, member, part.sent > 0 ? 1u : 0u};
+        const PartNote note{part.arrival, part.end, key.first, key.second, member,
+                            (part.sent > 0 ? PartNote::kSent : 0u) | (part.received > 0 ? PartNote::kReceived : 0u)};
         for (const int m : members)
             if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);
     }
@@ -148,22 +155,37 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         part.member = me == members.end() ? -1 : static_cast<std::int32_t>(me - members.begin());
     }
-    for (const std::vector<PartNote>& notes : exchange_lists(outgoing, world, watch))
+    const std::vector<std::vector<PartNote>> received = exchange_lists(outgoing, world, watch);
+    const auto part_of_note = [&](const PartNote& n) -> trace::ThreadCollectivePart* {
+        const auto found = parts.find({n.comm, n.position});
+        return found == parts.end() ? nullptr : &found->second;
+    };
+    for (const std::vector<PartNote>& notes : received)
         for (const PartNote& n : notes) {
-            const auto found = parts.find({n.comm, n.position});
-            if (found == parts.end()) continue;
-            trace::ThreadCollectivePart& part = found->second;
-            keep_latest(n.arrival, n.member, part.last_arrival, part.last_member);
-            part.first_end = std::min(part.first_end, n.end);
-            if (n.member == part.root) {
-                part.root_known = true;
-                part.root_sent = n.sent != 0;
-                part.root_arrival = n.arrival;
+            trace::ThreadCollectivePart* part = part_of_note(n);
+            if (!part) continue;
+            keep_latest(n.arrival, n.member, part->last_arrival, part->last_member);
+            part->first_end = std::min(part->first_end, n.end);
+            if (n.member == part->root) {
+                part->root_known = true;
+                part->root_sent = n.sent();
+                part->root_arrival = n.arrival;
             }
-            if (n.sent == 0) continue;
-            keep_latest(n.arrival, n.member, part.last_sender_arrival, part.last_sender);
-            if (n.member <= part.member)
-                keep_latest(n.arrival, n.member, part.last_lower_sender_arrival, part.last_lower_sender);
+            if (!n.sent()) continue;
+            keep_latest(n.arrival, n.member, part->last_sender_arrival, part->last_sender);
+            if (n.member <= part->member)
+                keep_latest(n.arrival, n.member, part->last_lower_sender_arrival, part->last_lower_sender);
+        }
+    // Once the last sender is known: which members synchronized with it,
+    // should not all have met (thread_collective_waits.hpp).
+    for (auto& [key, part] : parts) part.first_synchronized_end = std::numeric_limits<Ticks>::max();
+    for (const std::vector<PartNote>& notes : received)
+        for (const PartNote& n : notes) {
+            trace::ThreadCollectivePart* part = part_of_note(n);
+            if (!part || part->last_sender < 0) continue;
+            const bool synchronized = (n.received() && n.arrival < part->last_sender_arrival) ||
+                                      (n.sent() && n.member == part->last_sender);
+            if (synchronized) part->first_synchronized_end = std::min(part->first_synchronized_end, n.end);
         }
 }
 

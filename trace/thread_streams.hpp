@@ -125,6 +125,10 @@ struct ThreadCollectivePart {
     Ticks last_sender_arrival = 0;
     std::int32_t last_lower_sender = -1;
     Ticks last_lower_sender_arrival = 0;
+    // Of an n-to-n operation whose members did not all meet: the earliest
+    // end of those that synchronized, the last sender and the receivers
+    // that began before it (as the replay's analysis picks them).
+    Ticks first_synchronized_end = 0;
 };
 
 struct ThreadStream {

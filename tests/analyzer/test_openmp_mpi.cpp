@@ -154,10 +154,10 @@ TraceBuilder one_region() {
 // Two ranks of two threads in one parallel region, forked at 200 after
 // MPI_Init 0-100; end_the_region() joins it at 600 and finalizes 700-710.
 // Between them the tests add what the threads do in the region.
-TraceBuilder two_ranks_in_a_region() {
-    TraceBuilder t(2);
+TraceBuilder two_ranks_in_a_region(int ranks = 2) {
+    TraceBuilder t(ranks);
     t.set_threads(2);
-    for (int r = 0; r < 2; ++r) {
+    for (int r = 0; r < ranks; ++r) {
         t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
         t.thread(r, 1).team_begin(200).enter(200, "!$omp parallel @a.c:1");
     }
@@ -165,7 +165,7 @@ TraceBuilder two_ranks_in_a_region() {
 }
 
 void end_the_region(TraceBuilder& t) {
-    for (int r = 0; r < 2; ++r) {
+    for (int r = 0; r < t.size(); ++r) {
         t.rank(r).leave(600).team_end(600).join(600).finalize(700, 710).leave(710);
         t.thread(r, 1).leave(600).team_end(600);
     }
@@ -810,6 +810,32 @@ TEST_CASE("OpenMP: rooted and prefix collectives on worker threads wait for the 
         CHECK(a.at(metric, kRegion + "/MPI_Bcast", 0, 1) + a.at(metric, kRegion + "/MPI_Reduce", 0, 1) +
                   a.at(metric, kRegion + "/MPI_Scan", 0, 1) ==
               0);
+    }
+}
+
+TEST_CASE("OpenMP: an n-to-n collective on a worker whose members did not all meet waits for the last sender",
+          "[openmp]") {
+    // Three ranks in the region; one MPI_Alltoall on MPI_COMM_WORLD:
+    //  - rank 0's master sends only, 300-305;
+    //  - rank 1's worker receives only, 250-320;
+    //  - rank 2's master neither sends nor receives, 400-410.
+    // Rank 0 left before rank 2 came: the members did not all meet. The
+    // last (only) sender is rank 0, at 300; rank 1's worker receives and
+    // began before it: it waited 250-300 (Wait at N x N 50) and completed
+    // after the first end of the two that synchronized (305): 15. Rank 2
+    // began after rank 0 had sent, rank 0 waited for no one.
+    TraceBuilder t = two_ranks_in_a_region(3);
+    t.rank(0).collective(300, 305, "MPI_Alltoall", kWorld, -1, 8, 0);
+    t.thread(1, 1).collective(250, 320, "MPI_Alltoall", kWorld, -1, 0, 8);
+    t.rank(2).collective(400, 410, "MPI_Alltoall", kWorld, -1, 0, 0);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.at("mpi_wait_nxn", kRegion + "/MPI_Alltoall", 1, 1) == Approx(50 * ns));
+    CHECK(a.at("mpi_nxn_completion", kRegion + "/MPI_Alltoall", 1, 1) == Approx(15 * ns));
+    for (const int rank : {0, 2}) {
+        INFO("rank " << rank);
+        CHECK(a.at("mpi_wait_nxn", kRegion + "/MPI_Alltoall", rank, 0) == 0);
+        CHECK(a.at("mpi_nxn_completion", kRegion + "/MPI_Alltoall", rank, 0) == 0);
     }
 }
 
