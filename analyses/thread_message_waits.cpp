@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analyses/message_calls.hpp"
+#include "analyses/wrong_order.hpp"
 
 namespace hindsight::analyses {
 
@@ -22,6 +23,32 @@ MessageWait own_wait(const trace::LocalTrace& trace, const trace::ThreadPairedMe
         posted >= m.call_leave)
         return {};
     return {WaitPattern::LateReceiver, posted - m.call_enter};
+}
+
+// Marks the Late Sender waits received in the wrong order, per receiving
+// thread in the order of its receives.
+void mark_wrong_order(const std::vector<trace::ThreadPairedMessage>& paired, std::vector<MessageWait>& waits) {
+    std::map<std::uint32_t, std::vector<std::size_t>> receives;  // by thread
+    for (std::size_t i = 0; i < paired.size(); ++i)
+        if (!paired[i].send) receives[paired[i].thread].push_back(i);
+    struct Late {
+        Ticks send = 0;
+        std::size_t message = 0;
+    };
+    for (auto& [thread, order] : receives) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return paired[a].time < paired[b].time; });
+        WrongOrderCandidates<Late> candidates;
+        for (const std::size_t i : order) {
+            candidates.received(paired[i].send_call_enter, [&](const Late& late) {
+                waits[late.message].order = paired[late.message].peer == paired[i].peer
+                                                ? MessageWait::Order::BehindSameSource
+                                                : MessageWait::Order::BehindOtherSource;
+            });
+            if (waits[i].pattern == WaitPattern::LateSender && waits[i].ticks > 0)
+                candidates.add({paired[i].send_call_enter, i});
+        }
+    }
 }
 
 }  // namespace
@@ -57,6 +84,7 @@ std::vector<MessageWait> thread_message_waits(const trace::LocalTrace& trace) {
             const auto call = longest.find({0, enter.time, enter.cnode});
             if (call != longest.end()) waits[call->second] = {};
         }
+    mark_wrong_order(paired, waits);
     return waits;
 }
 

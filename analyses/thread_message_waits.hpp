@@ -11,9 +11,13 @@
 //  - a blocking send that can wait for its receiver (MPI_Send, MPI_Ssend,
 //    message_calls.hpp) and was still running when its receive was posted
 //    waited as a Late Receiver from its entry until then;
+//  - a Late Sender message sent after a message the same thread received
+//    later was received in the wrong order (wrong_order.hpp), among the
+//    messages of this kind on that thread: on the master, those the replay
+//    measured are apart. The send's call entry stands for its record.
 // Not yet analyzed of these messages: the Late Sender of receives that a
-// polling loop completed, messages in wrong order, and the delay costs and
-// critical path of their waits (doc/analyzer.md, MPI on worker threads). A
+// polling loop completed, and the delay costs and critical path of their
+// waits (doc/analyzer.md, MPI on worker threads). A
 // master's MPI_Waitall that completed messages of the replay too keeps the
 // replay's longest wait only.
 #pragma once
@@ -30,6 +34,10 @@ namespace hindsight::analyses {
 struct MessageWait {
     WaitPattern pattern = WaitPattern::None;
     Ticks ticks = 0;
+    // A Late Sender received in the wrong order: behind a message from the
+    // same rank or from another.
+    enum class Order : std::uint8_t { InOrder, BehindSameSource, BehindOtherSource };
+    Order order = Order::InOrder;
 };
 // By trace.threads.paired.
 std::vector<MessageWait> thread_message_waits(const trace::LocalTrace& trace);

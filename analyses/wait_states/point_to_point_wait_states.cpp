@@ -69,7 +69,6 @@ void PointToPointWaitStates::begin_pass(const trace::LocalTrace& trace) {
     polling_ = PollingCalls(trace);
     members_.assign(trace.definitions.communicators.size(), std::nullopt);
     candidates_.clear();
-    latest_candidate_send_ = kNoCandidate;
     open_call_ = trace::kNoEvent;
     notes_.clear();
     next_note_ = 0;
@@ -278,35 +277,23 @@ void PointToPointWaitStates::report_late_sender(const LateMessage& late) {
     const trace::EventView recv(*trace_, late.recv);
     facts_->offer_longest_wait({WaitPattern::LateSender, late.cnode, late.start, late.waiting});
     notes_.push_back({late.recv, 0, true, trace_->events[recv.leave_index()].time});
-    if (candidates_.size() == kWrongOrderCandidates) candidates_.pop_front();
-    candidates_.push_back(late);
-    latest_candidate_send_ = std::max(latest_candidate_send_, late.send);
+    candidates_.add(late);
 }
 
 void PointToPointWaitStates::check_wrong_order(Ticks send, int source) {
-    // Mostly messages arrive in order: then no candidate was sent later,
-    // and the scan below is spared.
-    if (send >= latest_candidate_send_) return;
-    latest_candidate_send_ = kNoCandidate;
-    for (auto it = candidates_.begin(); it != candidates_.end();) {
-        if (it->send <= send) {
-            latest_candidate_send_ = std::max(latest_candidate_send_, it->send);
-            ++it;
-            continue;
-        }
+    candidates_.received(send, [&](const LateMessage& late) {
         constexpr const PatternInfo& late_sender = pattern_info(WaitPattern::LateSender);
         constexpr const PointToPointMetrics& counts = *late_sender.point_to_point;
         constexpr const metrics::WrongOrderMetrics& wrong = *counts.wrong_order;
-        const Metric part = it->source == source ? wrong.same_source : wrong.different_sources;
-        for_each_part(*it, [&](CallPathId cnode, Ticks ticks) {
+        const Metric part = late.source == source ? wrong.same_source : wrong.different_sources;
+        for_each_part(late, [&](CallPathId cnode, Ticks ticks) {
             claim(*cube_, *late_sender.wait, part, cnode, trace_->seconds(ticks));
         });
-        if (it->zero_bytes)
-            claim(*cube_, counts.synchronizations, wrong.synchronizations, it->receive_cnode, 1.0);
+        if (late.zero_bytes)
+            claim(*cube_, counts.synchronizations, wrong.synchronizations, late.receive_cnode, 1.0);
         else
-            claim(*cube_, counts.communications, wrong.communications, it->receive_cnode, 1.0);
-        it = candidates_.erase(it);
-    }
+            claim(*cube_, counts.communications, wrong.communications, late.receive_cnode, 1.0);
+    });
 }
 
 }  // namespace hindsight::analyses

@@ -16,10 +16,8 @@
 //    completing several such receives (MPI_Testall, ...) counts, as a
 //    MPI_Waitall, only the longest of their waits.
 //  - Late Sender, wrong order: a Late Sender message turns out to have been
-//    sent after a message this rank received later; receiving in the order
-//    of sending would have avoided (part of) the wait. Split by whether the
-//    two messages came from the same rank. As in Scalasca, the last 100 Late
-//    Sender instances are kept as candidates.
+//    sent after a message this rank received later (wrong_order.hpp). Split
+//    by whether the two messages came from the same rank.
 //  - Late Receiver: a blocking send of standard or synchronous mode
 //    (MPI_Send, MPI_Ssend; not MPI_Bsend, MPI_Rsend, non-blocking sends or
 //    MPI_Sendrecv) began before the matching receive was posted and was
@@ -32,14 +30,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <limits>
 #include <optional>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/polling_calls.hpp"
+#include "analyses/wrong_order.hpp"
 #include "analyses/message_calls.hpp"
 #include "replay/observer.hpp"
 
@@ -65,8 +62,6 @@ public:
     // receiver waited for it (both make the send a synchronization point).
     void write_note(const trace::EventView& view, replay::PayloadWriter& out) override;
     void read_note(const trace::EventView& view, replay::PayloadReader& in) override;
-
-    static constexpr std::size_t kWrongOrderCandidates = 100;
 
 private:
     using Completion = ReceiveCompletion;
@@ -134,9 +129,7 @@ private:
     PollingCalls polling_;
     std::vector<bool> waits_for_receiver_;        // by call path: MPI_Send or MPI_Ssend
     std::vector<std::optional<std::vector<int>>> members_;  // by communicator, once asked for
-    std::deque<LateMessage> candidates_;          // wrong-order candidates, oldest first
-    Ticks latest_candidate_send_ = kNoCandidate;  // no earlier than the latest send among them
-    static constexpr Ticks kNoCandidate = std::numeric_limits<Ticks>::min();
+    WrongOrderCandidates<LateMessage> candidates_;
     // The longest wait so far inside the current multiple-completion call.
     trace::EventIndex open_call_ = trace::kNoEvent;
     LateMessage longest_;

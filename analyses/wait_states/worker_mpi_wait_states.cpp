@@ -9,6 +9,26 @@
 
 namespace hindsight::analyses {
 
+namespace {
+
+// A Late Sender received in the wrong order: its wait and its count, each
+// below the Late Sender's.
+void book_wrong_order(LocalCube& cube, const trace::LocalTrace& trace, const trace::ThreadPairedMessage& m,
+                      const MessageWait& wait) {
+    constexpr const PatternInfo& late_sender = pattern_info(WaitPattern::LateSender);
+    constexpr const PointToPointMetrics& counts = *late_sender.point_to_point;
+    constexpr const metrics::WrongOrderMetrics& wrong = *counts.wrong_order;
+    const Metric part =
+        wait.order == MessageWait::Order::BehindSameSource ? wrong.same_source : wrong.different_sources;
+    claim(cube, *late_sender.wait, part, m.cnode, trace.seconds(wait.ticks));
+    if (m.bytes == 0)
+        claim(cube, counts.synchronizations, wrong.synchronizations, m.cnode, 1.0);
+    else
+        claim(cube, counts.communications, wrong.communications, m.cnode, 1.0);
+}
+
+}  // namespace
+
 void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
@@ -19,6 +39,7 @@ void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::spa
         if (waits[i].ticks == 0) continue;
         claim_time(cube, trace, *pattern_info(waits[i].pattern).wait, m.cnode, waits[i].ticks);
         claim_message_count(cube, waits[i].pattern, m.cnode, m.bytes == 0);
+        if (waits[i].order != MessageWait::Order::InOrder) book_wrong_order(cube, trace, m, waits[i]);
     }
     const std::vector<CollectivePartWait> parts = thread_collective_waits(trace);
     for (std::size_t i = 0; i < parts.size(); ++i) {

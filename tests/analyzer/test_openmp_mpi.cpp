@@ -667,6 +667,30 @@ TEST_CASE("OpenMP: a blocking send waits as a Late Receiver for a receive on any
     CHECK(a.total("mpi_latesender") == 0);
 }
 
+TEST_CASE("OpenMP: a worker's Late Sender received before an earlier sent message is in the wrong order",
+          "[openmp]") {
+    // Rank 0's master sends B (tag 2) at 250-260, its worker A (tag 1) at
+    // 300-310. Rank 1's worker receives A first, 220-320: a Late Sender of
+    // 80, until A's send began; then B, 330-340, which was sent before A:
+    // A was received in the wrong order, behind a message of the same rank.
+    // B waited for nothing and is in order.
+    TraceBuilder t = two_ranks_in_a_region();
+    t.rank(0).send(250, 260, 1, 2, 8);
+    t.thread(0, 1).send(300, 310, 1, 1, 8);
+    t.thread(1, 1).recv(220, 320, 0, 1, 8).recv(330, 340, 0, 2, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    const std::string recv = kRegion + "/MPI_Recv";
+    CHECK(a.at("mpi_lswo_same", recv, 1, 1) == Approx(80 * ns));
+    CHECK(a.at("mpi_lswo_different", recv, 1, 1) == 0);
+    // The report holds each metric with those below it: the Late Sender
+    // time and count are the wrong order's, not more.
+    CHECK(a.at("mpi_latesender", recv, 1, 1) == Approx(80 * ns));
+    CHECK(a.at("mpi_clswo_count", recv, 1, 1) == 1);
+    CHECK(a.at("mpi_cls_count", recv, 1, 1) == 1);
+}
+
 TEST_CASE("OpenMP: a worker's MPI_Waitall counts its longest Late Sender", "[openmp]") {
     // Rank 1's worker posts two receives from rank 0 (tag 3 in 210-215,
     // tag 4 in 216-220) and completes both in MPI_Waitall 230-500; rank 0's
