@@ -37,6 +37,9 @@ public:
         }
     }
 
+    // Whether call path `c` is a call of a polling function.
+    bool polls(CallPathId c) const { return c < polling_.size() && polling_[c]; }
+
     // Calls visit(enter) for the Enter of each polling call from `first` up
     // to (not including) the completing call's Enter `completing`, in order.
     template <typename Visit>

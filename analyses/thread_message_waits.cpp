@@ -5,24 +5,56 @@
 #include <tuple>
 
 #include "analyses/message_calls.hpp"
+#include "analyses/polling_calls.hpp"
 #include "analyses/wrong_order.hpp"
 
 namespace hindsight::analyses {
 
 namespace {
 
+// A worker's receive polled for: its waits inside the polling calls from
+// the first that tested it up to the completing call, each before the
+// send's call was entered (as PollingCalls::waiting on the master's store).
+std::vector<MessageWait::Part> polling_waits(const trace::LocalTrace& trace, const PollingCalls& polling,
+                                             const trace::ThreadPairedMessage& m) {
+    std::vector<MessageWait::Part> parts;
+    if (m.thread == 0 || m.first_poll == trace::ThreadTransfer::kNoPoll || m.thread >= trace.threads.threads.size())
+        return parts;
+    const auto& events = trace.threads.threads[m.thread].events;
+    const std::size_t end = std::min<std::size_t>(m.completing_call, events.size());
+    for (std::size_t k = m.first_poll; k + 1 < end && events[k].time < m.send_call_enter; ++k) {
+        const trace::ThreadEvent& e = events[k];
+        // A polling call holds no region of its own: its Leave comes next.
+        if (e.kind != trace::ThreadEventKind::Enter || events[k + 1].kind != trace::ThreadEventKind::Leave ||
+            !polling.polls(e.cnode))
+            continue;
+        const Ticks piece = std::min(m.send_call_enter, events[k + 1].time) - e.time;
+        if (piece > 0) parts.push_back({e.cnode, piece});
+    }
+    return parts;
+}
+
 // The wait of one message, before the rule for calls that complete several.
-MessageWait own_wait(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& m) {
+MessageWait own_wait(const trace::LocalTrace& trace, const PollingCalls& polling,
+                     const trace::ThreadPairedMessage& m) {
     const Region& call = trace.region_of(m.cnode);
     if (!m.send) {
-        if (receive_completion(call.name) == ReceiveCompletion::Test) return {};
-        return {WaitPattern::LateSender, std::max<Ticks>(0, std::min(m.send_call_enter, m.time) - m.call_enter)};
+        MessageWait wait;
+        wait.pattern = WaitPattern::LateSender;
+        wait.polls = polling_waits(trace, polling, m);
+        for (const MessageWait::Part& p : wait.polls) wait.ticks += p.ticks;
+        if (receive_completion(call.name) != ReceiveCompletion::Test)
+            wait.ticks += std::max<Ticks>(0, std::min(m.send_call_enter, m.time) - m.call_enter);
+        return wait.ticks > 0 ? wait : MessageWait{};
     }
     const Ticks posted = m.receive_posted;
     if (posted == trace::ThreadTransfer::kUnknownPosting || !may_wait_for_receiver(call) || posted <= m.call_enter ||
         posted >= m.call_leave)
         return {};
-    return {WaitPattern::LateReceiver, posted - m.call_enter};
+    MessageWait wait;
+    wait.pattern = WaitPattern::LateReceiver;
+    wait.ticks = posted - m.call_enter;
+    return wait;
 }
 
 // Marks the Late Sender waits received in the wrong order, per receiving
@@ -56,12 +88,13 @@ void mark_wrong_order(const std::vector<trace::ThreadPairedMessage>& paired, std
 std::vector<MessageWait> thread_message_waits(const trace::LocalTrace& trace) {
     const auto& paired = trace.threads.paired;
     std::vector<MessageWait> waits(paired.size());
+    const PollingCalls polling(trace);
     // A call that completes several receives: its longest wait, by thread
     // and call (entry and path).
     std::map<std::tuple<std::uint32_t, Ticks, CallPathId>, std::size_t> longest;
     for (std::size_t i = 0; i < paired.size(); ++i) {
         const trace::ThreadPairedMessage& m = paired[i];
-        waits[i] = own_wait(trace, m);
+        waits[i] = own_wait(trace, polling, m);
         if (m.send || receive_completion(trace.region_of(m.cnode).name) != ReceiveCompletion::Multiple) continue;
         const auto [at, first] = longest.try_emplace({m.thread, m.call_enter, m.cnode}, i);
         if (first) continue;

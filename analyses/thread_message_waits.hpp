@@ -6,6 +6,9 @@
 //  - a receive completed by a call that waits for it (not MPI_Test*), the
 //    master's or a worker's, waited as a Late Sender from the call's entry
 //    until the send's call was entered, at most until the receive's record;
+//  - a worker's receive that a polling loop tested for before the call
+//    that completed it (polling_calls.hpp) waited, too, inside each polling
+//    call before the send's call was entered, at that call's path;
 //    of a call that completes several (MPI_Waitall & co.), as in the
 //    replay's analysis, only the longest such wait counts;
 //  - a blocking send that can wait for its receiver (MPI_Send, MPI_Ssend,
@@ -15,8 +18,8 @@
 //    later was received in the wrong order (wrong_order.hpp), among the
 //    messages of this kind on that thread: on the master, those the replay
 //    measured are apart. The send's call entry stands for its record.
-// Not yet analyzed of these messages: the Late Sender of receives that a
-// polling loop completed, and the delay costs and critical path of their
+// Not yet analyzed of these messages: the polling loops of the master's
+// receives among them, and the delay costs and critical path of their
 // waits (doc/analyzer.md, MPI on worker threads). A
 // master's MPI_Waitall that completed messages of the replay too keeps the
 // replay's longest wait only.
@@ -38,6 +41,25 @@ struct MessageWait {
     // same rank or from another.
     enum class Order : std::uint8_t { InOrder, BehindSameSource, BehindOtherSource };
     Order order = Order::InOrder;
+    // Of a receive polled for: the parts of `ticks` in its polling calls,
+    // each at its call path; the rest is the completing call's.
+    struct Part {
+        CallPathId cnode = kNoCallPath;
+        Ticks ticks = 0;
+    };
+    std::vector<Part> polls;
+
+    // Calls visit(cnode, ticks) for each part of the wait, `call` the path
+    // of the call that completed the message.
+    template <typename Visit>
+    void for_each_part(CallPathId call, Visit&& visit) const {
+        Ticks rest = ticks;
+        for (const Part& p : polls) {
+            visit(p.cnode, p.ticks);
+            rest -= p.ticks;
+        }
+        if (rest > 0) visit(call, rest);
+    }
 };
 // By trace.threads.paired.
 std::vector<MessageWait> thread_message_waits(const trace::LocalTrace& trace);

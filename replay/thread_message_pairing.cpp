@@ -130,6 +130,10 @@ public:
                 trace::ThreadPairedMessage p{e.thread, cnode(e),  comm,  call_enter(e), call_leave(e),
                                              e.time,   bytes(e), peer, send,          0};
                 (send ? p.receive_posted : p.send_call_enter) = partners[k]->time;
+                if (e.thread != 0) {
+                    p.first_poll = transfer(e).first_poll;
+                    p.completing_call = transfer(e).completing_call;
+                }
                 trace_.threads.paired.push_back(p);
             }
         }

@@ -81,6 +81,7 @@ struct WorkerSink : CallbackGuard {
     // team's begin) is the bottom of its part.
     std::vector<CallPathId> open;
     std::vector<Ticks> entered;
+    std::vector<std::uint32_t> entered_at;  // each one's Enter in the stream (a team's base: none)
     std::size_t teams = 0;
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;       // all of them
@@ -89,6 +90,9 @@ struct WorkerSink : CallbackGuard {
     // The entries of the calls that posted the open non-blocking receives,
     // by request id (MPI_IRECV_REQUEST), until MPI_IRECV completes them.
     std::unordered_map<std::uint64_t, Ticks> posted_receives;
+    // The first call that tested each of them (its Enter in the stream),
+    // where a polling loop did (MPI_REQUEST_TEST).
+    std::unordered_map<std::uint64_t, std::uint32_t> first_polls;
     std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
     Ticks last = 0;
     bool any = false;
@@ -122,6 +126,7 @@ struct WorkerSink : CallbackGuard {
         if (!region) throw Error(file, stream.name + " enters an undefined region " + std::to_string(ref));
         ++handled;
         const CallPathId path = trace.call_tree.child(current(), *region);
+        entered_at.push_back(static_cast<std::uint32_t>(stream.events.size()));
         stream.events.push_back({corrected(time), path, 0, 0, ThreadEventKind::Enter});
         open.push_back(path);
         entered.push_back(last);
@@ -139,6 +144,7 @@ struct WorkerSink : CallbackGuard {
             t->call_leave = last;
         open.pop_back();
         entered.pop_back();
+        entered_at.pop_back();
     }
     void team_begin(std::uint64_t time) {
         if (teams >= fork_paths.size())
@@ -147,6 +153,7 @@ struct WorkerSink : CallbackGuard {
         open.push_back(fork_paths[teams++]);
         push(time, ThreadEventKind::TeamBegin);
         entered.push_back(last);
+        entered_at.push_back(ThreadTransfer::kNoPoll);
     }
     void team_end(std::uint64_t time) {
         push(time, ThreadEventKind::TeamEnd);
@@ -154,6 +161,7 @@ struct WorkerSink : CallbackGuard {
             throw Error(file, stream.name + " ends a thread team inside a region of it");
         open.pop_back();
         entered.pop_back();
+        entered_at.pop_back();
     }
     // A record of the call in force, where the loader files a transfer.
     ThreadTransfer& file_transfer(ThreadTransfer::Kind kind, OTF2_CommRef comm_ref) {
@@ -193,11 +201,24 @@ struct WorkerSink : CallbackGuard {
         ++mpi_records;
         if (!entered.empty()) posted_receives[request] = entered.back();
     }
+    // An unsuccessful test of a request: the first for an open receive
+    // begins the polling loop that waited for it.
+    void request_tested(std::uint64_t request) {
+        ++mpi_records;
+        if (entered_at.empty() || !posted_receives.contains(request)) return;
+        first_polls.try_emplace(request, entered_at.back());
+    }
     // A non-blocking receive's completion: posted when its request was.
     void nonblocking_receive(std::uint64_t time, OTF2_CommRef comm_ref, std::uint32_t from, std::uint32_t tag,
                              std::uint64_t bytes, std::uint64_t request) {
         message(false, time, comm_ref, from, tag, bytes);
-        Ticks& posted = stream.transfers.back().posted;
+        ThreadTransfer& receive = stream.transfers.back();
+        if (const auto poll = first_polls.find(request); poll != first_polls.end()) {
+            receive.first_poll = poll->second;
+            receive.completing_call = entered_at.back();
+            first_polls.erase(poll);
+        }
+        Ticks& posted = receive.posted;
         posted = ThreadTransfer::kUnknownPosting;
         const auto posting = posted_receives.find(request);
         if (posting == posted_receives.end()) return;
@@ -330,7 +351,10 @@ otf2::EvtCallbacks worker_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
             return worker(ud).guarded([&] { worker(ud).receive_posted(request); });
         });
-    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
+            return worker(ud).guarded([&] { worker(ud).request_tested(request); });
+        });
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_collective);

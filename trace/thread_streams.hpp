@@ -65,6 +65,13 @@ struct ThreadTransfer {
     // show that request being posted.
     Ticks posted = kUnknownPosting;
     static constexpr Ticks kUnknownPosting = -1;
+    // A non-blocking receive that a polling loop tested for before the call
+    // that completed it: the Enters (indexes into the thread's events) of
+    // the first call that tested it and of the completing call; kNoPoll
+    // where no call tested it.
+    std::uint32_t first_poll = kNoPoll;
+    std::uint32_t completing_call = kNoPoll;
+    static constexpr std::uint32_t kNoPoll = 0xffffffffu;
     // Collectives:
     CollectiveOp op = CollectiveOp::Other;
     std::int32_t root = -1;      // the root's rank in `comm`; -1 when the operation has none
@@ -89,6 +96,9 @@ struct ThreadPairedMessage {
     Ticks send_call_enter = 0;
     // A send: when the matching receive was posted (ThreadTransfer::posted).
     Ticks receive_posted = ThreadTransfer::kUnknownPosting;
+    // A worker's receive a polling loop tested for (ThreadTransfer::first_poll).
+    std::uint32_t first_poll = ThreadTransfer::kNoPoll;
+    std::uint32_t completing_call = ThreadTransfer::kNoPoll;
 };
 
 // This rank's part in a collective operation that an OpenMP worker thread

@@ -20,7 +20,8 @@ void book_wrong_order(LocalCube& cube, const trace::LocalTrace& trace, const tra
     constexpr const metrics::WrongOrderMetrics& wrong = *counts.wrong_order;
     const Metric part =
         wait.order == MessageWait::Order::BehindSameSource ? wrong.same_source : wrong.different_sources;
-    claim(cube, *late_sender.wait, part, m.cnode, trace.seconds(wait.ticks));
+    wait.for_each_part(m.cnode,
+                       [&](CallPathId cnode, Ticks ticks) { claim(cube, *late_sender.wait, part, cnode, trace.seconds(ticks)); });
     if (m.bytes == 0)
         claim(cube, counts.synchronizations, wrong.synchronizations, m.cnode, 1.0);
     else
@@ -37,7 +38,8 @@ void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::spa
         LocalCube& cube = cube_of(m.thread);
         if (m.thread == 0) count_message(cube, m.cnode, m.bytes, m.send);
         if (waits[i].ticks == 0) continue;
-        claim_time(cube, trace, *pattern_info(waits[i].pattern).wait, m.cnode, waits[i].ticks);
+        const Metric wait = *pattern_info(waits[i].pattern).wait;
+        waits[i].for_each_part(m.cnode, [&](CallPathId cnode, Ticks ticks) { claim_time(cube, trace, wait, cnode, ticks); });
         claim_message_count(cube, waits[i].pattern, m.cnode, m.bytes == 0);
         if (waits[i].order != MessageWait::Order::InOrder) book_wrong_order(cube, trace, m, waits[i]);
     }

@@ -691,6 +691,31 @@ TEST_CASE("OpenMP: a worker's Late Sender received before an earlier sent messag
     CHECK(a.at("mpi_cls_count", recv, 1, 1) == 1);
 }
 
+TEST_CASE("OpenMP: a worker's polling loop waits inside its tests until the send began", "[openmp]") {
+    // Rank 1's worker posts a receive (tag 7) at 220 and tests for it at
+    // 230-232, 240-242 and 300-302 in vain, then at 320-322 successfully;
+    // rank 0's worker sends it at 310-315. The three tests before the send
+    // began waited 2 each: a Late Sender of 6 at the worker's MPI_Test, the
+    // work between them its own. A second receive (tag 8), posted at 400,
+    // is tested for at 410-412 in vain and completed by MPI_Wait at
+    // 430-460; rank 0 sends it at 450: the test waited 2, the wait 430-450
+    // (20).
+    TraceBuilder t = two_ranks_in_a_region();
+    auto& receiver = t.thread(1, 1);
+    const RequestId first = receiver.irecv(220, 222, 0, 7, 8);
+    receiver.test(230, 232, first, false).test(240, 242, first, false).region(242, 300, "work");
+    receiver.test(300, 302, first, false).test(320, 322, first, true);
+    const RequestId second = receiver.irecv(400, 402, 0, 8, 8);
+    receiver.test(410, 412, second, false).region(412, 430, "work").wait(430, 460, second);
+    t.thread(0, 1).send(310, 315, 1, 7, 8).send(450, 455, 1, 8, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Test", 1, 1) == Approx(8 * ns));
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Wait", 1, 1) == Approx(20 * ns));
+    CHECK(a.at("mpi_latesender", kRegion + "/work", 1, 1) == 0);
+}
+
 TEST_CASE("OpenMP: a worker's MPI_Waitall counts its longest Late Sender", "[openmp]") {
     // Rank 1's worker posts two receives from rank 0 (tag 3 in 210-215,
     // tag 4 in 216-220) and completes both in MPI_Waitall 230-500; rank 0's
