@@ -4,18 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include "tests/analyses/backward/backward_helpers.hpp"
+#include "tests/analyses/backward/rma_call_paths.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
 using namespace hindsight::testing;
+using namespace hindsight::testing::rma_paths;
 
 namespace {
 
-constexpr const char* kStart = "main/MPI_Win_start";
-constexpr const char* kComplete = "main/MPI_Win_complete";
-constexpr const char* kPost = "main/MPI_Win_post";
-constexpr const char* kWait = "main/MPI_Win_wait";
-constexpr const char* kPut = "main/MPI_Put";
 
 // Rank 0 exposes its window to ranks 1 and 2, after working until 30:
 //   rank 0: work 0-30 | post 30-32 | wait 40-90

@@ -10,16 +10,15 @@
 #include <catch2/catch.hpp>
 
 #include "tests/analyses/backward/backward_helpers.hpp"
+#include "tests/analyses/backward/rma_call_paths.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
 using namespace hindsight::testing;
+using namespace hindsight::testing::rma_paths;
 
 namespace {
 
-constexpr const char* kLock = "main/MPI_Win_lock";
-constexpr const char* kUnlock = "main/MPI_Win_unlock";
-constexpr const char* kPut = "main/MPI_Put";
 
 struct Calls {
     Ticks lock_enter, lock_leave, put_enter, put_leave, unlock_enter, unlock_leave;

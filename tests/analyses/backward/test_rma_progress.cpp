@@ -6,16 +6,15 @@
 #include <catch2/catch.hpp>
 
 #include "tests/analyses/backward/backward_helpers.hpp"
+#include "tests/analyses/backward/rma_call_paths.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
 using namespace hindsight::testing;
+using namespace hindsight::testing::rma_paths;
 
 namespace {
 
-constexpr const char* kLock = "main/MPI_Win_lock";
-constexpr const char* kUnlock = "main/MPI_Win_unlock";
-constexpr const char* kPut = "main/MPI_Put";
 
 // Rank 0 works until `enters_mpi`, runs MPI_Comm_rank for 2, works on.
 void target(TraceBuilder& t, Ticks enters_mpi) {

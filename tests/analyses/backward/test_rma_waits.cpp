@@ -5,10 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "tests/analyses/backward/backward_helpers.hpp"
+#include "tests/analyses/backward/rma_call_paths.hpp"
 
 using namespace hindsight;
 using namespace hindsight::analyses;
 using namespace hindsight::testing;
+using namespace hindsight::testing::rma_paths;
 
 namespace {
 
@@ -54,9 +56,6 @@ TraceBuilder late_window_ranks() {
     return t;
 }
 
-constexpr const char* kCreate = "main/MPI_Win_create";
-constexpr const char* kFence = "main/MPI_Win_fence";
-constexpr const char* kFree = "main/MPI_Win_free";
 
 }  // namespace
 
