@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "analyses/metric_claims.hpp"
@@ -13,14 +16,16 @@ namespace {
 using trace::EventIndex;
 using trace::LocalTrace;
 
-constexpr int kEveryTarget = -1;
-
-// A call of an epoch that needed its target, or every target of the epoch.
+// A call of an epoch that may have waited for its targets.
 struct NeedyCall {
     CallSpan call;
-    std::uint32_t epoch = 0;
-    int target = kEveryTarget;  // world rank
     bool transfer = false;
+};
+
+// The calls, and which targets each needed (by call, in no order).
+struct NeedyCalls {
+    std::vector<NeedyCall> calls;
+    std::vector<std::pair<std::uint32_t, int>> targets;  // (call, world rank)
 };
 
 // The world ranks of a communicator's members, looked up once per
@@ -39,35 +44,57 @@ private:
     std::map<CommId, std::vector<int>> ranks_;
 };
 
-// The calls of the epochs that may have waited for their targets: the lock,
-// the transfers on the window to the epoch's targets, the unlock; of these,
-// those that began at or after the grant (the one the grant fell in waited
-// for the lock, the ones before did not need the target yet).
-std::vector<NeedyCall> needy_calls(const LocalTrace& trace, std::span<const LockEpoch> epochs,
-                                   std::span<const Ticks> granted) {
-    std::vector<NeedyCall> calls;
+// The calls of the epochs that may have waited for their targets: the lock
+// and the unlock (every target of the epoch), the transfers on the window to
+// the epoch's targets (their target), the flushes that completed some of
+// them (MPI_Win_flush: the targets of those); of these, those that began at
+// or after the grant (the one the grant fell in waited for the lock, the
+// ones before did not need the target yet).
+NeedyCalls needy_calls(const LocalTrace& trace, std::span<const LockEpoch> epochs, std::span<const Ticks> granted) {
+    NeedyCalls needy;
     Members members(trace);
+    std::map<EventIndex, std::uint32_t> flushes;  // by the call's Enter: its index
+    std::set<std::pair<EventIndex, int>> flushed;  // (flush, target) pairs known
+    const auto add = [&](const CallSpan& call, bool transfer, Ticks grant) -> std::optional<std::uint32_t> {
+        if (call.begin < grant) return std::nullopt;
+        needy.calls.push_back({call, transfer});
+        return static_cast<std::uint32_t>(needy.calls.size() - 1);
+    };
+    const auto need = [&](std::optional<std::uint32_t> call, int target) {
+        if (call) needy.targets.emplace_back(*call, target);
+    };
     const auto& transfers = trace.rma.transfers;
     for (std::uint32_t e = 0; e < epochs.size(); ++e) {
         const LockEpoch& epoch = epochs[e];
-        const auto add = [&](const CallSpan& call, int target, bool transfer) {
-            if (call.begin >= granted[e]) calls.push_back({call, e, target, transfer});
+        const auto every_target = [&](std::optional<std::uint32_t> call) {
+            for (const int target : epoch.targets) need(call, target);
         };
-        add(epoch.lock, kEveryTarget, false);
+        every_target(add(epoch.lock, false, granted[e]));
         auto t = std::lower_bound(transfers.begin(), transfers.end(), epoch.lock.enter,
                                   [](const trace::RmaTransfer& x, EventIndex c) { return x.call_enter < c; });
+        EventIndex last_call = trace::kNoEvent;
         for (; t != transfers.end() && t->call_enter < epoch.unlock.enter; ++t) {
             if (t->window != epoch.window || t->comm == kNoId) continue;
             const int target = members.world_rank(t->comm, t->remote);
             if (std::find(epoch.targets.begin(), epoch.targets.end(), target) == epoch.targets.end()) continue;
-            // A call that issued several transfers to the target is one call.
-            if (!calls.empty() && calls.back().call.enter == t->call_enter && calls.back().target == target)
+            // A call that issued several transfers (to one target) is one call.
+            if (t->call_enter != last_call) need(add(call_span(trace, t->call_enter), true, granted[e]), target);
+            last_call = t->call_enter;
+            const EventIndex flush = t->completing_call;
+            if (t->completed == trace::RmaTransfer::kNotCompleted || flush == trace::kNoEvent ||
+                flush == t->call_enter || flush == epoch.unlock.enter || !flushed.emplace(flush, target).second)
                 continue;
-            add(call_span(trace, t->call_enter), target, true);
+            auto known = flushes.find(flush);
+            if (known == flushes.end()) {
+                const auto call = add(call_span(trace, flush), false, granted[e]);
+                if (!call) continue;
+                known = flushes.emplace(flush, *call).first;
+            }
+            need(known->second, target);
         }
-        add(epoch.unlock, kEveryTarget, false);
+        every_target(add(epoch.unlock, false, granted[e]));
     }
-    return calls;
+    return needy;
 }
 
 // What an origin tells a target of a call that needed it, and what the
@@ -123,18 +150,12 @@ std::vector<std::vector<ProgressNote>> answer(const LocalTrace& trace, const rep
 void book_progress_waits(LocalCube& cube, RmaWaits& waits, const LocalTrace& trace,
                          std::span<const LockEpoch> epochs, std::span<const Ticks> granted,
                          replay::Exchange& exchange) {
-    const std::vector<NeedyCall> calls = needy_calls(trace, epochs, granted);
+    const NeedyCalls needy = needy_calls(trace, epochs, granted);
     std::vector<std::vector<CallNote>> asking(static_cast<std::size_t>(exchange.size()));
-    const auto ask = [&](int target, std::uint32_t c) {
+    for (const auto& [c, target] : needy.targets) {
         // A rank is inside MPI whenever its own call runs.
-        if (target < 0 || target >= exchange.size() || target == exchange.rank()) return;
-        asking[static_cast<std::size_t>(target)].push_back({calls[c].call.begin, calls[c].call.end, c});
-    };
-    for (std::uint32_t c = 0; c < calls.size(); ++c) {
-        if (calls[c].target != kEveryTarget)
-            ask(calls[c].target, c);
-        else
-            for (const int target : epochs[calls[c].epoch].targets) ask(target, c);
+        if (target < 0 || target >= exchange.size() || target == exchange.rank()) continue;
+        asking[static_cast<std::size_t>(target)].push_back({needy.calls[c].call.begin, needy.calls[c].call.end, c});
     }
     const replay::ByteBlocks answers =
         exchange.all_to_all(as_blocks(answer(trace, exchange.all_to_all(as_blocks(asking)))));
@@ -144,17 +165,17 @@ void book_progress_waits(LocalCube& cube, RmaWaits& waits, const LocalTrace& tra
         ProgressNote note;
         int target = -1;
     };
-    std::vector<Latest> latest(calls.size());
+    std::vector<Latest> latest(needy.calls.size());
     for (std::size_t target = 0; target < answers.size(); ++target)
         for (const ProgressNote& p : from_block<ProgressNote>(answers[target]))
-            if (p.call < calls.size() && p.entered > latest[p.call].note.entered)
+            if (p.call < latest.size() && p.entered > latest[p.call].note.entered)
                 latest[p.call] = {p, static_cast<int>(target)};
-    for (std::uint32_t c = 0; c < calls.size(); ++c) {
+    for (std::uint32_t c = 0; c < needy.calls.size(); ++c) {
         const Latest& l = latest[c];
-        const CallSpan& call = calls[c].call;
+        const CallSpan& call = needy.calls[c].call;
         if (l.target < 0 || l.note.entered <= call.begin) continue;
         const Ticks waited = l.note.entered - call.begin;
-        if (calls[c].transfer)
+        if (needy.calls[c].transfer)
             claim(cube, Metric::MpiRmaCommunication, Metric::MpiRmaCommWaitForProgress, call.cnode,
                   trace.seconds(waited));
         else

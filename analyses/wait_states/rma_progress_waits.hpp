@@ -3,9 +3,10 @@
 // grant a lock, or carry out a transfer, only when the target calls MPI
 // (any call). An origin's call of a lock epoch that began while its target
 // was outside MPI, and still ran when the target entered an MPI call, waited
-// for it from its entry until then: in MPI_Win_lock or _unlock
-// (mpi_rma_sync_wait_for_progress), or in a put, get or atomic operation of
-// the epoch (mpi_rma_comm_wait_for_progress). A call that needed several
+// for it from its entry until then: in MPI_Win_lock, _unlock or a flush
+// that completed transfers of the epoch (mpi_rma_sync_wait_for_progress),
+// or in a put, get or atomic operation of the epoch
+// (mpi_rma_comm_wait_for_progress). A call that needed several
 // targets (the lock and unlock of MPI_Win_lock_all) waited for the last of
 // them. Where the epoch waited for a conflicting lock (Lock Contention), the
 // call that waited for the grant is that pattern's, and calls that ended

@@ -680,6 +680,11 @@ RankBuilder& RankBuilder::win_unlock(Ticks enter_time, Ticks leave_time, RmaWind
     return window_call(enter_time, leave_time, "MPI_Win_unlock", w, {}, std::move(at_leave));
 }
 
+RankBuilder& RankBuilder::win_flush(Ticks enter_time, Ticks leave_time, RmaWindow w, int target) {
+    return window_call(enter_time, leave_time, "MPI_Win_flush", w, {},
+                       complete_transfers(w, peer_rank(w.comm, target)));
+}
+
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {
     if (time < 0) fail("negative clock offset time " + std::to_string(time));
     if (!clock_offsets_.empty() && time < clock_offsets_.back().time)

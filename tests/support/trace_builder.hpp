@@ -265,6 +265,8 @@ public:
     RankBuilder& win_wait(Ticks enter, Ticks leave, RmaWindow w, const std::vector<int>& partners);
     RankBuilder& win_lock(Ticks enter, Ticks leave, RmaWindow w, int target, bool exclusive);
     RankBuilder& win_unlock(Ticks enter, Ticks leave, RmaWindow w, int target);
+    // MPI_Win_flush: completes the transfers to `target` issued so far.
+    RankBuilder& win_flush(Ticks enter, Ticks leave, RmaWindow w, int target);
 
     // --- low level: single events, only inside an open region --------------
     RankBuilder& send_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,

@@ -63,6 +63,23 @@ TEST_CASE("RMA progress: a transfer waits in one-sided communication", "[rma][lo
     CHECK(r.total(Metric::MpiRmaSyncWaitForProgress, 1) == 0.0);
 }
 
+TEST_CASE("RMA progress: a flush that completes a transfer waits for the target", "[rma][locks][progress]") {
+    //   rank 0: work 0-40 | MPI_Comm_rank 40-42 | work 42-90
+    //   rank 1: lock 10-11 | put 12-14 | flush 20-45 | unlock 46-47
+    // The flush, which completes the put, waited from 20 until rank 0
+    // entered MPI at 40: 20, in synchronization.
+    TraceBuilder t(2);
+    const RmaWindow win = t.window(t.world());
+    target(t, 40);
+    t.rank(1).enter(0, "main").win_lock(10, 11, win, 0, true).put(12, 14, win, 0, 8);
+    t.rank(1).win_flush(20, 45, win, 0).win_unlock(46, 47, win, 0).leave(100);
+    const AnalysisResults r(t, kAllAnalyses);
+    CHECK(r.own(Metric::MpiRmaSyncWaitForProgress, 1, "main/MPI_Win_flush") == Approx(ns(20)));
+    CHECK(r.total(Metric::MpiRmaSyncWaitForProgress, 1) == Approx(ns(20)));
+    CHECK(r.total(Metric::MpiRmaCommWaitForProgress, 1) == 0.0);
+    CHECK(r.own(Metric::DelayRmaWaitForProgress, 0, "main/work") == Approx(ns(20)));
+}
+
 TEST_CASE("RMA progress: a target inside MPI, or never in it, makes no origin wait", "[rma][locks][progress]") {
     //   rank 0: work 0-15 | MPI_Comm_rank 15-17 | work 17-90
     //   rank 1: lock 16-17 | unlock 20-30
