@@ -44,6 +44,14 @@ private:
     std::map<CommId, std::vector<int>> ranks_;
 };
 
+// Whether the call that completed a transfer completed it at the target:
+// MPI_Win_flush and _flush_all do; the MPI_Wait* or MPI_Test* of a request
+// transfer (MPI_Rput & co.) completes it only locally.
+bool completes_at_target(const LocalTrace& trace, EventIndex call) {
+    const Region& region = trace.region_of(trace.events[call].cnode);
+    return region.name.starts_with("MPI_Win_flush") || region.canonical_name.starts_with("MPI_Win_flush");
+}
+
 // The calls of the epochs that may have waited for their targets: the lock
 // and the unlock (every target of the epoch), the transfers on the window to
 // the epoch's targets (their target), the flushes that completed some of
@@ -82,7 +90,8 @@ NeedyCalls needy_calls(const LocalTrace& trace, std::span<const LockEpoch> epoch
             last_call = t->call_enter;
             const EventIndex flush = t->completing_call;
             if (t->completed == trace::RmaTransfer::kNotCompleted || flush == trace::kNoEvent ||
-                flush == t->call_enter || flush == epoch.unlock.enter || !flushed.emplace(flush, target).second)
+                flush == t->call_enter || flush == epoch.unlock.enter || !completes_at_target(trace, flush) ||
+                !flushed.emplace(flush, target).second)
                 continue;
             auto known = flushes.find(flush);
             if (known == flushes.end()) {
