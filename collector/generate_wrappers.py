@@ -56,7 +56,7 @@ KINDS = {
     "win_free": ({"role"}, ["win"]),
     "win_fence": ({"role"}, ["win"]),
     "rma": ({"role", "op", "atomic", "sent", "received", "request"}, ["target_rank", "win"]),
-    "rma_complete": ({"role", "target"}, ["win"]),
+    "rma_complete": ({"role", "target", "at"}, ["win"]),
     "win_epoch_start": ({"role", "epoch"}, ["group", "win"]),
     "win_epoch_end": ({"role", "epoch"}, ["win"]),
     "win_test": ({"role"}, ["win", "flag"]),
@@ -305,6 +305,8 @@ def check_names(function, needed_params):
         need(keys["request"], "key request")
     if function.kind in ("rma_complete", "win_lock", "win_unlock") and "target" in keys:
         need(keys["target"], "key target")
+    if function.kind == "rma_complete" and keys.get("at", "target") not in ("origin", "target"):
+        raise SpecError(function.line, "at must be origin or target")
     if function.kind == "win_lock" and "type" in keys:
         need(keys["type"], "key type")
     if function.kind == "file_seek" and keys["position"] not in ("individual", "shared"):
@@ -515,7 +517,8 @@ def body(function):
             with_rc([f"if (hs_rma && hs_rc == MPI_SUCCESS) on_rma_request(call, win, *hs_rma, *{k['request']});"])
     elif kind == "rma_complete":
         target = k.get("target")
-        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) on_rma_complete(call, win, "
+        handler = "on_rma_complete_locally" if k.get("at") == "origin" else "on_rma_complete"
+        with_rc([f"if (call.live() && hs_rc == MPI_SUCCESS) {handler}(call, win, "
                  f"{'std::optional<int>(' + target + ')' if target else 'std::nullopt'});"])
     elif kind in ("win_epoch_start", "win_epoch_end"):
         epoch = f"RmaEpoch::{k['epoch'].capitalize()}"

@@ -476,14 +476,17 @@ void Measurement::rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAt
     record(OTF2_EvtWriter_RmaAtomic(writer(), nullptr, timestamp(), win, target, type, sent, received, matching_id));
 }
 
-void Measurement::rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id) {
+void Measurement::rma_op_complete(RmaCompletion how, std::uint32_t win, std::uint64_t matching_id) {
     if (profile_) return profile_->note_event();
-    record(OTF2_EvtWriter_RmaOpCompleteBlocking(writer(), nullptr, timestamp(), win, matching_id));
-}
-
-void Measurement::rma_op_complete_non_blocking(std::uint32_t win, std::uint64_t matching_id) {
-    if (profile_) return profile_->note_event();
-    record(OTF2_EvtWriter_RmaOpCompleteNonBlocking(writer(), nullptr, timestamp(), win, matching_id));
+    const OTF2_TimeStamp now = timestamp();
+    switch (how) {
+    case RmaCompletion::AtBothEnds:
+        return record(OTF2_EvtWriter_RmaOpCompleteBlocking(writer(), nullptr, now, win, matching_id));
+    case RmaCompletion::AtOrigin:
+        return record(OTF2_EvtWriter_RmaOpCompleteNonBlocking(writer(), nullptr, now, win, matching_id));
+    case RmaCompletion::AtTarget:
+        return record(OTF2_EvtWriter_RmaOpCompleteRemote(writer(), nullptr, now, win, matching_id));
+    }
 }
 
 void Measurement::io_destroy_handle(std::uint32_t handle) {

@@ -252,8 +252,11 @@ public:
     void rma_get(std::uint32_t win, std::uint32_t target, std::uint64_t bytes, std::uint64_t matching_id);
     void rma_atomic(std::uint32_t win, std::uint32_t target, OTF2_RmaAtomicType type, std::uint64_t sent,
                     std::uint64_t received, std::uint64_t matching_id);
-    void rma_op_complete_blocking(std::uint32_t win, std::uint64_t matching_id);
-    void rma_op_complete_non_blocking(std::uint32_t win, std::uint64_t matching_id);
+    // A transfer completed: at both ends in one synchronization
+    // (RMA_OP_COMPLETE_BLOCKING), at the origin only (its request, a local
+    // flush: _NON_BLOCKING), or at its target after the origin (_REMOTE).
+    enum class RmaCompletion : std::uint8_t { AtBothEnds, AtOrigin, AtTarget };
+    void rma_op_complete(RmaCompletion how, std::uint32_t win, std::uint64_t matching_id);
     void rma_group_sync(OTF2_RmaSyncLevel level, std::uint32_t win, std::uint32_t group);
     // Passive target: a lock on `remote` (OTF2_UNDEFINED_UINT32: on every
     // target of the window) requested at `time`, and its release (now).

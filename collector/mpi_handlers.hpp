@@ -187,13 +187,18 @@ void on_win_fence(MpiCall& call, MPI_Win win);
 std::optional<std::uint64_t> on_rma_transfer(MpiCall& call, MPI_Win win, int target, RmaKind kind,
                                              OTF2_RmaAtomicType atomic, std::uint64_t sent, std::uint64_t received);
 // A request-based transfer (MPI_Rput & co.) of matching id `matching_id`:
-// its request completes it (RMA_OP_COMPLETE_NON_BLOCKING), unless a
-// synchronization of the epoch completed it first.
+// its request completes it at the origin (RMA_OP_COMPLETE_NON_BLOCKING),
+// unless a synchronization of the epoch completed it first; the
+// synchronization that completes it at its target follows
+// (RMA_OP_COMPLETE_REMOTE), as in Score-P's records.
 void on_rma_request(MpiCall& call, MPI_Win win, std::uint64_t matching_id, MPI_Request request);
 void on_rma_request_completed(Measurement& m, MPI_Win win, std::uint64_t matching_id);
 // A synchronization that completes the transfers of `win` (to `target`
 // only, if given).
 void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target);
+// A local flush (MPI_Win_flush_local & co.): completes the transfers of
+// `win` (to `target` only, if given) at the origin only.
+void on_rma_complete_locally(MpiCall& call, MPI_Win win, std::optional<int> target);
 // General active target synchronization, as Score-P records it: an
 // RMA_GROUP_SYNC naming the partners' group (world ranks) at the end of
 // MPI_Win_post and _start (level PROCESS), of MPI_Win_complete and _wait

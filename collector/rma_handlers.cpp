@@ -14,12 +14,18 @@ constexpr OTF2_RmaSyncLevel kProcessSync = OTF2_RMA_SYNC_LEVEL_PROCESS;
 constexpr auto kMemorySync = static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
 constexpr OTF2_RmaSyncLevel kNoSync = OTF2_RMA_SYNC_LEVEL_NONE;
 
+using RmaCompletion = Measurement::RmaCompletion;
+
 // Writes the completion of each transfer of `win` the synchronization
-// completes (only forgets them where the call is not recorded).
+// completes at its target (only forgets them where the call is not
+// recorded): at both ends, or at the target only where the origin's part
+// completed before.
 void complete_transfers(MpiCall& call, MPI_Win win, std::uint32_t id, std::optional<int> target) {
     Measurement& m = call.measurement();
     for (const RmaPending& done : m.rma().complete(win, target))
-        if (call) m.rma_op_complete_blocking(id, done.matching_id);
+        if (call)
+            m.rma_op_complete(done.completed_locally ? RmaCompletion::AtTarget : RmaCompletion::AtBothEnds, id,
+                              done.matching_id);
 }
 
 }  // namespace
@@ -101,7 +107,7 @@ void on_rma_request(MpiCall& call, MPI_Win win, std::uint64_t matching_id, MPI_R
 void on_rma_request_completed(Measurement& m, MPI_Win win, std::uint64_t matching_id) {
     const auto id = m.rma().window(win);
     // A synchronization of the epoch may have completed it before.
-    if (id && m.rma().complete_one(win, matching_id)) m.rma_op_complete_non_blocking(*id, matching_id);
+    if (id && m.rma().complete_one_locally(win, matching_id)) m.rma_op_complete(RmaCompletion::AtOrigin, *id, matching_id);
 }
 
 void on_win_epoch_start(MpiCall& call, MPI_Win win, MPI_Group group, RmaEpoch epoch) {
@@ -132,6 +138,15 @@ void on_rma_complete(MpiCall& call, MPI_Win win, std::optional<int> target) {
     Measurement& m = call.measurement();
     const auto id = m.rma().window(win);
     if (id) complete_transfers(call, win, *id, target);
+}
+
+void on_rma_complete_locally(MpiCall& call, MPI_Win win, std::optional<int> target) {
+    const Measurement::RegistryLock lock(call.measurement());
+    Measurement& m = call.measurement();
+    const auto id = m.rma().window(win);
+    if (!id) return;
+    for (const RmaPending& done : m.rma().complete_locally(win, target))
+        if (call) m.rma_op_complete(RmaCompletion::AtOrigin, *id, done.matching_id);
 }
 
 namespace {

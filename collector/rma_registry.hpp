@@ -1,6 +1,6 @@
 // The MPI RMA windows this process saw, as Score-P defines them for OTF2
 // (RmaWin, on the window's communicator), and the transfers issued on each
-// that no synchronization has completed yet.
+// that no synchronization has completed at their target yet.
 //
 // Global identity without a word exchanged: creating a window is
 // collective over its communicator, so every member creates the windows
@@ -26,10 +26,13 @@ struct RmaWinRecord {
     std::uint32_t number = 0;                 // windows of that communicator created before it
 };
 
-// A transfer issued and not completed: its matching id and target.
+// A transfer issued and not completed at its target: its matching id and
+// target, and whether it completed at the origin already (its request, a
+// local flush), so that only its completion at the target is left.
 struct RmaPending {
     std::uint64_t matching_id = 0;
     int target = 0;
+    bool completed_locally = false;
 };
 
 // The two epochs of general active target synchronization a window can
@@ -86,16 +89,32 @@ public:
         return done;
     }
 
-    // Takes the pending transfer `matching_id` of `win` that its own
-    // request completed; false if a synchronization had completed it.
-    bool complete_one(MPI_Win win, std::uint64_t matching_id) {
+    // Marks the pending transfers of `win` (to `target` only, if given) as
+    // completed at the origin (MPI_Win_flush_local & co.) and returns those
+    // not marked before. They stay pending: only a synchronization completes
+    // them at their target.
+    std::vector<RmaPending> complete_locally(MPI_Win win, std::optional<int> target = std::nullopt) {
+        std::vector<RmaPending> done;
+        const auto it = open_.find(win);
+        if (it == open_.end()) return done;
+        for (RmaPending& p : it->second.pending) {
+            if (p.completed_locally || (target && p.target != *target)) continue;
+            p.completed_locally = true;
+            done.push_back(p);
+        }
+        return done;
+    }
+    // Marks the pending transfer `matching_id` of `win`, whose own request
+    // completed, as completed at the origin; false if it was before (or a
+    // synchronization completed it at its target).
+    bool complete_one_locally(MPI_Win win, std::uint64_t matching_id) {
         const auto it = open_.find(win);
         if (it == open_.end()) return false;
         std::vector<RmaPending>& pending = it->second.pending;
         const auto found = std::find_if(pending.begin(), pending.end(),
                                         [&](const RmaPending& p) { return p.matching_id == matching_id; });
-        if (found == pending.end()) return false;
-        pending.erase(found);
+        if (found == pending.end() || found->completed_locally) return false;
+        found->completed_locally = true;
         return true;
     }
 

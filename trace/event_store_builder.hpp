@@ -107,7 +107,10 @@ public:
                   std::uint64_t lock_id, bool exclusive);
     void rma_transfer(std::uint64_t time, RmaTransferKind kind, OTF2_RmaWinRef win, std::uint32_t remote,
                       std::uint64_t sent, std::uint64_t received, std::uint64_t matching_id);
-    void rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, std::uint64_t matching_id, const char* record);
+    // `at_target`: the record completes the transfer at its target too
+    // (BLOCKING, REMOTE); else at the origin only (NON_BLOCKING).
+    void rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, std::uint64_t matching_id, const char* record,
+                         bool at_target);
     // Any other RMA record, seen for its timestamp (window creation and
     // destruction, RMA_SYNC, RMA_WAIT_CHANGE, RMA_OP_TEST).
     void rma_record(std::uint64_t time, const char* record);

@@ -111,7 +111,7 @@ void EventStoreBuilder::rma_transfer(std::uint64_t time, RmaTransferKind kind, O
 }
 
 void EventStoreBuilder::rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, std::uint64_t matching_id,
-                                        const char* record) {
+                                        const char* record, bool at_target) {
     const Ticks t = corrected(time, record);
     const auto open = rma_.open_transfers.find({win, matching_id});
     if (open == rma_.open_transfers.end()) [[unlikely]] {
@@ -120,9 +120,11 @@ void EventStoreBuilder::rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, 
         return;
     }
     RmaTransfer& transfer = trace_.rma.transfers[open->second];
-    rma_.open_transfers.erase(open);
     transfer.completed = t;
     transfer.completing_call = open_call();
+    // A completion at the origin stands until the one at the target comes
+    // (a trace may lack it); that one closes the transfer.
+    if (at_target) rma_.open_transfers.erase(open);
 }
 
 void EventStoreBuilder::rma_record(std::uint64_t time, const char* record) { (void)corrected(time, record); }

@@ -13,9 +13,11 @@
 //    RMA_TRY_LOCK in MPI_Win_lock & co., RMA_RELEASE_LOCK in MPI_Win_unlock
 //    & co., RMA_SYNC in MPI_Win_sync and the flushes;
 //  - transfers: RMA_PUT, RMA_GET or RMA_ATOMIC in the call that issues
-//    them, completed by an RMA_OP_COMPLETE_BLOCKING, _NON_BLOCKING or
-//    _REMOTE record with the same window and matching id (in the same
-//    call, or in the synchronization call that ends the epoch).
+//    them, completed by records with the same window and matching id (in
+//    the same call, or in the synchronization call that ends the epoch):
+//    at the origin and the target by an RMA_OP_COMPLETE_BLOCKING; or at the
+//    origin first by an _NON_BLOCKING (the request of an MPI_Rput, a local
+//    flush) and at the target later by an _REMOTE.
 // The loader registers these callbacks with one line
 // (set_rma_callbacks<Run>); `Run` runs a record's body on the rank's
 // builder under the loader's guard and counts the record as used.
@@ -85,15 +87,15 @@ void set_rma_callbacks(OTF2_EvtReaderCallbacks* c) {
         });
     OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(
         c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint64_t id) {
-            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_BLOCKING"); });
+            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_BLOCKING", true); });
         });
     OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(
         c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint64_t id) {
-            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_NON_BLOCKING"); });
+            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_NON_BLOCKING", false); });
         });
     OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(
         c, [](Location, Time t, std::uint64_t, void* ud, Attributes, OTF2_RmaWinRef win, std::uint64_t id) {
-            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_REMOTE"); });
+            return Run(ud, [&](EventStoreBuilder& b) { b.rma_op_complete(t, win, id, "RMA_OP_COMPLETE_REMOTE", true); });
         });
     // Seen, not analyzed: they tell nothing the wait states use.
     OTF2_EvtReaderCallbacks_SetRmaOpTestCallback(

@@ -25,7 +25,8 @@ namespace hindsight::trace {
 enum class RmaTransferKind : std::uint8_t { Put, Get, Atomic };
 
 // An RMA_PUT, RMA_GET or RMA_ATOMIC record, with the completion that
-// matches it by window and matching id, if the trace has one.
+// matches it by window and matching id, if the trace has one: the one at
+// its target (BLOCKING or REMOTE), else the one at the origin.
 struct RmaTransfer {
     std::uint64_t window = 0;
     std::uint64_t matching_id = 0;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -49,7 +50,11 @@ private:
 // transfer (MPI_Rput & co.) completes it only locally.
 bool completes_at_target(const LocalTrace& trace, EventIndex call) {
     const Region& region = trace.region_of(trace.events[call].cnode);
-    return region.name.starts_with("MPI_Win_flush") || region.canonical_name.starts_with("MPI_Win_flush");
+    // A local flush (MPI_Win_flush_local & co.) completes nothing there.
+    const auto flush = [](const std::string& name) {
+        return name.starts_with("MPI_Win_flush") && !name.starts_with("MPI_Win_flush_local");
+    };
+    return flush(region.name) || flush(region.canonical_name);
 }
 
 // The calls of the epochs that may have waited for their targets: the lock

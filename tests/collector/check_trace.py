@@ -683,10 +683,11 @@ def scenario_rma_transfers(args, workdir):
         expected = (collective("MPI_Win_allocate", "RmaWinCreate") +
                     [("MPI_Win_lock", "RmaRequestLock"),
                      ("MPI_Fetch_and_op", "RmaAtomic"), ("MPI_Win_flush", "RmaOpCompleteBlocking"),
-                     ("MPI_Compare_and_swap", "RmaAtomic"), ("MPI_Get_accumulate", "RmaAtomic"),
-                     ("MPI_Rput", "RmaPut"), ("MPI_Wait", "RmaOpCompleteNonBlocking"),
-                     ("MPI_Win_unlock", "RmaOpCompleteBlocking"), ("MPI_Win_unlock", "RmaOpCompleteBlocking"),
-                     ("MPI_Win_unlock", "RmaReleaseLock"), ("MPI_Win_lock_all", "RmaRequestLock"),
+                     ("MPI_Compare_and_swap", "RmaAtomic"), ("MPI_Get_accumulate", "RmaAtomic")] +
+                    [("MPI_Win_flush_local", "RmaOpCompleteNonBlocking")] * 2 +
+                    [("MPI_Rput", "RmaPut"), ("MPI_Wait", "RmaOpCompleteNonBlocking")] +
+                    [("MPI_Win_unlock", "RmaOpCompleteRemote")] * 3 +
+                    [("MPI_Win_unlock", "RmaReleaseLock"), ("MPI_Win_lock_all", "RmaRequestLock"),
                      ("MPI_Accumulate", "RmaAtomic"), ("MPI_Win_unlock_all", "RmaOpCompleteBlocking"),
                      ("MPI_Win_unlock_all", "RmaReleaseLock")] +
                     collective("MPI_Win_free", "RmaWinDestroy") +
@@ -697,32 +698,37 @@ def scenario_rma_transfers(args, workdir):
         if kinds != expected:
             continue
         e = [event for _, event in records]
-        ends = [e[2], e[19], e[22], e[24], e[26], e[29]]
+        ends = [e[2], e[22], e[25], e[27], e[29], e[32]]
         equal([(x.collective_op, x.win._ref) for x in ends],
               [(Op.CREATE_HANDLE_AND_ALLOCATE, 0), (Op.DESTROY_HANDLE_AND_DEALLOCATE, 0), (Op.CREATE_HANDLE, 1),
                (Op.BARRIER, 1), (Op.BARRIER, 1), (Op.DESTROY_HANDLE, 1)], f"rank {r}: collective operations")
-        atomics = [e[4], e[6], e[7], e[14]]
+        atomics = [e[4], e[6], e[7], e[17]]
         equal([(x.type, x.remote, x.bytes_sent, x.bytes_received) for x in atomics],
               [(Atomic.FETCH_AND_ACCUMULATE, right, 4, 4), (Atomic.COMPARE_AND_SWAP, right, 8, 4),
                (Atomic.FETCH_AND_ACCUMULATE, right, 8, 8), (Atomic.ACCUMULATE, right, 4, 0)],
               f"rank {r}: atomic operations (type, target, bytes sent and received)")
         ids = [x.matching_id for x in atomics]
         equal(len(set(ids)), 4, f"rank {r}: distinct matching ids")
-        equal([x.matching_id for x in (e[5], e[10], e[11], e[15])], ids, f"rank {r}: completions by matching id")
-        # The request-based put: 4 bytes to the right, completed by its
-        # MPI_Wait, not by the unlock.
-        equal((e[8].remote, e[8].bytes, e[9].matching_id), (right, 4, e[8].matching_id),
-              f"rank {r}: MPI_Rput and its completion")
-        expect(e[8].matching_id not in ids, f"rank {r}: the put's matching id is its own")
+        # Completed at both ends by the flush and MPI_Win_unlock_all; the two
+        # the local flush completed at the origin, at their target by the
+        # unlock.
+        equal([x.matching_id for x in (e[5], e[12], e[13], e[18])], ids, f"rank {r}: completions by matching id")
+        equal([x.matching_id for x in (e[8], e[9])], ids[1:3], f"rank {r}: the local flush's completions")
+        # The request-based put: 4 bytes to the right, completed at the
+        # origin by its MPI_Wait, at its target by the unlock.
+        put = e[10]
+        equal((put.remote, put.bytes, e[11].matching_id, e[14].matching_id),
+              (right, 4, put.matching_id, put.matching_id), f"rank {r}: MPI_Rput and its completions")
+        expect(put.matching_id not in ids, f"rank {r}: the put's matching id is its own")
         # Passive target epochs: a shared lock on the right neighbour, then
         # on every target (OTF2_UNDEFINED_UINT32), each requested when its
         # call began and released after the completions; lock id 0.
         every = 0xffffffff
-        equal([(type(x).__name__, x.win._ref, x.remote, x.lock_id) for x in (e[3], e[12], e[13], e[16])],
+        equal([(type(x).__name__, x.win._ref, x.remote, x.lock_id) for x in (e[3], e[15], e[16], e[19])],
               [("RmaRequestLock", 0, right, 0), ("RmaReleaseLock", 0, right, 0),
                ("RmaRequestLock", 0, every, 0), ("RmaReleaseLock", 0, every, 0)], f"rank {r}: lock records")
-        equal([x.lock_type for x in (e[3], e[13])], [otf2.LockType.SHARED] * 2, f"rank {r}: lock types")
-        equal([x.time for x in (e[3], e[13])], lock_entries, f"rank {r}: locks requested at their calls' entry")
+        equal([x.lock_type for x in (e[3], e[16])], [otf2.LockType.SHARED] * 2, f"rank {r}: lock types")
+        equal([x.time for x in (e[3], e[16])], lock_entries, f"rank {r}: locks requested at their calls' entry")
 
 
 def scenario_rma_gats(args, workdir):

@@ -1,10 +1,10 @@
 /* One-sided communication beyond fence epochs, for the RMA records of the
  * collector: an allocated window with a passive target epoch of atomic
- * operations completed by a flush and an unlock (and a put to
- * MPI_PROC_NULL, which transfers nothing, and a request-based put its
- * MPI_Wait completes), an accumulate completed by
- * MPI_Win_unlock_all; then a dynamic window with two fences. Every rank
- * targets its right neighbour. */
+ * operations completed by a flush and an unlock (two of them completed at
+ * the origin before by a local flush; a put to MPI_PROC_NULL, which
+ * transfers nothing; and a request-based put its MPI_Wait completes at the
+ * origin), an accumulate completed by MPI_Win_unlock_all; then a dynamic
+ * window with two fences. Every rank targets its right neighbour. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -28,6 +28,7 @@ int main(int argc, char **argv)
     MPI_Win_flush(right, win);
     MPI_Compare_and_swap(&one, &compare, &result, MPI_INT, right, 1, win);
     MPI_Get_accumulate(values, 2, MPI_INT, fetched, 2, MPI_INT, right, 2, 2, MPI_INT, MPI_SUM, win);
+    MPI_Win_flush_local(right, win);
     MPI_Put(values, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win);
     MPI_Request put;
     MPI_Rput(values, 1, MPI_INT, right, 3, 1, MPI_INT, win, &put);

@@ -166,7 +166,8 @@ result, _, source = generate(
     "rma op=atomic atomic=COMPARE_AND_SWAP sent=2:datatype received=1:datatype role=ATOMIC | "
     "int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, "
     "MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)\n"
-    "rma_complete target=rank | int MPI_Win_unlock(int rank, MPI_Win win)\n")
+    "rma_complete target=rank | int MPI_Win_unlock(int rank, MPI_Win win)\n"
+    "rma_complete at=origin | int MPI_Win_flush_local_all(MPI_Win win)\n")
 check(result.returncode == 0, f"a good RMA spec failed: {result.stderr}")
 check("if (call.live() && hs_rc == MPI_SUCCESS) on_win_created(call, comm, *win, OTF2_COLLECTIVE_OP_CREATE_HANDLE);"
       in source, "MPI_Win_create defines the window once MPI made it")
@@ -174,6 +175,8 @@ check("const MPI_Win hs_win = *win;" in source, "MPI_Win_free reads the handle b
 check("on_rma_transfer(call, win, target_rank, RmaKind::Atomic, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, "
       "rma_bytes(2, datatype), rma_bytes(1, datatype));" in source, "a compare-and-swap's bytes both ways")
 check("on_rma_complete(call, win, std::optional<int>(rank));" in source, "MPI_Win_unlock completes those to rank")
+check("on_rma_complete_locally(call, win, std::nullopt);" in source,
+      "MPI_Win_flush_local_all completes all of them at the origin")
 result, _, source = generate(
     "win_epoch_start epoch=exposure | int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)\n"
     "win_epoch_end epoch=access | int MPI_Win_complete(MPI_Win win)\n"
@@ -184,6 +187,7 @@ check("on_win_epoch_end(call, win, RmaEpoch::Access, true);" in source, "MPI_Win
 check("on_win_epoch_end(call, win, RmaEpoch::Exposure, *flag != 0);" in source,
       "MPI_Win_test ends the exposure epoch where the flag says so")
 BAD += [
+    ("rma_complete at=both | int MPI_Win_flush_all(MPI_Win win)\n", "at must be origin or target"),
     ("win_epoch_end epoch=both | int MPI_Win_wait(MPI_Win win)\n", "epoch must be access or exposure"),
     ("win_epoch_start | int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)\n", "epoch"),
     ("rma op=put sent=count:datatype | int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype "

@@ -555,7 +555,14 @@ struct EventWriter {
         return e.put ? OTF2_EvtWriter_RmaPut(w, nullptr, t, e.window, e.remote, e.bytes, e.matching_id)
                      : OTF2_EvtWriter_RmaGet(w, nullptr, t, e.window, e.remote, e.bytes, e.matching_id);
     }
-    OTF2_ErrorCode operator()(const event::RmaOpCompleteBlocking& e) const {
+    OTF2_ErrorCode operator()(const event::RmaOpComplete& e) const {
+        switch (e.at) {
+        case event::RmaOpComplete::At::Origin:
+            return OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, nullptr, t, e.window, e.matching_id);
+        case event::RmaOpComplete::At::Target:
+            return OTF2_EvtWriter_RmaOpCompleteRemote(w, nullptr, t, e.window, e.matching_id);
+        case event::RmaOpComplete::At::BothEnds: break;
+        }
         return OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, t, e.window, e.matching_id);
     }
     OTF2_ErrorCode operator()(const event::ThreadFork& e) const {

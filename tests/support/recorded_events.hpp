@@ -133,9 +133,13 @@ struct RmaTransfer {
     std::uint64_t bytes = 0;
     std::uint64_t matching_id = 0;
 };
-struct RmaOpCompleteBlocking {
+// RMA_OP_COMPLETE_BLOCKING (at both ends), _NON_BLOCKING (at the origin
+// only) or _REMOTE (at the target, after the origin).
+struct RmaOpComplete {
+    enum class At : std::uint8_t { BothEnds, Origin, Target };
     std::uint32_t window = 0;
     std::uint64_t matching_id = 0;
+    At at = At::BothEnds;
 };
 // OpenMP's thread records, as Score-P writes them (model OpenMP).
 struct ThreadFork {
@@ -163,7 +167,7 @@ using EventPayload =
                  event::NonBlockingCollectiveRequest, event::NonBlockingCollectiveComplete,
                  event::IoOperationBegin, event::IoOperationIssued, event::IoOperationComplete,
                  event::RmaCollectiveBegin, event::RmaCollectiveEnd, event::RmaWinCreate, event::RmaWinDestroy,
-                 event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpCompleteBlocking,
+                 event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpComplete,
                  event::ThreadFork, event::ThreadJoin, event::ThreadTeamBegin, event::ThreadTeamEnd,
                  event::ThreadAcquireLock, event::ThreadReleaseLock>;
 

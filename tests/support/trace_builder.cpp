@@ -590,10 +590,13 @@ RankBuilder& RankBuilder::window_call(Ticks enter_time, Ticks leave_time, const 
 }
 
 std::vector<EventPayload> RankBuilder::complete_transfers(RmaWindow w, std::optional<std::uint32_t> target) {
+    using At = event::RmaOpComplete::At;
     std::vector<EventPayload> completions;
     std::erase_if(pending_transfers_, [&](const event::RmaTransfer& t) {
         if (t.window != w.id || (target && t.remote != *target)) return false;
-        completions.emplace_back(event::RmaOpCompleteBlocking{t.window, t.matching_id});
+        const bool at_origin_before = std::erase(completed_at_origin_, t.matching_id) > 0;
+        completions.emplace_back(
+            event::RmaOpComplete{t.window, t.matching_id, at_origin_before ? At::Target : At::BothEnds});
         return true;
     });
     return completions;
@@ -683,6 +686,18 @@ RankBuilder& RankBuilder::win_unlock(Ticks enter_time, Ticks leave_time, RmaWind
 RankBuilder& RankBuilder::win_flush(Ticks enter_time, Ticks leave_time, RmaWindow w, int target) {
     return window_call(enter_time, leave_time, "MPI_Win_flush", w, {},
                        complete_transfers(w, peer_rank(w.comm, target)));
+}
+
+RankBuilder& RankBuilder::win_flush_local(Ticks enter_time, Ticks leave_time, RmaWindow w, int target) {
+    const std::uint32_t remote = peer_rank(w.comm, target);
+    std::vector<EventPayload> completions;
+    for (const event::RmaTransfer& t : pending_transfers_) {
+        if (t.window != w.id || t.remote != remote || std::ranges::count(completed_at_origin_, t.matching_id) > 0)
+            continue;
+        completed_at_origin_.push_back(t.matching_id);
+        completions.emplace_back(event::RmaOpComplete{t.window, t.matching_id, event::RmaOpComplete::At::Origin});
+    }
+    return window_call(enter_time, leave_time, "MPI_Win_flush_local", w, {}, std::move(completions));
 }
 
 RankBuilder& RankBuilder::clock_offset(Ticks time, std::int64_t offset, double stddev) {

@@ -267,6 +267,10 @@ public:
     RankBuilder& win_unlock(Ticks enter, Ticks leave, RmaWindow w, int target);
     // MPI_Win_flush: completes the transfers to `target` issued so far.
     RankBuilder& win_flush(Ticks enter, Ticks leave, RmaWindow w, int target);
+    // MPI_Win_flush_local: completes them at the origin only
+    // (RMA_OP_COMPLETE_NON_BLOCKING); they stay pending, and the call that
+    // completes them at the target writes RMA_OP_COMPLETE_REMOTE.
+    RankBuilder& win_flush_local(Ticks enter, Ticks leave, RmaWindow w, int target);
 
     // --- low level: single events, only inside an open region --------------
     RankBuilder& send_event(Ticks t, int dest, std::uint32_t tag, std::uint64_t bytes,
@@ -361,8 +365,9 @@ private:
     // A window call: ENTER, `before` at `enter`, `at_leave` at `leave`, LEAVE.
     RankBuilder& window_call(Ticks enter, Ticks leave, const std::string& region, RmaWindow w,
                              std::vector<EventPayload> at_enter, std::vector<EventPayload> at_leave);
-    // RMA_OP_COMPLETE_BLOCKING records of the pending transfers on `w` (to
-    // `target` only, if given), which are no longer pending.
+    // RMA_OP_COMPLETE_BLOCKING records (_REMOTE where a local flush came
+    // before) of the pending transfers on `w` (to `target` only, if given),
+    // which are no longer pending.
     std::vector<EventPayload> complete_transfers(RmaWindow w, std::optional<std::uint32_t> target);
     std::vector<int> world_ranks_of(RmaWindow w, const std::vector<int>& partners) const;
     RankBuilder& group_sync(Ticks enter, Ticks leave, const std::string& region, RmaWindow w,
@@ -388,6 +393,7 @@ private:
     std::vector<std::string> open_regions_;
     std::vector<PendingRequest> pending_;
     std::vector<event::RmaTransfer> pending_transfers_;  // issued, not yet completed
+    std::vector<std::uint64_t> completed_at_origin_;     // matching ids of those a local flush completed
     Ticks last_time_ = 0;
     bool ended_ = false;  // PROGRAM_END written
     RequestId next_request_ = 1;

@@ -123,6 +123,50 @@ TEST_CASE("RMA: general active target synchronization and locks keep their calls
     CHECK(region_at(two.trace, two.trace.rma.transfers[0].completing_call) == "MPI_Win_unlock");
 }
 
+TEST_CASE("RMA: a transfer completed at the origin first is completed by the call that completes it at its target",
+          "[loader][rma]") {
+    // Score-P's records: a local flush (or an MPI_Rput's request) writes
+    // RMA_OP_COMPLETE_NON_BLOCKING, the synchronization that completes the
+    // transfer at its target RMA_OP_COMPLETE_REMOTE with the same matching
+    // id later. Rank 0 puts twice to rank 1 in a lock epoch: the first put
+    // is flushed locally (at 14), both complete at the unlock (at 30).
+    ScratchDir dir;
+    TraceBuilder t(2);
+    const RmaWindow win = t.window(t.world());
+    for (int r = 0; r < 2; ++r) t.rank(r).enter(0, "main").win_create(1, 2, win);
+    t.rank(0).win_lock(3, 4, win, 1, false).put(5, 6, win, 1, 8).win_flush_local(10, 14, win, 1);
+    t.rank(0).put(15, 16, win, 1, 4).win_unlock(20, 30, win, 1);
+    for (int r = 0; r < 2; ++r) t.rank(r).win_free(40, 50, win).leave(60);
+    t.write(dir.path());
+
+    const LoadedTrace zero = load_local_trace(dir.anchor(), 0, 2);
+    // Neither completion of the first put is taken for one of a transfer
+    // never issued.
+    CHECK(zero.stats.damage.empty());
+    REQUIRE(zero.trace.rma.transfers.size() == 2);
+    for (const RmaTransfer& put : zero.trace.rma.transfers) {
+        CHECK(put.completed == 30);
+        CHECK(region_at(zero.trace, put.completing_call) == "MPI_Win_unlock");
+    }
+}
+
+TEST_CASE("RMA: a transfer only completed at the origin keeps that completion", "[loader][rma]") {
+    // A trace without the completion at the target (a window freed with
+    // the lock epoch open): the local flush's completion is the one known.
+    ScratchDir dir;
+    TraceBuilder t(2);
+    const RmaWindow win = t.window(t.world());
+    for (int r = 0; r < 2; ++r) t.rank(r).enter(0, "main").win_create(1, 2, win);
+    t.rank(0).win_lock(3, 4, win, 1, false).put(5, 6, win, 1, 8).win_flush_local(10, 14, win, 1);
+    for (int r = 0; r < 2; ++r) t.rank(r).win_free(40, 50, win).leave(60);
+    t.write(dir.path());
+
+    const LoadedTrace zero = load_local_trace(dir.anchor(), 0, 2);
+    REQUIRE(zero.trace.rma.transfers.size() == 1);
+    CHECK(zero.trace.rma.transfers[0].completed == 14);
+    CHECK(region_at(zero.trace, zero.trace.rma.transfers[0].completing_call) == "MPI_Win_flush_local");
+}
+
 TEST_CASE("RMA: records of a window on a communicator the rank is not in are a warning", "[loader][rma][damage]") {
     ScratchDir dir;
     TraceBuilder t(3);

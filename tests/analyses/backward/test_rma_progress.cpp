@@ -80,6 +80,32 @@ TEST_CASE("RMA progress: a flush that completes a transfer waits for the target"
     CHECK(r.own(Metric::DelayRmaWaitForProgress, 0, "main/work") == Approx(ns(20)));
 }
 
+TEST_CASE("RMA progress: a local flush needs no target; the flush after it does", "[rma][locks][progress]") {
+    //   rank 0: work 0-40 | MPI_Comm_rank 40-42 | work 42-90
+    // (a) rank 1: lock 10-11 | put 12-14 | flush_local 20-45 | unlock 46-47
+    //     The local flush completes the put at the origin only: it did not
+    //     need rank 0 and did not wait; the unlock began after rank 0's
+    //     MPI call.
+    // (b) rank 1: lock 10-11 | put 12-14 | flush_local 15-16 | flush 20-45 |
+    //     unlock 46-47. The flush completes the put at its target: it
+    //     waited from 20 until 40.
+    for (const bool flushed_after : {false, true}) {
+        TraceBuilder t(2);
+        const RmaWindow win = t.window(t.world());
+        target(t, 40);
+        t.rank(1).enter(0, "main").win_lock(10, 11, win, 0, true).put(12, 14, win, 0, 8);
+        if (flushed_after)
+            t.rank(1).win_flush_local(15, 16, win, 0).win_flush(20, 45, win, 0);
+        else
+            t.rank(1).win_flush_local(20, 45, win, 0);
+        t.rank(1).win_unlock(46, 47, win, 0).leave(100);
+        const AnalysisResults r(t, kAllAnalyses);
+        CHECK(r.total(Metric::MpiRmaSyncWaitForProgress, 1) == Approx(ns(flushed_after ? 20 : 0)));
+        CHECK(r.own(Metric::MpiRmaSyncWaitForProgress, 1, "main/MPI_Win_flush_local") == 0.0);
+        CHECK(r.total(Metric::MpiRmaCommWaitForProgress, 1) == 0.0);
+    }
+}
+
 TEST_CASE("RMA progress: a target inside MPI, or never in it, makes no origin wait", "[rma][locks][progress]") {
     //   rank 0: work 0-15 | MPI_Comm_rank 15-17 | work 17-90
     //   rank 1: lock 16-17 | unlock 20-30
