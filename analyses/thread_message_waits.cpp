@@ -12,14 +12,19 @@ namespace hindsight::analyses {
 
 namespace {
 
-// A worker's receive polled for: its waits inside the polling calls from
-// the first that tested it up to the completing call, each before the
-// send's call was entered (as PollingCalls::waiting on the master's store).
+// A receive polled for: its waits inside the polling calls from the first
+// that tested it up to the completing call, each before the send's call was
+// entered (PollingCalls::waiting on the master's store, the same on a
+// worker's events).
 std::vector<MessageWait::Part> polling_waits(const trace::LocalTrace& trace, const PollingCalls& polling,
                                              const trace::ThreadPairedMessage& m) {
     std::vector<MessageWait::Part> parts;
-    if (m.thread == 0 || m.first_poll == trace::ThreadTransfer::kNoPoll || m.thread >= trace.threads.threads.size())
+    if (m.first_poll == trace::ThreadTransfer::kNoPoll || m.thread >= trace.threads.threads.size()) return parts;
+    if (m.thread == 0) {
+        polling.waiting(m.first_poll, m.completing_call, m.send_call_enter,
+                        [&](CallPathId cnode, Ticks ticks) { parts.push_back({cnode, ticks}); });
         return parts;
+    }
     const auto& events = trace.threads.threads[m.thread].events;
     const std::size_t end = std::min<std::size_t>(m.completing_call, events.size());
     for (std::size_t k = m.first_poll; k + 1 < end && events[k].time < m.send_call_enter; ++k) {

@@ -133,6 +133,14 @@ public:
                 if (e.thread != 0) {
                     p.first_poll = transfer(e).first_poll;
                     p.completing_call = transfer(e).completing_call;
+                } else if (!send) {
+                    // The master's receive leaves the replay, which would
+                    // have measured its polling loop in the store.
+                    const trace::EventIndex poll = trace_.polling_call(trace_.events[slots_.event(e.index)]);
+                    if (poll != trace::kNoEvent) {
+                        p.first_poll = poll;
+                        p.completing_call = trace_.messages[e.index].call_enter;
+                    }
                 }
                 trace_.threads.paired.push_back(p);
             }

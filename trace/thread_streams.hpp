@@ -96,7 +96,10 @@ struct ThreadPairedMessage {
     Ticks send_call_enter = 0;
     // A send: when the matching receive was posted (ThreadTransfer::posted).
     Ticks receive_posted = ThreadTransfer::kUnknownPosting;
-    // A worker's receive a polling loop tested for (ThreadTransfer::first_poll).
+    // A receive a polling loop tested for: the first polling call and the
+    // completing call (a worker's: ThreadTransfer::first_poll and
+    // completing_call, indices into its events; the master's: the Enters of
+    // those calls in the master's store, LocalTrace::polling_call).
     std::uint32_t first_poll = ThreadTransfer::kNoPoll;
     std::uint32_t completing_call = ThreadTransfer::kNoPoll;
 };

@@ -716,6 +716,26 @@ TEST_CASE("OpenMP: a worker's polling loop waits inside its tests until the send
     CHECK(a.at("mpi_latesender", kRegion + "/work", 1, 1) == 0);
 }
 
+TEST_CASE("OpenMP: a master's polling loop for a worker's send waits inside its tests", "[openmp]") {
+    // The same loop on rank 1's master: it posts a receive (tag 7) at 220,
+    // tests for it at 230-232, 240-242 and 300-302 in vain, at 320-322
+    // successfully; rank 0's worker sends it at 310-315. The three tests
+    // before the send began waited 2 each: 6 at the master's MPI_Test.
+    TraceBuilder t = two_ranks_in_a_region();
+    auto& receiver = t.rank(1);
+    const RequestId request = receiver.irecv(220, 222, 0, 7, 8);
+    receiver.test(230, 232, request, false).test(240, 242, request, false).region(242, 300, "work");
+    receiver.test(300, 302, request, false).test(320, 322, request, true);
+    t.thread(0, 1).send(310, 315, 1, 7, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Test", 1, 0) == Approx(6 * ns));
+    CHECK(a.at("mpi_cls_count", kRegion + "/MPI_Test", 1, 0) == 1);
+    CHECK(a.at("mpi_latesender", kRegion + "/work", 1, 0) == 0);
+    CHECK(a.total("mpi_latesender") == Approx(6 * ns));
+}
+
 TEST_CASE("OpenMP: a worker's MPI_Waitall counts its longest Late Sender", "[openmp]") {
     // Rank 1's worker posts two receives from rank 0 (tag 3 in 210-215,
     // tag 4 in 216-220) and completes both in MPI_Waitall 230-500; rank 0's
