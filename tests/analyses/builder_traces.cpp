@@ -41,6 +41,7 @@ std::vector<trace::LocalTrace> local_traces(const TraceBuilder& builder) {
     for (const trace::LocalTrace& trace : traces) mappings.push_back(global.merge(trace.call_tree));
     for (std::size_t r = 0; r < traces.size(); ++r) {
         for (trace::Event& e : traces[r].events) e.cnode = mappings[r][e.cnode];
+        traces[r].threads.renumber_call_paths(mappings[r]);
         traces[r].call_tree = global;
     }
     return traces;
