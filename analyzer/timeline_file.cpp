@@ -81,10 +81,7 @@ private:
 
     void lane(int rank, const Lane& lane) {
         out_ << "{\"rank\":" << rank << ",\"from\":" << time(lane.from) << ",\"to\":" << time(lane.to) << ",\"bars\":[";
-        list(lane.bars, [&](const analyses::LaneBar& b) {
-            paths_.insert(b.path);
-            out_ << '[' << time(b.start) << ',' << time(b.end) << ',' << b.depth << ',' << b.path << ']';
-        });
+        bars(lane.bars);
         out_ << "],\"sends\":[";
         list(lane.sends, [&](const analyses::LaneMessage& m) { message(m); });
         out_ << "],\"receives\":[";
@@ -107,7 +104,21 @@ private:
         out_ << "],\"critical\":[";
         list(lane.critical,
              [&](const analyses::LaneInterval& c) { out_ << '[' << time(c.from) << ',' << time(c.to) << ']'; });
+        out_ << "],\"threads\":[";
+        list(lane.threads, [&](const analyses::ThreadLane& t) {
+            out_ << "{\"thread\":" << t.thread << ",\"from\":" << time(t.from) << ",\"to\":" << time(t.to)
+                 << ",\"bars\":[";
+            bars(t.bars);
+            out_ << "]}";
+        });
         out_ << "]}";
+    }
+
+    void bars(const std::vector<analyses::LaneBar>& items) {
+        list(items, [&](const analyses::LaneBar& b) {
+            paths_.insert(b.path);
+            out_ << '[' << time(b.start) << ',' << time(b.end) << ',' << b.depth << ',' << b.path << ']';
+        });
     }
 
     void message(const analyses::LaneMessage& m) { out_ << '[' << time(m.time) << ',' << m.peer << ',' << m.slot << ']'; }

@@ -1,9 +1,11 @@
 // What one rank keeps of its events in one timeline window: a lane of the
-// timeline. Ranks cut their lanes themselves (lane_cutter.hpp) and send them
-// to rank 0 as bytes, written and read here side by side.
+// timeline, with a lane of its own for each OpenMP worker thread. Ranks cut
+// their lanes themselves (lane_cutter.hpp) and send them to rank 0 as bytes,
+// written and read here side by side.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "analyses/patterns.hpp"
@@ -51,6 +53,16 @@ struct LaneInterval {
     Ticks to = 0;
 };
 
+// An OpenMP worker thread's part of its rank's lane: its region visits.
+// Outside parallel regions a worker has none (it idles); the rank's
+// messages, collectives and waits are on the master's part.
+struct ThreadLane {
+    std::uint32_t thread = 0;  // the thread's number (1, 2, ...)
+    Ticks from = 0;            // what the kept events cover, as Lane's
+    Ticks to = 0;
+    std::vector<LaneBar> bars;  // in order of their start
+};
+
 struct Lane {
     // What the kept events cover: the window, or less of it where the rank
     // had more events there than a lane may hold.
@@ -62,6 +74,7 @@ struct Lane {
     std::vector<LaneCollective> collectives;
     std::vector<LaneWait> waits;
     std::vector<LaneInterval> critical;  // where the critical path ran
+    std::vector<ThreadLane> threads;     // the worker threads', in their order
 
     void write(ByteWriter& out) const {
         out.put(from);
@@ -72,6 +85,13 @@ struct Lane {
         out.put_span<LaneCollective>(collectives);
         out.put_span<LaneWait>(waits);
         out.put_span<LaneInterval>(critical);
+        out.put(static_cast<std::uint32_t>(threads.size()));
+        for (const ThreadLane& t : threads) {
+            out.put(t.thread);
+            out.put(t.from);
+            out.put(t.to);
+            out.put_span<LaneBar>(t.bars);
+        }
     }
     static Lane read(ByteReader& in) {
         Lane lane;
@@ -83,6 +103,15 @@ struct Lane {
         lane.collectives = in.get_vector<LaneCollective>();
         lane.waits = in.get_vector<LaneWait>();
         lane.critical = in.get_vector<LaneInterval>();
+        const auto threads = in.get<std::uint32_t>();
+        for (std::uint32_t k = 0; k < threads; ++k) {
+            ThreadLane t;
+            t.thread = in.get<std::uint32_t>();
+            t.from = in.get<Ticks>();
+            t.to = in.get<Ticks>();
+            t.bars = in.get_vector<LaneBar>();
+            lane.threads.push_back(std::move(t));
+        }
         return lane;
     }
 };

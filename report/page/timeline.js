@@ -4,9 +4,10 @@
 // report's data. For each of the longest single waits it kept, every
 // rank's events around the wait: a lane per rank on a canvas (thousands of
 // bars stay fast there), with the messages, collectives, wait states and
-// the critical path. Names from the trace reach the document as text only.
+// the critical path, and below it a lane of region visits per OpenMP worker
+// thread of the rank. Names from the trace reach the document as text only.
 
-const LANE_HEIGHT = 30;                  // CSS pixels per rank
+const LANE_HEIGHT = 30;                  // CSS pixels per rank (and per worker thread)
 const BAR_TOP = 3, BAR_HEIGHT = 20;      // the region bars within a lane
 const CRITICAL_TOP = 25, CRITICAL_HEIGHT = 4;  // the critical path's band below them
 const TICK_SPACING = 90;                 // CSS pixels between time labels at least
@@ -68,16 +69,21 @@ function timeTicks(t0, t1, width) {
   return ticks;
 }
 
-// One window of the data prepared for drawing: lanes by rank, bars in
+// One window of the data prepared for drawing: lanes by rank, each
+// followed by its worker threads' (thread > 0: region visits only), bars in
 // drawing order (shallower first, so that the innermost region shows), the
 // messages paired by slot and the collectives by operation.
 function prepareWindow(data, w) {
-  const lanes = (w.lanes || []).map((lane) => ({
-    rank: lane.rank, from: lane.from, to: lane.to,
-    bars: [...(lane.bars || [])].sort((a, b) => a[2] - b[2] || a[0] - b[0]),
-    collectives: lane.collectives || [], waits: lane.waits || [], critical: lane.critical || [],
-  }));
-  const laneOf = new Map(lanes.map((lane, i) => [lane.rank, i]));
+  const inDrawingOrder = (bars) => [...(bars || [])].sort((a, b) => a[2] - b[2] || a[0] - b[0]);
+  const lanes = (w.lanes || []).flatMap((lane) => [
+    { rank: lane.rank, thread: 0, from: lane.from, to: lane.to, bars: inDrawingOrder(lane.bars),
+      collectives: lane.collectives || [], waits: lane.waits || [], critical: lane.critical || [] },
+    ...(lane.threads || []).map((t) => ({
+      rank: lane.rank, thread: t.thread, from: t.from, to: t.to, bars: inDrawingOrder(t.bars),
+      collectives: [], waits: [], critical: [] })),
+  ]);
+  // The rank's own lane, where its messages, collectives and waits are.
+  const laneOf = new Map(lanes.flatMap((lane, i) => (lane.thread === 0 ? [[lane.rank, i]] : [])));
   const messages = new Map();  // "sender>receiver#slot" -> the message
   const message = (sender, receiver, slot) => {
     const key = `${sender}>${receiver}#${slot}`;
@@ -99,6 +105,9 @@ function prepareWindow(data, w) {
   for (const c of collectives.values()) c.members.sort((a, b) => laneOf.get(a.rank) - laneOf.get(b.rank));
   return { window: w, lanes, laneOf, messages: [...messages.values()], collectives: [...collectives.values()] };
 }
+
+// A lane's label: its rank, or its worker thread below the rank's lane.
+function laneName(lane) { return lane.thread ? `thread ${lane.thread}` : `rank ${lane.rank}`; }
 
 // The canvas with its time axis, lane labels and tooltip; wheel zooms
 // around the pointer, dragging pans, a click on a bar selects its call path.
@@ -166,7 +175,7 @@ class TimelineCanvas {
     const height = lanes.length * LANE_HEIGHT;
     this.canvas.style.height = `${height}px`;
     this.labels.style.height = `${height}px`;
-    this.labels.replaceChildren(...lanes.map((lane) => el("span", "", `rank ${lane.rank}`)));
+    this.labels.replaceChildren(...lanes.map((lane) => el("span", "", laneName(lane))));
     if (!this.width) return;  // not on the screen: drawn when shown
     const started = performance.now();
     this.canvas.width = Math.round(this.width * ratio);
@@ -322,7 +331,8 @@ class TimelineCanvas {
     const { lanes, window: w } = this.shown;
     const i = Math.floor(y / LANE_HEIGHT);
     if (i < 0 || i >= lanes.length || x < 0 || x > this.width) return null;
-    const lane = lanes[i], t = this.time(x), lines = [`rank ${lane.rank}`];
+    const lane = lanes[i], t = this.time(x);
+    const lines = [lane.thread ? `rank ${lane.rank}, thread ${lane.thread}` : laneName(lane)];
     // Near a message line: the message.
     for (const m of this.lines) {
       const dx = m.x1 - m.x0, dy = m.y1 - m.y0, length = dx * dx + dy * dy;
@@ -341,6 +351,8 @@ class TimelineCanvas {
     if (bar) {
       const info = this.pathInfo(bar[3]);
       lines.push(info.name, info.path, `start ${formatTime(bar[0])}, duration ${formatValue(bar[1] - bar[0], "sec")}`);
+    } else if (lane.thread) {
+      lines.push("idle: outside the parallel regions");
     }
     const patterns = this.data.patterns || {}, communicators = this.data.communicators || {};
     for (const [start, end, pattern] of lane.waits)

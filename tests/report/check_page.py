@@ -609,8 +609,9 @@ def timeline_windows(cnode):
     """Timeline windows (the schema in doc/analyzer.md) of 2 ranks, by hand: a Late Sender of
     rank 1 in main/MPI_Recv from 1.48 s, 26 ms until rank 0's send (slot 7) at 1.506 s, received
     at 1.5065 s; both ranks then in MPI_Finalize as one collective (number 42), rank 1 waiting in
-    it 2 ms. Rank 1's lane is kept from 1.475 s only. A second, shorter Late Sender at 1.6 s and
-    the wait in MPI_Finalize have windows of their own. `cnode` maps "main", "MPI_Send",
+    it 2 ms. Rank 1's lane is kept from 1.475 s only. A second, shorter Late Sender at 1.6 s (rank
+    0 there with an OpenMP worker thread in main from 1.597 to 1.605 s) and the wait in
+    MPI_Finalize have windows of their own. `cnode` maps "main", "MPI_Send",
     "MPI_Recv", "MPI_Finalize" to the report's call paths."""
     main, send, recv, fin = (cnode[n] for n in ("main", "MPI_Send", "MPI_Recv", "MPI_Finalize"))
     path = lambda name, mpi: {"name": name, "path": name if name == "main" else f"main/{name}", "mpi": mpi}
@@ -626,7 +627,8 @@ def timeline_windows(cnode):
          "critical": [[1.506, 1.52]]}]
     second = [
         {"rank": 0, "from": 1.595, "to": 1.615, "bars": [[1.595, 1.615, 0, main], [1.6095, 1.61, 1, send]],
-         "sends": [[1.61, 1, 8]], "receives": [], "collectives": [], "waits": [], "critical": []},
+         "sends": [[1.61, 1, 8]], "receives": [], "collectives": [], "waits": [], "critical": [],
+         "threads": [{"thread": 1, "from": 1.595, "to": 1.615, "bars": [[1.597, 1.605, 0, main]]}]},
         {"rank": 1, "from": 1.595, "to": 1.615, "bars": [[1.595, 1.615, 0, main], [1.6, 1.6102, 1, recv]],
          "sends": [], "receives": [[1.6102, 0, 8]], "collectives": [], "waits": [[1.6, 1.61, "mpi_latesender"]],
          "critical": []}]
@@ -771,6 +773,19 @@ def check_timeline(driver, args, work):
     title = driver.find_element(By.ID, "timeline-title").text
     check(title == "Late Sender: rank 1 at 1.6 s: 10 ms in main/MPI_Recv", f"the second link opened {title!r}")
     check(timeline.view() == (1.595, 1.615), f"the second window shows {timeline.view()}")
+    # Rank 0's worker thread has a lane below the rank's: a bar while in main, idle after it; the
+    # message still runs from rank 0's lane to rank 1's, now the third.
+    check(driver.find_element(By.ID, "timeline-lanes").text.split("\n") == ["rank 0", "thread 1", "rank 1"],
+          "the lanes' labels with a worker thread")
+    x2 = lambda t: timeline.x(t, 1.595, 1.615)
+    check(timeline.colour(x2(1.601), 30 + 8)[3] == 255, "the worker's bar at 1.601 s is not drawn")
+    check(timeline.colour(x2(1.610), 30 + 8)[3] == 0, "the worker is drawn busy at 1.610 s")
+    tip = timeline.hover(x2(1.601), 30 + 8)
+    check(tip[:3] == ["rank 0, thread 1", "main", "main"], f"the tooltip of the worker at 1.601 s: {tip}")
+    tip = timeline.hover(x2(1.610), 30 + 8)
+    check(tip == ["rank 0, thread 1", "idle: outside the parallel regions"], f"the idle worker's tooltip: {tip}")
+    tip = timeline.hover(x2(1.6102) - 2, 60 + 13)
+    check(tip is not None and tip[0] == "message rank 0 → rank 1", f"the message to rank 1's lane: {tip}")
     # The first wait from the list: its window whole, 1.47 to 1.52 s.
     driver.find_element(By.XPATH, "//div[@id='timeline-waits']//a[.='rank 1 at 1.48 s: 26 ms in main/MPI_Recv']").click()
     t0, t1 = 1.47, 1.52

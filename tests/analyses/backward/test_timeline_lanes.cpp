@@ -41,11 +41,12 @@ struct Bar {
     bool operator==(const Bar&) const = default;
 };
 
-std::vector<Bar> bars(const AnalysisResults& r, int rank, const Lane& lane) {
+std::vector<Bar> bars(const AnalysisResults& r, int rank, const std::vector<LaneBar>& kept) {
     std::vector<Bar> out;
-    for (const LaneBar& b : lane.bars) out.push_back({b.start, b.end, b.depth, trace::call_path_text(r.trace(rank), b.path)});
+    for (const LaneBar& b : kept) out.push_back({b.start, b.end, b.depth, trace::call_path_text(r.trace(rank), b.path)});
     return out;
 }
+std::vector<Bar> bars(const AnalysisResults& r, int rank, const Lane& lane) { return bars(r, rank, lane.bars); }
 
 }  // namespace
 
@@ -185,4 +186,57 @@ TEST_CASE("timeline: of equal waits the earlier gets a window, then the lower ra
     CHECK(is(windows[2], WaitPattern::LateSender, 0, 50));
     CHECK(is(windows[3], WaitPattern::Barrier, 1, 0));
     CHECK(choose_windows(by_rank, 0).empty());
+}
+
+TEST_CASE("timeline: a lane for each OpenMP worker thread, with its visits", "[timeline][openmp]") {
+    // Two ranks of two threads; MPI_Init 0-50, a parallel region forked at
+    // 100 and joined at 600 on each, MPI_Finalize 650-660. In it, rank 0's
+    // master works 100-300, sends 300-310 and waits in the barrier 310-590;
+    // rank 1's master receives 250-320 (a Late Sender of 50, 250-300) and
+    // waits in the barrier 320-590. Rank 0's worker works 110-200 and waits
+    // in the barrier 200-590; rank 1's worker works 120-500, then the
+    // barrier 500-590.
+    const std::string parallel = "!$omp parallel @a.c:1", barrier = "!$omp implicit barrier @a.c:9";
+    TraceBuilder t(2);
+    t.set_threads(2);
+    for (int rank = 0; rank < 2; ++rank) {
+        t.rank(rank).enter(0, "main").init(0, 50).fork(100, 2).team_begin(100).enter(100, parallel);
+        t.thread(rank, 1).team_begin(100).enter(100, parallel);
+    }
+    t.rank(0).region(100, 300, "work").send(300, 310, 1, 5, 8).region(310, 590, barrier);
+    t.rank(1).recv(250, 320, 0, 5, 8).region(320, 590, barrier);
+    t.thread(0, 1).region(110, 200, "work").region(200, 590, barrier);
+    t.thread(1, 1).region(120, 500, "work").region(500, 590, barrier);
+    for (int rank = 0; rank < 2; ++rank) {
+        t.rank(rank).leave(600).team_end(600).join(600).finalize(650, 660).leave(700);
+        t.thread(rank, 1).leave(600).team_end(600);
+    }
+    AnalysisOptions options = kAllAnalyses;
+    options.timeline_waits = 1;
+    const AnalysisResults r(t, options);
+    // The Late Sender's window: its 50 with half of it on each side, 225
+    // to 325. Each rank's lane has its worker's part: the visits open at
+    // 225 from there (the region, the barrier or the work), until the end
+    // of the window or their end.
+    const std::size_t w = window_of(r.findings(0), WaitPattern::LateSender);
+    CHECK(r.findings(0).timeline_windows[w].from == 225);
+    CHECK(r.findings(0).timeline_windows[w].to == 325);
+    const std::string in_region = "main/" + parallel;
+    const Lane zero = lanes_of(r, 0)[w];
+    REQUIRE(zero.threads.size() == 1);
+    CHECK(zero.threads[0].thread == 1);
+    CHECK(zero.threads[0].from == 225);
+    CHECK(zero.threads[0].to == 325);
+    CHECK(bars(r, 0, zero.threads[0].bars) ==
+          std::vector<Bar>{{225, 325, 1, in_region}, {225, 325, 2, in_region + "/" + barrier}});
+    // The master's part is the lane itself, as without threads.
+    CHECK(bars(r, 0, zero) == std::vector<Bar>{{225, 325, 0, "main"},
+                                               {225, 325, 1, in_region},
+                                               {225, 300, 2, in_region + "/work"},
+                                               {300, 310, 2, in_region + "/MPI_Send"},
+                                               {310, 325, 2, in_region + "/" + barrier}});
+    const Lane one = lanes_of(r, 1)[w];
+    REQUIRE(one.threads.size() == 1);
+    CHECK(bars(r, 1, one.threads[0].bars) ==
+          std::vector<Bar>{{225, 325, 1, in_region}, {225, 325, 2, in_region + "/work"}});
 }
