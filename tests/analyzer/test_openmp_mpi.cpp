@@ -691,6 +691,19 @@ TEST_CASE("OpenMP: a worker's Late Sender received before an earlier sent messag
     CHECK(a.at("mpi_cls_count", recv, 1, 1) == 1);
 }
 
+namespace {
+
+// A polling loop on a thread of rank 1: it posts a receive from rank 0
+// (tag 7, 8 bytes) at 220, tests for it at 230-232, 240-242 and 300-302 in
+// vain (working 242-300), then at 320-322 successfully.
+void poll_for_a_message(RankBuilder& receiver) {
+    const RequestId request = receiver.irecv(220, 222, 0, 7, 8);
+    receiver.test(230, 232, request, false).test(240, 242, request, false).region(242, 300, "work");
+    receiver.test(300, 302, request, false).test(320, 322, request, true);
+}
+
+}  // namespace
+
 TEST_CASE("OpenMP: a worker's polling loop waits inside its tests until the send began", "[openmp]") {
     // Rank 1's worker posts a receive (tag 7) at 220 and tests for it at
     // 230-232, 240-242 and 300-302 in vain, then at 320-322 successfully;
@@ -702,9 +715,7 @@ TEST_CASE("OpenMP: a worker's polling loop waits inside its tests until the send
     // (20).
     TraceBuilder t = two_ranks_in_a_region();
     auto& receiver = t.thread(1, 1);
-    const RequestId first = receiver.irecv(220, 222, 0, 7, 8);
-    receiver.test(230, 232, first, false).test(240, 242, first, false).region(242, 300, "work");
-    receiver.test(300, 302, first, false).test(320, 322, first, true);
+    poll_for_a_message(receiver);
     const RequestId second = receiver.irecv(400, 402, 0, 8, 8);
     receiver.test(410, 412, second, false).region(412, 430, "work").wait(430, 460, second);
     t.thread(0, 1).send(310, 315, 1, 7, 8).send(450, 455, 1, 8, 8);
@@ -722,10 +733,7 @@ TEST_CASE("OpenMP: a master's polling loop for a worker's send waits inside its 
     // successfully; rank 0's worker sends it at 310-315. The three tests
     // before the send began waited 2 each: 6 at the master's MPI_Test.
     TraceBuilder t = two_ranks_in_a_region();
-    auto& receiver = t.rank(1);
-    const RequestId request = receiver.irecv(220, 222, 0, 7, 8);
-    receiver.test(230, 232, request, false).test(240, 242, request, false).region(242, 300, "work");
-    receiver.test(300, 302, request, false).test(320, 322, request, true);
+    poll_for_a_message(t.rank(1));
     t.thread(0, 1).send(310, 315, 1, 7, 8);
     end_the_region(t);
     const Analysis a = analyse(t);
