@@ -110,10 +110,13 @@ public:
     bool complete_one_locally(MPI_Win win, std::uint64_t matching_id) {
         const auto it = open_.find(win);
         if (it == open_.end()) return false;
+        // In order of their matching ids, which issued() hands out rising
+        // and complete() keeps in order: an epoch of many request-based
+        // transfers stays cheap.
         std::vector<RmaPending>& pending = it->second.pending;
-        const auto found = std::find_if(pending.begin(), pending.end(),
-                                        [&](const RmaPending& p) { return p.matching_id == matching_id; });
-        if (found == pending.end() || found->completed_locally) return false;
+        const auto found = std::lower_bound(pending.begin(), pending.end(), matching_id,
+                                            [](const RmaPending& p, std::uint64_t id) { return p.matching_id < id; });
+        if (found == pending.end() || found->matching_id != matching_id || found->completed_locally) return false;
         found->completed_locally = true;
         return true;
     }

@@ -475,6 +475,33 @@ TEST_CASE("RMA registry: windows numbered per communicator, transfers completed 
     CHECK_FALSE(rma.issued(a, 0));
 }
 
+TEST_CASE("RMA registry: transfers completed at the origin stay pending for their target", "[collector][rma]") {
+    // Ids 0 (to 1), 1 (to 2), 2 (to 1), 3 (to 2) on one window. Id 1's
+    // request completes it at the origin; a local flush of target 1 then
+    // completes 0 and 2 there; a second local flush of 1 has nothing new,
+    // nor has id 1's request again; a flush of all completes all four at
+    // their targets, marked as completed at the origin except 3.
+    RmaRegistry rma;
+    const MPI_Win w = MPI_WIN_NULL + 1;
+    rma.created(w, 0, false);
+    for (const int target : {1, 2, 1, 2}) rma.issued(w, target);
+    CHECK(rma.complete_one_locally(w, 1));
+    CHECK_FALSE(rma.complete_one_locally(w, 1));
+    CHECK_FALSE(rma.complete_one_locally(w, 7));  // never issued
+    const auto flushed = rma.complete_locally(w, 1);
+    REQUIRE(flushed.size() == 2);
+    CHECK(flushed[0].matching_id == 0);
+    CHECK(flushed[1].matching_id == 2);
+    CHECK(rma.complete_locally(w, 1).empty());
+    const auto done = rma.complete(w);
+    REQUIRE(done.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(done[i].matching_id == i);
+        CHECK(done[i].completed_locally == (i != 3));
+    }
+    CHECK_FALSE(rma.complete_one_locally(w, 3));  // completed at its target before
+}
+
 TEST_CASE("OpenMP threads become locations (thread << 32) | rank with their teams", "[collector][definitions]") {
     // Rank 0 recorded threads 1 and 2 (5 and 6 events) in teams of 2 and 3
     // threads, rank 1 thread 1 (7 events) in a team of 2; rank 1 also made
