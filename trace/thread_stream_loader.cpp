@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "trace/comm_layout.hpp"
 #include "trace/otf2_enums.hpp"
+#include "trace/rma_events.hpp"
 
 namespace hindsight::trace {
 
@@ -86,6 +87,7 @@ struct WorkerSink : CallbackGuard {
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;       // all of them
     std::uint64_t unpaired_records = 0;  // those of collective operations
+    std::uint64_t unanalyzed_records = 0;  // one-sided communication and I/O
     std::vector<std::optional<CommLayout>> layouts;  // by communicator, as needed
     // The entries of the calls that posted the open non-blocking receives,
     // by request id (MPI_IRECV_REQUEST), until MPI_IRECV completes them.
@@ -282,6 +284,19 @@ OTF2_CallbackCode count_collective(OTF2_LocationRef, OTF2_TimeStamp, std::uint64
     return OTF2_CALLBACK_SUCCESS;
 }
 
+// A record of one-sided communication or I/O: the analysis of worker
+// threads does not read them (their calls' time it does), and says so.
+template <typename... Rest>
+OTF2_CallbackCode count_unanalyzed(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
+                                   Rest...) {
+    ++worker(ud).unanalyzed_records;
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode count_unanalyzed_rma(void* ud, const std::function<void(EventStoreBuilder&)>&) {
+    ++worker(ud).unanalyzed_records;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 otf2::EvtCallbacks worker_callbacks() {
     otf2::EvtCallbacks cb(OTF2_EvtReaderCallbacks_New());
     auto* c = cb.get();
@@ -358,6 +373,21 @@ otf2::EvtCallbacks worker_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_request);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_collective);
+    set_rma_callbacks<&count_unanalyzed_rma>(c);
+    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoDuplicateHandleCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoSeekCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoChangeStatusFlagsCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoDeleteFileCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoOperationTestCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoAcquireLockCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoReleaseLockCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetIoTryLockCallback(c, &count_unanalyzed);
     return cb;
 }
 
@@ -379,6 +409,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
     const auto callbacks = worker_callbacks();
     std::uint64_t skipped = 0;
     std::size_t with_unpaired = 0;
+    std::uint64_t unanalyzed = 0;
+    std::size_t with_unanalyzed = 0;
     for (std::size_t i = 0; i < workers.size(); ++i) {
         const Location& w = workers[i];
         ThreadStream& stream = streams.threads.emplace_back();
@@ -404,9 +436,16 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
         stats.timestamp_fixups += sink.fixups;
         streams.unpaired_worker_records += sink.unpaired_records;
         with_unpaired += sink.unpaired_records > 0;
-        skipped += read - sink.handled - sink.mpi_records;
+        unanalyzed += sink.unanalyzed_records;
+        with_unanalyzed += sink.unanalyzed_records > 0;
+        skipped += read - sink.handled - sink.mpi_records - sink.unanalyzed_records;
     }
     stats.other_skipped += skipped;
+    if (unanalyzed > 0)
+        stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " + std::to_string(unanalyzed) +
+                               " one-sided communication and I/O records on " + std::to_string(with_unanalyzed) +
+                               " OpenMP worker thread(s) are not analyzed (their calls' time is; their transfers, "
+                               "bytes and wait states are not)");
     if (streams.unpaired_worker_records > 0)
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +

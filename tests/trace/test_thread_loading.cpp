@@ -178,6 +178,35 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     CHECK(loaded.trace.threads.threads[0].transfers.empty());
 }
 
+TEST_CASE("Threads: a worker's one-sided and I/O records are a warning, not skipped silently", "[loader][threads]") {
+    // Rank 0's worker puts 8 bytes to rank 1 on a window of both ranks
+    // (RMA_PUT in MPI_Put at 20, its completion in the fence at 40) and
+    // writes 4 bytes to a file (IO_OPERATION_BEGIN and _COMPLETE in
+    // MPI_File_write at 50-60): 4 records on 1 worker.
+    ScratchDir dir;
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const auto win = t.window(t.world());
+    const auto file = t.file("out.dat", std::nullopt);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").fork(10, 2).team_begin(10).enter(10, "!$omp parallel");
+        t.rank(r).leave(90).team_end(90).join(90).leave(100);
+        t.thread(r, 1).team_begin(10).enter(10, "!$omp parallel");
+    }
+    t.thread(0, 1).put(20, 30, win, 1, 8).win_flush(35, 40, win, 1);
+    t.thread(0, 1).file_io(50, 60, "MPI_File_write", file, false, false, 4);
+    for (int r = 0; r < 2; ++r) t.thread(r, 1).leave(90).team_end(90);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
+    REQUIRE(loaded.stats.damage.size() == 1);
+    CHECK(loaded.stats.damage[0] ==
+          "rank 0: 4 one-sided communication and I/O records on 1 OpenMP worker thread(s) are not analyzed (their "
+          "calls' time is; their transfers, bytes and wait states are not)");
+    CHECK(loaded.stats.other_skipped == 0);
+    // Their calls are visits of the worker as any.
+    CHECK(path_of(loaded.trace, loaded.trace.threads.threads[1].events[2].cnode) == "main/!$omp parallel/MPI_Put");
+}
+
 TEST_CASE("Threads: a pure MPI trace has no thread streams", "[loader][threads]") {
     ScratchDir dir;
     TraceBuilder t(2);
