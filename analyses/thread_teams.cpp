@@ -18,7 +18,17 @@ struct OpenRegion {
     Ticks enter = 0;
     std::optional<std::size_t> barrier;  // index into the part's barriers
     bool parallel = false;               // the team's parallel region
+    bool task = false;                   // an explicit task's region
 };
+
+constexpr std::size_t kNoBarrier = static_cast<std::size_t>(-1);
+
+// The innermost barrier among the open regions (kNoBarrier: none).
+std::size_t innermost_barrier(const std::vector<OpenRegion>& open) {
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+        if (it->barrier) return *it->barrier;
+    return kNoBarrier;
+}
 
 // Reads one thread's stream into `teams` (its parts, acquisitions and
 // releases); the master (thread 0) also makes the region instances.
@@ -29,6 +39,11 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
     std::size_t team_depth = 0;           // open regions at the team's begin
     std::optional<std::size_t> team;      // the region instance of the team in progress
     std::size_t teams_begun = 0, forks = 0, joins = 0;
+    // The outermost task region open (tasks nest in the ones they suspend)
+    // and the barrier it runs in.
+    std::size_t open_tasks = 0;
+    std::size_t task_barrier = kNoBarrier;
+    Ticks task_begin = 0;
     bool warned = false;
     const auto problem = [&](const std::string& what) {
         if (!warned) teams.problems.push_back("rank " + std::to_string(trace.rank) + ", " + stream.name + ": " + what);
@@ -51,9 +66,11 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
             else problem("more thread teams than its master forked");
             ++teams_begun;
             team_depth = open.size();
+            task_barrier = kNoBarrier;
             break;
         case trace::ThreadEventKind::TeamEnd:
             team.reset();
+            task_barrier = kNoBarrier;
             break;
         case trace::ThreadEventKind::Enter: {
             OpenRegion region{e.cnode, e.time, std::nullopt, false};
@@ -67,7 +84,14 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
                     region.parallel = true;
                 } else if (const BarrierKind kind = barrier_kind(name); kind != BarrierKind::None && part.present) {
                     region.barrier = part.barriers.size();
-                    part.barriers.push_back({e.cnode, e.time, e.time, kind});
+                    part.barriers.push_back({e.cnode, e.time, e.time, kind, {}});
+                }
+            }
+            if (is_task_region(trace.region_of(e.cnode))) {
+                region.task = true;
+                if (open_tasks++ == 0 && team) {
+                    task_barrier = innermost_barrier(open);
+                    task_begin = e.time;
                 }
             }
             open.push_back(region);
@@ -79,7 +103,10 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
                 ThreadPart& part = teams.regions[*team].threads[thread];
                 if (open.back().parallel) part.leave = e.time;
                 if (open.back().barrier) part.barriers[*open.back().barrier].leave = e.time;
+                if (open.back().task && open_tasks == 1 && task_barrier != kNoBarrier)
+                    part.barriers[task_barrier].tasks.push_back({task_begin, e.time});
             }
+            if (open.back().task && --open_tasks == 0) task_barrier = kNoBarrier;
             open.pop_back();
             break;
         case trace::ThreadEventKind::Acquire:
@@ -116,6 +143,17 @@ Ticks last_arrival(const ParallelRegion& region, std::size_t b) {
 }
 
 bool is_parallel_construct(std::string_view name) { return is_construct(name, "!$omp parallel"); }
+
+bool is_task_region(const Region& region) {
+    return region.role == RegionRole::Task || is_construct(region.name, "!$omp task") ||
+           is_construct(region.name, "!$omp untied task");
+}
+
+Ticks BarrierVisit::waiting_until(Ticks last) const {
+    Ticks waited = last - enter;
+    for (const TaskRun& run : tasks) waited -= std::max<Ticks>(0, std::min(run.end, last) - std::max(run.begin, enter));
+    return std::max<Ticks>(0, waited);
+}
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace) {
     ThreadTeams teams;

@@ -9,7 +9,10 @@
 // thread enters in a team is the parallel region. Barriers are told by
 // their names ("!$omp barrier", "!$omp implicit barrier" or "!$omp
 // ibarrier", each optionally followed by " @file:line"), as Score-P names
-// them, and only inside parallel regions.
+// them, and only inside parallel regions; explicit tasks by their role or
+// names ("!$omp task", "!$omp untied task"). A thread that runs tasks
+// inside a barrier works there: only the rest of its time in the barrier
+// can be waiting.
 #pragma once
 
 #include <cstdint>
@@ -27,12 +30,25 @@ enum class BarrierKind : std::uint8_t { None, Explicit, Implicit };
 BarrierKind barrier_kind(std::string_view region_name);
 // Whether the region is an OpenMP parallel construct ("!$omp parallel").
 bool is_parallel_construct(std::string_view region_name);
+// Whether the region is the execution of an explicit task.
+bool is_task_region(const Region& region);
+
+// A stretch of a barrier visit in which the thread ran explicit tasks.
+struct TaskRun {
+    Ticks begin = 0;
+    Ticks end = 0;
+};
 
 struct BarrierVisit {
     CallPathId cnode = kNoCallPath;
     Ticks enter = 0;
     Ticks leave = 0;
     BarrierKind kind = BarrierKind::None;
+    std::vector<TaskRun> tasks;  // the outermost task regions it ran, in order
+
+    // Its waiting until the team's last thread arrived at `last`: the time
+    // from its entry less the tasks it ran meanwhile (0 if it came last).
+    Ticks waiting_until(Ticks last) const;
 };
 
 // A lock taken by a thread: where (the innermost region open at the

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "collector/definition_unification.hpp"
 #include "collector/measurement.hpp"
+#include "collector/timer.hpp"
 #include "collector/trace_archive.hpp"
 
 namespace hindsight::collect::openmp {
@@ -26,6 +28,8 @@ ConstructInfo info(Construct c) {
     case Construct::Barrier: return {"!$omp barrier", OTF2_REGION_ROLE_BARRIER};
     case Construct::Taskwait: return {"!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT};
     case Construct::Taskgroup: return {"!$omp taskgroup", OTF2_REGION_ROLE_TASK_WAIT};
+    case Construct::Task: return {"!$omp task", OTF2_REGION_ROLE_TASK};
+    case Construct::UntiedTask: return {"!$omp untied task", OTF2_REGION_ROLE_TASK_UNTIED};
     case Construct::Loop: return {"!$omp for", OTF2_REGION_ROLE_LOOP};
     case Construct::Sections: return {"!$omp sections", OTF2_REGION_ROLE_SECTIONS};
     case Construct::Single: return {"!$omp single", OTF2_REGION_ROLE_SINGLE};
@@ -183,15 +187,48 @@ void Recorder::leave(ThreadRecord& thread, std::uint64_t time) {
     write(thread, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_Leave(w, nullptr, time, region); });
 }
 
+void Recorder::run_task(ThreadRecord& thread, const void* task, Construct construct, const void* codeptr,
+                        std::uint64_t time) {
+    const auto running =
+        std::ranges::find_if(thread.tasks, [&](const ThreadRecord::RunningTask& t) { return t.task == task; });
+    if (running != thread.tasks.end()) {
+        // It resumes; tasks still above it ended without a word from the
+        // runtime.
+        if (std::next(running) != thread.tasks.end()) stop_task(thread, std::next(running)->task, time);
+        return;
+    }
+    thread.tasks.push_back({task, thread.open.size()});
+    enter(thread, region(thread, construct, codeptr), time);
+}
+
+void Recorder::stop_task(ThreadRecord& thread, const void* task, std::uint64_t time) {
+    const auto it = std::ranges::find_if(thread.tasks, [&](const ThreadRecord::RunningTask& t) { return t.task == task; });
+    if (it == thread.tasks.end()) return;
+    while (thread.open.size() > it->open_below) leave(thread, time);
+    thread.tasks.erase(it, thread.tasks.end());
+}
+
+void Recorder::leave_all(ThreadRecord& thread, std::uint64_t time) {
+    while (!thread.open.empty()) leave(thread, time);
+    thread.tasks.clear();
+}
+
 void Recorder::close_workers(std::uint64_t time) {
     const std::uint32_t count = thread_count_.load(std::memory_order_acquire);
     for (std::uint32_t t = 1; t < count; ++t) {
         ThreadRecord* worker = threads_[t].load(std::memory_order_acquire);
-        if (!worker || !worker->in_region.load(std::memory_order_acquire)) continue;
-        while (!worker->open.empty()) leave(*worker, time);
+        if (!worker || !worker->in_region.exchange(false, std::memory_order_seq_cst)) continue;
+        // A callback of the worker that saw the region still open (e.g. its
+        // own end of the region, come early) writes first; the region then
+        // ends after its last event.
+        std::uint64_t end = time;
+        if (worker->busy.load(std::memory_order_seq_cst)) {
+            while (worker->busy.load(std::memory_order_seq_cst)) sched_yield();
+            end = std::max(time, timestamp());
+        }
+        leave_all(*worker, end);
         const OTF2_CommRef team = worker->team;
-        write(*worker, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, time, team); });
-        worker->in_region.store(false, std::memory_order_release);
+        write(*worker, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, end, team); });
     }
 }
 
@@ -212,7 +249,7 @@ bool Recorder::close_open(std::uint64_t time) {
     ThreadRecord* master = threads_[0].load(std::memory_order_acquire);
     if (!master || !master->in_region.load(std::memory_order_acquire)) return false;
     close_workers(time);
-    while (!master->open.empty()) leave(*master, time);
+    leave_all(*master, time);
     const OTF2_CommRef team = master->team;
     write(*master, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, time, team); });
     write(*master, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadJoin(w, nullptr, time, OTF2_PARADIGM_OPENMP); });

@@ -47,6 +47,8 @@ enum class Construct : std::uint8_t {
     Barrier,
     Taskwait,
     Taskgroup,
+    Task,        // an explicit task's run
+    UntiedTask,  // an untied task's run up to where it was suspended
     Loop,
     Sections,
     Single,
@@ -80,6 +82,14 @@ struct ThreadRecord {
     OTF2_CommRef team = OTF2_UNDEFINED_COMM;
     const void* parallel = nullptr;  // the codeptr of the region's construct
     std::vector<OTF2_RegionRef> open;  // regions entered, innermost last
+    // The explicit tasks running on this thread, innermost last: a tied
+    // task suspended at a scheduling point stays below the ones it runs
+    // there (libomp runs them on the suspended task's stack).
+    struct RunningTask {
+        const void* task;        // the runtime's data of the task: its identity
+        std::size_t open_below;  // open.size() before its region was entered
+    };
+    std::vector<RunningTask> tasks;
     struct HeldLock {
         std::uint64_t wait_id;
         std::uint32_t lock;
@@ -154,9 +164,20 @@ public:
     void write(ThreadRecord& thread, Write&& write);
     void enter(ThreadRecord& thread, OTF2_RegionRef region, std::uint64_t time);
     void leave(ThreadRecord& thread, std::uint64_t time);  // the innermost open region
+    void leave_all(ThreadRecord& thread, std::uint64_t time);  // every open region and task
+    // An explicit task begins or resumes running on `thread`: a task
+    // already innermost resumes (the one it ran meanwhile ended), any other
+    // enters the region of `construct` (Construct::Task or UntiedTask) at
+    // `codeptr`, the task construct's address.
+    void run_task(ThreadRecord& thread, const void* task, Construct construct, const void* codeptr, std::uint64_t time);
+    // `task` stops running on `thread` (it ended, or an untied task was
+    // suspended): its region and what it left open are left, and the tasks
+    // above it, had any stayed open.
+    void stop_task(ThreadRecord& thread, const void* task, std::uint64_t time);
     // The master at the join: every worker still in the region leaves its
-    // open regions and the team at `time` (libomp reports a worker's end of
-    // the closing barrier only when the next region starts).
+    // open regions and the team at `time` (libomp mostly reports a
+    // worker's end of the closing barrier only when the next region
+    // starts); one inside a callback first finishes it.
     void close_workers(std::uint64_t time);
 
 private:

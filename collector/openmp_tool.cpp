@@ -41,10 +41,14 @@ public:
     Callback& operator=(const Callback&) = delete;
 
     ThreadRecord* get() const { return thread_; }
-    // Inside a recorded parallel region, at its outermost level.
+    // Inside a recorded parallel region, at its outermost level. Read
+    // after `busy` was set, both sequentially consistent: a master that
+    // closes this thread's region meanwhile (Recorder::close_workers) sees
+    // the callback busy and waits for it, or the callback sees the region
+    // closed.
     ThreadRecord* in_region() const {
-        return thread_ && thread_->depth == 1 && thread_->in_region.load(std::memory_order_relaxed) ? thread_
-                                                                                                       : nullptr;
+        return thread_ && thread_->depth == 1 && thread_->in_region.load(std::memory_order_seq_cst) ? thread_
+                                                                                                      : nullptr;
     }
 
 private:
@@ -81,10 +85,11 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
     });
 }
 
-void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t*, unsigned int team_size,
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task, unsigned int team_size,
                       unsigned int thread_num, int flags) {
     if (flags & ompt_task_initial) return;
     if (endpoint == ompt_scope_begin) {
+        if (task) task->value = 0;  // not an explicit task (on_task_schedule)
         const bool recorded = parallel && parallel->ptr;
         ThreadRecord* known = Recorder::known_thread();
         if (!known && recorded) known = recorder().thread_here(thread_num);
@@ -107,15 +112,15 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
     ThreadRecord* thread = callback.get();
     if (!thread) return;
     if (thread->depth > 0) --thread->depth;
-    // A worker's end comes late (at the next region's start); the master
-    // closed its region at the join already.
-    if (thread->depth != 0 || !thread->in_region.load(std::memory_order_relaxed)) return;
+    // A worker's end mostly comes late (at the next region's start), after
+    // the master closed its region at the join; whichever of the two takes
+    // the region closes it.
+    if (thread->depth != 0 || !thread->in_region.exchange(false, std::memory_order_seq_cst)) return;
     const std::uint64_t now = timestamp();
     if (thread->thread == 0) recorder().close_workers(now);
-    while (!thread->open.empty()) recorder().leave(*thread, now);
+    recorder().leave_all(*thread, now);
     const OTF2_CommRef team = thread->team;
     recorder().write(*thread, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, now, team); });
-    thread->in_region.store(false, std::memory_order_release);
 }
 
 bool sync_construct(ompt_sync_region_t kind, Construct& construct) {
@@ -179,6 +184,46 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const
     if (endpoint == ompt_scope_begin)
         recorder().enter(*thread, recorder().region(*thread, Construct::Masked, codeptr), now);
     else recorder().leave(*thread, now);
+}
+
+// --- explicit tasks -------------------------------------------------------------
+
+// A task's data holds the address of its construct, with the top bit set
+// for an untied one (code addresses leave it free); zero for a task not
+// recorded: created outside a recorded parallel region, or not explicit.
+constexpr std::uintptr_t kUntied = std::uintptr_t{1} << 63;
+
+void on_task_create(ompt_data_t*, const ompt_frame_t*, ompt_data_t* task, int flags, int, const void* codeptr) {
+    if (!task) return;
+    task->value = 0;
+    if (!(flags & ompt_task_explicit)) return;
+    const Callback callback;
+    if (!callback.in_region()) return;
+    // Without an address a non-zero placeholder still marks it recorded.
+    const auto address = codeptr ? reinterpret_cast<std::uintptr_t>(codeptr) : std::uintptr_t{1};
+    task->value = address | ((flags & ompt_task_untied) ? kUntied : 0);
+}
+
+// A thread switches from one task to another at a scheduling point: the
+// task that ended (or an untied one suspended, which may resume on another
+// thread) leaves its region; a recorded task that starts enters its own,
+// nested in the region of the tied task it suspended, as libomp runs it
+// on that task's stack.
+void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+    const Callback callback;
+    ThreadRecord* thread = callback.in_region();
+    if (!thread) return;
+    const std::uint64_t now = timestamp();
+    if (prior && prior->value != 0) {
+        const bool ended = status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
+        const bool suspended = status == ompt_task_yield || status == ompt_task_switch;
+        if (ended || (suspended && (prior->value & kUntied))) recorder().stop_task(*thread, prior, now);
+    }
+    if (next && next->value != 0) {
+        const bool untied = next->value & kUntied;
+        recorder().run_task(*thread, next, untied ? Construct::UntiedTask : Construct::Task,
+                            reinterpret_cast<const void*>(next->value & ~kUntied), now);
+    }
 }
 
 // --- critical sections, ordered regions and the lock API ----------------------------
@@ -311,6 +356,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     on(ompt_callback_sync_region, &on_sync_region);
     on(ompt_callback_work, &on_work);
     on(ompt_callback_masked, &on_masked);
+    on(ompt_callback_task_create, &on_task_create);
+    on(ompt_callback_task_schedule, &on_task_schedule);
     on(ompt_callback_mutex_acquire, &on_mutex_acquire);
     on(ompt_callback_mutex_acquired, &on_mutex_acquired);
     on(ompt_callback_mutex_released, &on_mutex_released);

@@ -57,6 +57,7 @@ enum class RegionRole : std::uint8_t {
     Parallel,
     Critical,
     CriticalSblock,
+    Task,  // an explicit task's execution, tied or untied
     Other,
 };
 

@@ -36,6 +36,8 @@ RegionRole role_from_otf2(OTF2_RegionRole role) {
     case OTF2_REGION_ROLE_PARALLEL: return RegionRole::Parallel;
     case OTF2_REGION_ROLE_CRITICAL: return RegionRole::Critical;
     case OTF2_REGION_ROLE_CRITICAL_SBLOCK: return RegionRole::CriticalSblock;
+    case OTF2_REGION_ROLE_TASK:
+    case OTF2_REGION_ROLE_TASK_UNTIED: return RegionRole::Task;
     default: return RegionRole::Other;
     }
 }

@@ -116,7 +116,7 @@ std::vector<double> worker_activity(const trace::LocalTrace& trace, const Thread
         for (std::size_t b = 0; b < part.barriers.size(); ++b) {
             const BarrierVisit& visit = part.barriers[b];
             const Ticks last = last_arrival(region, b);
-            if (visit.enter < last) activity[visit.cnode] -= static_cast<double>(last - visit.enter);
+            activity[visit.cnode] -= static_cast<double>(visit.waiting_until(last));
             // After the last arrival at the closing barrier the worker only
             // waits for the team's end: in the barrier, then in the region
             // until the master's join.
@@ -136,9 +136,8 @@ void add_master_barrier_waits(const ThreadTeams& teams, std::vector<double>& wai
         if (!barriers_pair_up(region)) continue;
         const ThreadPart& master = region.threads.front();
         for (std::size_t b = 0; b < master.barriers.size(); ++b) {
-            const Ticks last = last_arrival(region, b);
-            if (master.barriers[b].enter < last)
-                waits[master.barriers[b].cnode] += static_cast<double>(last - master.barriers[b].enter);
+            waits[master.barriers[b].cnode] +=
+                static_cast<double>(master.barriers[b].waiting_until(last_arrival(region, b)));
         }
     }
 }

@@ -103,7 +103,7 @@ void for_each_barrier_share(const trace::LocalTrace& trace, const ThreadTeams& t
             for (std::size_t t = 0; t < threads; ++t) {
                 const ThreadPart& part = region.threads[t];
                 share.waiter = t;
-                share.wait = late.barriers[b].enter - part.barriers[b].enter;
+                share.wait = part.barriers[b].waiting_until(late.barriers[b].enter);
                 if (t == share.last || share.wait <= 0) continue;
                 const auto waiter = time_in(segments[t], region, part, since(t), part.barriers[b].enter);
                 share.excess.clear();

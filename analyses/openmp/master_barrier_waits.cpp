@@ -15,10 +15,9 @@ std::vector<MasterBarrierWait> master_barrier_waits(const trace::LocalTrace& tra
         if (!barriers_pair_up(region)) continue;
         const std::vector<BarrierVisit>& mine = region.threads.front().barriers;
         for (std::size_t b = 0; b < mine.size(); ++b) {
-            Ticks last = mine[b].enter;
-            for (const ThreadPart& part : region.threads) last = std::max(last, part.barriers[b].enter);
-            if (last <= mine[b].enter) continue;
-            waits.push_back({r, b, trace::kNoEvent, trace::kNoEvent, last - mine[b].enter});
+            const Ticks wait = mine[b].waiting_until(last_arrival(region, b));
+            if (wait <= 0) continue;
+            waits.push_back({r, b, trace::kNoEvent, trace::kNoEvent, wait});
             visits.emplace_back(mine[b].enter, mine[b].cnode);
         }
     }

@@ -13,10 +13,11 @@ void book_barrier_waits(const trace::LocalTrace& trace, const ParallelRegion& re
         const Ticks last = last_arrival(region, b);
         for (std::size_t t = 0; t < region.threads.size(); ++t) {
             const BarrierVisit& visit = region.threads[t].barriers[b];
-            if (visit.enter >= last) continue;
+            const Ticks wait = visit.waiting_until(last);
+            if (wait <= 0) continue;
             claim_time(*cubes[t], trace,
                        visit.kind == BarrierKind::Explicit ? Metric::OmpEbarrierWait : Metric::OmpIbarrierWait,
-                       visit.cnode, last - visit.enter);
+                       visit.cnode, wait);
         }
     }
 }

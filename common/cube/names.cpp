@@ -18,7 +18,7 @@ constexpr std::array<std::pair<Paradigm, std::string_view>, 7> kParadigms{{
     {Paradigm::Other, "other"},
 }};
 
-constexpr std::array<std::pair<RegionRole, std::string_view>, 21> kRoles{{
+constexpr std::array<std::pair<RegionRole, std::string_view>, 22> kRoles{{
     {RegionRole::Unknown, "unknown"},
     {RegionRole::Function, "function"},
     {RegionRole::Wrapper, "wrapper"},
@@ -39,6 +39,7 @@ constexpr std::array<std::pair<RegionRole, std::string_view>, 21> kRoles{{
     {RegionRole::Parallel, "parallel"},
     {RegionRole::Critical, "critical"},
     {RegionRole::CriticalSblock, "critical sblock"},
+    {RegionRole::Task, "task"},
     {RegionRole::Other, "other"},
 }};
 

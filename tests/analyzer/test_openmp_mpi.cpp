@@ -572,6 +572,58 @@ TEST_CASE("OpenMP: the master's region, too, lasts from the fork to the join", "
     CHECK(a.at("delay_ompidle", "main/serial", 0, 0) == Approx(500 * ns));
 }
 
+TEST_CASE("OpenMP: tasks a thread runs in a barrier are work, the rest of its time there waiting", "[openmp][tasks]") {
+    // One rank of two threads, forked at 100, joined at 400. The master
+    // works 100-250, is in the explicit barrier 250-260 and in the closing
+    // implicit barrier 260-390, where it runs two tasks, 270-300 and
+    // 350-370. The worker enters at 110, works 110-150, is in the explicit
+    // barrier 150-260, running a task 160-200 there, works 260-340 and is in
+    // the implicit barrier 340-390.
+    const std::string ebarrier = "!$omp barrier @a.c:5", ibarrier = "!$omp implicit barrier @a.c:9",
+                      task = "!$omp task @a.c:3";
+    TraceBuilder t(1);
+    t.set_threads(2);
+    auto& master = t.rank(0);
+    master.enter(0, "main").fork(100, 2).team_begin(100).enter(100, "!$omp parallel @a.c:1");
+    master.region(100, 250, "work").region(250, 260, ebarrier);
+    master.enter(260, ibarrier).region(270, 300, task).region(350, 370, task).leave(390);
+    master.leave(400).team_end(400).join(400).leave(1000);
+    auto& worker = t.thread(0, 1);
+    worker.team_begin(110).enter(110, "!$omp parallel @a.c:1").region(110, 150, "work");
+    worker.enter(150, ebarrier).region(160, 200, task).leave(260);
+    worker.region(260, 340, "work").region(340, 390, ibarrier).leave(395).team_end(395);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    const std::string at_ebarrier = kRegion + "/" + ebarrier, at_ibarrier = kRegion + "/" + ibarrier;
+    // The master came last to the explicit barrier (250): the worker was in
+    // it from 150, 100, of which it ran a task 40: it waited 60.
+    CHECK(a.at("omp_ebarrier_wait", at_ebarrier, 0, 1) == Approx(60 * ns));
+    CHECK(a.at("omp_ebarrier_wait", at_ebarrier, 0, 0) == 0);
+    // The worker came last to the implicit barrier (340): the master was in
+    // it from 260, 80, of which it ran a task 30 (the other one began after
+    // 340): it waited 50.
+    CHECK(a.at("omp_ibarrier_wait", at_ibarrier, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("omp_ibarrier_wait", at_ibarrier, 0, 1) == 0);
+    // The tasks are the threads' work, below the barrier they ran in: the
+    // master's two 50 in all, the worker's 40; each barrier keeps the rest,
+    // the master's implicit one 130 - 50 = 80, the worker's explicit one
+    // 110 - 40 = 70, its wait a part of it.
+    CHECK(a.at("time", at_ibarrier + "/" + task, 0, 0) == Approx(50 * ns));
+    CHECK(a.at("visits", at_ibarrier + "/" + task, 0, 0) == 2);
+    CHECK(a.at("time", at_ebarrier + "/" + task, 0, 1) == Approx(40 * ns));
+    CHECK(a.at("omp_ibarrier", at_ibarrier, 0, 0) == Approx(80 * ns));
+    CHECK(a.at("omp_ebarrier", at_ebarrier, 0, 1) == Approx(70 * ns));
+    CHECK(a.total("omp_time") == Approx(80 * ns + 70 * ns + 10 * ns + 50 * ns + 15 * ns));
+    // Delay costs: at the explicit barrier the master worked 150 since the
+    // fork, the worker 40 (and 10 at the region before it entered): the
+    // master's excess work 110 explains the worker's 60. At the implicit
+    // one, since both left the explicit barrier at 260, the worker worked
+    // 80, the master nothing: 80 explains the master's 50.
+    CHECK(a.at("delay_ompbarrier", kWork, 0, 0) == Approx(60 * ns));
+    CHECK(a.at("delay_ompbarrier", kWork, 0, 1) == Approx(50 * ns));
+    CHECK(a.total("delay_ompbarrier") == Approx(110 * ns));
+}
+
 TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wait as Late Senders there", "[openmp]") {
     // Two ranks of two threads, one parallel region forked at 200 and
     // joined at 600 on each. Rank 0's worker sends 64 bytes (tag 5) to rank

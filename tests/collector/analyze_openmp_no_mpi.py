@@ -1,14 +1,22 @@
 #!/usr/bin/python3
-"""A program without MPI, end to end: tests/collector/openmp_imbalance.c
-(2 threads, thread 1 DELAY seconds late at the implicit barrier) traced by
-hindsight-collect without mpiexec, then analyzed by hindsight-analyze on 1
-rank. The report must exist, its summary name no warning, and thread 0's
-wait at the implicit barrier (the rank's omp_ibarrier_wait) be at least
-0.75 x DELAY: a live run on a shared machine gets coarse bounds only; the
-delay comes from the program, never from a report.
+"""Programs without MPI, end to end: traced by hindsight-collect without
+mpiexec, then analyzed by hindsight-analyze on 1 rank. The report must
+exist and its summary name no warning; then, by scenario:
 
-usage: analyze_openmp_no_mpi.py --collect LAUNCHER --analyze ANALYZER
-                                --mpiexec MPIEXEC --values CUBE_VALUES --program PROGRAM
+- imbalance (tests/collector/openmp_imbalance.c: 2 threads, thread 1 DELAY
+  seconds late at the implicit barrier): thread 0's wait at the implicit
+  barrier (the rank's omp_ibarrier_wait) is at least 0.75 x DELAY;
+- tasks (tests/collector/openmp_tasks.c: thread 0 runs TASKS tasks of TASK
+  seconds in the closing implicit barrier while thread 1 computes DELAY
+  seconds): the tasks are regions below that barrier, TASKS visits of at
+  least TASKS x TASK seconds in all, and the barrier's wait fits into the
+  time the barrier keeps without them (the tasks are work, not waiting).
+
+A live run on a shared machine gets coarse bounds only; the delays come
+from the programs, never from a report.
+
+usage: analyze_openmp_no_mpi.py --collect LAUNCHER --analyze ANALYZER --mpiexec MPIEXEC
+                                --values CUBE_VALUES --program PROGRAM --scenario imbalance|tasks
 """
 
 import argparse
@@ -19,6 +27,7 @@ import tempfile
 
 TIMEOUT = 120
 DELAY = 0.2
+TASKS, TASK = 4, 0.03  # as in openmp_tasks.c
 
 
 def fail(message):
@@ -35,10 +44,54 @@ def run(command, env=None):
     return result.stdout
 
 
+def values(args, report):
+    """(metric, call path) -> value, the rank's threads summed."""
+    found = {}
+    for line in run([args.values, report]).splitlines():
+        metric, path, _, value = line.split("\t")
+        found[(metric, path)] = found.get((metric, path), 0.0) + float(value)
+    return found
+
+
+def check_imbalance(found):
+    wait = sum(v for (metric, _), v in found.items() if metric == "omp_ibarrier_wait")
+    if wait < 0.75 * DELAY:
+        fail(f"omp_ibarrier_wait {wait:.3f} s, expected at least {0.75 * DELAY:.3f} s "
+             f"(thread 0 waits for thread 1, {DELAY} s late)")
+    print(f"analyze_openmp_no_mpi: omp_ibarrier_wait {wait:.3f} s for a delay of {DELAY} s")
+
+
+def check_tasks(found):
+    def segments(path):
+        return path.split("/")
+    tasks = {path for (metric, path) in found if metric == "visits" and segments(path)[-1].startswith("!$omp task")}
+    if not tasks:
+        fail("the report has no call path of an !$omp task region")
+    for path in tasks:
+        if not segments(path)[-2].startswith("!$omp implicit barrier"):
+            fail(f"the task ran outside the implicit barrier: {path}")
+    visits = sum(found[("visits", path)] for path in tasks)
+    task_time = sum(found.get(("time", path), 0.0) for path in tasks)
+    if visits != TASKS:
+        fail(f"{visits:g} visits of the tasks, expected {TASKS}")
+    if task_time < TASKS * TASK * 0.99:
+        fail(f"the tasks took {task_time:.3f} s, expected at least {TASKS * TASK:.3f} s")
+    barriers = {"/".join(segments(path)[:-1]) for path in tasks}
+    for barrier in barriers:
+        wait = found.get(("omp_ibarrier_wait", barrier), 0.0)
+        kept = found.get(("omp_ibarrier", barrier), 0.0)
+        if wait > kept + 1e-9:
+            fail(f"omp_ibarrier_wait {wait:.3f} s exceeds the barrier's own time {kept:.3f} s at {barrier}: "
+                 "the tasks it ran counted as waiting")
+        print(f"analyze_openmp_no_mpi: {visits:g} tasks, {task_time:.3f} s, in {barrier}; "
+              f"its own time {kept:.3f} s, of which waiting {wait:.3f} s")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("--collect", "--analyze", "--mpiexec", "--values", "--program"):
         parser.add_argument(option, required=True)
+    parser.add_argument("--scenario", required=True, choices=["imbalance", "tasks"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trace = os.path.join(tmp, "trace")
@@ -57,15 +110,8 @@ def main():
         said = lines[warnings[0]].split("Warnings:", 1)[1].strip()
         if said != "none":
             fail(f"the summary warns: {lines[warnings[0]].strip()!r}")
-        wait = 0.0
-        for line in run([args.values, report]).splitlines():
-            metric, _, rank, value = line.split("\t")
-            if metric == "omp_ibarrier_wait":
-                wait += float(value)
-        if wait < 0.75 * DELAY:
-            fail(f"omp_ibarrier_wait {wait:.3f} s, expected at least {0.75 * DELAY:.3f} s "
-                 f"(thread 0 waits for thread 1, {DELAY} s late)")
-        print(f"analyze_openmp_no_mpi: omp_ibarrier_wait {wait:.3f} s for a delay of {DELAY} s")
+        found = values(args, report)
+        check_imbalance(found) if args.scenario == "imbalance" else check_tasks(found)
 
 
 if __name__ == "__main__":

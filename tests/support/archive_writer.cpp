@@ -80,6 +80,8 @@ OTF2_RegionRole openmp_role(const std::string& name) {
     if (construct("!$omp critical sblock")) return OTF2_REGION_ROLE_CRITICAL_SBLOCK;
     if (construct("!$omp critical")) return OTF2_REGION_ROLE_CRITICAL;
     if (construct("!$omp for") || construct("!$omp do")) return OTF2_REGION_ROLE_LOOP;
+    if (construct("!$omp task")) return OTF2_REGION_ROLE_TASK;
+    if (construct("!$omp untied task")) return OTF2_REGION_ROLE_TASK_UNTIED;
     return name.starts_with("omp_") ? OTF2_RegionRole{OTF2_REGION_ROLE_WRAPPER} : OTF2_RegionRole{OTF2_REGION_ROLE_CODE};
 }
 
