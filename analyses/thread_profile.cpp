@@ -82,6 +82,10 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
         else
             count_message(cube, t.cnode, t.received, false);
     }
+    for (const trace::ThreadRmaTransfer& t : trace.threads.threads[thread].rma_transfers)
+        count_rma_transfer(cube, t.cnode, t.kind, t.bytes_sent, t.bytes_received);
+    for (const trace::ThreadFileTransfer& t : trace.threads.threads[thread].file_transfers)
+        count_file_transfer(cube, t.cnode, t.read, t.bytes);
     return std::move(profile.exclusive);
 }
 

@@ -6,7 +6,8 @@
 // which the management metrics then claim), and its call paths hang below
 // the master's path at the fork, which the worker itself never visits.
 // The messages and collective operations of the worker's MPI calls count
-// there too (sends, receives, bytes), whether paired or not.
+// there too (sends, receives, bytes), whether paired or not, and so do its
+// one-sided transfers and the bytes of its file reads and writes.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 #include "trace/thread_stream_loader.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -87,7 +88,17 @@ struct WorkerSink : CallbackGuard {
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;       // all of them
     std::uint64_t unpaired_records = 0;  // those of collective operations
-    std::uint64_t unanalyzed_records = 0;  // one-sided communication and I/O
+    // Records of one-sided epochs (synchronizations, completions, window
+    // operations) and collective file operations: no wait-state analysis.
+    std::uint64_t unanalyzed_records = 0;
+    // The file operations begun and not yet completed, by handle and
+    // matching id: whether each reads (else writes; other modes move no
+    // bytes) and is collective.
+    struct OpenFileOperation {
+        OTF2_IoOperationMode mode = OTF2_IO_OPERATION_MODE_READ;
+        bool collective = false;
+    };
+    std::map<std::pair<OTF2_IoHandleRef, std::uint64_t>, OpenFileOperation> open_file_operations;
     std::vector<std::optional<CommLayout>> layouts;  // by communicator, as needed
     // The entries of the calls that posted the open non-blocking receives,
     // by request id (MPI_IRECV_REQUEST), until MPI_IRECV completes them.
@@ -246,6 +257,37 @@ struct WorkerSink : CallbackGuard {
             throw Error(file, stream.name + " has a message with rank " + std::to_string(partner) + " of " +
                                   defs.definitions.comm_display_name(t.comm) + ", which has no such rank");
     }
+    // A one-sided transfer, issued by the call in force.
+    void rma_transfer(RmaTransferKind kind, std::uint64_t sent, std::uint64_t received) {
+        ++mpi_records;
+        if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI record outside any region");
+        stream.rma_transfers.push_back({current(), kind, sent, received});
+    }
+    void file_operation_begin(OTF2_IoHandleRef handle, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                              std::uint64_t matching_id) {
+        ++mpi_records;
+        open_file_operations[{handle, matching_id}] = {mode, (flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) != 0};
+    }
+    // A file operation's completion: its bytes at the call that completed
+    // it, as the master's (a writer that could not tell them leaves them
+    // undefined).
+    void file_operation_complete(OTF2_IoHandleRef handle, std::uint64_t bytes, std::uint64_t matching_id) {
+        const auto open = open_file_operations.find({handle, matching_id});
+        if (open == open_file_operations.end() || current() == kNoCallPath) {
+            ++unanalyzed_records;
+            return;
+        }
+        const OpenFileOperation operation = open->second;
+        open_file_operations.erase(open);
+        (operation.collective ? unanalyzed_records : mpi_records) += 1;
+        const bool reads = operation.mode == OTF2_IO_OPERATION_MODE_READ;
+        if ((reads || operation.mode == OTF2_IO_OPERATION_MODE_WRITE) && bytes != OTF2_UNDEFINED_UINT64)
+            stream.file_transfers.push_back({current(), bytes, reads});
+    }
+    void file_operation_cancelled(OTF2_IoHandleRef handle, std::uint64_t matching_id) {
+        ++mpi_records;
+        open_file_operations.erase({handle, matching_id});
+    }
     const CommLayout& layout_of(CommId comm) {
         if (layouts.size() <= comm) layouts.resize(comm + 1);
         if (!layouts[comm]) layouts[comm] = comm_layout(defs.definitions, comm);
@@ -266,10 +308,11 @@ struct WorkerSink : CallbackGuard {
 
 WorkerSink& worker(void* ud) { return *static_cast<WorkerSink*>(ud); }
 
-// A record of a message's request (its MPI_IRECV_REQUEST, a test, ...):
-// the message's own record is what pairing reads.
+// A record the analysis needs nothing of beyond its call: a message's
+// request (its MPI_IRECV_REQUEST, a test, ...: the message's own record is
+// what pairing reads), a file handle's creation, seek or test.
 template <typename... Rest>
-OTF2_CallbackCode count_request(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
+OTF2_CallbackCode count_mpi_record(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
                                 Rest...) {
     ++worker(ud).mpi_records;
     return OTF2_CALLBACK_SUCCESS;
@@ -284,14 +327,9 @@ OTF2_CallbackCode count_collective(OTF2_LocationRef, OTF2_TimeStamp, std::uint64
     return OTF2_CALLBACK_SUCCESS;
 }
 
-// A record of one-sided communication or I/O: the analysis of worker
-// threads does not read them (their calls' time it does), and says so.
-template <typename... Rest>
-OTF2_CallbackCode count_unanalyzed(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
-                                   Rest...) {
-    ++worker(ud).unanalyzed_records;
-    return OTF2_CALLBACK_SUCCESS;
-}
+// A record of a one-sided epoch (a synchronization, a completion, a window
+// operation): the analysis of worker threads does not read them (their
+// calls' time it does), and says so.
 OTF2_CallbackCode count_unanalyzed_rma(void* ud, const std::function<void(EventStoreBuilder&)>&) {
     ++worker(ud).unanalyzed_records;
     return OTF2_CALLBACK_SUCCESS;
@@ -361,7 +399,7 @@ otf2::EvtCallbacks worker_callbacks() {
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
             return worker(ud).guarded([&] { worker(ud).collective(t, op, comm, root, sent, received); });
         });
-    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_mpi_record);
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
             return worker(ud).guarded([&] { worker(ud).receive_posted(request); });
@@ -370,24 +408,54 @@ otf2::EvtCallbacks worker_callbacks() {
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
             return worker(ud).guarded([&] { worker(ud).request_tested(request); });
         });
-    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_request);
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(c, &count_mpi_record);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_collective);
+    // One-sided communication and MPI-IO: the transfers and the bytes of
+    // file reads and writes, for the thread's counts; the rest of the
+    // one-sided records is counted as not analyzed.
     set_rma_callbacks<&count_unanalyzed_rma>(c);
-    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoDuplicateHandleCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoSeekCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoChangeStatusFlagsCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoDeleteFileCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoOperationTestCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoAcquireLockCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoReleaseLockCallback(c, &count_unanalyzed);
-    OTF2_EvtReaderCallbacks_SetIoTryLockCallback(c, &count_unanalyzed);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RmaWinRef,
+              std::uint32_t, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).rma_transfer(RmaTransferKind::Put, bytes, 0); });
+        });
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RmaWinRef,
+              std::uint32_t, std::uint64_t bytes, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).rma_transfer(RmaTransferKind::Get, 0, bytes); });
+        });
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RmaWinRef,
+              std::uint32_t, OTF2_RmaAtomicType, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).rma_transfer(RmaTransferKind::Atomic, sent, received); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
+              OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags, std::uint64_t, std::uint64_t matching_id) {
+            return worker(ud).guarded([&] { worker(ud).file_operation_begin(io, mode, flags, matching_id); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
+              std::uint64_t bytes, std::uint64_t matching_id) {
+            return worker(ud).guarded([&] { worker(ud).file_operation_complete(io, bytes, matching_id); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
+              std::uint64_t matching_id) {
+            return worker(ud).guarded([&] { worker(ud).file_operation_cancelled(io, matching_id); });
+        });
+    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoDuplicateHandleCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoSeekCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoChangeStatusFlagsCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoDeleteFileCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoOperationTestCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoAcquireLockCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoReleaseLockCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetIoTryLockCallback(c, &count_mpi_record);
     return cb;
 }
 
@@ -443,9 +511,10 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
     stats.other_skipped += skipped;
     if (unanalyzed > 0)
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " + std::to_string(unanalyzed) +
-                               " one-sided communication and I/O records on " + std::to_string(with_unanalyzed) +
-                               " OpenMP worker thread(s) are not analyzed (their calls' time is; their transfers, "
-                               "bytes and wait states are not)");
+                               " records of one-sided epochs and collective file operations on " +
+                               std::to_string(with_unanalyzed) +
+                               " OpenMP worker thread(s) are not analyzed for wait states (their calls' time, "
+                               "transfers and bytes are)");
     if (streams.unpaired_worker_records > 0)
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " +
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +

@@ -19,6 +19,7 @@
 #include "common/clock.hpp"
 #include "common/definitions.hpp"
 #include "trace/event.hpp"
+#include "trace/rma_records.hpp"
 
 namespace hindsight::trace {
 
@@ -144,6 +145,23 @@ struct ThreadCollectivePart {
     Ticks first_synchronized_end = 0;
 };
 
+// A one-sided transfer a worker thread issued (RMA_PUT, _GET, _ATOMIC), at
+// the call that issued it, and a file read or write it completed
+// (IO_OPERATION_COMPLETE), at the call that completed it: booked on the
+// thread by the master's rules (analyses/profile/transfer_counts.hpp).
+// Their epochs' and collective operations' wait states are not analyzed.
+struct ThreadRmaTransfer {
+    CallPathId cnode = kNoCallPath;
+    RmaTransferKind kind = RmaTransferKind::Put;
+    std::uint64_t bytes_sent = 0;      // a put's bytes, an atomic's operand
+    std::uint64_t bytes_received = 0;  // a get's bytes, an atomic's result
+};
+struct ThreadFileTransfer {
+    CallPathId cnode = kNoCallPath;
+    std::uint64_t bytes = 0;
+    bool read = false;  // else a write
+};
+
 struct ThreadStream {
     LocationId location = 0;
     std::string name;           // as the trace names the location ("OMP thread 1")
@@ -152,6 +170,9 @@ struct ThreadStream {
     // A worker's sends, receives and collective operations, in stream
     // order; empty for the master, whose MPI events are in the store.
     std::vector<ThreadTransfer> transfers;
+    // A worker's one-sided transfers and file reads and writes.
+    std::vector<ThreadRmaTransfer> rma_transfers;
+    std::vector<ThreadFileTransfer> file_transfers;
 };
 
 struct ThreadStreams {

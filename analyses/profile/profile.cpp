@@ -1,5 +1,6 @@
 #include "analyses/profile/profile.hpp"
 
+#include "analyses/message_counts.hpp"
 #include "common/file_calls.hpp"
 #include "common/rma_calls.hpp"
 #include "common/time_category.hpp"
@@ -39,20 +40,11 @@ void ProfileAnalysis::end_pass(const trace::LocalTrace& trace) {
     }
     // Bytes read and written, at the call that completed each operation.
     for (const trace::FileTransfer& transfer : trace.file_transfers)
-        cube_->add(transfer.read ? Metric::IoBytesRead : Metric::IoBytesWritten,
-                   trace.events[transfer.call_enter].cnode, static_cast<double>(transfer.bytes));
-    // One-sided transfers and their bytes, at the call that issued each (an
-    // atomic operation's operand counts as put, its result as got).
-    for (const trace::RmaTransfer& transfer : trace.rma.transfers) {
-        const CallPathId issuing = trace.events[transfer.call_enter].cnode;
-        cube_->add(transfer.kind == trace::RmaTransferKind::Put   ? Metric::CommsRmaPuts
-                   : transfer.kind == trace::RmaTransferKind::Get ? Metric::CommsRmaGets
-                                                                  : Metric::CommsRmaAtomics,
-                   issuing, 1.0);
-        if (transfer.bytes_sent > 0) cube_->add(Metric::BytesPut, issuing, static_cast<double>(transfer.bytes_sent));
-        if (transfer.bytes_received > 0)
-            cube_->add(Metric::BytesGet, issuing, static_cast<double>(transfer.bytes_received));
-    }
+        count_file_transfer(*cube_, trace.events[transfer.call_enter].cnode, transfer.read, transfer.bytes);
+    // One-sided transfers and their bytes, at the call that issued each.
+    for (const trace::RmaTransfer& transfer : trace.rma.transfers)
+        count_rma_transfer(*cube_, trace.events[transfer.call_enter].cnode, transfer.kind, transfer.bytes_sent,
+                           transfer.bytes_received);
 }
 
 }  // namespace hindsight::analyses

@@ -624,6 +624,35 @@ TEST_CASE("OpenMP: tasks a thread runs in a barrier are work, the rest of its ti
     CHECK(a.total("delay_ompbarrier") == Approx(110 * ns));
 }
 
+TEST_CASE("OpenMP: a worker's one-sided transfers and file bytes count on the worker", "[openmp]") {
+    // Rank 0's worker puts 8 bytes to rank 1 (MPI_Put) and fetches 16
+    // (MPI_Get), flushes, writes 4 bytes to a file and reads 6 in a
+    // collective read.
+    TraceBuilder t = two_ranks_in_a_region();
+    const auto win = t.window(t.world());
+    const auto file = t.file("out.dat", std::nullopt);
+    auto& worker = t.thread(0, 1);
+    worker.put(300, 310, win, 1, 8).get(320, 330, win, 1, 16).win_flush(340, 350, win, 1);
+    worker.file_io(360, 370, "MPI_File_write", file, false, false, 4);
+    worker.file_io(380, 390, "MPI_File_read_all", file, true, true, 6);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    const std::string region = "main/!$omp parallel @a.c:1/";
+    // Each at the worker's call that issued or completed it, none on the
+    // master; the flush's two completions and the collective read's are
+    // said to have no wait-state analysis.
+    CHECK(a.at("comms_rma_puts", region + "MPI_Put", 0, 1) == 1);
+    CHECK(a.at("bytes_put", region + "MPI_Put", 0, 1) == 8);
+    CHECK(a.at("comms_rma_gets", region + "MPI_Get", 0, 1) == 1);
+    CHECK(a.at("bytes_get", region + "MPI_Get", 0, 1) == 16);
+    CHECK(a.at("io_bytes_written", region + "MPI_File_write", 0, 1) == 4);
+    CHECK(a.at("io_bytes_read", region + "MPI_File_read_all", 0, 1) == 6);
+    CHECK(a.total("bytes_put") == 8);
+    CHECK(a.total("io_bytes_read") == 6);
+    CHECK(a.warnings.find("rank 0: 3 records of one-sided epochs and collective file operations on 1 OpenMP worker "
+                          "thread(s) are not analyzed for wait states") != std::string::npos);
+}
+
 TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wait as Late Senders there", "[openmp]") {
     // Two ranks of two threads, one parallel region forked at 200 and
     // joined at 600 on each. Rank 0's worker sends 64 bytes (tag 5) to rank

@@ -178,11 +178,14 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     CHECK(loaded.trace.threads.threads[0].transfers.empty());
 }
 
-TEST_CASE("Threads: a worker's one-sided and I/O records are a warning, not skipped silently", "[loader][threads]") {
-    // Rank 0's worker puts 8 bytes to rank 1 on a window of both ranks
-    // (RMA_PUT in MPI_Put at 20, its completion in the fence at 40) and
-    // writes 4 bytes to a file (IO_OPERATION_BEGIN and _COMPLETE in
-    // MPI_File_write at 50-60): 4 records on 1 worker.
+TEST_CASE("Threads: a worker's one-sided transfers and file bytes are kept, its epochs' records a warning",
+          "[loader][threads]") {
+    // Rank 0's worker puts 8 bytes to rank 1 (MPI_Put 20-30) and gets 16
+    // (MPI_Get 31-33) on a window of both ranks, flushes both (two
+    // completions in MPI_Win_flush 35-40), writes 4 bytes to a file
+    // (MPI_File_write 50-60), reads 6 in a collective read
+    // (MPI_File_read_all 61-65) and writes 5 in a non-blocking write
+    // (MPI_File_iwrite 66-67, completed in MPI_Wait 68-70).
     ScratchDir dir;
     TraceBuilder t(2);
     t.set_threads(2);
@@ -193,18 +196,44 @@ TEST_CASE("Threads: a worker's one-sided and I/O records are a warning, not skip
         t.rank(r).leave(90).team_end(90).join(90).leave(100);
         t.thread(r, 1).team_begin(10).enter(10, "!$omp parallel");
     }
-    t.thread(0, 1).put(20, 30, win, 1, 8).win_flush(35, 40, win, 1);
-    t.thread(0, 1).file_io(50, 60, "MPI_File_write", file, false, false, 4);
+    auto& worker = t.thread(0, 1);
+    worker.put(20, 30, win, 1, 8).get(31, 33, win, 1, 16).win_flush(35, 40, win, 1);
+    worker.file_io(50, 60, "MPI_File_write", file, false, false, 4);
+    worker.file_io(61, 65, "MPI_File_read_all", file, true, true, 6);
+    worker.wait(68, 70, worker.file_io_start(66, 67, "MPI_File_iwrite", file, false, false, 5));
     for (int r = 0; r < 2; ++r) t.thread(r, 1).leave(90).team_end(90);
     t.write(dir.path());
     const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
+    // Not analyzed: the flush's two completions (their epoch's waits) and
+    // the collective read's completion (its wait for the other ranks).
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
-          "rank 0: 4 one-sided communication and I/O records on 1 OpenMP worker thread(s) are not analyzed (their "
-          "calls' time is; their transfers, bytes and wait states are not)");
+          "rank 0: 3 records of one-sided epochs and collective file operations on 1 OpenMP worker thread(s) are not "
+          "analyzed for wait states (their calls' time, transfers and bytes are)");
     CHECK(loaded.stats.other_skipped == 0);
-    // Their calls are visits of the worker as any.
-    CHECK(path_of(loaded.trace, loaded.trace.threads.threads[1].events[2].cnode) == "main/!$omp parallel/MPI_Put");
+    const ThreadStream& stream = loaded.trace.threads.threads[1];
+    const auto call = [&](CallPathId c) { return path_of(loaded.trace, c).substr(std::string("main/!$omp parallel/").size()); };
+    // The transfers at the calls that issued them.
+    REQUIRE(stream.rma_transfers.size() == 2);
+    CHECK(call(stream.rma_transfers[0].cnode) == "MPI_Put");
+    CHECK(stream.rma_transfers[0].kind == RmaTransferKind::Put);
+    CHECK(stream.rma_transfers[0].bytes_sent == 8);
+    CHECK(stream.rma_transfers[0].bytes_received == 0);
+    CHECK(call(stream.rma_transfers[1].cnode) == "MPI_Get");
+    CHECK(stream.rma_transfers[1].kind == RmaTransferKind::Get);
+    CHECK(stream.rma_transfers[1].bytes_sent == 0);
+    CHECK(stream.rma_transfers[1].bytes_received == 16);
+    // The file bytes at the calls that completed them.
+    REQUIRE(stream.file_transfers.size() == 3);
+    CHECK(call(stream.file_transfers[0].cnode) == "MPI_File_write");
+    CHECK(stream.file_transfers[0].bytes == 4);
+    CHECK_FALSE(stream.file_transfers[0].read);
+    CHECK(call(stream.file_transfers[1].cnode) == "MPI_File_read_all");
+    CHECK(stream.file_transfers[1].bytes == 6);
+    CHECK(stream.file_transfers[1].read);
+    CHECK(call(stream.file_transfers[2].cnode) == "MPI_Wait");
+    CHECK(stream.file_transfers[2].bytes == 5);
+    CHECK_FALSE(stream.file_transfers[2].read);
 }
 
 TEST_CASE("Threads: a pure MPI trace has no thread streams", "[loader][threads]") {
