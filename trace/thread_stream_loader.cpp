@@ -364,6 +364,7 @@ otf2::EvtCallbacks worker_callbacks() {
               std::uint32_t lock, std::uint32_t order) {
             return worker(ud).guarded([&] { worker(ud).push(t, ThreadEventKind::Release, lock, order); });
         });
+    set_thread_task_callbacks<[](void* ud) { ++worker(ud).handled; }>(c);
     // MPI on a worker thread: a message's record where the master's store
     // files it (a non-blocking one's at its MPI_ISEND, or its MPI_IRECV
     // completion), with what pairing needs; a collective's end with what

@@ -29,8 +29,12 @@ public:
     MasterThreadRecords(const ClockCorrection& clock, const LocalTrace& trace, std::string file)
         : clock_(clock), trace_(trace), file_(std::move(file)) {}
     void add(std::uint64_t time, ThreadEventKind kind, std::uint32_t value = 0, std::uint32_t order = 0);
+    // Score-P's records of an explicit task (created, switched to,
+    // completed) beside its region: the region is what the analysis reads
+    // (a task runs nested in the one it suspended), so these add nothing.
+    void task_record() { ++task_records_; }
     // How many records were seen (all of them used: none counts as skipped).
-    std::uint64_t seen() const { return records_.size(); }
+    std::uint64_t seen() const { return records_.size() + task_records_; }
 
     struct Record {
         ThreadEvent event;
@@ -43,7 +47,23 @@ private:
     const LocalTrace& trace_;
     std::string file_;
     std::vector<Record> records_;
+    std::uint64_t task_records_ = 0;
 };
+
+// Score-P's THREAD_TASK_CREATE, _SWITCH and _COMPLETE, which carry the same
+// fields, as callbacks that run `Note(user_data)`.
+template <auto Note>
+OTF2_CallbackCode thread_task_record(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
+                                     OTF2_CommRef, std::uint32_t, std::uint32_t) {
+    Note(ud);
+    return OTF2_CALLBACK_SUCCESS;
+}
+template <auto Note>
+void set_thread_task_callbacks(OTF2_EvtReaderCallbacks* c) {
+    OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(c, &thread_task_record<Note>);
+    OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(c, &thread_task_record<Note>);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(c, &thread_task_record<Note>);
+}
 
 // Adds the callbacks of the master's thread records to `c`. `Access` maps
 // the callbacks' user data to the records (a captureless lambda); the user
@@ -77,6 +97,7 @@ void set_master_thread_callbacks(OTF2_EvtReaderCallbacks* c) {
               std::uint32_t lock, std::uint32_t order) {
             return Guard(ud).guarded([&] { Access(ud).add(t, ThreadEventKind::Release, lock, order); });
         });
+    set_thread_task_callbacks<[](void* ud) { Access(ud).task_record(); }>(c);
 }
 
 // The worker threads of the rank whose MPI location is `master`: the other

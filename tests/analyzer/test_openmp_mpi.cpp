@@ -578,19 +578,27 @@ TEST_CASE("OpenMP: tasks a thread runs in a barrier are work, the rest of its ti
     // implicit barrier 260-390, where it runs two tasks, 270-300 and
     // 350-370. The worker enters at 110, works 110-150, is in the explicit
     // barrier 150-260, running a task 160-200 there, works 260-340 and is in
-    // the implicit barrier 340-390.
+    // the implicit barrier 340-390. Each task's run has Score-P's switch
+    // and completion records beside its region.
     const std::string ebarrier = "!$omp barrier @a.c:5", ibarrier = "!$omp implicit barrier @a.c:9",
                       task = "!$omp task @a.c:3";
     TraceBuilder t(1);
     t.set_threads(2);
+    using Task = event::ThreadTask::Kind;
+    const auto run_task = [&](RankBuilder& thread, Ticks from, Ticks to, std::uint32_t generation) {
+        thread.task_record(from, Task::Switch, 0, generation).region(from, to, task);
+        thread.task_record(to, Task::Complete, 0, generation);
+    };
     auto& master = t.rank(0);
     master.enter(0, "main").fork(100, 2).team_begin(100).enter(100, "!$omp parallel @a.c:1");
-    master.region(100, 250, "work").region(250, 260, ebarrier);
-    master.enter(260, ibarrier).region(270, 300, task).region(350, 370, task).leave(390);
-    master.leave(400).team_end(400).join(400).leave(1000);
+    master.region(100, 250, "work").region(250, 260, ebarrier).enter(260, ibarrier);
+    run_task(master, 270, 300, 2);
+    run_task(master, 350, 370, 3);
+    master.leave(390).leave(400).team_end(400).join(400).leave(1000);
     auto& worker = t.thread(0, 1);
-    worker.team_begin(110).enter(110, "!$omp parallel @a.c:1").region(110, 150, "work");
-    worker.enter(150, ebarrier).region(160, 200, task).leave(260);
+    worker.team_begin(110).enter(110, "!$omp parallel @a.c:1").region(110, 150, "work").enter(150, ebarrier);
+    run_task(worker, 160, 200, 1);
+    worker.leave(260);
     worker.region(260, 340, "work").region(340, 390, ibarrier).leave(395).team_end(395);
     const Analysis a = analyse(t);
     CHECK(a.warnings == "none");

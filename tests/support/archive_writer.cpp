@@ -585,6 +585,16 @@ struct EventWriter {
     OTF2_ErrorCode operator()(const event::ThreadReleaseLock& e) const {
         return OTF2_EvtWriter_ThreadReleaseLock(w, nullptr, t, OTF2_PARADIGM_OPENMP, e.lock, e.order);
     }
+    OTF2_ErrorCode operator()(const event::ThreadTask& e) const {
+        switch (e.kind) {
+        case event::ThreadTask::Kind::Create:
+            return OTF2_EvtWriter_ThreadTaskCreate(w, nullptr, t, team, e.creating_thread, e.generation);
+        case event::ThreadTask::Kind::Switch:
+            return OTF2_EvtWriter_ThreadTaskSwitch(w, nullptr, t, team, e.creating_thread, e.generation);
+        case event::ThreadTask::Kind::Complete: break;
+        }
+        return OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, t, team, e.creating_thread, e.generation);
+    }
 };
 
 void write_events(const ArchiveWriter& a, const TraceBuilder& trace, const Layout& layout) {

@@ -156,6 +156,15 @@ struct ThreadReleaseLock {
     std::uint32_t lock = 0;
     std::uint32_t order = 0;
 };
+// Score-P's records of an explicit task (in the rank's team), beside its
+// region: created, switched to, completed; the task is named by the
+// thread that created it and its creation number there.
+struct ThreadTask {
+    enum class Kind : std::uint8_t { Create, Switch, Complete };
+    Kind kind = Kind::Create;
+    std::uint32_t creating_thread = 0;
+    std::uint32_t generation = 0;
+};
 
 }  // namespace event
 
@@ -169,7 +178,7 @@ using EventPayload =
                  event::RmaCollectiveBegin, event::RmaCollectiveEnd, event::RmaWinCreate, event::RmaWinDestroy,
                  event::RmaGroupSync, event::RmaLock, event::RmaTransfer, event::RmaOpComplete,
                  event::ThreadFork, event::ThreadJoin, event::ThreadTeamBegin, event::ThreadTeamEnd,
-                 event::ThreadAcquireLock, event::ThreadReleaseLock>;
+                 event::ThreadAcquireLock, event::ThreadReleaseLock, event::ThreadTask>;
 
 struct RecordedEvent {
     Ticks time = 0;

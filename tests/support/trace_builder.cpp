@@ -170,6 +170,11 @@ RankBuilder& RankBuilder::leave(Ticks t) {
 RankBuilder& RankBuilder::fork(Ticks t, std::uint32_t threads) { return push({t, event::ThreadFork{threads}}); }
 RankBuilder& RankBuilder::join(Ticks t) { return push({t, event::ThreadJoin{}}); }
 RankBuilder& RankBuilder::team_begin(Ticks t) { return push({t, event::ThreadTeamBegin{}}); }
+
+RankBuilder& RankBuilder::task_record(Ticks t, event::ThreadTask::Kind kind, std::uint32_t creating_thread,
+                                      std::uint32_t generation) {
+    return push({t, event::ThreadTask{kind, creating_thread, generation}});
+}
 RankBuilder& RankBuilder::team_end(Ticks t) { return push({t, event::ThreadTeamEnd{}}); }
 
 RankBuilder& RankBuilder::acquire_lock(Ticks t, std::uint32_t lock, std::uint32_t order) {

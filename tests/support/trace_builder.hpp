@@ -342,6 +342,10 @@ public:
     // Inside an open region (the critical construct, omp_set_lock, ...).
     RankBuilder& acquire_lock(Ticks t, std::uint32_t lock, std::uint32_t order);
     RankBuilder& release_lock(Ticks t, std::uint32_t lock, std::uint32_t order);
+    // THREAD_TASK_CREATE, _SWITCH or _COMPLETE of the task `generation`
+    // of thread `creating_thread`.
+    RankBuilder& task_record(Ticks t, event::ThreadTask::Kind kind, std::uint32_t creating_thread,
+                             std::uint32_t generation);
 
     // What has been recorded, for the writer.
     const std::vector<RecordedEvent>& events() const { return events_; }
