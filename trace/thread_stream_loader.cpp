@@ -313,7 +313,7 @@ WorkerSink& worker(void* ud) { return *static_cast<WorkerSink*>(ud); }
 // what pairing reads), a file handle's creation, seek or test.
 template <typename... Rest>
 OTF2_CallbackCode count_mpi_record(OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*,
-                                Rest...) {
+                                   Rest...) {
     ++worker(ud).mpi_records;
     return OTF2_CALLBACK_SUCCESS;
 }
