@@ -187,14 +187,27 @@ void Recorder::leave(ThreadRecord& thread, std::uint64_t time) {
     write(thread, [&](OTF2_EvtWriter* w) { return OTF2_EvtWriter_Leave(w, nullptr, time, region); });
 }
 
+namespace {
+
+std::vector<ThreadRecord::RunningTask>::iterator running(ThreadRecord& thread, const void* task) {
+    return std::ranges::find_if(thread.tasks, [&](const ThreadRecord::RunningTask& t) { return t.task == task; });
+}
+
+// Leaves the regions of the tasks from `first` on, and what they left open.
+void leave_tasks(Recorder& recorder, ThreadRecord& thread, std::vector<ThreadRecord::RunningTask>::iterator first,
+                 std::uint64_t time) {
+    while (thread.open.size() > first->open_below) recorder.leave(thread, time);
+    thread.tasks.erase(first, thread.tasks.end());
+}
+
+}  // namespace
+
 void Recorder::run_task(ThreadRecord& thread, const void* task, Construct construct, const void* codeptr,
                         std::uint64_t time) {
-    const auto running =
-        std::ranges::find_if(thread.tasks, [&](const ThreadRecord::RunningTask& t) { return t.task == task; });
-    if (running != thread.tasks.end()) {
+    if (const auto it = running(thread, task); it != thread.tasks.end()) {
         // It resumes; tasks still above it ended without a word from the
         // runtime.
-        if (std::next(running) != thread.tasks.end()) stop_task(thread, std::next(running)->task, time);
+        if (std::next(it) != thread.tasks.end()) leave_tasks(*this, thread, std::next(it), time);
         return;
     }
     thread.tasks.push_back({task, thread.open.size()});
@@ -202,10 +215,7 @@ void Recorder::run_task(ThreadRecord& thread, const void* task, Construct constr
 }
 
 void Recorder::stop_task(ThreadRecord& thread, const void* task, std::uint64_t time) {
-    const auto it = std::ranges::find_if(thread.tasks, [&](const ThreadRecord::RunningTask& t) { return t.task == task; });
-    if (it == thread.tasks.end()) return;
-    while (thread.open.size() > it->open_below) leave(thread, time);
-    thread.tasks.erase(it, thread.tasks.end());
+    if (const auto it = running(thread, task); it != thread.tasks.end()) leave_tasks(*this, thread, it, time);
 }
 
 void Recorder::leave_all(ThreadRecord& thread, std::uint64_t time) {

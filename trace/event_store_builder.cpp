@@ -458,11 +458,8 @@ void EventStoreBuilder::io_operation_complete(std::uint64_t time, OTF2_IoHandleR
                         where(t));
         return;
     }
-    const bool reads = operation.mode == OTF2_IO_OPERATION_MODE_READ;
-    // A writer that cannot tell the bytes done (no status) leaves them
-    // undefined: the operation moved an unknown amount.
-    if ((reads || operation.mode == OTF2_IO_OPERATION_MODE_WRITE) && bytes != OTF2_UNDEFINED_UINT64)
-        trace_.file_transfers.push_back({bytes, open_call(), reads});
+    if (moved_file_bytes(operation.mode, bytes))
+        trace_.file_transfers.push_back({bytes, open_call(), operation.mode == OTF2_IO_OPERATION_MODE_READ});
     if ((operation.flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) == 0) return;
     const std::optional<CommId> comm = io_handle_comm(handle);
     if (!comm) [[unlikely]] {

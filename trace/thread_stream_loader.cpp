@@ -269,20 +269,23 @@ struct WorkerSink : CallbackGuard {
         open_file_operations[{handle, matching_id}] = {mode, (flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) != 0};
     }
     // A file operation's completion: its bytes at the call that completed
-    // it, as the master's (a writer that could not tell them leaves them
-    // undefined).
+    // it, as the master's. One never begun, or outside any call, is not
+    // analyzed.
     void file_operation_complete(OTF2_IoHandleRef handle, std::uint64_t bytes, std::uint64_t matching_id) {
         const auto open = open_file_operations.find({handle, matching_id});
-        if (open == open_file_operations.end() || current() == kNoCallPath) {
+        if (open == open_file_operations.end()) {
             ++unanalyzed_records;
             return;
         }
         const OpenFileOperation operation = open->second;
         open_file_operations.erase(open);
+        if (current() == kNoCallPath) {
+            ++unanalyzed_records;
+            return;
+        }
         (operation.collective ? unanalyzed_records : mpi_records) += 1;
-        const bool reads = operation.mode == OTF2_IO_OPERATION_MODE_READ;
-        if ((reads || operation.mode == OTF2_IO_OPERATION_MODE_WRITE) && bytes != OTF2_UNDEFINED_UINT64)
-            stream.file_transfers.push_back({current(), bytes, reads});
+        if (moved_file_bytes(operation.mode, bytes))
+            stream.file_transfers.push_back({current(), bytes, operation.mode == OTF2_IO_OPERATION_MODE_READ});
     }
     void file_operation_cancelled(OTF2_IoHandleRef handle, std::uint64_t matching_id) {
         ++mpi_records;

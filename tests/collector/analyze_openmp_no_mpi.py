@@ -111,7 +111,10 @@ def main():
         if said != "none":
             fail(f"the summary warns: {lines[warnings[0]].strip()!r}")
         found = values(args, report)
-        check_imbalance(found) if args.scenario == "imbalance" else check_tasks(found)
+        if args.scenario == "imbalance":
+            check_imbalance(found)
+        else:
+            check_tasks(found)
 
 
 if __name__ == "__main__":
