@@ -31,6 +31,7 @@ ConstructInfo info(Construct c) {
     case Construct::Task: return {"!$omp task", OTF2_REGION_ROLE_TASK};
     case Construct::UntiedTask: return {"!$omp untied task", OTF2_REGION_ROLE_TASK_UNTIED};
     case Construct::Loop: return {"!$omp for", OTF2_REGION_ROLE_LOOP};
+    case Construct::Taskloop: return {"!$omp taskloop", OTF2_REGION_ROLE_LOOP};
     case Construct::Sections: return {"!$omp sections", OTF2_REGION_ROLE_SECTIONS};
     case Construct::Single: return {"!$omp single", OTF2_REGION_ROLE_SINGLE};
     case Construct::Workshare: return {"!$omp workshare", OTF2_REGION_ROLE_WORKSHARE};
@@ -149,6 +150,13 @@ OTF2_RegionRef Recorder::region(ThreadRecord& thread, Construct construct, const
     return id;
 }
 
+const void* Recorder::taskloop_site(const void* codeptr) {
+    if (!codeptr || !call_site_.in_runtime(codeptr)) return codeptr;
+    taskloop_address_.store(codeptr, std::memory_order_relaxed);
+    const void* caller = call_site_.program_caller();
+    return caller ? caller : codeptr;
+}
+
 std::pair<std::uint32_t, std::atomic<std::uint32_t>*> Recorder::lock(ThreadRecord& thread, std::uint64_t wait_id) {
     if (wait_id == thread.last_wait_id && thread.last_lock.second) return thread.last_lock;
     thread.last_wait_id = wait_id;
@@ -221,6 +229,7 @@ void Recorder::stop_task(ThreadRecord& thread, const void* task, std::uint64_t t
 void Recorder::leave_all(ThreadRecord& thread, std::uint64_t time) {
     while (!thread.open.empty()) leave(thread, time);
     thread.tasks.clear();
+    thread.taskloops.clear();
 }
 
 void Recorder::close_workers(std::uint64_t time) {

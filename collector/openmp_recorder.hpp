@@ -25,6 +25,7 @@
 #include <otf2/otf2.h>
 
 #include "collector/region_registry.hpp"
+#include "collector/runtime_call_site.hpp"
 
 namespace hindsight::collect {
 
@@ -50,6 +51,7 @@ enum class Construct : std::uint8_t {
     Task,        // an explicit task's run
     UntiedTask,  // an untied task's run up to where it was suspended
     Loop,
+    Taskloop,
     Sections,
     Single,
     Workshare,
@@ -90,6 +92,9 @@ struct ThreadRecord {
         std::size_t open_below;  // open.size() before its region was entered
     };
     std::vector<RunningTask> tasks;
+    // The addresses that name the taskloops this thread is creating the
+    // tasks of, innermost last (Recorder::taskloop_site).
+    std::vector<const void*> taskloops;
     struct HeldLock {
         std::uint64_t wait_id;
         std::uint32_t lock;
@@ -150,6 +155,18 @@ public:
     // The registered record of the calling thread, or nullptr.
     static ThreadRecord* known_thread() { return current_; }
 
+    // The OpenMP runtime the program runs on: `runtime_address` is any
+    // address in its code; before the first callback.
+    void found_runtime(const void* runtime_address) { call_site_ = RuntimeCallSite(runtime_address); }
+    // The address that names a taskloop the runtime reported at `codeptr`:
+    // that address, or where the program called the runtime when the
+    // runtime reported an address of its own (libomp 14), which it then
+    // reports for the taskloop's tasks too (is_taskloop_address).
+    const void* taskloop_site(const void* codeptr);
+    bool is_taskloop_address(const void* codeptr) const {
+        return codeptr && codeptr == taskloop_address_.load(std::memory_order_relaxed);
+    }
+
     // The region of `construct` at `codeptr` (cached per thread).
     OTF2_RegionRef region(ThreadRecord& thread, Construct construct, const void* codeptr);
     // The lock id of OpenMP lock or critical section `wait_id` and its
@@ -164,7 +181,7 @@ public:
     void write(ThreadRecord& thread, Write&& write);
     void enter(ThreadRecord& thread, OTF2_RegionRef region, std::uint64_t time);
     void leave(ThreadRecord& thread, std::uint64_t time);  // the innermost open region
-    void leave_all(ThreadRecord& thread, std::uint64_t time);  // every open region and task
+    void leave_all(ThreadRecord& thread, std::uint64_t time);  // every open region, task and taskloop
     // An explicit task begins or resumes running on `thread`: a task
     // already innermost resumes (the one it ran meanwhile ended), any other
     // enters the region of `construct` (Construct::Task or UntiedTask) at
@@ -198,6 +215,9 @@ private:
     std::atomic<std::uint32_t> thread_count_{0};
     std::atomic<std::uint64_t> threads_left_out_{0};
     std::atomic<std::uint64_t> nested_left_out_{0};
+    RuntimeCallSite call_site_;
+    // The runtime's own address it reports for taskloops, once one was met.
+    std::atomic<const void*> taskloop_address_{nullptr};
     std::unordered_map<std::uint64_t, OTF2_RegionRef> region_ids_;
     std::vector<RegionDef> region_defs_;
     std::unordered_map<std::uint64_t, std::uint32_t> lock_ids_;

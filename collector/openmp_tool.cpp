@@ -160,8 +160,8 @@ void on_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, omp
     Construct construct{};
     switch (kind) {
     case ompt_work_loop:
-    case ompt_work_taskloop:
     case ompt_work_distribute: construct = Construct::Loop; break;
+    case ompt_work_taskloop: construct = Construct::Taskloop; break;
     case ompt_work_sections: construct = Construct::Sections; break;
     case ompt_work_single_executor:
     case ompt_work_single_other: construct = Construct::Single; break;
@@ -172,6 +172,14 @@ void on_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, omp
     ThreadRecord* thread = callback.in_region();
     if (!thread) return;
     const std::uint64_t now = timestamp();
+    if (construct == Construct::Taskloop) {
+        if (endpoint == ompt_scope_begin) {
+            codeptr = recorder().taskloop_site(codeptr);
+            thread->taskloops.push_back(codeptr);
+        } else if (!thread->taskloops.empty()) {
+            thread->taskloops.pop_back();
+        }
+    }
     if (endpoint == ompt_scope_begin) recorder().enter(*thread, recorder().region(*thread, construct, codeptr), now);
     else recorder().leave(*thread, now);
 }
@@ -193,12 +201,25 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const
 // recorded: created outside a recorded parallel region, or not explicit.
 constexpr std::uintptr_t kUntied = std::uintptr_t{1} << 63;
 
+// The address that names a task a taskloop creates, where the runtime
+// reported its own (Recorder::taskloop_site): the taskloop's, which the
+// creating thread knows, or, for a task that a task of the taskloop
+// creates (libomp splits a large taskloop so), the creating task's.
+const void* taskloop_task_site(const ThreadRecord& thread, const void* codeptr) {
+    if (!thread.taskloops.empty()) return thread.taskloops.back();
+    if (thread.tasks.empty()) return codeptr;
+    const auto creator = static_cast<const ompt_data_t*>(thread.tasks.back().task)->value & ~kUntied;
+    return creator != 0 ? reinterpret_cast<const void*>(creator) : codeptr;
+}
+
 void on_task_create(ompt_data_t*, const ompt_frame_t*, ompt_data_t* task, int flags, int, const void* codeptr) {
     if (!task) return;
     task->value = 0;
     if (!(flags & ompt_task_explicit)) return;
     const Callback callback;
-    if (!callback.in_region()) return;
+    const ThreadRecord* thread = callback.in_region();
+    if (!thread) return;
+    if (recorder().is_taskloop_address(codeptr)) codeptr = taskloop_task_site(*thread, codeptr);
     // Without an address a non-zero placeholder still marks it recorded.
     const auto address = codeptr ? reinterpret_cast<std::uintptr_t>(codeptr) : std::uintptr_t{1};
     task->value = address | ((flags & ompt_task_untied) ? kUntied : 0);
@@ -347,6 +368,7 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t, const void*) {
 int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     const auto set = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
     if (!set) return 0;
+    recorder().found_runtime(reinterpret_cast<const void*>(lookup));
     const auto on = [&](ompt_callbacks_t event, auto callback) {
         set(event, reinterpret_cast<ompt_callback_t>(callback));
     };

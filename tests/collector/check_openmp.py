@@ -13,7 +13,10 @@ Scenarios (the expected values come from the programs, see their headers):
                   per rank: per thread R parallel regions, R explicit
                   barriers, 2R implicit barriers (loop and closing), R loops;
                   per rank 2R acquisitions each of the critical section and
-                  of the lock, orders 1..2R in time.
+                  of the lock, orders 1..2R in time; per rank R taskloops
+                  and 2R tasks (on any thread), all named by the program's
+                  address of the taskloop (libomp 14 reports one of its own
+                  for them).
   constructs-gcc  the same program built by GCC (libgomp), which the launcher
                   runs on LLVM's libomp; libomp reports GCC's explicit
                   barrier as one the implementation added, so the 3R barriers
@@ -173,6 +176,24 @@ def check_stream(location, stream, regions, is_master):
     if forks != joins:
         fail(f"location {location}: {forks} forks but {joins} joins")
     return entered, forks
+
+
+TASKLOOP = 2  # tasks per taskloop, as in openmp_constructs.c
+
+
+def check_taskloops(rank, entered_by_thread, regions, rounds, program):
+    """The rank's taskloops and their tasks, whichever thread ran them, are
+    named by the program's address of the taskloop construct."""
+    counts = {name: sum(entered.get(name, 0) for entered in entered_by_thread)
+              for name in ("!$omp taskloop", "!$omp task")}
+    if counts != {"!$omp taskloop": rounds, "!$omp task": TASKLOOP * rounds}:
+        fail(f"rank {rank}: {counts}, expected {rounds} taskloops of {TASKLOOP} tasks each")
+    named = {construct: {name.split(" @")[-1] for name, _, _ in regions.values() if name.split(" @")[0] == construct}
+             for construct in counts}
+    site = f"{os.path.basename(program)}+0x"
+    addresses = named["!$omp taskloop"]
+    if len(addresses) != 1 or not next(iter(addresses)).startswith(site) or named["!$omp task"] != addresses:
+        fail(f"taskloop and its tasks named {named}, expected one address in {site}...")
 
 
 def check_fork_join_bounds(master, worker):
@@ -396,9 +417,11 @@ def main():
 
         for r in range(ranks):
             master = streams.get(r, [])
+            entered_by_thread = []
             for t in range(threads):
                 location = (t << 32) | r
                 entered, forks = check_stream(location, streams.get(location, []), regions, t == 0)
+                entered_by_thread.append(entered)
                 if t == 0 and forks != regions_per_thread:
                     fail(f"rank {r}: {forks} forks, expected {regions_per_thread}")
                 if t > 0:
@@ -433,6 +456,7 @@ def main():
                             fail(f"location {location}: {entered.get(name, 0)} x {name}, "
                                  f"expected {count * regions_per_thread}")
             if args.scenario.startswith("constructs"):
+                check_taskloops(r, entered_by_thread, regions, regions_per_thread, args.program)
                 check_locks(streams, [(t << 32) | r for t in range(threads)], threads * regions_per_thread, 2)
 
         if args.scenario == "multiple":

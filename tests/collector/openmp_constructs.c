@@ -3,14 +3,15 @@
  * 2 threads; in each, every thread passes a critical section, takes and
  * gives back an OpenMP lock, waits in an explicit barrier (thread 1 comes
  * late), shares a loop (with its implicit barrier) and ends in the region's
- * closing implicit barrier. Only the master calls MPI (FUNNELED): a barrier
- * after each region. */
+ * closing implicit barrier; one of the threads runs a taskloop of TASKLOOP
+ * tasks on the way (single nowait). Only the master calls MPI (FUNNELED): a
+ * barrier after each region. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
 #include <time.h>
 
-enum { REGIONS = 3 };
+enum { REGIONS = 3, TASKLOOP = 2 };
 
 static void pause_for(double seconds)
 {
@@ -29,6 +30,7 @@ int main(int argc, char **argv)
      * different locks, so one counter under both would be a data race. */
     long in_critical = 0;
     long under_lock = 0;
+    int task_ran[REGIONS][TASKLOOP] = {{0}};
     for (int r = 0; r < REGIONS; ++r) {
 #pragma omp parallel num_threads(2)
         {
@@ -42,14 +44,20 @@ int main(int argc, char **argv)
 #pragma omp barrier
 #pragma omp for
             for (int i = 0; i < 8; ++i) counts[me] += i;
+#pragma omp single nowait
+#pragma omp taskloop grainsize(1)
+            for (int i = 0; i < TASKLOOP; ++i) task_ran[r][i] = 1;
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
     omp_destroy_lock(&lock);
-    const int right = in_critical == 2 * REGIONS && under_lock == 2 * REGIONS;
+    int tasks = 0;
+    for (int r = 0; r < REGIONS; ++r)
+        for (int i = 0; i < TASKLOOP; ++i) tasks += task_ran[r][i];
+    const int right = in_critical == 2 * REGIONS && under_lock == 2 * REGIONS && tasks == REGIONS * TASKLOOP;
     if (!right)
-        fprintf(stderr, "openmp_constructs: %ld updates in the critical section and %ld under the lock instead of %d each\n",
-                in_critical, under_lock, 2 * REGIONS);
+        fprintf(stderr, "openmp_constructs: %ld updates in the critical section and %ld under the lock instead of %d each, %d of %d tasks\n",
+                in_critical, under_lock, 2 * REGIONS, tasks, REGIONS * TASKLOOP);
     MPI_Finalize();
     return right ? 0 : 1;
 }
