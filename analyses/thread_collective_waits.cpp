@@ -25,9 +25,15 @@ std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace&
         const Ticks wait_start = std::max(part.arrival, part.call_enter);
         switch (shape) {
         case CollectiveShape::Barrier:
+        case CollectiveShape::FileIo:
+        case CollectiveShape::RmaCreate:
+        case CollectiveShape::RmaFree:
+        case CollectiveShape::RmaFence:
         case CollectiveShape::NToN: {
+            // A barrier, a file's or a window's operation synchronize all
+            // that met there; an n-to-n operation only where data moved.
             const bool all_met = part.first_end > part.last_arrival;
-            const bool synchronizes = shape == CollectiveShape::Barrier || part.sent > 0 || part.received > 0;
+            const bool synchronizes = shape != CollectiveShape::NToN || part.sent > 0 || part.received > 0;
             if (all_met && synchronizes) {
                 w = waited_for(part, shape, part.last_arrival, part.first_end);
             } else if (shape == CollectiveShape::NToN && part.last_sender >= 0) {

@@ -5,10 +5,14 @@
 // earliest end of all members, the root's arrival and the latest arrivals
 // of the members that sent data. As in the replay's analysis
 // (wait_states/collective_wait_states.hpp):
-//  - where every member was inside a barrier or an n-to-n operation that
+//  - where every member was inside a barrier, a collective file operation,
+//    a window's creation, fence or release, or an n-to-n operation that
 //    moved data at one moment (the earliest end after the latest arrival),
-//    each waited until the last one arrived (Wait at Barrier, Wait at
-//    N x N) and took the rest of its call to complete;
+//    each waited until the last one arrived (Wait at Barrier, at collective
+//    I/O, at Create, at Fence, at Free, at N x N) and took the rest of its
+//    call to complete; a file operation arrived where it began
+//    (in a split or non-blocking one's begin call), and waited from then
+//    or from the entry of the call that completed it, whichever is later;
 //  - a member receiving from a root that sent and came later waited for it
 //    (Late Broadcast), a root receiving for the last member that sent
 //    (Early Reduce), a member of a scan for the last lower member that sent

@@ -75,8 +75,9 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
     // The worker's own MPI operations count on the worker, as the master's
     // count in the forward pass (message_counts.hpp).
     for (const trace::ThreadTransfer& t : trace.threads.threads[thread].transfers) {
-        if (t.kind == trace::ThreadTransfer::Kind::Collective)
-            count_collective(cube, t.cnode, t.sent, t.received);
+        if (t.kind == trace::ThreadTransfer::Kind::Collective) {
+            if (trace::is_program_collective(t.op)) count_collective(cube, t.cnode, t.sent, t.received);
+        }
         else if (t.kind == trace::ThreadTransfer::Kind::Send)
             count_message(cube, t.cnode, t.sent, true);
         else

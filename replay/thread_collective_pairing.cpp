@@ -98,7 +98,8 @@ trace::ThreadCollectivePart part_of(const trace::LocalTrace& trace, const Operat
         part.comm = x.comm;
         part.op = x.op;
         part.root = x.root;
-        part.call_enter = part.arrival = x.call_enter;
+        part.call_enter = x.call_enter;
+        part.arrival = x.begin != trace::Collective::kNoBegin ? x.begin : x.call_enter;
         part.end = x.call_leave;
         part.sent = x.sent;
         part.received = x.received;

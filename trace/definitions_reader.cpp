@@ -272,6 +272,28 @@ const std::string& TraceDefinitions::string(std::uint64_t trace_id) const {
     return index ? strings[*index] : empty;
 }
 
+namespace {
+
+// The communicator `by_ref` names for `ref`, as a CommId.
+std::optional<CommId> comm_of(const std::unordered_map<std::uint64_t, std::uint64_t>& by_ref, std::uint64_t ref,
+                              const IdMap& comm_ids) {
+    const auto defined = by_ref.find(ref);
+    if (defined == by_ref.end() || defined->second == OTF2_UNDEFINED_COMM) return std::nullopt;
+    const std::optional<std::uint32_t> comm = comm_ids.find(defined->second);
+    if (!comm) return std::nullopt;
+    return static_cast<CommId>(*comm);
+}
+
+}  // namespace
+
+std::optional<CommId> TraceDefinitions::io_handle_comm(std::uint64_t handle) const {
+    return comm_of(io_handle_comms, handle, comm_ids);
+}
+
+std::optional<CommId> TraceDefinitions::rma_win_comm(std::uint64_t win) const {
+    return comm_of(rma_win_comms, win, comm_ids);
+}
+
 CommId TraceDefinitions::world_comm() const {
     const auto& comms = definitions.communicators;
     for (CommId c = 0; c < comms.size(); ++c)

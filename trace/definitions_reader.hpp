@@ -38,6 +38,11 @@ struct TraceDefinitions {
     std::unordered_map<std::uint64_t, std::uint64_t> rma_win_comms;
 
     const std::string& string(std::uint64_t trace_id) const;
+    // The communicator I/O handle `handle` was opened on (io_handle_comms),
+    // or RMA window `win` created on (rma_win_comms); none where the trace
+    // names none.
+    std::optional<CommId> io_handle_comm(std::uint64_t handle) const;
+    std::optional<CommId> rma_win_comm(std::uint64_t win) const;
     // Index of MPI_COMM_WORLD: the communicator of that name, or else the
     // first MPI communicator whose group holds every rank in order.
     CommId world_comm() const;

@@ -120,6 +120,15 @@ constexpr bool is_rma_window_operation(CollectiveOp op) {
     return op == CollectiveOp::RmaWinCreate || op == CollectiveOp::RmaWinFree || op == CollectiveOp::RmaFence;
 }
 
+// A collective communication of the program, which the message statistics
+// count: not the implicit synchronizations of MPI_Init and MPI_Finalize,
+// nor a collective file operation (it moves data to the file, which the
+// file metrics count), nor a window's operation.
+constexpr bool is_program_collective(CollectiveOp op) {
+    return op != CollectiveOp::Init && op != CollectiveOp::Finalize && op != CollectiveOp::FileIo &&
+           !is_rma_window_operation(op);
+}
+
 struct Collective {
     CommId comm = kNoId;
     std::int32_t root = -1;            // root's rank in `comm`; -1 when the operation has none

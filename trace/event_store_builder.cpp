@@ -422,11 +422,9 @@ void EventStoreBuilder::nonblocking_collective_complete(std::uint64_t time, OTF2
 }
 
 std::optional<CommId> EventStoreBuilder::io_handle_comm(OTF2_IoHandleRef handle) const {
-    const auto defined = defs_.io_handle_comms.find(handle);
-    if (defined == defs_.io_handle_comms.end() || defined->second == OTF2_UNDEFINED_COMM) return std::nullopt;
-    const auto comm = defs_.comm_ids.find(defined->second);
+    const std::optional<CommId> comm = defs_.io_handle_comm(handle);
     if (!comm || !member_of_[*comm]) return std::nullopt;
-    return *comm;
+    return comm;
 }
 
 void EventStoreBuilder::io_operation_begin(std::uint64_t time, OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,

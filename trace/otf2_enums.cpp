@@ -52,6 +52,17 @@ GroupType group_type_from_otf2(OTF2_GroupType type) {
     }
 }
 
+std::optional<CollectiveOp> rma_window_operation(OTF2_CollectiveOp op) {
+    switch (op) {
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE:
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE: return CollectiveOp::RmaWinCreate;
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE:
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE: return CollectiveOp::RmaWinFree;
+    case OTF2_COLLECTIVE_OP_BARRIER: return CollectiveOp::RmaFence;
+    default: return std::nullopt;
+    }
+}
+
 CollectiveOp collective_op_from_otf2(OTF2_CollectiveOp op) {
     switch (op) {
     case OTF2_COLLECTIVE_OP_BARRIER: return CollectiveOp::Barrier;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include <otf2/otf2.h>
 
@@ -14,6 +15,9 @@ Paradigm paradigm_from_otf2(OTF2_Paradigm paradigm);
 RegionRole role_from_otf2(OTF2_RegionRole role);
 GroupType group_type_from_otf2(OTF2_GroupType type);
 CollectiveOp collective_op_from_otf2(OTF2_CollectiveOp op);
+// The collective window operation an RMA_COLLECTIVE_END of `op` ends;
+// nullopt for one no MPI window call records.
+std::optional<CollectiveOp> rma_window_operation(OTF2_CollectiveOp op);
 
 // Whether a completed file operation of `mode` moved the `bytes` its
 // IO_OPERATION_COMPLETE reports: reads and writes do, where the writer

@@ -5,31 +5,13 @@
 #include <string>
 #include <utility>
 
+#include "trace/otf2_enums.hpp"
+
 namespace hindsight::trace {
 
-namespace {
-
-// The collective window operations by OTF2's operation; nullopt for one
-// no MPI window call records.
-std::optional<CollectiveOp> window_operation(OTF2_CollectiveOp op) {
-    switch (op) {
-    case OTF2_COLLECTIVE_OP_CREATE_HANDLE:
-    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE: return CollectiveOp::RmaWinCreate;
-    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE:
-    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE: return CollectiveOp::RmaWinFree;
-    case OTF2_COLLECTIVE_OP_BARRIER: return CollectiveOp::RmaFence;
-    default: return std::nullopt;
-    }
-}
-
-}  // namespace
-
 std::optional<CommId> EventStoreBuilder::rma_window_comm(OTF2_RmaWinRef win, Ticks time) {
-    const auto defined = defs_.rma_win_comms.find(win);
-    if (defined != defs_.rma_win_comms.end()) {
-        const auto comm = defs_.comm_ids.find(defined->second);
-        if (comm && member_of_[*comm]) return *comm;
-    }
+    const std::optional<CommId> comm = defs_.rma_win_comm(win);
+    if (comm && member_of_[*comm]) return comm;
     rma_.windowless.add("window " + std::to_string(win) + " " + where(time));
     return std::nullopt;
 }
@@ -51,7 +33,7 @@ void EventStoreBuilder::rma_collective_end(std::uint64_t time, OTF2_CollectiveOp
         rma_.outside.add("RMA_COLLECTIVE_END " + where(t));
         return;
     }
-    const std::optional<CollectiveOp> operation = window_operation(op);
+    const std::optional<CollectiveOp> operation = rma_window_operation(op);
     const std::optional<CommId> comm = rma_window_comm(win, t);
     if (!operation || !comm) return;
     Collective c{*comm, -1, 0, 0, open_call(), *operation};

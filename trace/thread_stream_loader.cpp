@@ -87,18 +87,24 @@ struct WorkerSink : CallbackGuard {
     std::size_t teams = 0;
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;       // all of them
-    std::uint64_t unpaired_records = 0;  // those of collective operations
-    // Records of one-sided epochs (synchronizations, completions, window
-    // operations) and collective file operations: no wait-state analysis.
+    std::uint64_t unpaired_records = 0;  // those of collective operations (file operations' too)
+    // Records of one-sided epochs (synchronizations, completions) and
+    // collective operations of a window or file without a communicator of
+    // this rank: no wait-state analysis.
     std::uint64_t unanalyzed_records = 0;
     // The file operations begun and not yet completed, by handle and
     // matching id: whether each reads (else writes; other modes move no
-    // bytes) and is collective.
+    // bytes), is collective, and when it began.
     struct OpenFileOperation {
         OTF2_IoOperationMode mode = OTF2_IO_OPERATION_MODE_READ;
         bool collective = false;
+        Ticks begin = 0;
     };
     std::map<std::pair<OTF2_IoHandleRef, std::uint64_t>, OpenFileOperation> open_file_operations;
+    // The window operation begun (RMA_COLLECTIVE_BEGIN) and the call it
+    // began in (its Enter in the stream), until its end.
+    Ticks window_operation_begin = Collective::kNoBegin;
+    std::optional<std::uint32_t> window_operation_call;
     std::vector<std::optional<CommLayout>> layouts;  // by communicator, as needed
     // The entries of the calls that posted the open non-blocking receives,
     // by request id (MPI_IRECV_REQUEST), until MPI_IRECV completes them.
@@ -181,10 +187,13 @@ struct WorkerSink : CallbackGuard {
         if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI record outside any region");
         const auto comm = defs.comm_ids.find(comm_ref);
         if (!comm) throw Error(file, stream.name + " has an MPI record on an undefined communicator");
+        return transfer_of_call(kind, *comm);
+    }
+    ThreadTransfer& transfer_of_call(ThreadTransfer::Kind kind, CommId comm) {
         ThreadTransfer& t = stream.transfers.emplace_back();
         t.cnode = current();
         t.kind = kind;
-        t.comm = *comm;
+        t.comm = comm;
         t.call_enter = t.call_leave = entered.back();
         return t;
     }
@@ -263,15 +272,19 @@ struct WorkerSink : CallbackGuard {
         if (current() == kNoCallPath) throw Error(file, stream.name + " has an MPI record outside any region");
         stream.rma_transfers.push_back({current(), kind, sent, received});
     }
-    void file_operation_begin(OTF2_IoHandleRef handle, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
-                              std::uint64_t matching_id) {
+    void file_operation_begin(std::uint64_t time, OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,
+                              OTF2_IoOperationFlag flags, std::uint64_t matching_id) {
         ++mpi_records;
-        open_file_operations[{handle, matching_id}] = {mode, (flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) != 0};
+        open_file_operations[{handle, matching_id}] = {mode, (flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) != 0,
+                                                       corrected(time)};
     }
     // A file operation's completion: its bytes at the call that completed
-    // it, as the master's. One never begun, or outside any call, is not
-    // analyzed.
-    void file_operation_complete(OTF2_IoHandleRef handle, std::uint64_t bytes, std::uint64_t matching_id) {
+    // it, as the master's; a collective one is also a collective operation
+    // of the handle's communicator, as in the master's store. One never
+    // begun, or outside any call, is not analyzed.
+    void file_operation_complete(std::uint64_t time, OTF2_IoHandleRef handle, std::uint64_t bytes,
+                                 std::uint64_t matching_id) {
+        const Ticks at = corrected(time);
         const auto open = open_file_operations.find({handle, matching_id});
         if (open == open_file_operations.end()) {
             ++unanalyzed_records;
@@ -283,13 +296,59 @@ struct WorkerSink : CallbackGuard {
             ++unanalyzed_records;
             return;
         }
-        (operation.collective ? unanalyzed_records : mpi_records) += 1;
         if (moved_file_bytes(operation.mode, bytes))
             stream.file_transfers.push_back({current(), bytes, operation.mode == OTF2_IO_OPERATION_MODE_READ});
+        if (!operation.collective) {
+            ++mpi_records;
+            return;
+        }
+        const std::optional<CommId> comm = defs.io_handle_comm(handle);
+        if (!comm || !is_member(*comm)) {
+            ++unanalyzed_records;
+            return;
+        }
+        ++mpi_records;
+        ++unpaired_records;
+        ThreadTransfer& t = transfer_of_call(ThreadTransfer::Kind::Collective, *comm);
+        t.time = at;
+        t.op = CollectiveOp::FileIo;
+        t.begin = operation.begin;
+    }
+    void window_operation_started(std::uint64_t time) {
+        ++mpi_records;
+        ++unpaired_records;
+        window_operation_begin = corrected(time);
+        window_operation_call = entered_at.empty() ? std::nullopt : std::optional(entered_at.back());
+    }
+    // A window's creation, release or fence: a collective operation of the
+    // window's communicator, as in the master's store, which began at its
+    // RMA_COLLECTIVE_BEGIN in the same call (else at the call's entry).
+    void window_operation_ended(std::uint64_t time, OTF2_CollectiveOp op, OTF2_RmaWinRef win) {
+        const Ticks at = corrected(time);
+        const bool begun_here = !entered_at.empty() && window_operation_call == entered_at.back();
+        const Ticks begin = begun_here ? window_operation_begin : Collective::kNoBegin;
+        window_operation_begin = Collective::kNoBegin;
+        window_operation_call.reset();
+        const std::optional<CollectiveOp> operation = rma_window_operation(op);
+        const std::optional<CommId> comm = defs.rma_win_comm(win);
+        if (current() == kNoCallPath || !operation || !comm || !is_member(*comm)) {
+            ++unanalyzed_records;
+            return;
+        }
+        ++mpi_records;
+        ++unpaired_records;
+        ThreadTransfer& t = transfer_of_call(ThreadTransfer::Kind::Collective, *comm);
+        t.time = at;
+        t.op = *operation;
+        t.begin = begin;
     }
     void file_operation_cancelled(OTF2_IoHandleRef handle, std::uint64_t matching_id) {
         ++mpi_records;
         open_file_operations.erase({handle, matching_id});
+    }
+    bool is_member(CommId comm) {
+        const CommLayout& layout = layout_of(comm);
+        return layout.valid && (layout.self || layout.rank_of(trace.rank) >= 0);
     }
     const CommLayout& layout_of(CommId comm) {
         if (layouts.size() <= comm) layouts.resize(comm + 1);
@@ -330,9 +389,9 @@ OTF2_CallbackCode count_collective(OTF2_LocationRef, OTF2_TimeStamp, std::uint64
     return OTF2_CALLBACK_SUCCESS;
 }
 
-// A record of a one-sided epoch (a synchronization, a completion, a window
-// operation): the analysis of worker threads does not read them (their
-// calls' time it does), and says so.
+// A record of a one-sided epoch (a synchronization, a completion): the
+// analysis of worker threads does not read them (their calls' time it
+// does), and says so.
 OTF2_CallbackCode count_unanalyzed_rma(void* ud, const std::function<void(EventStoreBuilder&)>&) {
     ++worker(ud).unanalyzed_records;
     return OTF2_CALLBACK_SUCCESS;
@@ -416,9 +475,22 @@ otf2::EvtCallbacks worker_callbacks() {
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, &count_collective);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(c, &count_collective);
     // One-sided communication and MPI-IO: the transfers and the bytes of
-    // file reads and writes, for the thread's counts; the rest of the
-    // one-sided records is counted as not analyzed.
+    // file reads and writes, for the thread's counts, and the window
+    // operations, collective operations of the window's communicator; the
+    // rest of the one-sided records is counted as not analyzed.
     set_rma_callbacks<&count_unanalyzed_rma>(c);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* ud, OTF2_AttributeList*) {
+            return worker(ud).guarded([&] { worker(ud).window_operation_started(time); });
+        });
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_CollectiveOp op, OTF2_RmaSyncLevel, OTF2_RmaWinRef win, std::uint32_t, std::uint64_t,
+              std::uint64_t) {
+            return worker(ud).guarded([&] { worker(ud).window_operation_ended(time, op, win); });
+        });
+    OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(c, &count_mpi_record);
     OTF2_EvtReaderCallbacks_SetRmaPutCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_RmaWinRef,
               std::uint32_t, std::uint64_t bytes, std::uint64_t) {
@@ -435,14 +507,15 @@ otf2::EvtCallbacks worker_callbacks() {
             return worker(ud).guarded([&] { worker(ud).rma_transfer(RmaTransferKind::Atomic, sent, received); });
         });
     OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
-              OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags, std::uint64_t, std::uint64_t matching_id) {
-            return worker(ud).guarded([&] { worker(ud).file_operation_begin(io, mode, flags, matching_id); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_IoHandleRef io, OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags, std::uint64_t,
+              std::uint64_t matching_id) {
+            return worker(ud).guarded([&] { worker(ud).file_operation_begin(time, io, mode, flags, matching_id); });
         });
     OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(
-        c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
-              std::uint64_t bytes, std::uint64_t matching_id) {
-            return worker(ud).guarded([&] { worker(ud).file_operation_complete(io, bytes, matching_id); });
+        c, [](OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* ud, OTF2_AttributeList*,
+              OTF2_IoHandleRef io, std::uint64_t bytes, std::uint64_t matching_id) {
+            return worker(ud).guarded([&] { worker(ud).file_operation_complete(time, io, bytes, matching_id); });
         });
     OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, OTF2_IoHandleRef io,
@@ -515,7 +588,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
     stats.other_skipped += skipped;
     if (unanalyzed > 0)
         stats.damage.push_back("rank " + std::to_string(trace.rank) + ": " + std::to_string(unanalyzed) +
-                               " records of one-sided epochs and collective file operations on " +
+                               " records of one-sided epochs (or of collective file or window operations "
+                               "without a communicator) on " +
                                std::to_string(with_unanalyzed) +
                                " OpenMP worker thread(s) are not analyzed for wait states (their calls' time, "
                                "transfers and bytes are)");
@@ -524,8 +598,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +
                                std::to_string(with_unpaired) +
                                " OpenMP worker thread(s) are not replayed (the replay leaves their operations out on "
-                               "every member; their waits are measured apart for barriers and n-to-n operations "
-                               "only, without delay costs or critical path)");
+                               "every member; their waits are measured apart, without delay costs or critical "
+                               "path)");
     return streams;
 }
 

@@ -43,7 +43,7 @@ struct ThreadEvent {
 };
 
 // One MPI record of a worker thread that moved data: a send, a receive or
-// a collective operation. Its counts and bytes are booked on the thread, by
+// a collective operation (a collective file operation's completion too). Its counts and bytes are booked on the thread, by
 // the rules of the master's message statistics; a send or receive also says
 // what pairing (replay/thread_message_pairing.hpp) needs to find its partner
 // and the Late Sender analysis to measure its wait. A worker's collectives
@@ -76,6 +76,11 @@ struct ThreadTransfer {
     // Collectives:
     CollectiveOp op = CollectiveOp::Other;
     std::int32_t root = -1;      // the root's rank in `comm`; -1 when the operation has none
+    // A collective file operation (CollectiveOp::FileIo): when it began (its
+    // IO_OPERATION_BEGIN, in this call or, non-blocking, in the call that
+    // started it); Collective::kNoBegin for the others, which begin with
+    // their call.
+    Ticks begin = Collective::kNoBegin;
 };
 
 // A message with an OpenMP worker thread on at least one side, as pairing

@@ -37,14 +37,6 @@ private:
     std::vector<char> known_;
 };
 
-// Communication operations of the program: neither the implicit
-// synchronizations of MPI_Init and MPI_Finalize nor file operations nor the
-// collective operations of RMA windows.
-bool is_program_operation(trace::CollectiveOp op) {
-    return op != trace::CollectiveOp::Init && op != trace::CollectiveOp::Finalize &&
-           op != trace::CollectiveOp::FileIo && !trace::is_rma_window_operation(op);
-}
-
 // The MPI operations of a hybrid rank's worker threads (each call once,
 // at its first transfer), and the master's messages and collective parts
 // that pairing matched with a worker's (trace::ThreadStreams::paired and
@@ -57,7 +49,7 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
         const trace::ThreadTransfer* counted = nullptr;
         for (const trace::ThreadTransfer& x : threads[t].transfers) {
             const bool collective = x.kind == trace::ThreadTransfer::Kind::Collective;
-            if (collective && !is_program_operation(x.op)) continue;
+            if (collective && !trace::is_program_collective(x.op)) continue;
             CommOperationStats& s = entry(x.comm, x.cnode);
             if (!counted || counted->cnode != x.cnode || counted->call_enter != x.call_enter) {
                 counted = &x;
@@ -74,7 +66,7 @@ void add_thread_operations(const trace::LocalTrace& trace, FirstMembers& first, 
     const std::vector<CollectivePartWait> part_waits = thread_collective_waits(trace);
     for (std::size_t i = 0; i < part_waits.size(); ++i) {
         const trace::ThreadCollectivePart& part = trace.threads.collective_parts[i];
-        if (!is_program_operation(part.op)) continue;
+        if (!trace::is_program_collective(part.op)) continue;
         CommOperationStats& s = entry(part.comm, part.cnode);
         if (part.thread == 0) {
             s.calls += 1;
@@ -155,7 +147,7 @@ CommunicatorProfile communicator_profile(const trace::LocalTrace& trace, const t
     }
     for (std::uint32_t c = 0; c < trace.collectives.size(); ++c) {
         const trace::Collective& collective = trace.collectives[c];
-        if (!is_program_operation(collective.op) || collective.call_enter == trace::kNoEvent) continue;
+        if (!trace::is_program_collective(collective.op) || collective.call_enter == trace::kNoEvent) continue;
         // A non-blocking operation counts with the call that started it
         // (MPI_Iallreduce, ...), and so do its waiting and the time of the
         // call that completed it (once per call: MPI_Waitall may complete

@@ -47,7 +47,8 @@ void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::spa
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const trace::ThreadCollectivePart& part = trace.threads.collective_parts[i];
         LocalCube& cube = cube_of(part.thread);
-        if (part.thread == 0) count_collective(cube, part.cnode, part.sent, part.received);
+        if (part.thread == 0 && trace::is_program_collective(part.op))
+            count_collective(cube, part.cnode, part.sent, part.received);
         if (parts[i].pattern == WaitPattern::None) continue;
         const PatternInfo& pattern = pattern_info(parts[i].pattern);
         if (pattern.wait && parts[i].timing.wait > 0)

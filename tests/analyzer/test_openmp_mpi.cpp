@@ -532,7 +532,7 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     const Analysis a = analyse(t);
     CHECK(a.warnings ==
           "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed (the replay leaves their "
-          "operations out on every member; their waits are measured apart for barriers and n-to-n operations only, "
+          "operations out on every member; their waits are measured apart, "
           "without delay costs or critical path); "
           "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
           "of the OpenMP barrier analysis");
@@ -657,8 +657,89 @@ TEST_CASE("OpenMP: a worker's one-sided transfers and file bytes count on the wo
     CHECK(a.at("io_bytes_read", region + "MPI_File_read_all", 0, 1) == 6);
     CHECK(a.total("bytes_put") == 8);
     CHECK(a.total("io_bytes_read") == 6);
-    CHECK(a.warnings.find("rank 0: 3 records of one-sided epochs and collective file operations on 1 OpenMP worker "
-                          "thread(s) are not analyzed for wait states") != std::string::npos);
+    CHECK(a.warnings.find("rank 0: 3 records of one-sided epochs (or of collective file or window operations "
+                          "without a communicator) on 1 OpenMP worker thread(s) are not analyzed for wait states") !=
+          std::string::npos);
+}
+
+TEST_CASE("OpenMP: a collective file operation on a worker waits for the last member to begin it", "[openmp]") {
+    // Two ranks of two threads, a file opened on MPI_COMM_WORLD, in the
+    // region 200-600:
+    //  1. MPI_File_write_all of 8 bytes: rank 0's worker 300-340, rank 1's
+    //     master 250-345;
+    //  2. a split MPI_File_write_all of 8 bytes by rank 0's worker (begun
+    //     in 400-410, ended in 430-500), a blocking one by rank 1's worker
+    //     in 450-505.
+    // Each operation begins where its begin call is entered.
+    TraceBuilder t = two_ranks_in_a_region();
+    const auto file = t.file("out.dat", t.world());
+    auto& worker = t.thread(0, 1);
+    worker.file_io(300, 340, "MPI_File_write_all", file, false, true, 8);
+    worker.file_io_end(430, 500, "MPI_File_write_all_end",
+                       worker.file_io_start(400, 410, "MPI_File_write_all_begin", file, false, true, 8));
+    t.rank(1).file_io(250, 345, "MPI_File_write_all", file, false, true, 8);
+    t.thread(1, 1).file_io(450, 505, "MPI_File_write_all", file, false, true, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    const std::string region = "main/!$omp parallel @a.c:1/";
+    // 1: rank 1's master waited from its entry (250) to the worker's
+    // begin (300). 2: rank 0's worker, having begun at 400, waited in the
+    // end call from its entry (430) to rank 1's begin (450).
+    CHECK(a.at("mpi_io_wait_nxn", region + "MPI_File_write_all", 1, 0) == Approx(50 * ns));
+    CHECK(a.at("mpi_io_wait_nxn", region + "MPI_File_write_all", 0, 1) == 0);
+    CHECK(a.at("mpi_io_wait_nxn", region + "MPI_File_write_all_end", 0, 1) == Approx(20 * ns));
+    CHECK(a.at("mpi_io_wait_nxn", region + "MPI_File_write_all", 1, 1) == 0);
+    CHECK(a.total("mpi_io_wait_nxn") == Approx(70 * ns));
+    // The bytes at the completing calls; no collective communication.
+    CHECK(a.at("io_bytes_written", region + "MPI_File_write_all", 0, 1) == 8);
+    CHECK(a.at("io_bytes_written", region + "MPI_File_write_all_end", 0, 1) == 8);
+    CHECK(a.at("io_bytes_written", region + "MPI_File_write_all", 1, 0) == 8);
+    CHECK(a.total("syncs_coll") == 0);
+    CHECK(a.total("comms_cxch") == 0);
+    // Every collective record of the workers is measured apart; nothing is
+    // left without analysis.
+    CHECK(a.warnings.find("rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
+          std::string::npos);
+    CHECK(a.warnings.find("rank 1: 1 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
+          std::string::npos);
+    CHECK(a.warnings.find("not analyzed for wait states") == std::string::npos);
+}
+
+TEST_CASE("OpenMP: a window's creation and fence on a worker wait for the last member", "[openmp]") {
+    // Two ranks of two threads, a window on MPI_COMM_WORLD. In the region
+    // (200-600): MPI_Win_create by rank 0's worker in 250-300 and rank 1's
+    // master in 220-310; MPI_Win_fence by rank 0's worker in 400-420 and
+    // rank 1's worker in 350-430. After the region both masters free the
+    // window, rank 0 in 620-640, rank 1 in 630-640.
+    TraceBuilder t = two_ranks_in_a_region();
+    const auto win = t.window(t.world());
+    t.thread(0, 1).win_create(250, 300, win).win_fence(400, 420, win);
+    t.rank(1).win_create(220, 310, win);
+    t.thread(1, 1).win_fence(350, 430, win);
+    const Ticks free_entry[] = {620, 630};
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).win_free(free_entry[r], 640, win).finalize(700, 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
+    const Analysis a = analyse(t);
+    const std::string region = "main/!$omp parallel @a.c:1/";
+    // Rank 1's master waited for rank 0's worker to create the window from
+    // 220 to 250, rank 1's worker for the fence from 350 to 400; the
+    // masters' release after the region is the replay's: rank 0 waited
+    // from 620 to 630.
+    CHECK(a.at("mpi_rma_wait_at_create", region + "MPI_Win_create", 1, 0) == Approx(30 * ns));
+    CHECK(a.at("mpi_rma_wait_at_create", region + "MPI_Win_create", 0, 1) == 0);
+    CHECK(a.at("mpi_rma_wait_at_fence", region + "MPI_Win_fence", 1, 1) == Approx(50 * ns));
+    CHECK(a.at("mpi_rma_wait_at_fence", region + "MPI_Win_fence", 0, 1) == 0);
+    CHECK(a.at("mpi_rma_wait_at_free", "main/MPI_Win_free", 0, 0) == Approx(10 * ns));
+    CHECK(a.total("syncs_coll") == 0);
+    // The begin and end records of each window operation on a worker.
+    CHECK(a.warnings.find("rank 0: 4 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
+          std::string::npos);
+    CHECK(a.warnings.find("rank 1: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
+          std::string::npos);
+    CHECK(a.warnings.find("not analyzed for wait states") == std::string::npos);
+    CHECK(a.warnings.find("MPI_COMM_WORLD") == std::string::npos);
 }
 
 TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wait as Late Senders there", "[openmp]") {
