@@ -155,7 +155,9 @@ const std::vector<Stage>& stages() {
         // pairing handled outside the replay, on the threads' cubes
         // (wait_states/worker_mpi_wait_states.hpp).
         {{"worker mpi", {Product::ThreadMetrics}, {}, {Product::WorkerMpiMetrics}}, always,
-         [](Run& r) { book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes); }},
+         [](Run& r) {
+             r.findings.waiting_without_delay_costs = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
+         }},
         // Every OpenMP thread is a location of the path: it writes the
         // worker threads' cubes too.
         {{"critical path",

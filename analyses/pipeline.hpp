@@ -20,6 +20,7 @@
 #include "analyses/local_cube.hpp"
 #include "analyses/forward_facts.hpp"
 #include "analyses/timeline/timeline_windows.hpp"
+#include "analyses/wait_states/worker_mpi_wait_states.hpp"
 #include "replay/engine.hpp"
 #include "trace/local_trace.hpp"
 
@@ -67,6 +68,9 @@ struct AnalysisFindings {
     // one thread) and what their analysis left out.
     std::vector<LocalCube> worker_cubes;
     std::vector<std::string> thread_problems;
+    // The waiting of MPI operations with a worker thread on some side, by
+    // pattern, which no delay cost explains (book_worker_mpi()).
+    WaitingByPattern waiting_without_delay_costs{};
 };
 
 // The analyses that run under these options, in the order they run; throws

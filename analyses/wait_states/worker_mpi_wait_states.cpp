@@ -30,8 +30,12 @@ void book_wrong_order(LocalCube& cube, const trace::LocalTrace& trace, const tra
 
 }  // namespace
 
-void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
+    WaitingByPattern waiting{};
+    const auto waited = [&](WaitPattern pattern, Ticks ticks) {
+        waiting[static_cast<std::size_t>(pattern)] += trace.seconds(ticks);
+    };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
     for (std::size_t i = 0; i < waits.size(); ++i) {
         const trace::ThreadPairedMessage& m = trace.threads.paired[i];
@@ -40,6 +44,7 @@ void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::spa
         if (waits[i].ticks == 0) continue;
         const Metric wait = *pattern_info(waits[i].pattern).wait;
         waits[i].for_each_part(m.cnode, [&](CallPathId cnode, Ticks ticks) { claim_time(cube, trace, wait, cnode, ticks); });
+        waited(waits[i].pattern, waits[i].ticks);
         claim_message_count(cube, waits[i].pattern, m.cnode, m.bytes == 0);
         if (waits[i].order != MessageWait::Order::InOrder) book_wrong_order(cube, trace, m, waits[i]);
     }
@@ -51,11 +56,14 @@ void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::spa
             count_collective(cube, part.cnode, part.sent, part.received);
         if (parts[i].pattern == WaitPattern::None) continue;
         const PatternInfo& pattern = pattern_info(parts[i].pattern);
-        if (pattern.wait && parts[i].timing.wait > 0)
+        if (pattern.wait && parts[i].timing.wait > 0) {
             claim_time(cube, trace, *pattern.wait, part.cnode, parts[i].timing.wait);
+            waited(parts[i].pattern, parts[i].timing.wait);
+        }
         if (pattern.completion && parts[i].timing.completion > 0)
             claim_time(cube, trace, *pattern.completion, part.cnode, parts[i].timing.completion);
     }
+    return waiting;
 }
 
 }  // namespace hindsight::analyses

@@ -13,14 +13,21 @@
 //    likewise; the wait and completion of each (thread_collective_waits.hpp).
 #pragma once
 
+#include <array>
 #include <span>
 
 #include "analyses/local_cube.hpp"
+#include "analyses/patterns.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {
 
+// Seconds of waiting by pattern (WaitPattern's index).
+using WaitingByPattern = std::array<double, kWaitPatternCount>;
+
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
-void book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
+// Returns the waiting it booked (not the completions), whose delay costs
+// no analysis computes (doc/analyzer.md, MPI on worker threads).
+WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
 
 }  // namespace hindsight::analyses

@@ -792,6 +792,11 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     CHECK(a.at("comms_recv", kRegion + "/MPI_Recv", 1, 1) == 1);
     CHECK(a.at("mpi_point2point", kRegion + "/MPI_Recv", 1, 1) == Approx(200 * ns));
     CHECK(a.total("mpi_latesender") == Approx(180 * ns));
+    // No delay cost explains these waits, and the summary says so.
+    CHECK(a.total("delay_latesender") + a.total("delay_latesender_longterm") == 0);
+    CHECK(a.summary.find("  Late Sender: 180 ns") != std::string::npos);
+    CHECK(a.summary.find("    not followed to its causes: 180 ns of it, waited in MPI operations with an OpenMP "
+                         "worker thread on either side\n") != std::string::npos);
     // The reduction at its root (N = 2): out 16, in 2 x 16, both ways.
     CHECK(a.at("comms_cxch", kRegion + "/MPI_Reduce", 1, 1) == 1);
     CHECK(a.at("bytes_cout", kRegion + "/MPI_Reduce", 1, 1) == 16);
