@@ -298,21 +298,10 @@ struct WorkerSink : CallbackGuard {
         }
         if (moved_file_bytes(operation.mode, bytes))
             stream.file_transfers.push_back({current(), bytes, operation.mode == OTF2_IO_OPERATION_MODE_READ});
-        if (!operation.collective) {
+        if (operation.collective)
+            handle_operation(at, CollectiveOp::FileIo, defs.io_handle_comm(handle), operation.begin);
+        else
             ++mpi_records;
-            return;
-        }
-        const std::optional<CommId> comm = defs.io_handle_comm(handle);
-        if (!comm || !is_member(*comm)) {
-            ++unanalyzed_records;
-            return;
-        }
-        ++mpi_records;
-        ++unpaired_records;
-        ThreadTransfer& t = transfer_of_call(ThreadTransfer::Kind::Collective, *comm);
-        t.time = at;
-        t.op = CollectiveOp::FileIo;
-        t.begin = operation.begin;
     }
     void window_operation_started(std::uint64_t time) {
         ++mpi_records;
@@ -329,9 +318,16 @@ struct WorkerSink : CallbackGuard {
         const Ticks begin = begun_here ? window_operation_begin : Collective::kNoBegin;
         window_operation_begin = Collective::kNoBegin;
         window_operation_call.reset();
-        const std::optional<CollectiveOp> operation = rma_window_operation(op);
-        const std::optional<CommId> comm = defs.rma_win_comm(win);
-        if (current() == kNoCallPath || !operation || !comm || !is_member(*comm)) {
+        if (const std::optional<CollectiveOp> operation = rma_window_operation(op))
+            handle_operation(at, *operation, defs.rma_win_comm(win), begin);
+        else
+            ++unanalyzed_records;
+    }
+    // A collective operation of a file handle's or a window's communicator
+    // `comm`, ended at `at` in the call in force, begun at `begin`; not
+    // analyzed where this rank is no member of it (or the trace names none).
+    void handle_operation(Ticks at, CollectiveOp op, std::optional<CommId> comm, Ticks begin) {
+        if (current() == kNoCallPath || !comm || !is_member(*comm)) {
             ++unanalyzed_records;
             return;
         }
@@ -339,7 +335,7 @@ struct WorkerSink : CallbackGuard {
         ++unpaired_records;
         ThreadTransfer& t = transfer_of_call(ThreadTransfer::Kind::Collective, *comm);
         t.time = at;
-        t.op = *operation;
+        t.op = op;
         t.begin = begin;
     }
     void file_operation_cancelled(OTF2_IoHandleRef handle, std::uint64_t matching_id) {
