@@ -77,11 +77,11 @@ std::vector<Ticks> book_worker_profile(const trace::LocalTrace& trace, std::size
     for (const trace::ThreadTransfer& t : trace.threads.threads[thread].transfers) {
         if (t.kind == trace::ThreadTransfer::Kind::Collective) {
             if (trace::is_program_collective(t.op)) count_collective(cube, t.cnode, t.sent, t.received);
-        }
-        else if (t.kind == trace::ThreadTransfer::Kind::Send)
+        } else if (t.kind == trace::ThreadTransfer::Kind::Send) {
             count_message(cube, t.cnode, t.sent, true);
-        else
+        } else {
             count_message(cube, t.cnode, t.received, false);
+        }
     }
     for (const trace::ThreadRmaTransfer& t : trace.threads.threads[thread].rma_transfers)
         count_rma_transfer(cube, t.cnode, t.kind, t.bytes_sent, t.bytes_received);

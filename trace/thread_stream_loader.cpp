@@ -87,7 +87,7 @@ struct WorkerSink : CallbackGuard {
     std::size_t teams = 0;
     std::uint64_t handled = 0;
     std::uint64_t mpi_records = 0;       // all of them
-    std::uint64_t unpaired_records = 0;  // those of collective operations (file operations' too)
+    std::uint64_t unpaired_records = 0;  // those of collective operations (a file's and a window's too)
     // Records of one-sided epochs (synchronizations, completions) and
     // collective operations of a window or file without a communicator of
     // this rank: no wait-state analysis.
