@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "analyses/patterns.hpp"
@@ -21,6 +22,7 @@ struct WaitInstance {
     CallPathId cnode = kNoCallPath;  // the MPI call that waited
     Ticks start = 0;                 // when the wait began (the call's or operation's entry)
     Ticks waiting = 0;
+    std::uint32_t thread = 0;        // the rank's thread that waited (0: the master)
 };
 
 class LongestWaits {

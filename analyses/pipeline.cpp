@@ -156,7 +156,12 @@ const std::vector<Stage>& stages() {
         // (wait_states/worker_mpi_wait_states.hpp).
         {{"worker mpi", {Product::ThreadMetrics}, {}, {Product::WorkerMpiMetrics}}, always,
          [](Run& r) {
-             r.findings.waiting_without_delay_costs = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
+             const WorkerMpiWaits waits = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
+             r.findings.waiting_without_delay_costs = waits.waiting;
+             LongestWaits longest;
+             for (const WaitInstance& wait : r.findings.longest_waits) longest.offer(wait);
+             for (const WaitInstance& wait : waits.longest) longest.offer(wait);
+             r.findings.longest_waits = longest.kept();
          }},
         // Every OpenMP thread is a location of the path: it writes the
         // worker threads' cubes too.

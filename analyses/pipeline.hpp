@@ -38,7 +38,8 @@ struct AnalysisOptions {
 // over ranks by the caller.
 struct AnalysisFindings {
     ClockViolations clock_violations;
-    // The rank's longest wait states of each pattern (LongestWaits::kept()).
+    // The rank's longest wait states of each pattern (LongestWaits::kept()),
+    // on any of its threads.
     std::vector<WaitInstance> longest_waits;
     // The rank's share of the profile per communicator.
     CommunicatorProfile communicators;
@@ -69,7 +70,8 @@ struct AnalysisFindings {
     std::vector<LocalCube> worker_cubes;
     std::vector<std::string> thread_problems;
     // The waiting of MPI operations with a worker thread on some side, by
-    // pattern, which no delay cost explains (book_worker_mpi()).
+    // pattern, which no delay cost explains (book_worker_mpi()); their
+    // longest waits are among longest_waits.
     WaitingByPattern waiting_without_delay_costs{};
 };
 

@@ -4,7 +4,8 @@
 
 namespace hindsight::analyzer {
 
-// Pattern and call path travel as doubles too: both are far below 2^53.
+// Pattern, call path and thread travel as doubles too: all are far below
+// 2^53.
 std::vector<double> encode_waits(const std::vector<analyses::WaitInstance>& waits, const trace::LocalTrace& trace) {
     std::vector<double> out;
     out.reserve(waits.size() * kWaitFields);
@@ -13,6 +14,7 @@ std::vector<double> encode_waits(const std::vector<analyses::WaitInstance>& wait
         out.push_back(static_cast<double>(wait.cnode));
         out.push_back(trace.seconds(wait.start));
         out.push_back(trace.seconds(wait.waiting));
+        out.push_back(static_cast<double>(wait.thread));
     }
     return out;
 }
@@ -28,6 +30,7 @@ std::vector<RankedWait> decode_waits(const std::vector<double>& sent, const std:
             wait.cnode = static_cast<cube::CnodeIndex>(sent[at + 1]);
             wait.start_seconds = sent[at + 2];
             wait.waiting_seconds = sent[at + 3];
+            wait.thread = static_cast<std::uint32_t>(sent[at + 4]);
             waits.push_back(wait);
             at += kWaitFields;
         }

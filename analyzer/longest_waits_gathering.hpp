@@ -16,7 +16,7 @@
 namespace hindsight::analyzer {
 
 // What one rank sends: kWaitFields doubles per wait.
-inline constexpr std::size_t kWaitFields = 4;
+inline constexpr std::size_t kWaitFields = 5;
 std::vector<double> encode_waits(const std::vector<analyses::WaitInstance>& waits, const trace::LocalTrace& trace);
 // Every rank's waits from what they sent, laid end to end in rank order,
 // `counts[r]` doubles from rank r.

@@ -85,9 +85,12 @@ void print_longest_waits(std::ostream& out, const cube::Report& report, const Ru
     });
     if (waits.size() > kWaitsShown) waits.resize(kWaitsShown);
     out << "    longest single waits (starting at seconds since the trace's start):\n";
-    for (const RankedWait& wait : waits)
-        out << "      rank " << wait.rank << " at " << format_timestamp(wait.start_seconds) << ": "
+    for (const RankedWait& wait : waits) {
+        out << "      rank " << wait.rank;
+        if (wait.thread > 0) out << ", OMP thread " << wait.thread;
+        out << " at " << format_timestamp(wait.start_seconds) << ": "
             << format_seconds(wait.waiting_seconds) << " in " << call_path_name(report, wait.cnode) << '\n';
+    }
 }
 
 // `same`: the metrics of the section whose values equal t's (listed once,

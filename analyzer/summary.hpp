@@ -48,6 +48,7 @@ struct RankedWait {
     cube::CnodeIndex cnode = cube::kNone;  // the global call path, the report's cnode
     double start_seconds = 0;              // since the trace's start
     double waiting_seconds = 0;
+    std::uint32_t thread = 0;  // of the rank (0: the master)
 };
 
 // What the summary reports besides the cube's values.

@@ -1,5 +1,6 @@
 #include "analyses/wait_states/worker_mpi_wait_states.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "analyses/message_counts.hpp"
@@ -28,13 +29,24 @@ void book_wrong_order(LocalCube& cube, const trace::LocalTrace& trace, const tra
         claim(cube, counts.communications, wrong.communications, m.cnode, 1.0);
 }
 
+// Where a receive's wait began: in the first call that polled for it, or
+// else in the call that completed it.
+Ticks wait_start(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& m) {
+    if (m.first_poll == trace::ThreadTransfer::kNoPoll) return m.call_enter;
+    if (m.thread == 0) return m.first_poll < trace.events.size() ? trace.events[m.first_poll].time : m.call_enter;
+    const auto& events = trace.threads.threads[m.thread].events;
+    return m.first_poll < events.size() ? events[m.first_poll].time : m.call_enter;
+}
+
 }  // namespace
 
-WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
     WaitingByPattern waiting{};
-    const auto waited = [&](WaitPattern pattern, Ticks ticks) {
+    LongestWaits longest;
+    const auto waited = [&](WaitPattern pattern, CallPathId cnode, Ticks start, Ticks ticks, std::uint32_t thread) {
         waiting[static_cast<std::size_t>(pattern)] += trace.seconds(ticks);
+        longest.offer({pattern, cnode, start, ticks, thread});
     };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
     for (std::size_t i = 0; i < waits.size(); ++i) {
@@ -44,7 +56,7 @@ WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& mast
         if (waits[i].ticks == 0) continue;
         const Metric wait = *pattern_info(waits[i].pattern).wait;
         waits[i].for_each_part(m.cnode, [&](CallPathId cnode, Ticks ticks) { claim_time(cube, trace, wait, cnode, ticks); });
-        waited(waits[i].pattern, waits[i].ticks);
+        waited(waits[i].pattern, m.cnode, wait_start(trace, m), waits[i].ticks, m.thread);
         claim_message_count(cube, waits[i].pattern, m.cnode, m.bytes == 0);
         if (waits[i].order != MessageWait::Order::InOrder) book_wrong_order(cube, trace, m, waits[i]);
     }
@@ -58,12 +70,13 @@ WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& mast
         const PatternInfo& pattern = pattern_info(parts[i].pattern);
         if (pattern.wait && parts[i].timing.wait > 0) {
             claim_time(cube, trace, *pattern.wait, part.cnode, parts[i].timing.wait);
-            waited(parts[i].pattern, parts[i].timing.wait);
+            waited(parts[i].pattern, part.cnode, std::max(part.arrival, part.call_enter), parts[i].timing.wait,
+                   part.thread);
         }
         if (pattern.completion && parts[i].timing.completion > 0)
             claim_time(cube, trace, *pattern.completion, part.cnode, parts[i].timing.completion);
     }
-    return waiting;
+    return {waiting, longest.kept()};
 }
 
 }  // namespace hindsight::analyses

@@ -15,8 +15,10 @@
 
 #include <array>
 #include <span>
+#include <vector>
 
 #include "analyses/local_cube.hpp"
+#include "analyses/longest_waits.hpp"
 #include "analyses/patterns.hpp"
 #include "trace/local_trace.hpp"
 
@@ -25,9 +27,15 @@ namespace hindsight::analyses {
 // Seconds of waiting by pattern (WaitPattern's index).
 using WaitingByPattern = std::array<double, kWaitPatternCount>;
 
+// The waiting booked (not the completions), whose delay costs no analysis
+// computes (doc/analyzer.md, MPI on worker threads): its sum by pattern
+// and its longest waits (LongestWaits::kept()).
+struct WorkerMpiWaits {
+    WaitingByPattern waiting{};
+    std::vector<WaitInstance> longest;
+};
+
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
-// Returns the waiting it booked (not the completions), whose delay costs
-// no analysis computes (doc/analyzer.md, MPI on worker threads).
-WaitingByPattern book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
+WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
 
 }  // namespace hindsight::analyses

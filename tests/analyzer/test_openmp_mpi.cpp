@@ -797,6 +797,11 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     CHECK(a.summary.find("  Late Sender: 180 ns") != std::string::npos);
     CHECK(a.summary.find("    not followed to its causes: 180 ns of it, waited in MPI operations with an OpenMP "
                          "worker thread on either side\n") != std::string::npos);
+    // The longest single waits name the thread that waited, longest first.
+    CHECK(a.summary.find("    longest single waits (starting at seconds since the trace's start):\n"
+                         "      rank 1, OMP thread 1 at 0.000000 s: 100 ns in main > !$omp parallel @a.c:1 > MPI_Recv\n"
+                         "      rank 1 at 0.000000 s: 80.0 ns in main > !$omp parallel @a.c:1 > MPI_Recv\n") !=
+          std::string::npos);
     // The reduction at its root (N = 2): out 16, in 2 x 16, both ways.
     CHECK(a.at("comms_cxch", kRegion + "/MPI_Reduce", 1, 1) == 1);
     CHECK(a.at("bytes_cout", kRegion + "/MPI_Reduce", 1, 1) == 16);
