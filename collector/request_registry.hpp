@@ -4,11 +4,18 @@
 //
 // One handle may stand for several outstanding requests: MPICH returns the
 // same built-in handle for every operation that completed at once (e.g. a
-// small MPI_Isend). Such requests complete in the order they were started.
+// small MPI_Isend), and with MPI_THREAD_MULTIPLE a handle one thread's
+// completion just freed may already be another thread's new request when
+// the first thread's handler looks it up. Each thread completes the
+// requests it started, in the order it started them; only a request no
+// request of the completing thread stands behind goes to the oldest one of
+// another thread (MPI lets any thread complete any request).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <thread>
 #include <unordered_map>
 
 #include <mpi.h>
@@ -41,6 +48,7 @@ struct TrackedRequest {
     std::uint32_t started_by = UINT32_MAX;
     std::uint32_t io_handle = 0;  // file I/O: the local I/O handle
     MPI_Win window = MPI_WIN_NULL;  // one-sided: the window
+    std::thread::id starter;        // the thread that started it
 };
 
 class RequestRegistry {
@@ -48,8 +56,7 @@ public:
     // A new started request (Isend, Irecv); returns its id.
     std::uint64_t start(MPI_Request handle, TrackedRequest request) {
         request.id = next_id_++;
-        request.active = true;
-        map_[handle].push_back(request);
+        start_with_id(handle, request);
         return request.id;
     }
     // A fresh id, for an operation that needs one before MPI returns its
@@ -58,6 +65,7 @@ public:
     // A started request whose id was drawn by new_id().
     void start_with_id(MPI_Request handle, TrackedRequest request) {
         request.active = true;
+        request.starter = std::this_thread::get_id();
         map_[handle].push_back(request);
     }
     // A persistent request, inactive until MPI_Start.
@@ -74,26 +82,39 @@ public:
         r->active = true;
         return r;
     }
-    // The oldest request behind `handle`, or nullptr.
+    // The request behind `handle` that the calling thread completes (see
+    // above), or nullptr.
     TrackedRequest* find(MPI_Request handle) {
         const auto it = map_.find(handle);
-        return it == map_.end() || it->second.empty() ? nullptr : &it->second.front();
+        if (it == map_.end() || it->second.empty()) return nullptr;
+        return &*completed_by_caller(it->second);
     }
     // After completion of find(handle): a persistent request stays known, inactive.
     void completed(MPI_Request handle) {
         const auto it = map_.find(handle);
         if (it == map_.end() || it->second.empty()) return;
-        if (it->second.front().persistent) {
-            it->second.front().active = false;
+        const auto done = completed_by_caller(it->second);
+        if (done->persistent) {
+            done->active = false;
             return;
         }
-        it->second.pop_front();
+        it->second.erase(done);
         if (it->second.empty()) map_.erase(it);
     }
     void forget(MPI_Request handle) { map_.erase(handle); }
     std::size_t size() const { return map_.size(); }
 
 private:
+    using Requests = std::deque<TrackedRequest>;
+    // The oldest of `requests` (not empty) the calling thread started, else
+    // the oldest of all.
+    static Requests::iterator completed_by_caller(Requests& requests) {
+        const auto own = std::find_if(requests.begin(), requests.end(), [](const TrackedRequest& r) {
+            return r.starter == std::this_thread::get_id();
+        });
+        return own == requests.end() ? requests.begin() : own;
+    }
+
     std::uint64_t next_id_ = 1;
     std::unordered_map<MPI_Request, std::deque<TrackedRequest>> map_;
 };

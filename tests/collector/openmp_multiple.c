@@ -3,10 +3,16 @@
  * then sends one message (tag 7, 16 doubles) to rank 1, whose master thread
  * receives it, waiting for the late sender; every other thread only waits
  * in the region's closing barrier. The collector records the send on rank
- * 0's worker location, the receive on rank 1's master. */
+ * 0's worker location, the receive on rank 1's master. Then each thread
+ * exchanges ROUNDS pairs of non-blocking messages with the same thread of
+ * the other rank, both threads of a rank at once: MPI reuses a request's
+ * handle as soon as one thread's wait freed it, so the collector must
+ * tell each thread's requests apart to record their completions. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
+
+enum { ROUNDS = 200 };
 
 int main(int argc, char **argv)
 {
@@ -32,7 +38,22 @@ int main(int argc, char **argv)
         }
         if (rank == 1 && me == 0) {
             MPI_Recv(data, 16, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            ok = data[15] == 15.0;
+            if (data[15] != 15.0) {
+#pragma omp atomic write
+                ok = 0;
+            }
+        }
+        const int other = 1 - rank;
+        double mine = me, theirs = -1;
+        for (int round = 0; round < ROUNDS; ++round) {
+            MPI_Request requests[2];
+            MPI_Irecv(&theirs, 1, MPI_DOUBLE, other, 100 + me, MPI_COMM_WORLD, &requests[0]);
+            MPI_Isend(&mine, 1, MPI_DOUBLE, other, 100 + me, MPI_COMM_WORLD, &requests[1]);
+            MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+        }
+        if (theirs != me) {
+#pragma omp atomic write
+            ok = 0;
         }
     }
     MPI_Finalize();
