@@ -23,16 +23,16 @@ WorkerProfile worker_profile(const trace::LocalTrace& trace, std::size_t thread,
         bool parallel;  // the team's parallel region: fork to join
     };
     std::vector<Open> open;
-    std::size_t teams_begun = 0;
     const ParallelRegion* team = nullptr;
     std::size_t team_depth = 0;
     for (const trace::ThreadEvent& e : trace.threads.threads[thread].events) {
         switch (e.kind) {
-        case trace::ThreadEventKind::TeamBegin:
-            team = teams_begun < teams.regions.size() ? &teams.regions[teams_begun] : nullptr;
-            ++teams_begun;
+        case trace::ThreadEventKind::TeamBegin: {
+            const std::optional<std::size_t> region = team_region(teams, e.time);
+            team = region ? &teams.regions[*region] : nullptr;
             team_depth = open.size();
             break;
+        }
         case trace::ThreadEventKind::TeamEnd:
             team = nullptr;
             break;

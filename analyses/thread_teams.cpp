@@ -22,6 +22,7 @@ struct OpenRegion {
 };
 
 constexpr std::size_t kNoBarrier = static_cast<std::size_t>(-1);
+constexpr std::size_t kNoTeam = static_cast<std::size_t>(-1);
 
 // The innermost barrier among the open regions (kNoBarrier: none).
 std::size_t innermost_barrier(const std::vector<OpenRegion>& open) {
@@ -37,8 +38,8 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
     const std::size_t threads = trace.threads.size();
     std::vector<OpenRegion> open;
     std::size_t team_depth = 0;           // open regions at the team's begin
-    std::optional<std::size_t> team;      // the region instance of the team in progress
-    std::size_t teams_begun = 0, forks = 0, joins = 0;
+    std::size_t team = kNoTeam;           // the region instance of the team in progress
+    std::size_t forks = 0, joins = 0;
     // The outermost task region open (tasks nest in the ones they suspend)
     // and the barrier it runs in.
     std::size_t open_tasks = 0;
@@ -61,21 +62,25 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
             if (thread == 0 && joins < teams.regions.size()) teams.regions[joins++].join = e.time;
             break;
         case trace::ThreadEventKind::TeamBegin:
-            if (team) problem("a thread team begins inside another (nested parallel regions are not analyzed)");
-            if (teams_begun < teams.regions.size()) team = teams_begun;
-            else problem("more thread teams than its master forked");
-            ++teams_begun;
+            if (team != kNoTeam)
+                problem("a thread team begins inside another (nested parallel regions are not analyzed)");
+            // The master's own team is of the region it forked last (its
+            // join is still to come).
+            if (thread == 0) team = teams.regions.empty() ? kNoTeam : teams.regions.size() - 1;
+            else team = team_region(teams, e.time).value_or(kNoTeam);
+            if (team != kNoTeam) teams.regions[team].threads[thread].member = true;
+            else problem("a thread team outside its master's parallel regions");
             team_depth = open.size();
             task_barrier = kNoBarrier;
             break;
         case trace::ThreadEventKind::TeamEnd:
-            team.reset();
+            team = kNoTeam;
             task_barrier = kNoBarrier;
             break;
         case trace::ThreadEventKind::Enter: {
             OpenRegion region{e.cnode, e.time, std::nullopt, false};
-            if (team) {
-                ThreadPart& part = teams.regions[*team].threads[thread];
+            if (team != kNoTeam) {
+                ThreadPart& part = teams.regions[team].threads[thread];
                 const std::string& name = trace.region_of(e.cnode).name;
                 if (open.size() == team_depth && !part.present) {
                     part.present = true;
@@ -89,7 +94,7 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
             }
             if (is_task_region(trace.region_of(e.cnode))) {
                 region.task = true;
-                if (open_tasks++ == 0 && team) {
+                if (open_tasks++ == 0 && team != kNoTeam) {
                     task_barrier = innermost_barrier(open);
                     task_begin = e.time;
                 }
@@ -99,8 +104,8 @@ void read_thread(const trace::LocalTrace& trace, std::size_t thread, ThreadTeams
         }
         case trace::ThreadEventKind::Leave:
             if (open.empty()) break;  // the loader pairs them; nothing to undo here
-            if (team) {
-                ThreadPart& part = teams.regions[*team].threads[thread];
+            if (team != kNoTeam) {
+                ThreadPart& part = teams.regions[team].threads[thread];
                 if (open.back().parallel) part.leave = e.time;
                 if (open.back().barrier) part.barriers[*open.back().barrier].leave = e.time;
                 if (open.back().task && open_tasks == 1 && task_barrier != kNoBarrier)
@@ -131,14 +136,18 @@ BarrierKind barrier_kind(std::string_view name) {
 }
 
 bool barriers_pair_up(const ParallelRegion& region) {
+    if (region.threads.empty() || !region.threads.front().present) return false;
     for (const ThreadPart& part : region.threads)
-        if (!part.present || part.barriers.size() != region.threads.front().barriers.size()) return false;
+        if ((part.member || part.present) &&
+            (!part.present || part.barriers.size() != region.threads.front().barriers.size()))
+            return false;
     return true;
 }
 
 Ticks last_arrival(const ParallelRegion& region, std::size_t b) {
     Ticks last = 0;
-    for (const ThreadPart& part : region.threads) last = std::max(last, part.barriers[b].enter);
+    for (const ThreadPart& part : region.threads)
+        if (part.present) last = std::max(last, part.barriers[b].enter);
     return last;
 }
 
@@ -153,6 +162,13 @@ Ticks BarrierVisit::waiting_until(Ticks last) const {
     Ticks waited = last - enter;
     for (const TaskRun& run : tasks) waited -= std::max<Ticks>(0, std::min(run.end, last) - std::max(run.begin, enter));
     return std::max<Ticks>(0, waited);
+}
+
+std::optional<std::size_t> team_region(const ThreadTeams& teams, Ticks begin) {
+    const auto after = std::upper_bound(teams.regions.begin(), teams.regions.end(), begin,
+                                        [](Ticks t, const ParallelRegion& r) { return t < r.fork; });
+    if (after == teams.regions.begin() || begin > std::prev(after)->join) return std::nullopt;
+    return static_cast<std::size_t>(std::prev(after) - teams.regions.begin());
 }
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace) {

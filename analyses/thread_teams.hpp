@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,9 +61,12 @@ struct LockAcquisition {
     Ticks region_enter = 0;
 };
 
-// One thread's part in one region instance.
+// One thread's part in one region instance. A team may have fewer threads
+// than the rank (a num_threads or if clause): the others are no members and
+// have no part in it.
 struct ThreadPart {
-    bool present = false;
+    bool member = false;   // it began the region's team
+    bool present = false;  // ... and entered the region
     CallPathId region = kNoCallPath;  // the parallel region's call path
     Ticks enter = 0;
     Ticks leave = 0;
@@ -93,8 +97,15 @@ struct ThreadTeams {
 
 ThreadTeams find_thread_teams(const trace::LocalTrace& trace);
 
-// Whether every thread took part in the region and entered as many
-// barriers as the master: only then do its barrier instances pair up.
+// The region instance whose team a worker thread began at `begin`: the one
+// the master forked last before, if it had not joined yet. A worker takes
+// part in the regions whose team it is a member of, not in all: a team may
+// be smaller than the rank's threads.
+std::optional<std::size_t> team_region(const ThreadTeams& teams, Ticks begin);
+
+// Whether the master and every other member of the team took part in the
+// region and entered as many barriers as the master: only then do its
+// barrier instances pair up.
 bool barriers_pair_up(const ParallelRegion& region);
 
 // When the last thread of the team entered barrier `b` of a region whose

@@ -14,7 +14,7 @@ using trace::EventIndex;
 std::size_t last_thread(const ParallelRegion& region, std::size_t b) {
     const Ticks last = last_arrival(region, b);
     std::size_t t = 0;
-    while (region.threads[t].barriers[b].enter != last) ++t;
+    while (!region.threads[t].present || region.threads[t].barriers[b].enter != last) ++t;
     return t;
 }
 

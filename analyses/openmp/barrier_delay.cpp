@@ -81,7 +81,9 @@ void for_each_barrier_share(const trace::LocalTrace& trace, const ThreadTeams& t
             share.region = r;
             share.barrier = b;
             for (std::size_t t = 1; t < threads; ++t)
-                if (region.threads[t].barriers[b].enter > region.threads[share.last].barriers[b].enter) share.last = t;
+                if (region.threads[t].present &&
+                    region.threads[t].barriers[b].enter > region.threads[share.last].barriers[b].enter)
+                    share.last = t;
             const auto since = [&](std::size_t t) {
                 return b == 0 ? region.fork : region.threads[t].barriers[b - 1].leave;
             };
@@ -102,6 +104,7 @@ void for_each_barrier_share(const trace::LocalTrace& trace, const ThreadTeams& t
             }
             for (std::size_t t = 0; t < threads; ++t) {
                 const ThreadPart& part = region.threads[t];
+                if (!part.present) continue;
                 share.waiter = t;
                 share.wait = part.barriers[b].waiting_until(late.barriers[b].enter);
                 if (t == share.last || share.wait <= 0) continue;

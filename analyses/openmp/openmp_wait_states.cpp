@@ -12,6 +12,7 @@ void book_barrier_waits(const trace::LocalTrace& trace, const ParallelRegion& re
     for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b) {
         const Ticks last = last_arrival(region, b);
         for (std::size_t t = 0; t < region.threads.size(); ++t) {
+            if (!region.threads[t].present) continue;
             const BarrierVisit& visit = region.threads[t].barriers[b];
             const Ticks wait = visit.waiting_until(last);
             if (wait <= 0) continue;

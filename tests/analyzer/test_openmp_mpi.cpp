@@ -280,6 +280,65 @@ TEST_CASE("OpenMP: barrier wait, fork and management, idle threads and their cos
     CHECK(a.total("delay_ompbarrier") == Approx(100 * ns));
 }
 
+TEST_CASE("OpenMP: a team smaller than the rank's threads, and a worker that skips a region", "[openmp]") {
+    // One rank of three threads, main 0-1100, three regions (parallel at
+    // a.c:10, 20, 30; their implicit barriers at a.c:19, 29, 39):
+    //  - 1, forked at 100 for 3: the master works 100-200, thread 1
+    //    100-300, thread 2 100-400; each then waits in the barrier until
+    //    400, joined at 400;
+    //  - 2, forked at 500 for 2 (a num_threads clause): the master and
+    //    thread 2 (not thread 1, as a runtime may pick); the master works
+    //    500-550, thread 2 500-750; joined at 750;
+    //  - 3, forked at 800 for 3: the master works 800-900, thread 1 enters
+    //    at 810 and works 810-950, thread 2 works 800-1000; joined at 1000.
+    TraceBuilder t(1);
+    t.set_threads(3);
+    auto& master = t.rank(0);
+    auto& first = t.thread(0, 1);
+    auto& second = t.thread(0, 2);
+    const auto region = [](int line) { return "!$omp parallel @a.c:" + std::to_string(line); };
+    const auto barrier = [](int line) { return "!$omp implicit barrier @a.c:" + std::to_string(line + 9); };
+    master.enter(0, "main");
+    master.fork(100, 3).team_begin(100).enter(100, region(10)).region(100, 200, "work").region(200, 400, barrier(10));
+    master.leave(400).team_end(400).join(400);
+    first.team_begin(100).enter(100, region(10)).region(100, 300, "work").region(300, 400, barrier(10));
+    first.leave(400).team_end(400);
+    second.team_begin(100).enter(100, region(10)).region(100, 400, "work").region(400, 400, barrier(10));
+    second.leave(400).team_end(400);
+    master.fork(500, 2).team_begin(500).enter(500, region(20)).region(500, 550, "work").region(550, 750, barrier(20));
+    master.leave(750).team_end(750).join(750);
+    second.team_begin(500).enter(500, region(20)).region(500, 750, "work").region(750, 750, barrier(20));
+    second.leave(750).team_end(750);
+    master.fork(800, 3).team_begin(800).enter(800, region(30)).region(800, 900, "work").region(900, 1000, barrier(30));
+    master.leave(1000).team_end(1000).join(1000).leave(1100);
+    first.team_begin(810).enter(810, region(30)).region(810, 950, "work").region(950, 1000, barrier(30));
+    first.leave(1000).team_end(1000);
+    second.team_begin(800).enter(800, region(30)).region(800, 1000, "work").region(1000, 1000, barrier(30));
+    second.leave(1000).team_end(1000);
+    const Analysis a = analyse(t);
+
+    CHECK(a.warnings == "none");
+    const auto in = [&](int line, const std::string& what) { return "main/" + region(line) + "/" + what; };
+    // Each barrier waits for its team's last thread: 400, 750, 1000.
+    CHECK(a.at("omp_ibarrier_wait", in(10, barrier(10)), 0, 0) == Approx(200 * ns));
+    CHECK(a.at("omp_ibarrier_wait", in(10, barrier(10)), 0, 1) == Approx(100 * ns));
+    CHECK(a.at("omp_ibarrier_wait", in(20, barrier(20)), 0, 0) == Approx(200 * ns));
+    CHECK(a.at("omp_ibarrier_wait", in(30, barrier(30)), 0, 0) == Approx(100 * ns));
+    CHECK(a.at("omp_ibarrier_wait", in(30, barrier(30)), 0, 1) == Approx(50 * ns));
+    CHECK(a.total("omp_ibarrier_wait") == Approx(650 * ns));
+    // Thread 1's second team is region 3's: its region lasts from that fork
+    // to that join, 200, less work 140 and the barrier 50; 10 of it the
+    // late entry.
+    CHECK(a.at("time", "main/" + region(30), 0, 1) == Approx(10 * ns));
+    CHECK(a.at("omp_fork", "main/" + region(30), 0, 1) == Approx(10 * ns));
+    // Thread 1 idles through region 2 (500-750) as limited parallelism.
+    CHECK(a.at("omp_limited_parallelism", "main/" + region(20), 0, 1) == Approx(250 * ns));
+    CHECK(a.total("omp_limited_parallelism") == Approx(250 * ns));
+    // Region 2's wait of the master (200) is thread 2's excess work since
+    // the fork: 250 - 50.
+    CHECK(a.at("delay_ompbarrier", in(20, "work"), 0, 2) == Approx(200 * ns));
+}
+
 TEST_CASE("OpenMP summary: idle worker threads and thread imbalance", "[openmp][summary]") {
     const Analysis a = analyse(one_region());
     // The worker's time: the region from fork to join (300) and its idle
