@@ -39,7 +39,9 @@ Scenarios (the expected values come from the programs, see their headers):
   teams           tests/collector/openmp_teams.c on 1 rank: a region before
                   MPI_Init (not recorded), then teams of 2 and 3 threads: the
                   master forks twice, thread 1 is in 2 regions, thread 2 in
-                  1; one communicator per team size.
+                  1; one communicator per team size. With --analyzer, the
+                  trace is analyzed without warnings (each team's barrier
+                  pairs among its members).
   nested          tests/collector/openmp_nested.c with R rounds: per rank an
                   outer team of 2 threads, each of which forks an inner team
                   of 2 threads per round. Only the outer level is recorded
@@ -257,17 +259,26 @@ def check_worker_message(streams, regions):
         fail("the message was received before it was sent")
 
 
-def check_worker_analysis(args, anchor, ranks, tmp):
-    """openmp_multiple.c analyzed: the worker's send is its own, with time
-    and bytes, and pairs with the master's receive, which waits for it."""
-    report = os.path.join(tmp, "report.cubex")
+def analyze(args, anchor, ranks, report):
+    """Runs the analyzer on the trace; returns its summary."""
     command = [args.mpiexec, "-n", str(ranks), args.analyzer, "--timeout", "60", "--no-page", "-o", report, anchor]
     run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     if run.returncode != 0:
         fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
-    warnings = [line for line in run.stdout.splitlines() if line.startswith("Warnings: ")]
+    return run.stdout
+
+
+def check_no_warnings(summary):
+    warnings = [line for line in summary.splitlines() if line.startswith("Warnings: ")]
     if warnings != ["Warnings: none"]:
         fail(f"the summary's warnings: {warnings}")
+
+
+def check_worker_analysis(args, anchor, ranks, tmp):
+    """openmp_multiple.c analyzed: the worker's send is its own, with time
+    and bytes, and pairs with the master's receive, which waits for it."""
+    report = os.path.join(tmp, "report.cubex")
+    check_no_warnings(analyze(args, anchor, ranks, report))
 
     def call_values(metric, call):
         """Exclusive `metric` summed over the call paths of `call` (ranks and
@@ -312,6 +323,15 @@ def check_teams(locations, groups, comms, streams, regions):
         fail(f"the master's two teams name communicators {begins}")
 
 
+def check_teams_analysis(args, anchor, tmp):
+    """openmp_teams.c analyzed: thread 2's one team is the second region's,
+    whose barrier pairs with the other two threads'."""
+    summary = analyze(args, anchor, 1, os.path.join(tmp, "teams.cubex"))
+    check_no_warnings(summary)
+    if "\nOpenMP threads:\n" not in summary:
+        fail(f"no thread section in the summary: {summary}")
+
+
 def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
     """openmp_nested.c: each of the outer team's threads forked one inner
     region per round, none recorded, which each rank says in one line; the
@@ -323,12 +343,9 @@ def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
     if not args.analyzer:
         return
     report = os.path.join(tmp, "nested.cubex")
-    command = [args.mpiexec, "-n", str(ranks), args.analyzer, "--no-page", "-o", report, anchor]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
-    if run.returncode != 0:
-        fail(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
-    if not os.path.isfile(report) or "\nOpenMP threads:\n" not in run.stdout:
-        fail(f"the analyzer wrote no report or no thread section: {run.stdout}")
+    summary = analyze(args, anchor, ranks, report)
+    if not os.path.isfile(report) or "\nOpenMP threads:\n" not in summary:
+        fail(f"the analyzer wrote no report or no thread section: {summary}")
 
 
 def check_no_mpi(location, stream, regions, entered, barriers, exited_inside):
@@ -397,6 +414,8 @@ def main():
         streams = events(anchor)
         if args.scenario == "teams":
             check_teams(locations, groups, comms, streams, regions)
+            if args.analyzer:
+                check_teams_analysis(args, anchor, tmp)
             return
 
         # Locations: (thread << 32) | rank, Score-P's names, rank's group.
