@@ -289,7 +289,7 @@ void EventStoreBuilder::isend_complete(std::uint64_t time, std::uint64_t request
     // Every MPI_ISEND names its request, so a completion of another one
     // belongs to no send of this rank: a damaged id (or a lost send).
     if (open_send_requests_.erase(request) == 0) [[unlikely]]
-        unstarted_sends_.add("request " + std::to_string(request) + " " + where(t));
+        request_ends_.send_completions.push_back({request, t, open_.empty() ? kNoId : open_.back().region});
 }
 
 void EventStoreBuilder::recv(std::uint64_t time, std::uint32_t sender, OTF2_CommRef comm, std::uint32_t tag,
@@ -328,12 +328,12 @@ void EventStoreBuilder::irecv(std::uint64_t time, std::uint32_t sender, OTF2_Com
     // that completes next.
     push_message(t, EventKind::Recv, sender, comm, tag, bytes, true, known ? posted->second.first_test : kNoEvent,
                  known ? posted->second.probe : std::exchange(unclaimed_probe_, kNoEvent));
-    // A receive whose request the trace never showed posted keeps no
-    // posting call. From a writer that records no requests at all that is
-    // expected; from one that does, the id is damaged or the post lost, and
-    // finish() says so.
+    // A receive whose request this location never showed posted keeps no
+    // posting call: another thread of the rank may have posted it, or,
+    // from a writer that records no requests at all, nobody did; settling
+    // the rank's request ends tells (request_ends.hpp).
     if (!known) [[unlikely]] {
-        unposted_receives_.add("request " + std::to_string(request) + " " + where(t));
+        request_ends_.receive_completions.push_back({request, t, open_.empty() ? kNoId : open_.back().region});
         return;
     }
     trace_.posted_receives.push_back({static_cast<std::uint32_t>(trace_.messages.size() - 1), posted->second.posted});
@@ -516,6 +516,15 @@ void EventStoreBuilder::program_end(std::uint64_t time) {
     program_open_ = false;
 }
 
+RequestEnds EventStoreBuilder::take_request_ends() {
+    RequestEnds ends = std::move(request_ends_);
+    ends.open_sends.assign(open_send_requests_.begin(), open_send_requests_.end());
+    for (const auto& [request, posted] : posted_requests_)
+        if (posted.posted != kNoEvent) ends.open_receives.emplace_back(request, trace_.events[posted.posted].time);
+    ends.receives_posted = any_receive_posted_;
+    return ends;
+}
+
 MessageSlots EventStoreBuilder::finish() {
     if (!open_.empty())
         fail("the event stream ends inside region '" +
@@ -527,11 +536,6 @@ MessageSlots EventStoreBuilder::finish() {
         stats.damage.push_back(rank + std::to_string(tally.count) + " " + what + " (the first: " + tally.first +
                                "); " + treatment);
     };
-    if (any_receive_posted_)
-        note(unposted_receives_, "MPI_IRECV completions of requests never posted (no MPI_IRECV_REQUEST)",
-             "analyzed as receives whose posting call is unknown, without Late Receiver waits");
-    note(unstarted_sends_, "MPI_ISEND_COMPLETE records of requests no MPI_ISEND started",
-         "ignored, the sends are analyzed at their MPI_ISEND");
     note(unended_collectives_, "MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END",
          "those calls are analyzed as no collective operation, without wait states");
     note(unstarted_collectives_,

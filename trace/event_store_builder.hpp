@@ -21,6 +21,7 @@
 #include "trace/definitions_reader.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
+#include "trace/request_ends.hpp"
 #include "trace/rma_records.hpp"
 #include "trace/source_lists.hpp"
 
@@ -118,8 +119,12 @@ public:
     // Room for `messages` messages in the message table and its slots.
     void reserve_messages(std::size_t messages);
     // Checks that the stream ended cleanly and hands over the numbering of
-    // its messages; the stats (with their damage notes) are final afterwards.
+    // its messages; the stats (with their damage notes) are final afterwards,
+    // but for the requests' loose ends, which the rank's locations settle
+    // together.
     MessageSlots finish();
+    // After finish(): the location's loose request ends (request_ends.hpp).
+    RequestEnds take_request_ends();
 
     LoadStats stats;
 
@@ -254,8 +259,9 @@ private:
             if (count++ == 0) first = std::move(description);
         }
     };
-    DamageTally unposted_receives_;     // MPI_IRECV of a request never posted
-    DamageTally unstarted_sends_;       // MPI_ISEND_COMPLETE of a request never started
+    // Completions of requests this location did not start, settled with
+    // the rank's other locations (request_ends.hpp).
+    RequestEnds request_ends_;
     DamageTally unended_collectives_;   // MPI_COLLECTIVE_BEGIN without its end
     DamageTally unstarted_collectives_; // NON_BLOCKING_COLLECTIVE_COMPLETE of a request never started
     DamageTally unbegun_io_;            // IO_OPERATION_COMPLETE of an operation never begun

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "common/error.hpp"
@@ -112,11 +113,16 @@ struct WorkerSink : CallbackGuard {
     // The first call that tested each of them (its Enter in the stream),
     // where a polling loop did (MPI_REQUEST_TEST).
     std::unordered_map<std::uint64_t, std::uint32_t> first_polls;
+    // Send requests started (MPI_ISEND) and not yet completed here.
+    std::unordered_set<std::uint64_t> open_sends;
+    // Completions of requests this thread did not start (request_ends.hpp).
+    RequestEnds request_ends;
     std::uint64_t fixups = 0;  // timestamps raised to keep the stream monotonic
     Ticks last = 0;
     bool any = false;
 
     CallPathId current() const { return open.empty() ? kNoCallPath : open.back(); }
+    RegionId current_region() const { return open.empty() ? kNoId : trace.call_tree.node(open.back()).region; }
     // As the master's store checks its records (event_store_builder.hpp):
     // inside the trace's span, and never back in time beyond jitter, which
     // is clamped and counted.
@@ -221,7 +227,24 @@ struct WorkerSink : CallbackGuard {
     }
     void receive_posted(std::uint64_t request) {
         ++mpi_records;
+        request_ends.receives_posted = true;
         if (!entered.empty()) posted_receives[request] = entered.back();
+    }
+    void nonblocking_send(std::uint64_t time, OTF2_CommRef comm_ref, std::uint32_t to, std::uint32_t tag,
+                          std::uint64_t bytes, std::uint64_t request) {
+        message(true, time, comm_ref, to, tag, bytes);
+        open_sends.insert(request);
+    }
+    void send_completed(std::uint64_t time, std::uint64_t request) {
+        ++mpi_records;
+        const Ticks at = corrected(time);
+        if (open_sends.erase(request) == 0) request_ends.send_completions.push_back({request, at, current_region()});
+    }
+    // After the stream: the requests started here and not completed here.
+    RequestEnds take_request_ends() {
+        request_ends.open_sends.assign(open_sends.begin(), open_sends.end());
+        request_ends.open_receives.assign(posted_receives.begin(), posted_receives.end());
+        return std::move(request_ends);
     }
     // An unsuccessful test of a request: the first for an open receive
     // begins the polling loop that waited for it.
@@ -243,7 +266,11 @@ struct WorkerSink : CallbackGuard {
         Ticks& posted = receive.posted;
         posted = ThreadTransfer::kUnknownPosting;
         const auto posting = posted_receives.find(request);
-        if (posting == posted_receives.end()) return;
+        if (posting == posted_receives.end()) {
+            request_ends.receive_completions.push_back({request, receive.time, current_region(),
+                                                        static_cast<std::uint32_t>(stream.transfers.size() - 1)});
+            return;
+        }
         posted = posting->second;
         posted_receives.erase(posting);
     }
@@ -435,8 +462,8 @@ otf2::EvtCallbacks worker_callbacks() {
         });
     OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t to,
-              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
-            return worker(ud).guarded([&] { worker(ud).message(true, t, comm, to, tag, bytes); });
+              OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+            return worker(ud).guarded([&] { worker(ud).nonblocking_send(t, comm, to, tag, bytes, request); });
         });
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint32_t from,
@@ -458,7 +485,10 @@ otf2::EvtCallbacks worker_callbacks() {
               OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent, std::uint64_t received, std::uint64_t) {
             return worker(ud).guarded([&] { worker(ud).collective(t, op, comm, root, sent, received); });
         });
-    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(c, &count_mpi_record);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(
+        c, [](OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
+            return worker(ud).guarded([&] { worker(ud).send_completed(t, request); });
+        });
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(
         c, [](OTF2_LocationRef, OTF2_TimeStamp, std::uint64_t, void* ud, OTF2_AttributeList*, std::uint64_t request) {
             return worker(ud).guarded([&] { worker(ud).receive_posted(request); });
@@ -536,7 +566,8 @@ otf2::EvtCallbacks worker_callbacks() {
 
 ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
                                   const MasterThreadRecords& master, std::span<const Location> workers,
-                                  LocalDefinitionsReader read_local, LoadStats& stats) {
+                                  LocalDefinitionsReader read_local, LoadStats& stats,
+                                  std::vector<RequestEnds>& request_ends) {
     ThreadStreams streams;
     std::vector<CallPathId> fork_paths;
     streams.threads.push_back(master_stream(trace, master, fork_paths));
@@ -575,6 +606,7 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
                                               " of its " + std::to_string(w.event_count) +
                                               " events (truncated trace?)");
         stats.timestamp_fixups += sink.fixups;
+        request_ends.push_back(sink.take_request_ends());
         streams.unpaired_worker_records += sink.unpaired_records;
         with_unpaired += sink.unpaired_records > 0;
         unanalyzed += sink.unanalyzed_records;

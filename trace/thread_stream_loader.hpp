@@ -17,6 +17,7 @@
 #include "trace/event_store_builder.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/otf2_handles.hpp"
+#include "trace/request_ends.hpp"
 #include "trace/thread_streams.hpp"
 
 namespace hindsight::trace {
@@ -117,9 +118,11 @@ using LocalDefinitionsReader = ClockCorrection (*)(const otf2::Reader&, OTF2_Loc
 // receives and collectives are kept (ThreadStream::transfers), the messages
 // for pairing; their collective records are counted
 // (ThreadStreams::unpaired_worker_records), and stats gets a damage line
-// for them, since the replay does not pair them.
+// for them, since the replay does not pair them. Each worker's loose
+// request ends go to the end of `request_ends` (request_ends.hpp).
 ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinitions& defs, LocalTrace& trace,
                                   const MasterThreadRecords& master, std::span<const Location> workers,
-                                  LocalDefinitionsReader read_local, LoadStats& stats);
+                                  LocalDefinitionsReader read_local, LoadStats& stats,
+                                  std::vector<RequestEnds>& request_ends);
 
 }  // namespace hindsight::trace

@@ -347,13 +347,16 @@ LoadedTrace load_local_trace(const std::string& anchor_path, int rank, int ranks
     LoadStats& stats = builder.stats;
     stats.other_skipped =
         stats.records - sink.handled - thread_records.seen() - stats.metric_records - stats.parameter_records;
+    std::vector<RequestEnds> request_ends;
+    request_ends.push_back(builder.take_request_ends());
     if (!workers.empty())
         trace.threads = load_thread_streams(
             reader, defs, trace, thread_records, workers,
             [](const otf2::Reader& r, OTF2_LocationRef l, const TraceDefinitions& d, const std::string& anchor) {
                 return read_local_definitions(r, l, d, check_location_files(anchor, l, l));
             },
-            stats);
+            stats, request_ends);
+    for (std::string& note : settle_request_ends(trace, request_ends)) stats.damage.push_back(std::move(note));
     result.stats = stats;
     // The collective table grew by doubling and gives back its slack (the
     // message table's unused reservation costs nothing, and copying it

@@ -24,14 +24,16 @@ Scenarios (the expected values come from the programs, see their headers):
                   runtime (no loop region).
   hybrid          examples/hybrid.c with R steps: per thread R regions, each
                   closed by its implicit barrier; MPI on the masters only.
-  multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): one
-                  region; rank 0's thread 1 sends to rank 1, whose master
-                  receives: the send on location 1 << 32, the receive on 1;
-                  then every thread exchanges non-blocking messages with its
-                  peer thread on the other rank, both threads at once.
+  multiple        tests/collector/openmp_multiple.c (MPI_THREAD_MULTIPLE): in
+                  a first region rank 0's thread 1 sends to rank 1, whose
+                  master receives: the send on location 1 << 32, the
+                  receive on 1; then every thread exchanges non-blocking
+                  messages with its peer thread on the other rank, both
+                  threads at once; in a second region each worker starts
+                  two requests that its master completes after it.
                   With --analyzer, the trace is analyzed too: the report is
                   written without warnings (the messages pair, every
-                  request completes on the thread that started it), the worker's
+                  completion is recorded with the request it completes), the worker's
                   MPI_Send has its time and the message's 128 bytes, and
                   rank 1's MPI_Recv a Late Sender wait of the worker's 0.2 s
                   delay, within coarse bounds (read with hindsight-report

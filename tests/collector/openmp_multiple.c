@@ -7,7 +7,8 @@
  * exchanges ROUNDS pairs of non-blocking messages with the same thread of
  * the other rank, both threads of a rank at once: MPI reuses a request's
  * handle as soon as one thread's wait freed it, so the collector must
- * tell each thread's requests apart to record their completions. */
+ * tell each thread's requests apart to record their completions. Last,
+ * each worker starts two requests that its master completes. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -56,6 +57,18 @@ int main(int argc, char **argv)
             ok = 0;
         }
     }
+    /* Requests one thread starts and another completes: each rank's worker
+     * posts a receive and starts a send, its master waits for both after
+     * the region. */
+    double out = rank, in = -1;
+    MPI_Request handed[2];
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 1) {
+        MPI_Irecv(&in, 1, MPI_DOUBLE, 1 - rank, 300, MPI_COMM_WORLD, &handed[0]);
+        MPI_Isend(&out, 1, MPI_DOUBLE, 1 - rank, 300, MPI_COMM_WORLD, &handed[1]);
+    }
+    MPI_Waitall(2, handed, MPI_STATUSES_IGNORE);
+    if (in != 1 - rank) ok = 0;
     MPI_Finalize();
     return ok ? 0 : 1;
 }

@@ -178,6 +178,49 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     CHECK(loaded.trace.threads.threads[0].transfers.empty());
 }
 
+TEST_CASE("Threads: a request one thread started and another completed is no damage", "[loader][threads]") {
+    ScratchDir dir;
+    TraceBuilder t(2);
+    t.set_threads(2);
+    // Rank 0's master first completes two requests of its own (ids 1, 2;
+    // the builder numbers each thread's requests from 1, a writer per
+    // process), then posts a receive at 40 (id 3) in the region. Its worker
+    // starts a send (id 1) at 20 and posts a receive (id 2) at 26; it
+    // completes the master's receive 3 at 65, and a send 99 that no thread
+    // started at 78 (a damaged id). After the join the master completes
+    // the worker's send 1 and receive 2.
+    auto& master = t.rank(0);
+    auto& worker = t.thread(0, 1);
+    master.enter(0, "main");
+    for (const Ticks at : {1, 5}) master.wait(at + 2, at + 3, master.isend(at, at + 1, 1, 9, 8));
+    master.fork(10, 2).team_begin(10).enter(10, "!$omp parallel").enter(40, "MPI_Irecv");
+    CHECK(master.irecv_request_event(40) == 3);
+    master.leave(41).leave(90).team_end(90).join(90).enter(91, "MPI_Waitall");
+    master.isend_complete_event_raw_request(92, 1).irecv_event_raw_request(93, 2, 1, 7, 8).leave(95).leave(100);
+    worker.team_begin(10).enter(10, "!$omp parallel").enter(20, "MPI_Isend");
+    CHECK(worker.isend_event(20, 1, 9, 8) == 1);
+    worker.leave(25).enter(26, "MPI_Irecv");
+    CHECK(worker.irecv_request_event(26) == 2);
+    worker.leave(27).enter(60, "MPI_Wait").irecv_event_raw_request(65, 3, 1, 6, 8).leave(70);
+    worker.enter(75, "MPI_Wait").isend_complete_event_raw_request(78, 99).leave(80).leave(90).team_end(90);
+    t.rank(1).enter(0, "main").fork(10, 2).team_begin(10).enter(10, "!$omp parallel");
+    t.rank(1).leave(90).team_end(90).join(90).leave(100);
+    t.thread(1, 1).team_begin(10).enter(10, "!$omp parallel").leave(90).team_end(90);
+    t.write(dir.path());
+    const LoadedTrace loaded = load_local_trace(dir.anchor(), 0, 2);
+    // Only the completion no thread started is damage.
+    REQUIRE(loaded.stats.damage.size() == 1);
+    CHECK(loaded.stats.damage[0] ==
+          "rank 0: 1 MPI_ISEND_COMPLETE records of requests no MPI_ISEND started (the first: request 99 in "
+          "'MPI_Wait' at 7.8e-08 s); ignored, the sends are analyzed at their MPI_ISEND");
+    // The worker's receive of the master's request was posted when the
+    // master's MPI_Irecv began.
+    const ThreadStream& thread = loaded.trace.threads.threads[1];
+    REQUIRE(thread.transfers.size() == 2);
+    CHECK(thread.transfers[1].kind == ThreadTransfer::Kind::Receive);
+    CHECK(thread.transfers[1].posted == 40);
+}
+
 TEST_CASE("Threads: a worker's one-sided transfers and file bytes are kept, its epochs' records a warning",
           "[loader][threads]") {
     // Rank 0's worker puts 8 bytes to rank 1 (MPI_Put 20-30) and gets 16
