@@ -101,7 +101,11 @@ struct ThreadRecord {
         std::uint32_t order;
     };
     std::vector<HeldLock> held;
-    int pending_lock_kind = 0;  // the mutex kind of the acquisition under way
+    // The acquisition under way: its mutex kind and when it began. A lock's
+    // region is written once the lock is taken (an omp_test_lock that
+    // fails reports its start and nothing more).
+    int pending_lock_kind = 0;
+    std::uint64_t pending_lock_since = 0;
     // Constructs and locks this thread has met: no lock the second time.
     // The constructs of a loop body hit a small direct-mapped cache first
     // (a hash lookup costs as much as the event).

@@ -5,7 +5,9 @@
 // events). Nothing is recorded while no measurement runs (before MPI_Init,
 // after MPI_Finalize, in profile mode). A program without MPI is measured
 // from here, when its OpenMP runtime starts, to its exit.
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include HINDSIGHT_OMP_TOOLS_H
 
@@ -257,17 +259,37 @@ ThreadRecord* lock_thread(const Callback& callback) {
     return thread->thread == 0 && thread->depth == 0 ? thread : nullptr;
 }
 
+// The lock API's call that took a lock of `kind`.
+Construct lock_call(ompt_mutex_t kind) {
+    switch (kind) {
+    case ompt_mutex_nest_lock: return Construct::SetNestLock;
+    case ompt_mutex_test_lock: return Construct::TestLock;
+    case ompt_mutex_test_nest_lock: return Construct::TestNestLock;
+    default: return Construct::SetLock;
+    }
+}
+
+// When the lock API's call that took a lock at `now` began: its pending
+// acquisition's start, which this ends.
+std::uint64_t lock_start(ThreadRecord& thread, std::uint64_t now) {
+    const int pending = std::exchange(thread.pending_lock_kind, 0);
+    const bool api = pending == ompt_mutex_lock || pending == ompt_mutex_nest_lock || pending == ompt_mutex_test_lock ||
+                     pending == ompt_mutex_test_nest_lock;
+    return api ? std::min(thread.pending_lock_since, now) : now;
+}
+
 void on_mutex_acquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_t, const void* codeptr) {
     const Callback callback;
     ThreadRecord* thread = lock_thread(callback);
     if (!thread) return;
     thread->pending_lock_kind = kind;
     const std::uint64_t now = timestamp();
+    thread->pending_lock_since = now;
     switch (kind) {
-    case ompt_mutex_lock: recorder().enter(*thread, recorder().region(*thread, Construct::SetLock, nullptr), now); break;
-    case ompt_mutex_nest_lock:
-        recorder().enter(*thread, recorder().region(*thread, Construct::SetNestLock, nullptr), now);
-        break;
+    // The lock API's region waits for the lock to be taken: libomp starts
+    // an omp_test_lock as an omp_set_lock, and one that fails ends there.
+    case ompt_mutex_lock:
+    case ompt_mutex_nest_lock: break;
     case ompt_mutex_critical:
         recorder().enter(*thread, recorder().region(*thread, Construct::Critical, codeptr), now);
         break;
@@ -294,16 +316,11 @@ void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* co
     switch (kind) {
     case ompt_mutex_lock:
     case ompt_mutex_nest_lock:
-        recorder().write(*thread, acquire);
-        recorder().leave(*thread, now);
-        break;
     case ompt_mutex_test_lock:
     case ompt_mutex_test_nest_lock:
-        recorder().enter(*thread,
-                         recorder().region(*thread, kind == ompt_mutex_test_lock ? Construct::TestLock
-                                                                                 : Construct::TestNestLock,
-                                           nullptr),
-                         now);
+        // The region of the call, from the start of the acquisition (no
+        // event of the thread came between: it waited in the runtime).
+        recorder().enter(*thread, recorder().region(*thread, lock_call(kind), nullptr), lock_start(*thread, now));
         recorder().write(*thread, acquire);
         recorder().leave(*thread, now);
         break;
@@ -354,6 +371,8 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t, const void*) {
     const std::uint64_t now = timestamp();
     if (endpoint == ompt_scope_begin) {
         if (thread->pending_lock_kind == ompt_mutex_nest_lock) {
+            recorder().enter(*thread, recorder().region(*thread, Construct::SetNestLock, nullptr),
+                             thread->pending_lock_since);
             recorder().leave(*thread, now);
         } else {
             recorder().enter(*thread, recorder().region(*thread, Construct::TestNestLock, nullptr), now);
