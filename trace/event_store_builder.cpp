@@ -530,11 +530,8 @@ MessageSlots EventStoreBuilder::finish() {
         fail("the event stream ends inside region '" +
              defs_.definitions.regions[open_.back().region].name + "' (truncated trace?)");
     stats.last_time = last_time_;
-    const std::string rank = "rank " + std::to_string(trace_.rank) + ": ";
     const auto note = [&](const DamageTally& tally, const std::string& what, const std::string& treatment) {
-        if (tally.count == 0) return;
-        stats.damage.push_back(rank + std::to_string(tally.count) + " " + what + " (the first: " + tally.first +
-                               "); " + treatment);
+        tally.note(trace_.rank, what, treatment, stats.damage);
     };
     note(unended_collectives_, "MPI_COLLECTIVE_BEGIN records without their MPI_COLLECTIVE_END",
          "those calls are analyzed as no collective operation, without wait states");
@@ -560,7 +557,7 @@ MessageSlots EventStoreBuilder::finish() {
     note(commless_collective_io_,
          "collective I/O operations on handles without a communicator of this rank",
          "analyzed as file I/O without wait states, their synchronization is left out");
-    note_rma_damage(rank);
+    note_rma_damage();
     number_starts(trace_.collectives);
     return std::move(slots_).finish();
 }

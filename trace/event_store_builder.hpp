@@ -21,6 +21,7 @@
 #include "trace/definitions_reader.hpp"
 #include "trace/local_trace.hpp"
 #include "trace/message_slots.hpp"
+#include "trace/damage_tally.hpp"
 #include "trace/request_ends.hpp"
 #include "trace/rma_records.hpp"
 #include "trace/source_lists.hpp"
@@ -250,15 +251,8 @@ private:
     // The communicator whose members all take part in a collective
     // operation on `handle`, if the trace names one this rank belongs to.
     std::optional<CommId> io_handle_comm(OTF2_IoHandleRef handle) const;
-    // Damage that the analysis can go around, counted with the first case
-    // described; finish() turns them into stats.damage.
-    struct DamageTally {
-        std::uint64_t count = 0;
-        std::string first;
-        void add(std::string description) {
-            if (count++ == 0) first = std::move(description);
-        }
-    };
+    // Damage that the analysis can go around; finish() turns it into
+    // stats.damage.
     // Completions of requests this location did not start, settled with
     // the rank's other locations (request_ends.hpp).
     RequestEnds request_ends_;
@@ -284,7 +278,7 @@ private:
     // belongs to; else the record is tallied as windowless.
     std::optional<CommId> rma_window_comm(OTF2_RmaWinRef win, Ticks time);
     // The damage notes of one-sided communication, for finish().
-    void note_rma_damage(const std::string& rank);
+    void note_rma_damage();
     std::optional<RegionId> program_region_;  // open between PROGRAM_BEGIN and _END
     bool program_open_ = false;
 };

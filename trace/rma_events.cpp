@@ -111,11 +111,9 @@ void EventStoreBuilder::rma_op_complete(std::uint64_t time, OTF2_RmaWinRef win, 
 
 void EventStoreBuilder::rma_record(std::uint64_t time, const char* record) { (void)corrected(time, record); }
 
-void EventStoreBuilder::note_rma_damage(const std::string& rank) {
+void EventStoreBuilder::note_rma_damage() {
     const auto note = [&](const DamageTally& tally, const std::string& what, const std::string& treatment) {
-        if (tally.count == 0) return;
-        stats.damage.push_back(rank + std::to_string(tally.count) + " " + what + " (the first: " + tally.first +
-                               "); " + treatment);
+        tally.note(trace_.rank, what, treatment, stats.damage);
     };
     note(rma_.windowless, "RMA records of windows the trace does not define on a communicator of this rank",
          "their synchronization and transfers are left out");
