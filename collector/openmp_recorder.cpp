@@ -319,6 +319,9 @@ ThreadDefinitions Recorder::stop(std::string& said) {
     if (const std::uint64_t nested = nested_left_out_.load(std::memory_order_relaxed); nested > 0)
         said += (said.empty() ? "" : "; ") + std::to_string(nested) +
                 " nested parallel regions were not recorded (only the outermost level is)";
+    if (const std::uint64_t leagues = leagues_left_out_.load(std::memory_order_relaxed); leagues > 0)
+        said += (said.empty() ? "" : "; ") + std::to_string(leagues) +
+                " teams constructs on the host were not recorded, nor the regions inside them";
     return out;
 }
 

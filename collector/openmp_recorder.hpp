@@ -78,7 +78,7 @@ struct ThreadRecord {
     // Set while a callback runs, so that MPI_Finalize waits for it before
     // it closes the writer.
     std::atomic<bool> busy{false};
-    int depth = 0;  // nesting of implicit tasks (only depth 1 is recorded)
+    int depth = 0;  // nesting of implicit tasks and leagues (only depth 1 is recorded)
     // Inside a recorded parallel region (the master clears it at the join).
     std::atomic<bool> in_region{false};
     OTF2_CommRef team = OTF2_UNDEFINED_COMM;
@@ -144,6 +144,8 @@ public:
     // A parallel region forked inside a recorded one: not recorded (only
     // the outermost level is), counted for stop()'s warning.
     void nested_region_left_out() { nested_left_out_.fetch_add(1, std::memory_order_relaxed); }
+    // A teams construct on the host: not recorded, nor anything inside it.
+    void league_left_out() { leagues_left_out_.fetch_add(1, std::memory_order_relaxed); }
     // A program without MPI ends at exit(), which any thread may call, also
     // inside a parallel region: recording stops and the callbacks in
     // progress on every thread (the master's too) finish; then
@@ -219,6 +221,7 @@ private:
     std::atomic<std::uint32_t> thread_count_{0};
     std::atomic<std::uint64_t> threads_left_out_{0};
     std::atomic<std::uint64_t> nested_left_out_{0};
+    std::atomic<std::uint64_t> leagues_left_out_{0};
     RuntimeCallSite call_site_;
     // The runtime's own address it reports for taskloops, once one was met.
     std::atomic<const void*> taskloop_address_{nullptr};

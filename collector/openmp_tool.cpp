@@ -59,14 +59,25 @@ private:
 
 Recorder& recorder() { return Recorder::instance(); }
 
-void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel, unsigned int requested, int,
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel, unsigned int requested, int flags,
                        const void* codeptr) {
     parallel->ptr = nullptr;  // not recorded, unless below
     const Callback callback;
     ThreadRecord* thread = callback.get();
+    // A teams construct on the host starts a league of teams, whose masters
+    // run the construct's body each in a region of its own. That forms no
+    // team of the threads Score-P's conventions know: the league and
+    // everything inside it is left out, and counted once.
+    if (flags & ompt_parallel_league) {
+        recorder().league_left_out();
+        if (thread) ++thread->depth;
+        return;
+    }
     // Only the master's outermost regions: nested ones run inside a region
-    // (forked by a thread already in one), and are counted as left out.
-    if (thread && thread->depth != 0) recorder().nested_region_left_out();
+    // (forked by a thread already in one), and those inside a recorded one
+    // are counted as left out.
+    if (thread && thread->depth != 0 && thread->in_region.load(std::memory_order_relaxed))
+        recorder().nested_region_left_out();
     if (!thread || thread->thread != 0 || thread->depth != 0) return;
     // The construct's address names the region on every thread of the team;
     // without one, a non-null placeholder still marks it as recorded.
@@ -77,9 +88,13 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel,
     });
 }
 
-void on_parallel_end(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
+void on_parallel_end(ompt_data_t* parallel, ompt_data_t*, int flags, const void*) {
     const Callback callback;
     ThreadRecord* thread = callback.get();
+    if (flags & ompt_parallel_league) {
+        if (thread && thread->depth > 0) --thread->depth;
+        return;
+    }
     if (!thread || thread->thread != 0 || thread->depth != 0 || !parallel || !parallel->ptr) return;
     const std::uint64_t now = timestamp();
     recorder().write(*thread, [&](OTF2_EvtWriter* w) {

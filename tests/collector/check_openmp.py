@@ -48,10 +48,11 @@ Scenarios (the expected values come from the programs, see their headers):
                   outer team of 2 threads, each of which forks an inner team
                   of 2 threads per round. Only the outer level is recorded
                   (per thread R regions, each closed by its implicit barrier,
-                  none of the inner barriers and critical sections), the
-                  collector says per rank that 2R nested regions were not
+                  none of the inner barriers and critical sections, nor the
+                  teams construct that follows), the collector says per rank
+                  that 2R nested regions and one teams construct were not
                   recorded, and with --analyzer the analyzer reports the
-                  trace with its 2 threads per rank.
+                  trace with its 2 threads per rank and no warning.
   no-mpi          tests/collector/openmp_no_mpi.c, an OpenMP program without
                   MPI, started without mpiexec: it runs as without the
                   collector and is recorded as rank 0 of 1 with 2 threads:
@@ -336,10 +337,12 @@ def check_teams_analysis(args, anchor, tmp):
 
 def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
     """openmp_nested.c: each of the outer team's threads forked one inner
-    region per round, none recorded, which each rank says in one line; the
-    analyzer reports the trace of the outer level."""
+    region per round, none recorded, and the teams construct that follows
+    is not recorded either, which each rank says in one line; the analyzer
+    reports the trace of the outer level, all of whose regions pair up."""
     for r in range(ranks):
-        line = f"rank {r}: {threads * rounds} nested parallel regions were not recorded (only the outermost level is)"
+        line = (f"rank {r}: {threads * rounds} nested parallel regions were not recorded (only the outermost level is)"
+                "; 1 teams constructs on the host were not recorded, nor the regions inside them")
         if line not in stderr:
             fail(f"no line '{line}' in the collector's output: {stderr.strip()!r}")
     if not args.analyzer:
@@ -348,6 +351,7 @@ def check_nested(args, stderr, anchor, ranks, threads, rounds, tmp):
     summary = analyze(args, anchor, ranks, report)
     if not os.path.isfile(report) or "\nOpenMP threads:\n" not in summary:
         fail(f"the analyzer wrote no report or no thread section: {summary}")
+    check_no_warnings(summary)
 
 
 def check_no_mpi(location, stream, regions, entered, barriers, exited_inside):
