@@ -4,6 +4,8 @@
 // call path in force after event k.
 #pragma once
 
+#include <span>
+
 #include "common/call_tree.hpp"
 #include "trace/local_trace.hpp"
 
@@ -17,6 +19,20 @@ inline CallPathId call_path_after(const trace::LocalTrace& trace, trace::EventIn
     if (e.kind == trace::EventKind::Leave)
         return e.cnode == kNoCallPath ? kNoCallPath : trace.call_tree.node(e.cnode).parent;
     return e.cnode;
+}
+
+// Of an OpenMP worker thread's events (trace::ThreadStreams): the call path
+// its time after event `index` counts for until the next; none after its
+// team's end, where it idles.
+inline CallPathId thread_path_after(const trace::LocalTrace& trace, std::span<const trace::ThreadEvent> events,
+                                    std::size_t index) {
+    const trace::ThreadEvent& e = events[index];
+    switch (e.kind) {
+    case trace::ThreadEventKind::Leave:
+        return e.cnode == kNoCallPath ? kNoCallPath : trace.call_tree.node(e.cnode).parent;
+    case trace::ThreadEventKind::TeamEnd: return kNoCallPath;
+    default: return e.cnode;
+    }
 }
 
 // Ticks as the doubles the backward analyses compute with (exact below 2^53)

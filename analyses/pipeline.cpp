@@ -9,6 +9,7 @@
 
 #include "analyses/critical_path/critical_path.hpp"
 #include "analyses/delay/delay_costs.hpp"
+#include "analyses/delay/thread_points.hpp"
 #include "analyses/openmp/master_barrier_waits.hpp"
 #include "analyses/openmp/openmp_analysis.hpp"
 #include "analyses/openmp/thread_idleness.hpp"
@@ -47,6 +48,7 @@ struct Run {
     std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
     std::vector<MasterBarrierCosts> master_barrier_costs;  // with Product::DelayCostMetrics
     std::vector<MasterMpiWait> master_mpi_waits;           // with Product::DelayCostMetrics
+    std::vector<ThreadCharge> thread_charges;              // with Product::DelayCostMetrics
     RmaWaits rma_waits;                                    // Product::RmaEpochWaits
 };
 
@@ -154,8 +156,12 @@ const std::vector<Stage>& stages() {
         // What worker threads took part in (messages, collectives), which
         // pairing handled outside the replay, on the threads' cubes
         // (wait_states/worker_mpi_wait_states.hpp).
-        {{"worker mpi", {Product::ThreadMetrics}, {}, {Product::WorkerMpiMetrics}}, always,
+        // The delay metrics the delay analysis found for worker threads go
+        // to their cubes here, which are made after it.
+        {{"worker mpi", {Product::ThreadMetrics}, {Product::DelayCostMetrics}, {Product::WorkerMpiMetrics}}, always,
          [](Run& r) {
+             for (const ThreadCharge& charge : r.thread_charges)
+                 r.findings.worker_cubes[charge.thread - 1].add(charge.metric, charge.cnode, charge.value);
              const WorkerMpiWaits waits = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
              r.findings.waiting_without_delay_costs = waits.waiting;
              LongestWaits longest;
@@ -194,11 +200,13 @@ const std::vector<Stage>& stages() {
                  master.in_parallel = parallel_call_paths(r.trace);
                  r.master_mpi_waits = master_mpi_waits(r.trace, teams, r.facts->wait_states());
                  master.barrier_costs = barrier_costs_of_mpi_waits(r.trace, teams, r.master_mpi_waits);
+                 master.team_starts = team_starts(r.trace, teams);
              }
              DelayCostAnalysis delay_costs(r.cube, std::move(master), r.rma_waits);
              run_rounds(r, "delay costs", {&delay_costs});
              r.findings.delay_cost_rounds = delay_costs.rounds();
              r.findings.delay_costs_passed_early = delay_costs.passed_early();
+             r.thread_charges = delay_costs.thread_charges();
              for (std::size_t w = 0; w < barrier_waits.size(); ++w)
                  r.master_barrier_costs.push_back(
                      {barrier_waits[w].region, barrier_waits[w].barrier, delay_costs.barrier_wait_costs()[w]});
@@ -265,7 +273,7 @@ LocalCube analyze(const trace::LocalTrace& trace, replay::ReplayEngine& engine, 
                   const GraphOptions& graph, AnalysisFindings& findings) {
     LocalCube cube(trace.call_tree.size());
     findings.backward_seconds = 0;  // each backward analysis adds its pass
-    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}, {}, {}};
+    Run run{trace, engine, options, graph, cube, findings, {}, std::nullopt, {}, {}, {}, {}, {}};
     for (const Stage* stage : enabled_stages(options, graph)) stage->run(run);
     return cube;
 }

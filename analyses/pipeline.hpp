@@ -69,9 +69,10 @@ struct AnalysisFindings {
     // one thread) and what their analysis left out.
     std::vector<LocalCube> worker_cubes;
     std::vector<std::string> thread_problems;
-    // The waiting of MPI operations with a worker thread on some side, by
-    // pattern, which no delay cost explains (book_worker_mpi()); their
-    // longest waits are among longest_waits.
+    // The waiting of MPI collective operations a worker thread took part
+    // in, by pattern, which no delay cost explains (book_worker_mpi()); the
+    // longest waits of these and of the messages with a worker on either
+    // side are among longest_waits.
     WaitingByPattern waiting_without_delay_costs{};
 };
 

@@ -18,9 +18,9 @@
 //    later was received in the wrong order (wrong_order.hpp), among the
 //    messages of this kind on that thread: on the master, those the replay
 //    measured are apart. The send's call entry stands for its record.
-// Not yet analyzed of these messages: the polling loops of the master's
-// receives among them, and the delay costs and critical path of their
-// waits (doc/analyzer.md, MPI on worker threads). A
+// Their delay costs: delay/thread_points.hpp. Not yet analyzed of these
+// messages: the critical path through their waits (doc/analyzer.md, MPI on
+// worker threads). A
 // master's MPI_Waitall that completed messages of the replay too keeps the
 // replay's longest wait only.
 #pragma once

@@ -63,12 +63,12 @@ void print_causes(std::ostream& out, const cube::Report& report, const analyses:
     }
 }
 
-// The part of a pattern's waiting that no delay cost explains: its waits on
-// MPI operations of OpenMP worker threads (doc/analyzer.md).
+// The part of a pattern's waiting that no delay cost explains: its waits in
+// collective operations of OpenMP worker threads (doc/analyzer.md).
 void print_uncaused(std::ostream& out, double seconds) {
     if (!(seconds > 0)) return;
     out << "    not followed to its causes: " << format_seconds(seconds)
-        << " of it, waited in MPI operations with an OpenMP worker thread on either side\n";
+        << " of it, waited in MPI collective operations that an OpenMP worker thread took part in\n";
 }
 
 // The longest single waits of the pattern over all ranks, with their start,

@@ -39,7 +39,7 @@ struct Note {
     CommId comm = kNoId;
     std::uint32_t tag = 0;
     std::uint32_t send = 0;
-    std::uint32_t worker = 0;  // whether a worker thread sent or received it
+    std::uint32_t thread = 0;  // the thread that sent or received it (0: the master)
 };
 
 class Merger {
@@ -98,7 +98,7 @@ public:
             if (found == streams_.end()) continue;
             for (const Entry& e : found->second)
                 out[static_cast<std::size_t>(peer)].push_back(
-                    {send ? call_enter(e) : posted(e), comm, tag, send, e.thread != 0});
+                    {send ? call_enter(e) : posted(e), comm, tag, send, e.thread});
         }
         return out;
     }
@@ -125,10 +125,22 @@ public:
                                   send ? peer : trace_.rank, kNoId, cnode(e));
                     continue;
                 }
-                if (e.thread == 0 && partners[k]->worker == 0) continue;  // two masters: the replay's
+                if (e.thread == 0 && partners[k]->thread == 0) continue;  // two masters: the replay's
                 if (e.thread == 0) leave[e.index] = true;
-                trace::ThreadPairedMessage p{e.thread, cnode(e),  comm,  call_enter(e), call_leave(e),
-                                             e.time,   bytes(e), peer, send,          0};
+                trace::ThreadPairedMessage p;
+                p.thread = e.thread;
+                p.cnode = cnode(e);
+                p.call = call(e);
+                p.comm = comm;
+                p.tag = tag;
+                p.peer_thread = partners[k]->thread;
+                p.number = k;
+                p.call_enter = call_enter(e);
+                p.call_leave = call_leave(e);
+                p.time = e.time;
+                p.bytes = bytes(e);
+                p.peer = peer;
+                p.send = send;
                 (send ? p.receive_posted : p.send_call_enter) = partners[k]->time;
                 if (e.thread != 0) {
                     p.first_poll = transfer(e).first_poll;
@@ -150,17 +162,24 @@ public:
 
 private:
     const ThreadTransfer& transfer(const Entry& e) const { return trace_.threads.threads[e.thread].transfers[e.index]; }
-    const trace::Event& call(const Entry& e) const { return trace_.events[trace_.messages[e.index].call_enter]; }
-    Ticks call_enter(const Entry& e) const { return e.thread == 0 ? call(e).time : transfer(e).call_enter; }
+    // The Enter of the call holding the message: in the store, or in the
+    // thread's events.
+    std::uint32_t call(const Entry& e) const {
+        return e.thread == 0 ? static_cast<std::uint32_t>(trace_.messages[e.index].call_enter) : transfer(e).call;
+    }
+    const trace::Event& master_call(const Entry& e) const {
+        return trace_.events[trace_.messages[e.index].call_enter];
+    }
+    Ticks call_enter(const Entry& e) const { return e.thread == 0 ? master_call(e).time : transfer(e).call_enter; }
     Ticks posted(const Entry& e) const {
         if (e.thread != 0) return transfer(e).posted;
         const trace::EventIndex posting = trace_.posting_call(trace_.events[slots_.event(e.index)]);
         return posting == trace::kNoEvent ? ThreadTransfer::kUnknownPosting : trace_.events[posting].time;
     }
     Ticks call_leave(const Entry& e) const {
-        return e.thread == 0 ? trace_.events[call(e).ref].time : transfer(e).call_leave;
+        return e.thread == 0 ? trace_.events[master_call(e).ref].time : transfer(e).call_leave;
     }
-    CallPathId cnode(const Entry& e) const { return e.thread == 0 ? call(e).cnode : transfer(e).cnode; }
+    CallPathId cnode(const Entry& e) const { return e.thread == 0 ? master_call(e).cnode : transfer(e).cnode; }
     std::uint64_t bytes(const Entry& e) const {
         if (e.thread == 0) return trace_.messages[e.index].bytes;
         const ThreadTransfer& x = transfer(e);

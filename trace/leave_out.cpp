@@ -100,6 +100,11 @@ void leave_out(LocalTrace& trace, const std::vector<bool>& messages, const std::
     // numbers of the others agree again.
     number_starts(trace.collectives);
     for (FileTransfer& t : trace.file_transfers) t.call_enter = moved(t.call_enter);
+    // The master's messages paired with a worker's name its calls in the
+    // store (kNoPoll, the same value as kNoEvent, stays).
+    for (ThreadPairedMessage& p : trace.threads.paired)
+        if (p.thread == 0)
+            for (std::uint32_t* call : {&p.call, &p.first_poll, &p.completing_call}) *call = moved(*call);
     trace.rma.move_calls(moved);
     // Ordered by message index, which the renumbering keeps in order.
     for (std::vector<ReceiveCall>* table : {&trace.posted_receives, &trace.probed_receives, &trace.polled_receives}) {

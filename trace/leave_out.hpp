@@ -8,7 +8,8 @@
 // The event store is compacted in place and every index into it, or into
 // the message and collective tables, is renumbered: the Enter/Leave
 // references, the events' table references, the tables' call_enter, the
-// collectives' starting calls, the posted and the probed receives; the
+// collectives' starting calls, the posted and the probed receives, the
+// calls of the master's messages paired with a worker's; the
 // collectives kept are numbered anew among those their rank started on
 // their communicator (Collective::started_as). The source lists stay as
 // they are: a collective kept keeps its index into them, and a list no

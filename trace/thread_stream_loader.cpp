@@ -201,6 +201,7 @@ struct WorkerSink : CallbackGuard {
         t.kind = kind;
         t.comm = comm;
         t.call_enter = t.call_leave = entered.back();
+        t.call = entered_at.back();
         return t;
     }
     // A collective operation's end, with what it moved.

@@ -51,6 +51,7 @@ struct ThreadEvent {
 struct ThreadTransfer {
     enum class Kind : std::uint8_t { Send, Receive, Collective };
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record
+    std::uint32_t call = kNoPoll;    // that call's Enter (index into the thread's events)
     Kind kind = Kind::Send;
     std::uint64_t sent = 0;      // a send's bytes, or what a collective sent
     std::uint64_t received = 0;  // a receive's bytes, or what a collective received
@@ -91,7 +92,17 @@ struct ThreadTransfer {
 struct ThreadPairedMessage {
     std::uint32_t thread = 0;        // this rank's thread (ThreadStreams::threads index; 0: the master)
     CallPathId cnode = kNoCallPath;  // the MPI call holding the record
+    // That call's Enter: in LocalTrace::events for the master's, in the
+    // thread's events for a worker's.
+    std::uint32_t call = ThreadTransfer::kNoPoll;
     CommId comm = kNoId;
+    std::uint32_t tag = 0;
+    // The partner's thread, and the message's number in its stream (the
+    // messages between the two ranks on one communicator with one tag, in
+    // one direction), the same on both sides: with the ranks, communicator
+    // and tag, what names the message on either side.
+    std::uint32_t peer_thread = 0;
+    std::uint64_t number = 0;
     Ticks call_enter = 0;            // when that call was entered
     Ticks call_leave = 0;            // ... and left
     Ticks time = 0;                  // the record's time

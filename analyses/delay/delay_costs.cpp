@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "analyses/delay/thread_points.hpp"
 #include "analyses/event_gaps.hpp"
 #include "common/error.hpp"
 
@@ -37,42 +38,58 @@ std::optional<CostPattern> collective_pattern(CollectiveOp op) {
 
 // What the rounds work with; made when they begin and dropped when they
 // end, so that the round analyses never hold their memory at once.
-void DelayCostAnalysis::prepare() {
+std::vector<PairedPoint> DelayCostAnalysis::exchange_paired_points(replay::Exchange& exchange) {
+    paired_waits_ = thread_message_waits(*trace_);
+    partner_waited_ = partners_waited(*trace_, paired_waits_, exchange);
+    return paired_points(*trace_, paired_waits_, partner_waited_);
+}
+
+void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
     const trace::LocalTrace& trace = *trace_;
-    sync_points_ = SyncPointList(trace, *facts_, master_.barrier_waits, rma_);
+    sync_points_ =
+        SyncPointList(trace, *facts_, master_.barrier_waits, rma_, paired, master_.team_starts, master_.in_parallel);
     polling_ = PollingCalls(trace);
     scanner_ = IntervalScanner(trace, sync_points_, master_.team_edges);
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
     shares_due_.assign(sync_points_.size(), 0);
+    long_costs_.assign(sync_points_.size(), PatternCosts{});
+    propagating_.assign(sync_points_.size(), 0.0);
     started_ = false;
     outstanding_ = 0;
     passed_early_ = 0;
     // A wait of the master inside a parallel region kept the team waiting
     // at the next barrier: that waiting goes where the wait's own costs go.
-    for (const auto& [event, ticks] : master_.barrier_costs) long_costs_[event][kOmpBarrierCosts] += ticks;
+    for (const auto& [event, ticks] : master_.barrier_costs)
+        if (const std::size_t p = sync_points_.position(event); p != SyncPointList::kNone)
+            long_costs_[p][kOmpBarrierCosts] += ticks;
     // A wait of the master outside parallel regions idles every worker as
     // long: that idleness is the wait's long-term idleness cost from the
     // start, and goes where the wait's own costs go.
     if (master_.workers > 0)
         for (std::size_t p = 0; p < sync_points_.size(); ++p) {
             const SyncPoint& point = sync_points_[p];
-            if (point.wait <= 0 || point.cnode >= master_.in_parallel.size() || master_.in_parallel[point.cnode])
+            if (point.thread != 0 || point.wait <= 0 || point.cnode >= master_.in_parallel.size() ||
+                master_.in_parallel[point.cnode])
                 continue;
-            long_costs_[point.event][kOmpIdleCosts] =
-                static_cast<double>(master_.workers) * static_cast<double>(point.wait);
+            long_costs_[p][kOmpIdleCosts] = static_cast<double>(master_.workers) * static_cast<double>(point.wait);
         }
 }
 
 void DelayCostAnalysis::release() {
     barrier_wait_costs_.clear();
-    for (const LocalWait& wait : master_.barrier_waits) barrier_wait_costs_.push_back(long_costs(wait.leave));
+    for (const LocalWait& wait : master_.barrier_waits) {
+        const std::size_t p = sync_points_.position(wait.leave);
+        barrier_wait_costs_.push_back(p == SyncPointList::kNone ? PatternCosts{} : long_costs_[p]);
+    }
     sync_points_ = SyncPointList();
     scanner_ = IntervalScanner();
     point_by_operation_ = OperationIndex();
     long_costs_ = {};
     propagating_ = {};
+    paired_waits_ = {};
+    partner_waited_ = {};
     waiting_ = {};
     waiting_at_ = {};
     shares_due_ = {};
@@ -90,6 +107,25 @@ bool DelayCostAnalysis::caused_late_receiver(EventIndex event) const {
     return it != facts_->late_receivers_caused().end() && it->second > 0;
 }
 
+Ticks DelayCostAnalysis::own_waiting(std::size_t point, WaitPattern pattern) const {
+    const SyncPoint& p = sync_points_[point];
+    if (p.paired >= 0) {
+        const auto i = static_cast<std::size_t>(p.paired);
+        const Ticks wait = paired_wait(trace_->threads.paired[i], paired_waits_[i]);
+        return paired_waits_[i].pattern == pattern ? wait : 0;
+    }
+    if (p.event == trace::kNoEvent) return 0;
+    const WaitState* wait = own_wait(p.event, pattern);
+    return wait ? wait->waiting : 0;
+}
+
+void DelayCostAnalysis::book(std::uint32_t thread, Metric metric, CallPathId cnode, double seconds) {
+    if (thread == 0)
+        cube_->add(metric, cnode, seconds);
+    else
+        thread_charges_.push_back({thread, metric, cnode, seconds});
+}
+
 const std::vector<int>& DelayCostAnalysis::members(CommId comm) {
     if (comm >= members_.size()) members_.resize(std::size_t{comm} + 1);
     if (members_[comm].empty()) members_[comm] = trace_->definitions.world_ranks(comm);
@@ -104,14 +140,11 @@ int DelayCostAnalysis::peer_world_rank(EventIndex event) {
                : msg.partner;
 }
 
-PatternCosts DelayCostAnalysis::long_costs(EventIndex index) const {
-    const auto it = long_costs_.find(index);
-    return it == long_costs_.end() ? PatternCosts{} : it->second;
-}
-
-double DelayCostAnalysis::propagating(EventIndex index) const {
-    const auto it = propagating_.find(index);
-    return it == propagating_.end() ? 0.0 : it->second;
+OperationId DelayCostAnalysis::for_partner(std::size_t point) const {
+    const SyncPoint& p = sync_points_[point];
+    if (p.paired < 0) return p.operation;
+    const trace::ThreadPairedMessage& m = trace_->threads.paired[static_cast<std::size_t>(p.paired)];
+    return paired_operation(*trace_, m, !m.send);
 }
 
 std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what) const {
@@ -123,7 +156,7 @@ std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what)
 }
 
 const IntervalProfile& DelayCostAnalysis::interval_with(std::size_t point, int peer) {
-    return scanner_.interval(sync_points_.previous(point, peer), point);
+    return scanner_.interval(sync_points_.span(point, sync_points_.partner(point, peer)));
 }
 
 // ---- the rounds --------------------------------------------------------
@@ -132,7 +165,8 @@ void DelayCostAnalysis::run(const trace::LocalTrace& trace, const ForwardFacts& 
                             replay::Exchange& exchange) {
     trace_ = &trace;
     facts_ = &facts;
-    prepare();
+    thread_charges_.clear();
+    prepare(exchange_paired_points(exchange));
     replay::WavefrontRounds rounds(exchange, trace_->anchor_path);
     collect_items(rounds);
     rounds.run(
@@ -154,6 +188,21 @@ void DelayCostAnalysis::add_waiting(std::size_t point, Waiting::Kind kind, std::
 void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
     for (std::size_t p = 0; p < sync_points_.size(); ++p) {
         const SyncPoint& point = sync_points_[p];
+        if (point.paired >= 0) {
+            // As a receive of the store: its Late Sender wait first.
+            const trace::ThreadPairedMessage& m = trace_->threads.paired[static_cast<std::size_t>(point.paired)];
+            if (own_waiting(p, WaitPattern::LateSender) > 0) {
+                add_waiting(p, Waiting::Kind::DelayerDivides, CostPattern::LateSender, m.peer, true);
+                write_record(rounds.to(m.peer), for_partner(p), cost_records::Claim{});
+            } else if (!m.send && partner_waited_[static_cast<std::size_t>(point.paired)]) {
+                expect_costs(p, m.peer);
+                const IntervalProfile& mine = interval_with(p, m.peer);
+                write_record(rounds.to(m.peer), for_partner(p),
+                             cost_records::LateReceiverProfile<const SparseProfile&>{mine.waiting, mine.processing});
+            }
+            continue;
+        }
+        if (point.event == trace::kNoEvent) continue;
         const trace::Event& event = trace_->events[point.event];
         if (point.rma_wait >= 0) {
             // Like a Late Sender's: the rank whose call ended the wait
@@ -187,8 +236,8 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             // kept the workers idle, and the paper charges that idleness to
             // whatever caused the wait, like any other wait's: it goes to
             // the rank that came last, long-term only.
-            const bool idleness = !costs && wait->waiting > 0 && wait->cause >= 0 &&
-                                  long_costs(point.event)[kOmpIdleCosts] > 0;
+            const bool idleness =
+                !costs && wait->waiting > 0 && wait->cause >= 0 && long_costs_[p][kOmpIdleCosts] > 0;
             if (!costs && !idleness) continue;
             if (static_cast<std::size_t>(wait->cause) >= members.size())
                 throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
@@ -206,7 +255,8 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
     case Kind::Claim: {
         const std::size_t p = point_of(operation, "a delay-cost claim");
         expect_costs(p, from);
-        if (trace_->events[sync_points_[p].event].kind != EventKind::CollectiveEnd) return;
+        const EventIndex event = sync_points_[p].event;
+        if (event == trace::kNoEvent || trace_->events[event].kind != EventKind::CollectiveEnd) return;
         // A collective's waiting member divides its costs itself, over this
         // rank's interval with it.
         const IntervalProfile& mine = interval_with(p, from);
@@ -217,11 +267,11 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
     case Kind::LateReceiverProfile: {
         auto delayer = cost_records::LateReceiverProfile<>::read(in);
         const std::size_t point = point_by_operation_.find(operation);
-        const bool waited = point != SyncPointList::kNone &&
-                            own_wait(sync_points_[point].event, WaitPattern::LateReceiver);
+        const bool waited = point != SyncPointList::kNone && own_waiting(point, WaitPattern::LateReceiver) > 0;
         if (!waited) {
             // The receiver saw a wait this rank did not record: nothing to divide.
-            write_record(rounds.to(from), operation, cost_records::LateReceiverAnswer{});
+            write_record(rounds.to(from), point == SyncPointList::kNone ? operation : for_partner(point),
+                         cost_records::LateReceiverAnswer{});
             return;
         }
         add_waiting(point, Waiting::Kind::LateReceiver, CostPattern::LateReceiver, from, true);
@@ -244,8 +294,8 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
     case Kind::IndirectAnswer: {
         const double indirect = cost_records::IndirectAnswer::read(in).indirect;
         const std::size_t p = point_of(operation, "a delay-cost answer");
-        if (const WaitState* wait = own_wait(sync_points_[p].event, WaitPattern::LateSender))
-            classify(p, WaitPattern::LateSender, wait->waiting, indirect);
+        if (const Ticks waiting = own_waiting(p, WaitPattern::LateSender); waiting > 0)
+            classify(p, WaitPattern::LateSender, waiting, indirect);
         --outstanding_;
         return;
     }
@@ -298,12 +348,12 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     --outstanding_;
     const SyncPoint& point = sync_points_[wait.point];
     const double short_cost = wait.pattern ? static_cast<double>(point.wait) : 0.0;
-    const PatternCosts long_cost = long_costs(point.event);
+    const PatternCosts long_cost = long_costs_[wait.point];
     const IntervalProfile& mine = interval_with(wait.point, wait.delayer);
     auto& out = rounds.to(wait.delayer);
     if (wait.kind == Waiting::Kind::DelayerDivides) {
         // The delayer divides: it knows its own interval.
-        write_record(out, point.operation,
+        write_record(out, for_partner(wait.point),
                      cost_records::CostsToDivide<const SparseProfile&>{*wait.pattern, short_cost, long_cost,
                                                                        mine.processing});
         ++outstanding_;  // its answer
@@ -318,27 +368,26 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
                                         scales.short_term, scales.long_term, std::move(excess.by_entry)};
     if (wait.kind == Waiting::Kind::LateReceiver) {
         classify(wait.point, WaitPattern::LateReceiver, point.wait, scales.short_term * delayer.waiting);
-        write_record(out, point.operation, cost_records::LateReceiverAnswer{std::move(division)});
+        write_record(out, for_partner(wait.point), cost_records::LateReceiverAnswer{std::move(division)});
     } else {
-        write_record(out, point.operation, cost_records::CollectiveAnswer{std::move(division)});
+        write_record(out, for_partner(wait.point), cost_records::CollectiveAnswer{std::move(division)});
     }
 }
 
 // ---- the delaying rank's side ------------------------------------------
 
 void DelayCostAnalysis::expect_costs(std::size_t point, int peer) {
-    const std::size_t from = sync_points_.previous(point, peer);
-    for (std::size_t q = from == SyncPointList::kNone ? 0 : from + 1; q < point; ++q)
+    sync_points_.for_each_inside(sync_points_.span(point, sync_points_.partner(point, peer)), [&](std::size_t q) {
         if (sync_points_[q].wait > 0) ++shares_due_[q];
+    });
     ++outstanding_;
 }
 
 void DelayCostAnalysis::settle_costs(std::size_t point, int peer) {
-    const std::size_t from = sync_points_.previous(point, peer);
-    for (std::size_t q = from == SyncPointList::kNone ? 0 : from + 1; q < point; ++q) {
-        if (sync_points_[q].wait <= 0 || shares_due_[q] == 0) continue;
+    sync_points_.for_each_inside(sync_points_.span(point, sync_points_.partner(point, peer)), [&](std::size_t q) {
+        if (sync_points_[q].wait <= 0 || shares_due_[q] == 0) return;
         if (--shares_due_[q] == 0 && waiting_at_[q] != kNoWaiting) became_ready(q);
-    }
+    });
     --outstanding_;
 }
 
@@ -349,10 +398,10 @@ void DelayCostAnalysis::divide_costs(std::size_t point, int from, replay::Payloa
     const Excess excess = excess_over(mine.processing, costs.waiter);
     const CostScales scales = cost_scales(excess.total, mine.waiting, costs.short_cost, costs.long_cost);
     if (scales.explained)
-        charge(costs.pattern, mine, excess.by_entry, scales, true);
+        charge(point, costs.pattern, mine, excess.by_entry, scales, true);
     else
         charge_unexplained(point, costs.pattern, costs.short_cost, costs.long_cost);
-    write_record(rounds.to(from), sync_points_[point].operation,
+    write_record(rounds.to(from), for_partner(point),
                  cost_records::IndirectAnswer{scales.short_term * mine.waiting});
     settle_costs(point, from);
 }
@@ -363,7 +412,7 @@ void DelayCostAnalysis::settle_division(std::size_t point, int from, std::option
         const IntervalProfile& mine = interval_with(point, from);
         if (division.excess.size() != mine.processing.paths.size())
             throw Error(trace_->anchor_path, "a delay-cost division does not match the delayer's profile");
-        charge(pattern, mine, division.excess, division.scales(), point_to_point);
+        charge(point, pattern, mine, division.excess, division.scales(), point_to_point);
     } else {
         charge_unexplained(point, pattern, division.short_cost, division.long_cost);
     }
@@ -380,9 +429,11 @@ void DelayCostAnalysis::late_receiver_answer(std::size_t point, int from, replay
 }
 
 void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::PayloadReader& in) {
-    const trace::Event& event = trace_->events[sync_points_[point].event];
+    const EventIndex index = sync_points_[point].event;
     const std::optional<CostPattern> pattern =
-        event.kind == EventKind::CollectiveEnd ? collective_pattern(trace_->collective(event).op) : std::nullopt;
+        index != trace::kNoEvent && trace_->events[index].kind == EventKind::CollectiveEnd
+            ? collective_pattern(trace_->collective(trace_->events[index]).op)
+            : std::nullopt;
     const cost_records::CostDivision division = cost_records::CollectiveAnswer::read(in).division;
     // An operation without delay costs passes on idleness only (collect_items).
     if (!pattern && division.short_cost != 0)
@@ -390,52 +441,74 @@ void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::P
     settle_division(point, from, pattern, division, false);
 }
 
-void DelayCostAnalysis::charge(std::optional<CostPattern> pattern, const IntervalProfile& delayer,
+void DelayCostAnalysis::charge(std::size_t point, std::optional<CostPattern> pattern, const IntervalProfile& delayer,
                                const std::vector<double>& excess, const CostScales& scales, bool point_to_point) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
+    const std::uint32_t thread = sync_points_[point].thread;
     for (std::size_t i = 0; i < delayer.processing.paths.size(); ++i) {
         if (excess[i] <= 0) continue;
         const CallPathId cnode = delayer.processing.paths[i];
-        if (pattern) cube_->add(delay_metrics(*pattern).short_term, cnode, seconds(scales.short_term * excess[i]));
+        // A worker's interval that went on on its master: the master's
+        // part of the excess is the master's delay.
+        const double on_master =
+            delayer.master_part.empty() ? 0.0 : delayer.master_part[i] / delayer.processing.values[i];
+        const auto add = [&](Metric metric, double ticks) {
+            if (on_master > 0) book(0, metric, cnode, seconds(on_master * ticks));
+            if (on_master < 1) book(thread, metric, cnode, seconds((1 - on_master) * ticks));
+        };
+        if (pattern) add(delay_metrics(*pattern).short_term, scales.short_term * excess[i]);
         for (std::size_t p = 0; p < kCostKinds; ++p)
-            if (scales.long_term[p] != 0)
-                cube_->add(long_term_metric(p), cnode, seconds(scales.long_term[p] * excess[i]));
+            if (scales.long_term[p] != 0) add(long_term_metric(p), scales.long_term[p] * excess[i]);
     }
-    for (const auto& [index, waiting] : delayer.waits) {
-        PatternCosts& costs = long_costs_[index];
+    for (const auto& [position, waiting] : delayer.waits) {
+        PatternCosts& costs = long_costs_[position];
         for (std::size_t p = 0; p < kCostKinds; ++p) costs[p] += scales.long_term[p] * waiting;
         if (pattern) costs[static_cast<std::size_t>(*pattern)] += scales.short_term * waiting;
         // The part of that wait that made this one: at most all of it, and
         // of several such parts the largest.
         if (point_to_point)
-            propagating_[index] = std::max(propagating(index), std::min(scales.short_term, 1.0) * waiting);
+            propagating_[position] = std::max(propagating_[position], std::min(scales.short_term, 1.0) * waiting);
     }
 }
 
 void DelayCostAnalysis::charge_unexplained(std::size_t point, std::optional<CostPattern> pattern, double short_cost,
                                            const PatternCosts& long_cost) {
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
-    const CallPathId cnode = EventView(*trace_, sync_points_[point].event).cnode();
-    if (pattern && short_cost > 0) cube_->add(delay_metrics(*pattern).short_term, cnode, seconds(short_cost));
+    const SyncPoint& at = sync_points_[point];
+    // The call of the point's own event; a message paired outside the
+    // replay has none in the store: the call holding it.
+    const CallPathId cnode =
+        at.event != trace::kNoEvent ? EventView(*trace_, at.event).cnode()
+                                    : trace_->threads.paired[static_cast<std::size_t>(at.paired)].cnode;
+    if (pattern && short_cost > 0) book(at.thread, delay_metrics(*pattern).short_term, cnode, seconds(short_cost));
     for (std::size_t p = 0; p < kCostKinds; ++p)
-        if (long_cost[p] > 0) cube_->add(long_term_metric(p), cnode, seconds(long_cost[p]));
+        if (long_cost[p] > 0) book(at.thread, long_term_metric(p), cnode, seconds(long_cost[p]));
 }
 
 void DelayCostAnalysis::classify(std::size_t point, WaitPattern pattern, Ticks waiting, double indirect) {
-    const EventIndex event = sync_points_[point].event;
+    const SyncPoint& at = sync_points_[point];
+    const EventIndex event = at.event;
     const PointToPointMetrics& split = *pattern_info(pattern).point_to_point;
     const double total = static_cast<double>(waiting);
-    const double propagated = std::min(propagating(event), total);
+    const double propagated = std::min(propagating_[point], total);
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     // Where the waiting was claimed: the call of the point (a receive's
     // blocking probe, where the wait was there), or for a receive polled
     // for each polling call and the completing call, in proportion.
     const auto add = [&](CallPathId cnode, double share) {
-        cube_->add(split.indirect, cnode, seconds(share * indirect));
-        cube_->add(split.direct, cnode, seconds(share * (total - indirect)));
-        cube_->add(split.propagating, cnode, seconds(share * propagated));
-        cube_->add(split.terminal, cnode, seconds(share * (total - propagated)));
+        book(at.thread, split.indirect, cnode, seconds(share * indirect));
+        book(at.thread, split.direct, cnode, seconds(share * (total - indirect)));
+        book(at.thread, split.propagating, cnode, seconds(share * propagated));
+        book(at.thread, split.terminal, cnode, seconds(share * (total - propagated)));
     };
+    if (at.paired >= 0) {
+        const auto i = static_cast<std::size_t>(at.paired);
+        if (total > 0)
+            paired_waits_[i].for_each_part(trace_->threads.paired[i].cnode, [&](CallPathId cnode, Ticks ticks) {
+                add(cnode, static_cast<double>(ticks) / total);
+            });
+        return;
+    }
     const auto polled = facts_->polled_wait_ends().find(event);
     if (pattern == WaitPattern::LateSender && polled != facts_->polled_wait_ends().end() && total > 0 &&
         trace_->probing_call(trace_->events[event]) == trace::kNoEvent) {

@@ -52,6 +52,13 @@
 // waiting rank sends its costs and profile to the rank of that call, which
 // divides them over its interval up to the call.
 //
+// Messages with an OpenMP worker thread on either side (paired outside the
+// replay, thread_points.hpp) go like the masters' messages, between the two
+// threads that sent and received them: the points and intervals are those
+// of the threads, and the costs land on the delaying thread's call paths.
+// The delay metrics of worker threads are handed on (thread_charges()), as
+// their cubes are made afterwards.
+//
 // On a hybrid rank (MasterThread) the master's OpenMP barrier waits count
 // as its waiting in these intervals, and a wait of the master outside
 // parallel regions carries the workers' idleness from the start, as
@@ -80,6 +87,7 @@
 #include "analyses/forward_facts.hpp"
 #include "analyses/round_analysis.hpp"
 #include "analyses/polling_calls.hpp"
+#include "analyses/thread_message_waits.hpp"
 #include "replay/wavefront_rounds.hpp"
 
 namespace hindsight::analyses {
@@ -98,6 +106,16 @@ struct MasterThread {
     // parallel regions prolonged, by the wait's event: long-term costs of
     // kind kOmpBarrierCosts from the start (openmp/barrier_delay.hpp).
     std::vector<std::pair<trace::EventIndex, double>> barrier_costs;
+    // Where the workers' teams began (thread_points.hpp).
+    std::vector<TeamStart> team_starts;
+};
+
+// A value for the cube of an OpenMP worker thread.
+struct ThreadCharge {
+    std::uint32_t thread = 0;  // trace.threads.threads index, not 0
+    Metric metric = Metric::Time;
+    CallPathId cnode = kNoCallPath;
+    double value = 0;
 };
 
 class DelayCostAnalysis final : public RoundAnalysis {
@@ -116,6 +134,8 @@ public:
     // received, by MasterThread::barrier_waits, for the thread that delayed
     // the barrier.
     const std::vector<PatternCosts>& barrier_wait_costs() const { return barrier_wait_costs_; }
+    // After run(): the delay metrics of the worker threads, for their cubes.
+    const std::vector<ThreadCharge>& thread_charges() const { return thread_charges_; }
 
 private:
     // A wait state of this rank whose costs go to another rank. The
@@ -140,18 +160,28 @@ private:
 
     const WaitState* own_wait(trace::EventIndex event, WaitPattern pattern) const;
     bool caused_late_receiver(trace::EventIndex event) const;
+    // The waiting of `pattern` (with delay costs) at the point, or 0.
+    Ticks own_waiting(std::size_t point, WaitPattern pattern) const;
+    // Adds to the cube of `thread` (the worker's through thread_charges_).
+    void book(std::uint32_t thread, Metric metric, CallPathId cnode, double seconds);
     // World ranks of a communicator's members, in communicator rank order.
     const std::vector<int>& members(CommId comm);
     int peer_world_rank(trace::EventIndex event);
-    PatternCosts long_costs(trace::EventIndex index) const;
-    double propagating(trace::EventIndex index) const;
     std::size_t point_of(OperationId operation, const char* what) const;
+    // What a record to the partner of the point names it by: the operation,
+    // which both share, or for a message paired outside the replay, the
+    // partner's side of it (thread_points.hpp).
+    OperationId for_partner(std::size_t point) const;
     // The interval that ends at synchronization point `point` and begins at
-    // the previous one involving world rank `peer`; valid until the next
-    // interval is taken (IntervalScanner::interval()).
+    // the previous one of its thread involving the point's partner
+    // (SyncPointList::partner(), with world rank `peer`); valid until the
+    // next interval is taken (IntervalScanner::interval()).
     const IntervalProfile& interval_with(std::size_t point, int peer);
+    // Before the rounds: the messages paired outside the replay that
+    // synchronized, known to both of their sides.
+    std::vector<PairedPoint> exchange_paired_points(replay::Exchange& exchange);
 
-    void prepare();
+    void prepare(std::span<const PairedPoint> paired);
     void release();
     // Before the first round: this rank's waits and the Late Receiver waits
     // it caused; the claims and profiles of round one.
@@ -181,11 +211,11 @@ private:
     void settle_division(std::size_t point, int from, std::optional<CostPattern> pattern,
                          const cost_records::CostDivision& division, bool point_to_point);
     // Records the costs of a wait state of `pattern` that the scales divide
-    // over the delayer's interval, and passes the share of its waits on to
-    // them. Point-to-point delays also mark those waits as propagating.
+    // over the delayer's interval (ending at `point`, on its thread), and
+    // passes the share of its waits on to them. Point-to-point delays also mark those waits as propagating.
     // Without a pattern only long-term costs come (idleness at MPI_Finalize).
-    void charge(std::optional<CostPattern> pattern, const IntervalProfile& delayer, const std::vector<double>& excess,
-                const CostScales& scales, bool point_to_point);
+    void charge(std::size_t point, std::optional<CostPattern> pattern, const IntervalProfile& delayer,
+                const std::vector<double>& excess, const CostScales& scales, bool point_to_point);
     // Costs no delay in the interval explains stay with the synchronization
     // point's own call on the delayer.
     void charge_unexplained(std::size_t point, std::optional<CostPattern> pattern, double short_cost,
@@ -198,14 +228,17 @@ private:
     MasterThread master_;
     RmaWaits rma_;
     std::vector<PatternCosts> barrier_wait_costs_;
+    std::vector<ThreadCharge> thread_charges_;
     const ForwardFacts* facts_ = nullptr;  // during run()
+    std::vector<MessageWait> paired_waits_;  // by trace.threads.paired
+    std::vector<bool> partner_waited_;       // likewise
     PollingCalls polling_;                 // how a receive polled for waited
     const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;
     IntervalScanner scanner_;
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
-    std::unordered_map<trace::EventIndex, PatternCosts> long_costs_;  // γ_long by wait-state event
-    std::unordered_map<trace::EventIndex, double> propagating_;       // the part of a wait that propagated
+    std::vector<PatternCosts> long_costs_;  // γ_long by point
+    std::vector<double> propagating_;       // the part of a point's wait that propagated
     OperationIndex point_by_operation_;  // finds the point a record names
 
     std::vector<Waiting> waiting_;             // this rank's waits with costs to pass on

@@ -23,43 +23,62 @@ void IntervalScanner::settle(std::vector<CallPathId>& touched) {
 
 IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points,
                                  std::span<const TimeShift> shifts)
-    : trace_(&trace), points_(&points), time_(trace.call_tree.size(), 0.0), waiting_(trace.call_tree.size(), 0.0) {
+    : trace_(&trace),
+      points_(&points),
+      time_(trace.call_tree.size(), 0.0),
+      waiting_(trace.call_tree.size(), 0.0),
+      master_time_(trace.call_tree.size(), 0.0) {
     // Every event passes here once: sums in ticks by call path, the call
     // paths a piece touched marked with the piece's number instead of
     // tested for a zero sum and sorted out twice.
     const std::size_t paths = trace.call_tree.size();
     std::vector<Ticks> ticks(paths, 0);
     std::vector<std::size_t> piece_of(paths, SyncPointList::kNone);
-    EventIndex from = 0;
-    for (std::size_t p = 0; p <= points.size(); ++p) {
+    std::size_t p = 0;
+    const auto touch = [&](CallPathId c) {
+        if (piece_of[c] == p) return;
+        piece_of[c] = p;
+        ticks[c] = 0;
+        time_touched_.push_back(c);
+    };
+    // The time between consecutive events of one thread, by the call path
+    // after the first of each two.
+    const auto take = [&](std::size_t from, std::size_t to, auto time, auto path_after) {
+        for (std::size_t k = from; k < to; ++k) {
+            const CallPathId c = path_after(k);
+            if (c == kNoCallPath) continue;
+            touch(c);
+            ticks[c] += time(k + 1) - time(k);
+        }
+    };
+    std::size_t from = 0;  // in the events of the thread of point p
+    for (; p <= points.size(); ++p) {
         piece_begin_.push_back(piece_paths_.size());
         if (p == points.size()) break;
-        const EventIndex to = std::max(from, points[p].enter);
-        for (EventIndex k = from; k < to; ++k) {
-            const CallPathId c = call_path_after(trace, k);
-            if (c == kNoCallPath) continue;
-            if (piece_of[c] != p) {
-                piece_of[c] = p;
-                ticks[c] = 0;
-                time_touched_.push_back(c);
+        const std::uint32_t thread = points[p].thread;
+        if (p > 0 && thread != points[p - 1].thread) from = 0;
+        const std::size_t to = std::max<std::size_t>(from, points[p].enter);
+        if (thread == 0) {
+            take(
+                from, to, [&](std::size_t k) { return trace.events[k].time; },
+                [&](std::size_t k) { return call_path_after(trace, static_cast<EventIndex>(k)); });
+            // The shifts' time within the piece moves to the call path that
+            // the profile books it at.
+            const Ticks piece_begin = from < trace.events.size() ? trace.events[from].time : 0;
+            const Ticks piece_end = to < trace.events.size() ? trace.events[to].time : piece_begin;
+            for (const TimeShift& shift : shifts) {
+                const Ticks moved = std::min(shift.end, piece_end) - std::max(shift.begin, piece_begin);
+                if (moved <= 0 || shift.from >= paths || shift.to >= paths) continue;
+                touch(shift.from);
+                touch(shift.to);
+                ticks[shift.from] -= moved;
+                ticks[shift.to] += moved;
             }
-            ticks[c] += trace.events[k + 1].time - trace.events[k].time;
-        }
-        // The shifts' time within the piece moves to the call path that
-        // the profile books it at.
-        const Ticks piece_begin = from < trace.events.size() ? trace.events[from].time : 0;
-        const Ticks piece_end = to < trace.events.size() ? trace.events[to].time : piece_begin;
-        for (const TimeShift& shift : shifts) {
-            const Ticks moved = std::min(shift.end, piece_end) - std::max(shift.begin, piece_begin);
-            if (moved <= 0 || shift.from >= paths || shift.to >= paths) continue;
-            for (const CallPathId c : {shift.from, shift.to})
-                if (piece_of[c] != p) {
-                    piece_of[c] = p;
-                    ticks[c] = 0;
-                    time_touched_.push_back(c);
-                }
-            ticks[shift.from] -= moved;
-            ticks[shift.to] += moved;
+        } else {
+            const std::span<const trace::ThreadEvent> events = trace.threads.threads[thread].events;
+            take(
+                from, std::min(to, events.size()), [&](std::size_t k) { return events[k].time; },
+                [&](std::size_t k) { return thread_path_after(trace, events, k); });
         }
         std::sort(time_touched_.begin(), time_touched_.end());
         for (const CallPathId c : time_touched_) {
@@ -72,25 +91,35 @@ IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPoint
     }
 }
 
-const IntervalProfile& IntervalScanner::interval(std::size_t from, std::size_t to) {
+const IntervalProfile& IntervalScanner::interval(const IntervalSpan& span) {
     const SyncPointList& points = *points_;
     IntervalProfile& out = profile_;
     out.processing.paths.clear();
     out.processing.values.clear();
+    out.master_part.clear();
     out.waiting = 0;
     out.waits.clear();
-    // Pieces are numbered one up from the point they begin at.
-    const std::size_t first = from == SyncPointList::kNone ? 0 : from + 1;
-    for (std::size_t piece = first; piece <= to; ++piece)
-        for (std::size_t e = piece_begin_[piece]; e < piece_begin_[piece + 1]; ++e)
-            add(time_, time_touched_, piece_paths_[e], piece_ticks_[e]);
-    for (std::size_t p = first; p < to; ++p) {
-        if (points[p].wait <= 0) continue;
+    // Piece q ends at point q and begins at the point before on its thread.
+    const auto take_pieces = [&](std::size_t from, std::size_t to, std::vector<double>& time,
+                                 std::vector<CallPathId>& touched) {
+        for (std::size_t piece = points.first_piece(from, to); piece <= to; ++piece)
+            for (std::size_t e = piece_begin_[piece]; e < piece_begin_[piece + 1]; ++e)
+                add(time, touched, piece_paths_[e], piece_ticks_[e]);
+    };
+    take_pieces(span.first, span.last, time_, time_touched_);
+    if (span.on_master) {
+        take_pieces(span.master_first, span.master_last, time_, time_touched_);
+        take_pieces(span.master_first, span.master_last, master_time_, master_touched_);
+    }
+    points.for_each_inside(span, [&](std::size_t p) {
+        if (points[p].wait <= 0) return;
         const auto ticks = static_cast<double>(points[p].wait);
         add(waiting_, waiting_touched_, points[p].cnode, ticks);
-        out.waits.emplace_back(points[p].event, ticks);
+        out.waits.emplace_back(p, ticks);
         out.waiting += ticks;
-    }
+    });
+    // Of the point the interval begins at, only the completion counts.
+    const std::size_t from = span.on_master ? span.master_first : span.first;
     const CallPathId first_call = from == SyncPointList::kNone ? kNoCallPath : points[from].cnode;
     const double pruned = from == SyncPointList::kNone ? 0.0 : static_cast<double>(points[from].prune);
     settle(time_touched_);
@@ -101,12 +130,17 @@ const IntervalProfile& IntervalScanner::interval(std::size_t from, std::size_t t
         if (value > 0) {
             out.processing.paths.push_back(c);
             out.processing.values.push_back(value);
+            // The master's part of it, in proportion to its time there.
+            if (span.on_master)
+                out.master_part.push_back(c < master_time_.size() ? value * master_time_[c] / time_[c] : 0.0);
         }
         time_[c] = 0.0;
     }
     time_touched_.clear();
     for (const CallPathId c : waiting_touched_) waiting_[c] = 0.0;
     waiting_touched_.clear();
+    for (const CallPathId c : master_touched_) master_time_[c] = 0.0;
+    master_touched_.clear();
     return out;
 }
 

@@ -37,8 +37,11 @@ struct IntervalProfile {
     SparseProfile processing;  // processing time by call path
     double waiting = 0;        // total waiting of the wait states inside
     // The wait states inside (synchronization points with waiting, the one
-    // that ends the interval excluded) and their lengths.
-    std::vector<std::pair<trace::EventIndex, double>> waits;
+    // that ends the interval excluded): their positions and lengths.
+    std::vector<std::pair<std::size_t, double>> waits;
+    // A worker's interval that goes on on its master (IntervalSpan): by
+    // entry of `processing`, the master's part; else empty.
+    std::vector<double> master_part;
 };
 
 // Takes intervals from a table of the time between consecutive
@@ -51,14 +54,13 @@ public:
     IntervalScanner(const trace::LocalTrace& trace, const SyncPointList& points,
                     std::span<const TimeShift> shifts = {});
 
-    // From synchronization point `from` (SyncPointList::kNone: the start of
-    // the trace) to the point at position `to`: each call path's time less
-    // its waiting at the points inside (negative values dropped), with the
-    // part of the first point's call that is no completion left out. The
-    // profile is the scanner's own and valid until the next call: intervals
-    // are taken for every wait state, several times, and a new profile each
-    // time would allocate its vectors anew.
-    const IntervalProfile& interval(std::size_t from, std::size_t to);
+    // The interval `span` (SyncPointList::span()): each call path's time
+    // less its waiting at the points inside (negative values dropped), with
+    // the part of the first point's call that is no completion left out.
+    // The profile is the scanner's own and valid until the next call:
+    // intervals are taken for every wait state, several times, and a new
+    // profile each time would allocate its vectors anew.
+    const IntervalProfile& interval(const IntervalSpan& span);
 
 private:
     static void add(std::vector<double>& dense, std::vector<CallPathId>& touched, CallPathId cnode, double ticks);
@@ -68,16 +70,16 @@ private:
     const trace::LocalTrace* trace_ = nullptr;
     const SyncPointList* points_ = nullptr;
     // Time by call path between the entries into the calls of consecutive
-    // synchronization points: piece 0 from the start of the trace to the
-    // first point, piece p + 1 from point p to point p + 1; flat, with the
-    // first entry of each piece in piece_begin_.
+    // synchronization points of a thread: piece p ends at point p and
+    // begins at the thread's point before (its first: at the start of its
+    // events); flat, with the first entry of each piece in piece_begin_.
     std::vector<CallPathId> piece_paths_;
     std::vector<double> piece_ticks_;
     std::vector<std::size_t> piece_begin_;
     // Sums by call path while an interval (or a piece) is taken, all zero
     // between, and the call paths they touched.
-    std::vector<double> time_, waiting_;
-    std::vector<CallPathId> time_touched_, waiting_touched_;
+    std::vector<double> time_, waiting_, master_time_;
+    std::vector<CallPathId> time_touched_, waiting_touched_, master_touched_;
     IntervalProfile profile_;  // the last interval taken
 };
 

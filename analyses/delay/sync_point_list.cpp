@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "analyses/delay/operation_hash.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {
@@ -17,26 +18,6 @@ using trace::EventView;
 
 namespace {
 
-// A hash of the fields of an operation: equal on every rank that took part,
-// and different operations collide with negligible probability. Each field
-// goes through splitmix64's finalizer, two multiplications per field rather
-// than one per byte.
-class OperationHash {
-public:
-    OperationHash& add(std::uint64_t field) {
-        std::uint64_t x = hash_ ^ field;
-        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-        hash_ = x ^ (x >> 31);
-        return *this;
-    }
-    // Kept below 2^53 so that the id travels exactly in a double.
-    OperationId value() const { return hash_ & ((std::uint64_t{1} << 53) - 1); }
-
-private:
-    std::uint64_t hash_ = 0xcbf29ce484222325ull;
-};
-
 int comm_rank_of(const std::vector<int>& members, int world_rank) {
     const auto it = std::find(members.begin(), members.end(), world_rank);
     return it == members.end() ? -1 : static_cast<int>(it - members.begin());
@@ -45,7 +26,9 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 }  // namespace
 
 SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
-                             std::span<const LocalWait> local_waits, const RmaWaits& rma)
+                             std::span<const LocalWait> local_waits, const RmaWaits& rma,
+                             std::span<const PairedPoint> paired, std::span<const TeamStart> team_starts,
+                             const std::vector<bool>& in_parallel)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Every collective's number on its communicator (the collectives are
@@ -201,35 +184,100 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         groups_.push_back({Scope::Listed, static_cast<std::uint32_t>(listed_.size())});
         listed_.push_back(delay.waiters);
     }
-    // In the order the synchronizations happened: a receive posted by an
-    // MPI_Irecv synchronized there, before the events up to its completion,
-    // and so did a non-blocking collective where it was started.
-    // Traces without such receives are in that order already.
+    // The store's points, all the master's, that synchronized it with other
+    // masters outside parallel regions synchronized their workers too.
+    for (std::size_t p = 0; p < points_.size(); ++p)
+        groups_[p].whole_ranks = groups_[p].scope != Scope::Nobody &&
+                                 !(points_[p].cnode < in_parallel.size() && in_parallel[points_[p].cnode]);
+    for (const PairedPoint& p : paired) {
+        points_.push_back(p.point);
+        groups_.push_back({Scope::Peer, static_cast<std::uint32_t>(p.peer.rank), p.peer.thread, false});
+    }
+    add_team_starts(trace, team_starts);
+    by_event_.reserve(points_.size());
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+        if (points_[p].event != trace::kNoEvent) by_event_.emplace_back(points_[p].event, p);
+        if (threads_.empty() || threads_.back().first != points_[p].thread) threads_.emplace_back(points_[p].thread, p);
+        const Group& group = groups_[p];
+        if (group.scope == Scope::Peer && (points_[p].thread != 0 || group.thread != 0))
+            with_threads_[{points_[p].thread, static_cast<int>(group.who), group.thread}].push_back(p);
+        if (points_[p].thread == 0 && group.whole_ranks) whole_ranks_.push_back(p);
+    }
+    if (!std::is_sorted(by_event_.begin(), by_event_.end())) std::sort(by_event_.begin(), by_event_.end());
+}
+
+// Each worker's team start and the fork it follows are points that tie
+// nobody (no wait, no operation anybody names): where the worker's
+// interval turns to the master's. Then the points are sorted.
+void SyncPointList::add_team_starts(const trace::LocalTrace& trace, std::span<const TeamStart> team_starts) {
+    std::vector<std::pair<std::size_t, std::size_t>> starts;  // (start, fork) by index before sorting
+    std::map<trace::EventIndex, std::size_t> forks;
+    for (const TeamStart& t : team_starts) {
+        if (t.thread == 0 || t.thread >= trace.threads.size() ||
+            t.begin >= trace.threads.threads[t.thread].events.size() || t.fork >= trace.events.size())
+            continue;
+        auto [fork, added] = forks.try_emplace(t.fork, points_.size());
+        if (added) {
+            SyncPoint point;
+            point.enter = t.fork;
+            point.cnode = trace.events[t.fork].cnode;
+            point.operation = OperationHash().add(6).add(t.fork).value();
+            points_.push_back(point);
+            groups_.push_back({Scope::Nobody, 0, 0, false});
+        }
+        SyncPoint point;
+        point.thread = t.thread;
+        point.enter = t.begin;
+        point.cnode = trace.threads.threads[t.thread].events[t.begin].cnode;
+        point.operation = OperationHash().add(7).add(t.thread).add(t.begin).value();
+        starts.emplace_back(points_.size(), fork->second);
+        points_.push_back(point);
+        groups_.push_back({Scope::Nobody, 0, 0, false});
+    }
+    const std::vector<std::size_t> moved = order_by_thread_and_time();
+    for (const auto& [start, fork] : starts) {
+        const std::size_t at = moved[start];
+        team_starts_[points_[at].thread].push_back(at);
+        fork_of_[at] = moved[fork];
+    }
+    for (auto& [thread, positions] : team_starts_) std::sort(positions.begin(), positions.end());
+}
+
+std::vector<std::size_t> SyncPointList::order_by_thread_and_time() {
+    // By thread, each in the order the synchronizations happened: a receive
+    // posted by an MPI_Irecv synchronized there, before the events up to
+    // its completion, and so did a non-blocking collective where it was
+    // started. Traces without such receives or worker threads are in that
+    // order already.
     // Of two points of one call, the one at its entry comes first: a call
     // that ended a partner's one-sided wait there (any MPI call, for a wait
     // for progress) may also be a synchronization at its end (a collective,
     // a receive), and the delay before it is what the partner waited for.
-    const auto anchor = [](const SyncPoint& p) { return std::pair(std::min(p.event, p.enter), p.event); };
-    if (!std::is_sorted(points_.begin(), points_.end(),
-                        [&](const SyncPoint& a, const SyncPoint& b) { return anchor(a) < anchor(b); })) {
-        std::vector<std::size_t> order(points_.size());
-        for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return anchor(points_[a]) < anchor(points_[b]); });
-        std::vector<SyncPoint> ordered_points;
-        std::vector<Group> ordered_groups;
-        ordered_points.reserve(points_.size());
-        ordered_groups.reserve(points_.size());
-        for (const std::size_t p : order) {
-            ordered_points.push_back(points_[p]);
-            ordered_groups.push_back(groups_[p]);
-        }
-        points_ = std::move(ordered_points);
-        groups_ = std::move(ordered_groups);
+    // A message paired outside the replay has no event (kNoEvent): it
+    // comes after the store's points of its call.
+    const auto anchor = [](const SyncPoint& p) {
+        return std::tuple(p.thread, std::min(p.event, p.enter), p.event);
+    };
+    std::vector<std::size_t> moved(points_.size());
+    for (std::size_t p = 0; p < moved.size(); ++p) moved[p] = p;
+    if (std::is_sorted(points_.begin(), points_.end(),
+                       [&](const SyncPoint& a, const SyncPoint& b) { return anchor(a) < anchor(b); }))
+        return moved;
+    std::vector<std::size_t> order = moved;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return anchor(points_[a]) < anchor(points_[b]); });
+    std::vector<SyncPoint> ordered_points;
+    std::vector<Group> ordered_groups;
+    ordered_points.reserve(points_.size());
+    ordered_groups.reserve(points_.size());
+    for (std::size_t at = 0; at < order.size(); ++at) {
+        moved[order[at]] = at;
+        ordered_points.push_back(points_[order[at]]);
+        ordered_groups.push_back(groups_[order[at]]);
     }
-    by_event_.reserve(points_.size());
-    for (std::size_t p = 0; p < points_.size(); ++p) by_event_.emplace_back(points_[p].event, p);
-    if (!std::is_sorted(by_event_.begin(), by_event_.end())) std::sort(by_event_.begin(), by_event_.end());
+    points_ = std::move(ordered_points);
+    groups_ = std::move(ordered_groups);
+    return moved;
 }
 
 // Whom the shape's rule ties a member of `coll` that synchronized to: the
@@ -269,16 +317,18 @@ const std::vector<int>& SyncPointList::sorted_members(CommId comm) const {
     return m;
 }
 
-bool SyncPointList::involves(const Group& group, int world_rank) const {
+bool SyncPointList::involves(const Group& group, Location peer) const {
     switch (group.scope) {
-    case Scope::Peer: return static_cast<int>(group.who) == world_rank;
+    case Scope::Peer:
+        return static_cast<int>(group.who) == peer.rank &&
+               (group.thread == peer.thread || (group.thread == 0 && group.whole_ranks));
     case Scope::Communicator: {
         const std::vector<int>& m = sorted_members(group.who);
-        return std::binary_search(m.begin(), m.end(), world_rank);
+        return (peer.thread == 0 || group.whole_ranks) && std::binary_search(m.begin(), m.end(), peer.rank);
     }
     case Scope::Listed: {
         const std::vector<int>& m = listed_[group.who];
-        return std::binary_search(m.begin(), m.end(), world_rank);
+        return (peer.thread == 0 || group.whole_ranks) && std::binary_search(m.begin(), m.end(), peer.rank);
     }
     case Scope::Nobody: return false;
     }
@@ -290,10 +340,77 @@ std::size_t SyncPointList::position(EventIndex event) const {
     return it != by_event_.end() && it->first == event ? it->second : kNone;
 }
 
-std::size_t SyncPointList::previous(std::size_t position, int peer) const {
-    for (std::size_t p = std::min(position, points_.size()); p-- > 0;)
-        if (involves(groups_[p], peer)) return p;
-    return kNone;
+std::size_t SyncPointList::previous(std::size_t position, Location peer, std::size_t floor) const {
+    const std::uint32_t thread = points_[position].thread;
+    std::size_t found = kNone;
+    const auto later = [&](std::size_t p) {
+        if (p != kNone && (found == kNone || p > found)) found = p;
+    };
+    if (thread != 0 || peer.thread != 0) {
+        // The points that name this pair of threads.
+        const auto named = with_threads_.find({thread, peer.rank, peer.thread});
+        if (named != with_threads_.end()) {
+            const std::vector<std::size_t>& at = named->second;
+            const auto it = std::lower_bound(at.begin(), at.end(), position);
+            if (it != at.begin()) later(*std::prev(it));
+        }
+    }
+    if (thread == 0 && peer.thread == 0) {
+        // The master's points come first; most tie it to other masters.
+        for (std::size_t p = position; p-- > 0;)
+            if (involves(groups_[p], peer)) {
+                later(p);
+                break;
+            }
+    } else if (thread == 0) {
+        // A worker partner: the master's points with its master outside
+        // parallel regions, too.
+        const auto end = std::lower_bound(whole_ranks_.begin(), whole_ranks_.end(), position);
+        for (auto it = end; it != whole_ranks_.begin();)
+            if (const std::size_t p = *--it; involves(groups_[p], peer)) {
+                later(p);
+                break;
+            }
+    }
+    return floor != kNone && found != kNone && found <= floor ? kNone : found;
+}
+
+IntervalSpan SyncPointList::span(std::size_t position, Location peer) const {
+    IntervalSpan span;
+    span.last = position;
+    if (points_[position].thread == 0) {
+        span.first = previous(position, peer, kNone);
+        return span;
+    }
+    const std::size_t start = team_start(position);
+    span.first = previous(position, peer, start);
+    if (span.first != kNone || start == kNone) return span;
+    // Not since the team began: from there, and before on the master.
+    span.first = start;
+    const auto fork = fork_of_.find(start);
+    if (fork == fork_of_.end()) return span;
+    span.on_master = true;
+    span.master_last = fork->second;
+    span.master_first = previous(fork->second, peer, kNone);
+    return span;
+}
+
+std::size_t SyncPointList::team_start(std::size_t position) const {
+    const auto starts = team_starts_.find(points_[position].thread);
+    if (starts == team_starts_.end()) return kNone;
+    const auto it = std::lower_bound(starts->second.begin(), starts->second.end(), position);
+    return it == starts->second.begin() ? kNone : *std::prev(it);
+}
+
+std::size_t SyncPointList::thread_begin(std::size_t position) const {
+    const auto it = std::upper_bound(threads_.begin(), threads_.end(), std::pair(points_[position].thread, kNone));
+    return std::prev(it)->second;
+}
+
+Location SyncPointList::partner(std::size_t position, int member) const {
+    const Group& group = groups_[position];
+    if (group.scope == Scope::Peer) return {static_cast<int>(group.who), group.thread};
+    return {member, 0};
 }
 
 }  // namespace hindsight::analyses

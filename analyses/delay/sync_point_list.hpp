@@ -23,11 +23,29 @@
 // (LocalWait): they tie the rank to no other rank, so no interval begins
 // there, but an interval that holds one counts its waiting as the rank's
 // waiting, not its work, and the costs it explains pass through it.
+//
+// A message with an OpenMP worker thread on either side (paired outside the
+// replay, trace::ThreadStreams::paired) synchronizes the two threads that
+// sent and received it, by the same rule (PairedPoint). So a point lies on
+// one thread of the rank and ties it to threads of other ranks, and an
+// interval runs back from a point to the previous one that involved the
+// partner's thread (span()):
+//  - a worker's point involves the thread it names only;
+//  - a master's point that names another master (a message, one-sided
+//    epoch or collective of the store) involves that rank's workers, too,
+//    where it lies outside parallel regions: the workers idle then, and
+//    their next team starts after it; inside a region, only the master;
+//  - a worker's history before its current team began is its master's
+//    before the fork (TeamStart): where the worker's points in the team do
+//    not involve the partner, its interval goes on on the master from the
+//    fork back to the master's previous point that does.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -46,6 +64,12 @@ namespace hindsight::analyses {
 // synchronizing messages of that channel (point-to-point).
 using OperationId = std::uint64_t;
 
+// A thread of a rank: whom a synchronization point ties together.
+struct Location {
+    int rank = -1;             // world rank
+    std::uint32_t thread = 0;  // 0: the master
+};
+
 struct SyncPoint {
     trace::EventIndex event = trace::kNoEvent;
     trace::EventIndex enter = trace::kNoEvent;  // the Enter of its MPI call
@@ -58,6 +82,42 @@ struct SyncPoint {
     OperationId operation = 0;
     // A one-sided epoch's wait: its index in RmaWaits::waits; else -1.
     int rma_wait = -1;
+    // The thread it lies on, and for a message paired outside the replay
+    // its index in trace::ThreadStreams::paired (else -1). Such a point has
+    // no event in the store (kNoEvent), and a worker's `enter` indexes its
+    // thread's events.
+    std::uint32_t thread = 0;
+    int paired = -1;
+};
+
+// A synchronization point of a message paired outside the replay, and the
+// thread of the other rank it ties this one's to.
+struct PairedPoint {
+    SyncPoint point;
+    Location peer;
+};
+
+// A worker thread's team began (its TeamBegin, an index into its events)
+// after its master forked it (the first event of the master's store at or
+// after the fork).
+struct TeamStart {
+    std::uint32_t thread = 0;
+    std::uint32_t begin = 0;
+    trace::EventIndex fork = 0;
+};
+
+// The points an interval spans, by position: pieces (`first`, `last`]
+// (IntervalScanner: piece q ends at point q) on the thread of point `last`,
+// which ends the interval, from point `first` (kNone: the start of the
+// thread's events) on; for a worker's interval that goes on on the master,
+// also the master's pieces (`master_first`, `master_last`], from its point
+// `master_first` (kNone: the start) to the fork.
+struct IntervalSpan {
+    std::size_t first = 0;
+    std::size_t last = 0;
+    std::size_t master_first = 0;
+    std::size_t master_last = 0;
+    bool on_master = false;  // the master's pieces belong to it
 };
 
 // A wait of this rank that synchronized it with none of the others: the
@@ -73,25 +133,61 @@ public:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     SyncPointList() = default;
+    // `in_parallel`: by call path, whether it lies inside a parallel region
+    // (empty for a rank of one thread).
     SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
-                  std::span<const LocalWait> local_waits = {}, const RmaWaits& rma = {});
+                  std::span<const LocalWait> local_waits = {}, const RmaWaits& rma = {},
+                  std::span<const PairedPoint> paired = {}, std::span<const TeamStart> team_starts = {},
+                  const std::vector<bool>& in_parallel = {});
 
+    // The points of one thread are consecutive, the master's first.
     std::size_t size() const { return points_.size(); }
     const SyncPoint& operator[](std::size_t position) const { return points_[position]; }
-    // The position of the synchronization point at `event`, or kNone.
+    // The position of the synchronization point at the store's `event`, or
+    // kNone.
     std::size_t position(trace::EventIndex event) const;
-    // The last synchronization point before `position` that involved world
-    // rank `peer`, or kNone.
-    std::size_t previous(std::size_t position, int peer) const;
+    // The interval that ends at the point at `position` and began where its
+    // thread last synchronized with `peer`.
+    IntervalSpan span(std::size_t position, Location peer) const;
+    // The first piece (IntervalScanner) of the interval from point `from`
+    // (kNone: the start of the thread of point `to`) to point `to`.
+    std::size_t first_piece(std::size_t from, std::size_t to) const {
+        return from == kNone ? thread_begin(to) : from + 1;
+    }
+    // Calls visit(q) for each point inside the span: after its beginning
+    // and before its end, on each of its threads.
+    template <typename Visit>
+    void for_each_inside(const IntervalSpan& span, Visit&& visit) const {
+        for (std::size_t q = first_piece(span.first, span.last); q < span.last; ++q) visit(q);
+        if (span.on_master)
+            for (std::size_t q = first_piece(span.master_first, span.master_last); q <= span.master_last; ++q)
+                visit(q);
+    }
+    // The location the point at `position` ties its thread to where that is
+    // one; else the master of world rank `member` (a member of a collective
+    // or of a one-sided epoch's group).
+    Location partner(std::size_t position, int member) const;
 
 private:
     // Whom a synchronization point tied this rank to.
     enum class Scope : std::uint8_t { Peer, Communicator, Listed, Nobody };
     struct Group {
         Scope scope = Scope::Peer;
-        std::uint32_t who = 0;  // world rank, communicator id or index into listed_
+        std::uint32_t who = 0;     // world rank, communicator id or index into listed_
+        std::uint32_t thread = 0;  // Peer: the peer's thread
+        bool whole_ranks = false;  // a master's, outside parallel regions: involves the peers' workers
     };
-    bool involves(const Group& group, int world_rank) const;
+    bool involves(const Group& group, Location peer) const;
+    // Sorts the points; returns the new position of each point by its old.
+    std::vector<std::size_t> order_by_thread_and_time();
+    void add_team_starts(const trace::LocalTrace& trace, std::span<const TeamStart> team_starts);
+    // The first position of the thread of the point at `position`.
+    std::size_t thread_begin(std::size_t position) const;
+    // The last point of the thread of `position` before it that involved
+    // `peer`, not before `floor` (kNone: no bound), or kNone.
+    std::size_t previous(std::size_t position, Location peer, std::size_t floor) const;
+    // The last team start of the worker's point at `position`, or kNone.
+    std::size_t team_start(std::size_t position) const;
     Group collective_group(SyncGroup rule, const trace::Collective& coll, int cause);
     const std::vector<int>& sorted_members(CommId comm) const;
     // In communicator rank order; empty for MPI_COMM_SELF-like ones.
@@ -103,6 +199,20 @@ private:
     std::vector<std::vector<int>> listed_;         // sorted world ranks
     mutable std::vector<std::vector<int>> members_;  // sorted, by communicator, filled when asked
     std::vector<std::vector<int>> ordered_;          // by communicator, filled when asked
+    // Where a thread's points begin, by thread, sorted.
+    std::vector<std::pair<std::uint32_t, std::size_t>> threads_;
+    // The positions of the points that tie a worker to a location, or the
+    // master to a worker, by (this rank's thread, rank, thread), ascending:
+    // where previous() looks instead of walking back over a thread's
+    // points, which rarely involve one such location.
+    std::map<std::tuple<std::uint32_t, int, std::uint32_t>, std::vector<std::size_t>> with_threads_;
+    // The master's points that involve whole ranks, ascending: where
+    // previous() looks for a worker partner among the master's points.
+    std::vector<std::size_t> whole_ranks_;
+    // The team starts of each worker, ascending, and the master's fork
+    // point of each, by the start's position.
+    std::map<std::uint32_t, std::vector<std::size_t>> team_starts_;
+    std::map<std::size_t, std::size_t> fork_of_;
     const trace::LocalTrace* trace_ = nullptr;
 };
 

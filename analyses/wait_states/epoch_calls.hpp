@@ -4,13 +4,12 @@
 // bulk, as bytes.
 #pragma once
 
-#include <cstring>
 #include <optional>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include "analyses/local_cube.hpp"
+#include "analyses/note_blocks.hpp"
 #include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
 
@@ -49,25 +48,5 @@ struct EpochWaitMetrics {
 std::optional<CallSpan> book_epoch_wait(LocalCube& cube, const trace::LocalTrace& trace, const CallSpan& open,
                                         const CallSpan& close, std::uint64_t window, Ticks until,
                                         const EpochWaitMetrics& metrics);
-
-// Notes by rank, as the blocks of an all-to-all, and back.
-template <typename Note>
-    requires std::is_trivially_copyable_v<Note>
-replay::ByteBlocks as_blocks(const std::vector<std::vector<Note>>& notes) {
-    replay::ByteBlocks blocks(notes.size());
-    for (std::size_t r = 0; r < notes.size(); ++r) {
-        const auto bytes = std::as_bytes(std::span(notes[r]));
-        blocks[r].assign(bytes.begin(), bytes.end());
-    }
-    return blocks;
-}
-
-template <typename Note>
-    requires std::is_trivially_copyable_v<Note>
-std::vector<Note> from_block(const std::vector<std::byte>& block) {
-    std::vector<Note> notes(block.size() / sizeof(Note));
-    if (!notes.empty()) std::memcpy(static_cast<void*>(notes.data()), block.data(), notes.size() * sizeof(Note));
-    return notes;
-}
 
 }  // namespace hindsight::analyses

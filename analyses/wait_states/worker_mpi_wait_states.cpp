@@ -45,7 +45,6 @@ WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master
     WaitingByPattern waiting{};
     LongestWaits longest;
     const auto waited = [&](WaitPattern pattern, CallPathId cnode, Ticks start, Ticks ticks, std::uint32_t thread) {
-        waiting[static_cast<std::size_t>(pattern)] += trace.seconds(ticks);
         longest.offer({pattern, cnode, start, ticks, thread});
     };
     const std::vector<MessageWait> waits = thread_message_waits(trace);
@@ -72,6 +71,7 @@ WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master
             claim_time(cube, trace, *pattern.wait, part.cnode, parts[i].timing.wait);
             waited(parts[i].pattern, part.cnode, std::max(part.arrival, part.call_enter), parts[i].timing.wait,
                    part.thread);
+            waiting[static_cast<std::size_t>(parts[i].pattern)] += trace.seconds(parts[i].timing.wait);
         }
         if (pattern.completion && parts[i].timing.completion > 0)
             claim_time(cube, trace, *pattern.completion, part.cnode, parts[i].timing.completion);

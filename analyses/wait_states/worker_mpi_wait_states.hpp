@@ -27,9 +27,11 @@ namespace hindsight::analyses {
 // Seconds of waiting by pattern (WaitPattern's index).
 using WaitingByPattern = std::array<double, kWaitPatternCount>;
 
-// The waiting booked (not the completions), whose delay costs no analysis
-// computes (doc/analyzer.md, MPI on worker threads): its sum by pattern
-// and its longest waits (LongestWaits::kept()).
+// The waiting booked (not the completions): the sum by pattern of the
+// collective operations' waiting, whose delay costs no analysis computes
+// (doc/analyzer.md, MPI on worker threads), and the longest waits of all
+// (LongestWaits::kept()). The messages' waits go to the delay analysis
+// (delay/thread_points.hpp).
 struct WorkerMpiWaits {
     WaitingByPattern waiting{};
     std::vector<WaitInstance> longest;
