@@ -10,7 +10,7 @@
 #include "analyses/critical_path/critical_path.hpp"
 #include "analyses/delay/delay_costs.hpp"
 #include "analyses/delay/thread_points.hpp"
-#include "analyses/openmp/master_barrier_waits.hpp"
+#include "analyses/openmp/thread_barrier_waits.hpp"
 #include "analyses/openmp/openmp_analysis.hpp"
 #include "analyses/openmp/thread_idleness.hpp"
 #include "analyses/profile/collective_statistics.hpp"
@@ -46,7 +46,7 @@ struct Run {
     std::vector<Ticks> exclusive;             // Product::ExclusiveTimes
     std::optional<const ForwardFacts> facts;  // Product::ForwardFacts, read-only once there
     std::vector<LaneInterval> critical_segments;  // with Product::CriticalPathMetrics
-    std::vector<MasterBarrierCosts> master_barrier_costs;  // with Product::DelayCostMetrics
+    std::vector<BarrierWaitCosts> barrier_wait_costs;      // with Product::DelayCostMetrics
     std::vector<MasterMpiWait> master_mpi_waits;           // with Product::DelayCostMetrics
     std::vector<ThreadCharge> thread_charges;              // with Product::DelayCostMetrics
     RmaWaits rma_waits;                                    // Product::RmaEpochWaits
@@ -93,6 +93,41 @@ void run_rounds(Run& r, const char* name, std::initializer_list<RoundAnalysis*> 
         for (RoundAnalysis* analysis : analyses) analysis->run(r.trace, *r.facts, exchange);
     });
     r.findings.backward_seconds += seconds_since(start);
+}
+
+// What a hybrid rank's threads add to its delay analysis (HybridRank,
+// delay_costs.hpp); `barrier_waits` the barrier waits it lists, in order.
+HybridRank hybrid_rank(Run& r, std::vector<ThreadBarrierWait>& barrier_waits) {
+    HybridRank hybrid;
+    if (r.trace.threads.size() <= 1) return hybrid;
+    const ThreadTeams teams = find_thread_teams(r.trace);
+    hybrid.team_starts = team_starts(r.trace, teams);
+    // A worker's barrier waits lie in its own intervals only, which it has
+    // where it has messages of its own, as its team starts say.
+    const std::size_t threads = hybrid.team_starts.empty() ? 1 : r.trace.threads.size();
+    for (std::uint32_t t = 0; t < threads; ++t)
+        for (const ThreadBarrierWait& w : thread_barrier_waits(r.trace, teams, t)) {
+            barrier_waits.push_back(w);
+            hybrid.barrier_waits.push_back({w.enter, w.leave, w.wait, t});
+        }
+    hybrid.team_edges = master_team_edges(r.trace, teams);
+    hybrid.workers = r.trace.threads.size() - 1;
+    hybrid.in_parallel = parallel_call_paths(r.trace);
+    r.master_mpi_waits = master_mpi_waits(r.trace, teams, r.facts->wait_states());
+    hybrid.barrier_costs = barrier_costs_of_mpi_waits(r.trace, teams, r.master_mpi_waits);
+    return hybrid;
+}
+
+void delay_costs(Run& r) {
+    std::vector<ThreadBarrierWait> barrier_waits;
+    DelayCostAnalysis delay_costs(r.cube, hybrid_rank(r, barrier_waits), r.rma_waits);
+    run_rounds(r, "delay costs", {&delay_costs});
+    r.findings.delay_cost_rounds = delay_costs.rounds();
+    r.findings.delay_costs_passed_early = delay_costs.passed_early();
+    r.thread_charges = delay_costs.thread_charges();
+    for (std::size_t w = 0; w < barrier_waits.size(); ++w)
+        r.barrier_wait_costs.push_back({barrier_waits[w].region, barrier_waits[w].barrier, barrier_waits[w].thread,
+                                        delay_costs.barrier_wait_costs()[w]});
 }
 
 // A window around each of the longest waits the options ask for: every
@@ -149,7 +184,7 @@ const std::vector<Stage>& stages() {
          always,
          [](Run& r) {
              ThreadFindings threads =
-                 analyze_threads(r.trace, r.cube, r.exclusive, r.master_barrier_costs, r.master_mpi_waits);
+                 analyze_threads(r.trace, r.cube, r.exclusive, r.barrier_wait_costs, r.master_mpi_waits);
              r.findings.worker_cubes = std::move(threads.workers);
              r.findings.thread_problems = std::move(threads.problems);
          }},
@@ -184,33 +219,7 @@ const std::vector<Stage>& stages() {
              for (const auto& [from, to] : critical_path.segments()) r.critical_segments.push_back({from, to});
          }},
         {{"delay costs", {Product::ForwardFacts}, {Product::RmaEpochWaits}, {Product::DelayCostMetrics}},
-         [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; },
-         [](Run& r) {
-             // On a hybrid rank the master's barrier waits and its idle
-             // workers take part (MasterThread, delay_costs.hpp).
-             MasterThread master;
-             std::vector<MasterBarrierWait> barrier_waits;
-             if (r.trace.threads.size() > 1) {
-                 const ThreadTeams teams = find_thread_teams(r.trace);
-                 barrier_waits = master_barrier_waits(r.trace, teams);
-                 master.team_edges = master_team_edges(r.trace, teams);
-                 for (const MasterBarrierWait& w : barrier_waits)
-                     master.barrier_waits.push_back({w.enter, w.leave, w.wait});
-                 master.workers = r.trace.threads.size() - 1;
-                 master.in_parallel = parallel_call_paths(r.trace);
-                 r.master_mpi_waits = master_mpi_waits(r.trace, teams, r.facts->wait_states());
-                 master.barrier_costs = barrier_costs_of_mpi_waits(r.trace, teams, r.master_mpi_waits);
-                 master.team_starts = team_starts(r.trace, teams);
-             }
-             DelayCostAnalysis delay_costs(r.cube, std::move(master), r.rma_waits);
-             run_rounds(r, "delay costs", {&delay_costs});
-             r.findings.delay_cost_rounds = delay_costs.rounds();
-             r.findings.delay_costs_passed_early = delay_costs.passed_early();
-             r.thread_charges = delay_costs.thread_charges();
-             for (std::size_t w = 0; w < barrier_waits.size(); ++w)
-                 r.master_barrier_costs.push_back(
-                     {barrier_waits[w].region, barrier_waits[w].barrier, delay_costs.barrier_wait_costs()[w]});
-         }},
+         [](const AnalysisOptions& options, const GraphOptions&) { return options.root_cause; }, delay_costs},
         // A forward pass of its own, since its payloads depend on the pass
         // (the longest path so far) and travel one by one; then its longest
         // path, marked in rounds. The critical path's imbalance, where it

@@ -47,9 +47,9 @@ std::vector<PairedPoint> DelayCostAnalysis::exchange_paired_points(replay::Excha
 void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
     const trace::LocalTrace& trace = *trace_;
     sync_points_ =
-        SyncPointList(trace, *facts_, master_.barrier_waits, rma_, paired, master_.team_starts, master_.in_parallel);
+        SyncPointList(trace, *facts_, hybrid_.barrier_waits, rma_, paired, hybrid_.team_starts, hybrid_.in_parallel);
     polling_ = PollingCalls(trace);
-    scanner_ = IntervalScanner(trace, sync_points_, master_.team_edges);
+    scanner_ = IntervalScanner(trace, sync_points_, hybrid_.team_edges);
     members_.assign(trace.definitions.communicators.size(), {});
     point_by_operation_ = OperationIndex(sync_points_);
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
@@ -61,28 +61,26 @@ void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
     passed_early_ = 0;
     // A wait of the master inside a parallel region kept the team waiting
     // at the next barrier: that waiting goes where the wait's own costs go.
-    for (const auto& [event, ticks] : master_.barrier_costs)
+    for (const auto& [event, ticks] : hybrid_.barrier_costs)
         if (const std::size_t p = sync_points_.position(event); p != SyncPointList::kNone)
             long_costs_[p][kOmpBarrierCosts] += ticks;
     // A wait of the master outside parallel regions idles every worker as
     // long: that idleness is the wait's long-term idleness cost from the
     // start, and goes where the wait's own costs go.
-    if (master_.workers > 0)
+    if (hybrid_.workers > 0)
         for (std::size_t p = 0; p < sync_points_.size(); ++p) {
             const SyncPoint& point = sync_points_[p];
-            if (point.thread != 0 || point.wait <= 0 || point.cnode >= master_.in_parallel.size() ||
-                master_.in_parallel[point.cnode])
+            if (point.thread != 0 || point.wait <= 0 || point.cnode >= hybrid_.in_parallel.size() ||
+                hybrid_.in_parallel[point.cnode])
                 continue;
-            long_costs_[p][kOmpIdleCosts] = static_cast<double>(master_.workers) * static_cast<double>(point.wait);
+            long_costs_[p][kOmpIdleCosts] = static_cast<double>(hybrid_.workers) * static_cast<double>(point.wait);
         }
 }
 
 void DelayCostAnalysis::release() {
     barrier_wait_costs_.clear();
-    for (const LocalWait& wait : master_.barrier_waits) {
-        const std::size_t p = sync_points_.position(wait.leave);
-        barrier_wait_costs_.push_back(p == SyncPointList::kNone ? PatternCosts{} : long_costs_[p]);
-    }
+    for (std::size_t k = 0; k < hybrid_.barrier_waits.size(); ++k)
+        barrier_wait_costs_.push_back(long_costs_[sync_points_.local_wait(k)]);
     sync_points_ = SyncPointList();
     scanner_ = IntervalScanner();
     point_by_operation_ = OperationIndex();

@@ -59,7 +59,7 @@
 // The delay metrics of worker threads are handed on (thread_charges()), as
 // their cubes are made afterwards.
 //
-// On a hybrid rank (MasterThread) the master's OpenMP barrier waits count
+// On a hybrid rank (HybridRank) the master's OpenMP barrier waits count
 // as its waiting in these intervals, and a wait of the master outside
 // parallel regions carries the workers' idleness from the start, as
 // long-term costs of the kind kOmpIdleCosts (cost_kinds.hpp); a wait in
@@ -93,12 +93,15 @@
 namespace hindsight::analyses {
 
 // What a hybrid rank's threads add to its MPI delay analysis (§7.1 of the
-// paper): the master's OpenMP barrier waits, through which MPI costs pass
-// to the thread that came last to the barrier, and the worker idleness
-// during the master's waits outside parallel regions, which travels with
-// those waits' costs as long-term idleness costs (kOmpIdleCosts).
-struct MasterThread {
-    std::vector<LocalWait> barrier_waits;  // in trace order
+// paper): the threads' OpenMP barrier waits, through which MPI costs pass
+// to the thread that came last to the barrier, the worker idleness during
+// the master's waits outside parallel regions, which travels with those
+// waits' costs as long-term idleness costs (kOmpIdleCosts), and where the
+// workers' teams began.
+struct HybridRank {
+    // The threads' OpenMP barrier waits: the master's, and a worker's where
+    // it has messages of its own (thread_barrier_waits.hpp).
+    std::vector<LocalWait> barrier_waits;
     std::size_t workers = 0;                // threads - 1
     std::vector<bool> in_parallel;          // by call path: inside a parallel region
     std::vector<TimeShift> team_edges;      // the master's team start and end, the region's time
@@ -120,8 +123,8 @@ struct ThreadCharge {
 
 class DelayCostAnalysis final : public RoundAnalysis {
 public:
-    explicit DelayCostAnalysis(LocalCube& cube, MasterThread master = {}, RmaWaits rma = {})
-        : cube_(&cube), master_(std::move(master)), rma_(std::move(rma)) {}
+    explicit DelayCostAnalysis(LocalCube& cube, HybridRank hybrid = {}, RmaWaits rma = {})
+        : cube_(&cube), hybrid_(std::move(hybrid)), rma_(std::move(rma)) {}
 
     void run(const trace::LocalTrace& trace, const ForwardFacts& facts, replay::Exchange& exchange) override;
 
@@ -131,7 +134,7 @@ public:
     // were due had come (unstick()): their long-term costs may fall short.
     std::uint64_t passed_early() const { return passed_early_; }
     // After run(): the long-term costs each of the master's barrier waits
-    // received, by MasterThread::barrier_waits, for the thread that delayed
+    // received, by HybridRank::barrier_waits, for the thread that delayed
     // the barrier.
     const std::vector<PatternCosts>& barrier_wait_costs() const { return barrier_wait_costs_; }
     // After run(): the delay metrics of the worker threads, for their cubes.
@@ -225,7 +228,7 @@ private:
     void became_ready(std::size_t point);
 
     LocalCube* cube_;
-    MasterThread master_;
+    HybridRank hybrid_;
     RmaWaits rma_;
     std::vector<PatternCosts> barrier_wait_costs_;
     std::vector<ThreadCharge> thread_charges_;

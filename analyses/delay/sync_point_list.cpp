@@ -139,13 +139,17 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
     // Its leave names a local wait (the event the delay analysis keeps its
     // costs by); no record ever names its operation, but it gets one of its
     // own so that it collides with no synchronization's.
+    // A worker's has no event in the store.
+    const std::size_t local_from = points_.size();
     for (const LocalWait& local : local_waits) {
         SyncPoint point;
-        point.event = local.leave;
+        point.thread = local.thread;
+        point.event = local.thread == 0 ? local.leave : trace::kNoEvent;
         point.enter = local.enter;
-        point.cnode = trace.events[local.enter].cnode;
+        point.cnode = local.thread == 0 ? trace.events[local.enter].cnode
+                                        : trace.threads.threads[local.thread].events[local.enter].cnode;
         point.wait = local.wait;
-        point.operation = OperationHash().add(3).add(local.leave).value();
+        point.operation = OperationHash().add(3).add(local.thread).add(local.leave).value();
         points_.push_back(point);
         groups_.push_back({Scope::Nobody, 0});
     }
@@ -193,7 +197,16 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         points_.push_back(p.point);
         groups_.push_back({Scope::Peer, static_cast<std::uint32_t>(p.peer.rank), p.peer.thread, false});
     }
-    add_team_starts(trace, team_starts);
+    const std::vector<std::pair<std::size_t, std::size_t>> starts = add_team_starts(trace, team_starts);
+    // Sorted, each point is found where it moved.
+    const std::vector<std::size_t> moved = order_by_thread_and_time();
+    for (std::size_t k = 0; k < local_waits.size(); ++k) local_waits_.push_back(moved[local_from + k]);
+    for (const auto& [start, fork] : starts) {
+        const std::size_t at = moved[start];
+        team_starts_[points_[at].thread].push_back(at);
+        fork_of_[at] = moved[fork];
+    }
+    for (auto& [thread, positions] : team_starts_) std::sort(positions.begin(), positions.end());
     by_event_.reserve(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) {
         if (points_[p].event != trace::kNoEvent) by_event_.emplace_back(points_[p].event, p);
@@ -208,8 +221,9 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
 
 // Each worker's team start and the fork it follows are points that tie
 // nobody (no wait, no operation anybody names): where the worker's
-// interval turns to the master's. Then the points are sorted.
-void SyncPointList::add_team_starts(const trace::LocalTrace& trace, std::span<const TeamStart> team_starts) {
+// interval turns to the master's.
+std::vector<std::pair<std::size_t, std::size_t>> SyncPointList::add_team_starts(
+    const trace::LocalTrace& trace, std::span<const TeamStart> team_starts) {
     std::vector<std::pair<std::size_t, std::size_t>> starts;  // (start, fork) by index before sorting
     std::map<trace::EventIndex, std::size_t> forks;
     for (const TeamStart& t : team_starts) {
@@ -234,13 +248,7 @@ void SyncPointList::add_team_starts(const trace::LocalTrace& trace, std::span<co
         points_.push_back(point);
         groups_.push_back({Scope::Nobody, 0, 0, false});
     }
-    const std::vector<std::size_t> moved = order_by_thread_and_time();
-    for (const auto& [start, fork] : starts) {
-        const std::size_t at = moved[start];
-        team_starts_[points_[at].thread].push_back(at);
-        fork_of_[at] = moved[fork];
-    }
-    for (auto& [thread, positions] : team_starts_) std::sort(positions.begin(), positions.end());
+    return starts;
 }
 
 std::vector<std::size_t> SyncPointList::order_by_thread_and_time() {

@@ -120,12 +120,14 @@ struct IntervalSpan {
     bool on_master = false;  // the master's pieces belong to it
 };
 
-// A wait of this rank that synchronized it with none of the others: the
-// Enter and Leave of the region it waited in, and its waiting.
+// A wait of a thread of this rank that synchronized it with no other rank:
+// the Enter and Leave of the region it waited in (in the store for the
+// master, in the thread's events for a worker), and its waiting.
 struct LocalWait {
     trace::EventIndex enter = trace::kNoEvent;
     trace::EventIndex leave = trace::kNoEvent;
     Ticks wait = 0;
+    std::uint32_t thread = 0;
 };
 
 class SyncPointList {
@@ -146,6 +148,8 @@ public:
     // The position of the synchronization point at the store's `event`, or
     // kNone.
     std::size_t position(trace::EventIndex event) const;
+    // The position of the point of the constructor's local_waits[k].
+    std::size_t local_wait(std::size_t k) const { return local_waits_[k]; }
     // The interval that ends at the point at `position` and began where its
     // thread last synchronized with `peer`.
     IntervalSpan span(std::size_t position, Location peer) const;
@@ -180,7 +184,9 @@ private:
     bool involves(const Group& group, Location peer) const;
     // Sorts the points; returns the new position of each point by its old.
     std::vector<std::size_t> order_by_thread_and_time();
-    void add_team_starts(const trace::LocalTrace& trace, std::span<const TeamStart> team_starts);
+    // Adds their points; returns the indices of each start's and its fork's.
+    std::vector<std::pair<std::size_t, std::size_t>> add_team_starts(const trace::LocalTrace& trace,
+                                                                     std::span<const TeamStart> team_starts);
     // The first position of the thread of the point at `position`.
     std::size_t thread_begin(std::size_t position) const;
     // The last point of the thread of `position` before it that involved
@@ -213,6 +219,7 @@ private:
     // point of each, by the start's position.
     std::map<std::uint32_t, std::vector<std::size_t>> team_starts_;
     std::map<std::size_t, std::size_t> fork_of_;
+    std::vector<std::size_t> local_waits_;  // by local wait, its position
     const trace::LocalTrace* trace_ = nullptr;
 };
 

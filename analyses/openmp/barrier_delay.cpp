@@ -161,11 +161,11 @@ std::vector<std::pair<trace::EventIndex, double>> barrier_costs_of_mpi_waits(
 }
 
 void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams& teams,
-                              std::span<const MasterBarrierCosts> master_costs,
+                              std::span<const BarrierWaitCosts> inherited_costs,
                               std::span<const MasterMpiWait> mpi_waits, std::span<LocalCube* const> cubes) {
-    const auto inherited = [&](std::size_t region, std::size_t barrier) -> const PatternCosts* {
-        for (const MasterBarrierCosts& c : master_costs)
-            if (c.region == region && c.barrier == barrier) return &c.costs;
+    const auto inherited = [&](std::size_t thread, std::size_t region, std::size_t barrier) -> const PatternCosts* {
+        for (const BarrierWaitCosts& c : inherited_costs)
+            if (c.thread == thread && c.region == region && c.barrier == barrier) return &c.costs;
         return nullptr;
     };
     for_each_barrier_share(trace, teams, mpi_waits, [&](const BarrierShare& share) {
@@ -174,7 +174,7 @@ void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams&
         const double scale = trace.seconds(share.wait) / total;
         for (const auto& [cnode, more] : share.excess)
             last.add(Metric::DelayOmpBarrier, cnode, static_cast<double>(more) * scale);
-        const PatternCosts* costs = share.waiter == 0 ? inherited(share.region, share.barrier) : nullptr;
+        const PatternCosts* costs = inherited(share.waiter, share.region, share.barrier);
         if (!costs) return;
         for (std::size_t kind = 0; kind < kCostKinds; ++kind) {
             if (!((*costs)[kind] > 0)) continue;

@@ -17,12 +17,12 @@
 // and books them there under delay_ompbarrier_longterm (seed 001, §7: an
 // MPI wait of the master keeps its team waiting).
 //
-// The other way round, the master's barrier wait may explain a later MPI
-// wait (it lay in the synchronization interval of that wait on this rank),
-// and then carries that wait's costs and the worker idleness during it (the
-// MPI delay analysis hands them over: MasterBarrierCosts). They are divided
-// over the last thread's excesses like the wait itself and booked there
-// under the long-term metric of the kind they started as.
+// The other way round, a thread's barrier wait may explain a later MPI
+// wait (it lay in the synchronization interval of that wait on the
+// thread), and then carries that wait's costs and the worker idleness
+// during it (the MPI delay analysis hands them over: BarrierWaitCosts).
+// They are divided over the last thread's excesses like the wait itself and
+// booked there under the long-term metric of the kind they started as.
 #pragma once
 
 #include <span>
@@ -36,10 +36,11 @@
 
 namespace hindsight::analyses {
 
-// The long-term costs one of the master's barrier waits received.
-struct MasterBarrierCosts {
+// The long-term costs one of a thread's barrier waits received.
+struct BarrierWaitCosts {
     std::size_t region = 0;   // index into ThreadTeams::regions
     std::size_t barrier = 0;  // the barrier's number in the region
+    std::uint32_t thread = 0;  // the thread that waited
     PatternCosts costs{};     // ticks, by kind (cost_shares.hpp)
 };
 
@@ -66,7 +67,7 @@ std::vector<std::pair<trace::EventIndex, double>> barrier_costs_of_mpi_waits(
 // to the MPI delay analysis (barrier_costs_of_mpi_waits()); none where it
 // did not run, and then the master's time in them counts as its work.
 void book_barrier_delay_costs(const trace::LocalTrace& trace, const ThreadTeams& teams,
-                              std::span<const MasterBarrierCosts> master_costs,
+                              std::span<const BarrierWaitCosts> inherited_costs,
                               std::span<const MasterMpiWait> mpi_waits, std::span<LocalCube* const> cubes);
 
 }  // namespace hindsight::analyses

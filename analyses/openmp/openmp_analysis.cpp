@@ -10,7 +10,7 @@ namespace hindsight::analyses {
 
 ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master,
                                const std::vector<Ticks>& master_exclusive,
-                               std::span<const MasterBarrierCosts> master_costs,
+                               std::span<const BarrierWaitCosts> inherited_costs,
                                std::span<const MasterMpiWait> mpi_waits) {
     ThreadFindings findings;
     if (trace.threads.size() < 2) return findings;
@@ -30,7 +30,7 @@ ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master
         exclusive.push_back(&worker_exclusive[w]);
     }
     book_openmp_wait_states(trace, teams, cubes);
-    book_barrier_delay_costs(trace, teams, master_costs, mpi_waits, cubes);
+    book_barrier_delay_costs(trace, teams, inherited_costs, mpi_waits, cubes);
     book_thread_idleness(trace, exclusive, cubes);
     findings.problems = teams.problems;
     for (const ParallelRegion& region : teams.regions) {

@@ -24,13 +24,13 @@ struct ThreadFindings {
 // `master` is the rank's cube, which the other analyses write too (its MPI
 // wait states must be in it), `master_exclusive` the master's exclusive
 // time by call path (ticks, the profile's).
-// `master_costs`: the long-term costs the MPI delay analysis passed to the
-// master's barrier waits, `mpi_waits` the master's MPI waits inside
+// `inherited_costs`: the long-term costs the MPI delay analysis passed to
+// the threads' barrier waits, `mpi_waits` the master's MPI waits inside
 // parallel regions that took their share of the barrier waits to it
 // (barrier_delay.hpp; none where it did not run).
 ThreadFindings analyze_threads(const trace::LocalTrace& trace, LocalCube& master,
                                const std::vector<Ticks>& master_exclusive,
-                               std::span<const MasterBarrierCosts> master_costs = {},
+                               std::span<const BarrierWaitCosts> inherited_costs = {},
                                std::span<const MasterMpiWait> mpi_waits = {});
 
 }  // namespace hindsight::analyses

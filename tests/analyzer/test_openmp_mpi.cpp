@@ -1069,6 +1069,35 @@ TEST_CASE("OpenMP: a worker's wait passes the costs of the waits it caused on to
     CHECK(a.summary.find("not followed to its causes") == std::string::npos);
 }
 
+TEST_CASE("OpenMP: a worker that sent late after waiting at a barrier passes the costs to the thread it waited for",
+          "[openmp]") {
+    // Rank 0: the master computes in the region until 400 and enters a
+    // barrier at 400 (leaving at 400); its worker enters it at 250 and
+    // waits until 400, then sends (tag 1) in 400-410 to rank 1's worker,
+    // which received it in 260-410: a Late Sender of 140.
+    TraceBuilder t = two_ranks_in_a_region();
+    const std::string barrier = "!$omp barrier @a.c:5";
+    t.rank(0).enter(400, barrier).leave(400);
+    t.thread(0, 1).enter(250, barrier).leave(400).send(400, 410, 1, 1, 8);
+    t.thread(1, 1).recv(260, 410, 0, 1, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.warnings == "none");
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Recv", 1, 1) == Approx(140 * ns));
+    CHECK(a.at("omp_ebarrier_wait", kRegion + "/" + barrier, 0, 1) == Approx(150 * ns));
+    // Rank 1's worker since MPI_Init: its master's MPI_Init 100 and main
+    // 100, then region 60 (to 260); rank 0's worker: the same 100 and 100,
+    // region 50, and 150 waiting at the barrier (to 400). It did no more
+    // than rank 1's worker: all 140 passes to its barrier wait, and on to
+    // the master that came last, whose 150 more in the region since the
+    // fork take it (and, short-term, the barrier wait itself).
+    CHECK(a.at("delay_latesender_longterm", kRegion, 0, 0) == Approx(140 * ns));
+    CHECK(a.total("delay_latesender_longterm") == Approx(140 * ns));
+    CHECK(a.total("delay_latesender") == Approx(0).margin(1e-15));
+    CHECK(a.at("delay_ompbarrier", kRegion, 0, 0) == Approx(150 * ns));
+    CHECK(a.at("mpi_wait_indirect_latesender", kRegion + "/MPI_Recv", 1, 1) == Approx(140 * ns));
+}
+
 TEST_CASE("OpenMP: a worker that sent late because its master forked late passes the costs to the master",
           "[openmp]") {
     // Rank 0's master computes in `serial` 100-300 and forks at 300, rank
