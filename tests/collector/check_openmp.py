@@ -37,7 +37,8 @@ Scenarios (the expected values come from the programs, see their headers):
                   MPI_Send has its time and the message's 128 bytes, and
                   rank 1's MPI_Recv a Late Sender wait of the worker's 0.2 s
                   delay, within coarse bounds (read with hindsight-report
-                  --text).
+                  --text), and the Late Sender and Late Receiver waiting of
+                  all threads equals their delay costs.
   teams           tests/collector/openmp_teams.c on 1 rank: a region before
                   MPI_Init (not recorded), then teams of 2 and 3 threads: the
                   master forks twice, thread 1 is in 2 regions, thread 2 in
@@ -279,7 +280,8 @@ def check_no_warnings(summary):
 
 def check_worker_analysis(args, anchor, ranks, tmp):
     """openmp_multiple.c analyzed: the worker's send is its own, with time
-    and bytes, and pairs with the master's receive, which waits for it."""
+    and bytes, and pairs with the master's receive, which waits for it; the
+    waits of every thread's messages have delay costs that add up to them."""
     report = os.path.join(tmp, "report.cubex")
     check_no_warnings(analyze(args, anchor, ranks, report))
 
@@ -304,6 +306,13 @@ def check_worker_analysis(args, anchor, ranks, tmp):
     late_sender = call_values("mpi_latesender", "MPI_Recv")
     if not 0.05 < late_sender < 10:
         fail(f"Late Sender in MPI_Recv: {late_sender} s, expected about the worker's 0.2 s delay")
+    # Every thread's waiting goes to delays: per pattern, the short- and
+    # long-term delay costs over all call paths and threads add up to it.
+    for wait, delay in (("mpi_latesender", "delay_latesender"), ("mpi_latereceiver", "delay_latereceiver")):
+        waited = call_values(wait, "")
+        caused = call_values(delay, "") + call_values(delay + "_longterm", "")
+        if abs(waited - caused) > 1e-9 + 1e-9 * waited:
+            fail(f"{wait}: {waited} s of waiting, but {caused} s of delay costs")
 
 
 def check_teams(locations, groups, comms, streams, regions):
