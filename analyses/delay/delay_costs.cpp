@@ -54,7 +54,7 @@ void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
     point_by_operation_ = OperationIndex(sync_points_);
     waiting_at_.assign(sync_points_.size(), kNoWaiting);
     shares_due_.assign(sync_points_.size(), 0);
-    long_costs_.assign(sync_points_.size(), PatternCosts{});
+    long_costs_.clear();
     propagating_.assign(sync_points_.size(), 0.0);
     started_ = false;
     outstanding_ = 0;
@@ -80,7 +80,7 @@ void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
 void DelayCostAnalysis::release() {
     barrier_wait_costs_.clear();
     for (std::size_t k = 0; k < hybrid_.barrier_waits.size(); ++k)
-        barrier_wait_costs_.push_back(long_costs_[sync_points_.local_wait(k)]);
+        barrier_wait_costs_.push_back(long_costs(sync_points_.local_wait(k)));
     sync_points_ = SyncPointList();
     scanner_ = IntervalScanner();
     point_by_operation_ = OperationIndex();
@@ -136,6 +136,11 @@ int DelayCostAnalysis::peer_world_rank(EventIndex event) {
     return msg.partner >= 0 && static_cast<std::size_t>(msg.partner) < members.size()
                ? members[static_cast<std::size_t>(msg.partner)]
                : msg.partner;
+}
+
+PatternCosts DelayCostAnalysis::long_costs(std::size_t point) const {
+    const auto it = long_costs_.find(point);
+    return it == long_costs_.end() ? PatternCosts{} : it->second;
 }
 
 OperationId DelayCostAnalysis::for_partner(std::size_t point) const {
@@ -235,7 +240,7 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             // whatever caused the wait, like any other wait's: it goes to
             // the rank that came last, long-term only.
             const bool idleness =
-                !costs && wait->waiting > 0 && wait->cause >= 0 && long_costs_[p][kOmpIdleCosts] > 0;
+                !costs && wait->waiting > 0 && wait->cause >= 0 && long_costs(p)[kOmpIdleCosts] > 0;
             if (!costs && !idleness) continue;
             if (static_cast<std::size_t>(wait->cause) >= members.size())
                 throw Error(trace_->anchor_path, "a collective wait names a cause outside its communicator");
@@ -346,7 +351,7 @@ void DelayCostAnalysis::pass_on(const Waiting& wait, replay::WavefrontRounds& ro
     --outstanding_;
     const SyncPoint& point = sync_points_[wait.point];
     const double short_cost = wait.pattern ? static_cast<double>(point.wait) : 0.0;
-    const PatternCosts long_cost = long_costs_[wait.point];
+    const PatternCosts long_cost = long_costs(wait.point);
     const IntervalProfile& mine = interval_with(wait.point, wait.delayer);
     auto& out = rounds.to(wait.delayer);
     if (wait.kind == Waiting::Kind::DelayerDivides) {

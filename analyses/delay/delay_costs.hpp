@@ -170,6 +170,7 @@ private:
     // World ranks of a communicator's members, in communicator rank order.
     const std::vector<int>& members(CommId comm);
     int peer_world_rank(trace::EventIndex event);
+    PatternCosts long_costs(std::size_t point) const;
     std::size_t point_of(OperationId operation, const char* what) const;
     // What a record to the partner of the point names it by: the operation,
     // which both share, or for a message paired outside the replay, the
@@ -240,7 +241,9 @@ private:
     SyncPointList sync_points_;
     IntervalScanner scanner_;
     std::vector<std::vector<int>> members_;  // by communicator, filled when asked
-    std::vector<PatternCosts> long_costs_;  // γ_long by point
+    // γ_long by point, of the points that have some (a dense table would
+    // cost kCostKinds doubles per point).
+    std::unordered_map<std::size_t, PatternCosts> long_costs_;
     std::vector<double> propagating_;       // the part of a point's wait that propagated
     OperationIndex point_by_operation_;  // finds the point a record names
 
