@@ -136,10 +136,10 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         points_.push_back(point);
         groups_.push_back(group);
     }
-    // Its leave names a local wait (the event the delay analysis keeps its
-    // costs by); no record ever names its operation, but it gets one of its
-    // own so that it collides with no synchronization's.
-    // A worker's has no event in the store.
+    // A local wait: no record ever names its operation, but it gets one of
+    // its own so that it collides with no synchronization's. The master's
+    // is found by its Leave (position()); a worker's has no event in the
+    // store.
     const std::size_t local_from = points_.size();
     for (const LocalWait& local : local_waits) {
         SyncPoint point;
