@@ -54,7 +54,7 @@ std::vector<Cell> largest_cells(const cube::Report& report, const std::vector<an
     const auto locations = static_cast<cube::LocationIndex>(report.locations().size());
     for (cube::CnodeIndex c = 0; c < report.cnodes().size(); ++c)
         for (cube::LocationIndex l = 0; l < locations; ++l) {
-            Cell cell{c, rank_of(report, l), {}, 0};
+            Cell cell{c, rank_of(report, l), report.locations()[l].rank, {}, 0};
             for (const cube::MetricIndex m : indices) {
                 cell.values.push_back(m == cube::kNone ? 0.0 : report.value(m, c, l));
                 cell.sum += cell.values.back();

@@ -29,10 +29,12 @@ struct MetricTotal {
 };
 MetricTotal total_of(const cube::Report& report, analyses::Metric metric);
 
-// One call path on one rank, with the values of the metrics asked for.
+// One call path on one location (a rank's thread), with the values of the
+// metrics asked for.
 struct Cell {
     cube::CnodeIndex cnode = cube::kNone;
     std::int64_t rank = -1;
+    std::int64_t thread = 0;  // 0: the master
     std::vector<double> values;  // in the order of the metrics asked for
     double sum = 0;
 };

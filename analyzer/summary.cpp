@@ -53,8 +53,9 @@ void print_causes(std::ostream& out, const cube::Report& report, const analyses:
     out << "    caused mostly by (delay costs over the run):\n";
     for (const Cell& cell : cells) {
         const double direct = cell.values[0], indirect = cell.values[1];
-        out << "      " << call_path_name(report, cell.cnode) << " on rank " << cell.rank << ": "
-            << format_seconds(cell.sum) << " (";
+        out << "      " << call_path_name(report, cell.cnode) << " on rank " << cell.rank;
+        if (cell.thread > 0) out << ", OMP thread " << cell.thread;
+        out << ": " << format_seconds(cell.sum) << " (";
         if (direct > 0 && indirect > 0)
             out << format_seconds(direct) << " direct, " << format_seconds(indirect) << " indirect";
         else

@@ -71,8 +71,8 @@ struct RunFacts {
     std::uint64_t clock_violations_collective = 0;
     // Wait states whose delay costs went on before all their shares came.
     std::uint64_t delay_costs_passed_early = 0;
-    // The waiting of MPI operations with an OpenMP worker thread on some
-    // side, by pattern, summed: no delay cost explains it.
+    // The waiting of MPI collective operations an OpenMP worker thread took
+    // part in, by pattern, summed: no delay cost explains it.
     analyses::WaitingByPattern waiting_without_causes{};
     // Damage in the trace the analysis went around, one sentence per rank
     // and kind, naming the rank (trace::LoadStats::damage).

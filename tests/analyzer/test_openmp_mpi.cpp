@@ -1067,6 +1067,10 @@ TEST_CASE("OpenMP: a worker's wait passes the costs of the waits it caused on to
     CHECK(a.at("mpi_wait_propagating_ls", kRegion + "/MPI_Recv", 1, 1) == Approx(100 * ns));
     CHECK(a.at("mpi_wait_terminal_ls", kRegion + "/MPI_Recv", 1, 1) == Approx(50 * ns));
     CHECK(a.summary.find("not followed to its causes") == std::string::npos);
+    // The summary names the thread that caused it.
+    CHECK(a.summary.find("    caused mostly by (delay costs over the run):\n"
+                         "      main > !$omp parallel @a.c:1 on rank 0, OMP thread 1: 250 ns (150 ns direct, 100 ns "
+                         "indirect)\n") != std::string::npos);
 }
 
 TEST_CASE("OpenMP: a worker that sent late after waiting at a barrier passes the costs to the thread it waited for",
