@@ -103,7 +103,8 @@ HybridRank hybrid_rank(Run& r, std::vector<ThreadBarrierWait>& barrier_waits) {
     const ThreadTeams teams = find_thread_teams(r.trace);
     hybrid.team_starts = team_starts(r.trace, teams);
     // A worker's barrier waits lie in its own intervals only, which it has
-    // where it has messages of its own, as its team starts say.
+    // where it has messages or collective operations of its own, as its team
+    // starts say.
     const std::size_t threads = hybrid.team_starts.empty() ? 1 : r.trace.threads.size();
     for (std::uint32_t t = 0; t < threads; ++t)
         for (const ThreadBarrierWait& w : thread_barrier_waits(r.trace, teams, t)) {
@@ -197,11 +198,10 @@ const std::vector<Stage>& stages() {
          [](Run& r) {
              for (const ThreadCharge& charge : r.thread_charges)
                  r.findings.worker_cubes[charge.thread - 1].add(charge.metric, charge.cnode, charge.value);
-             const WorkerMpiWaits waits = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
-             r.findings.waiting_without_delay_costs = waits.waiting;
+             const std::vector<WaitInstance> waits = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
              LongestWaits longest;
              for (const WaitInstance& wait : r.findings.longest_waits) longest.offer(wait);
-             for (const WaitInstance& wait : waits.longest) longest.offer(wait);
+             for (const WaitInstance& wait : waits) longest.offer(wait);
              r.findings.longest_waits = longest.kept();
          }},
         // Every OpenMP thread is a location of the path: it writes the

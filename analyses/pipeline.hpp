@@ -69,11 +69,6 @@ struct AnalysisFindings {
     // one thread) and what their analysis left out.
     std::vector<LocalCube> worker_cubes;
     std::vector<std::string> thread_problems;
-    // The waiting of MPI collective operations a worker thread took part
-    // in, by pattern, which no delay cost explains (book_worker_mpi()); the
-    // longest waits of these and of the messages with a worker on either
-    // side are among longest_waits.
-    WaitingByPattern waiting_without_delay_costs{};
 };
 
 // The analyses that run under these options, in the order they run; throws

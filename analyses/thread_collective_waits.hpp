@@ -20,10 +20,12 @@
 //  - where some member of an n-to-n operation left before the last one
 //    came, only the last member that sent and the receivers that began
 //    before it synchronized: those receivers waited for it.
-// Not yet measured of these operations: their delay costs and critical
-// path (doc/analyzer.md, MPI on worker threads).
+// Their delay costs follow from whom each member waited for
+// (delay/collective_part_points.hpp); not yet measured of them: their
+// critical path (doc/analyzer.md, MPI on worker threads).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "analyses/collective_timing.hpp"
@@ -35,7 +37,23 @@ namespace hindsight::analyses {
 struct CollectivePartWait {
     WaitPattern pattern = WaitPattern::None;  // None: not measured
     CollectiveTiming timing;
+    std::int32_t awaited = -1;  // the member it waited for (a rank of the communicator)
 };
+
+// The shapes whose operations synchronize their members where all were
+// inside at one moment: barriers, a file's or a window's collective
+// operations and n-to-n operations (of those, the members that moved data).
+constexpr bool synchronizes_where_all_met(CollectiveShape shape) {
+    switch (shape) {
+    case CollectiveShape::Barrier:
+    case CollectiveShape::FileIo:
+    case CollectiveShape::RmaCreate:
+    case CollectiveShape::RmaFree:
+    case CollectiveShape::RmaFence:
+    case CollectiveShape::NToN: return true;
+    default: return false;
+    }
+}
 
 // By trace.threads.collective_parts.
 std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace& trace);

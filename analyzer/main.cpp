@@ -134,13 +134,10 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
                              findings.clock_violations.collective,
                              findings.delay_costs_passed_early};
     Ticks first = s.first_time, last = s.last_time;
-    analyses::WaitingByPattern uncaused = findings.waiting_without_delay_costs;
-    world.watch.complete<4>("the counts and times of all ranks", [&](auto& r) {
+    world.watch.complete<3>("the counts and times of all ranks", [&](auto& r) {
         MPI_Iallreduce(MPI_IN_PLACE, sums, 7, MPI_UINT64_T, MPI_SUM, world.comm, &r[0]);
         MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, world.comm, &r[1]);
         MPI_Iallreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, world.comm, &r[2]);
-        MPI_Iallreduce(MPI_IN_PLACE, uncaused.data(), static_cast<int>(uncaused.size()), MPI_DOUBLE, MPI_SUM,
-                       world.comm, &r[3]);
     });
 
     analyzer::RunFacts facts;
@@ -158,7 +155,6 @@ analyzer::RunFacts run_facts(const World& world, const analyzer::Options& option
     facts.clock_violations_p2p = sums[4];
     facts.clock_violations_collective = sums[5];
     facts.delay_costs_passed_early = sums[6];
-    facts.waiting_without_causes = uncaused;
     facts.longest_waits = analyzer::gather_longest_waits(findings.longest_waits, loaded.trace, world.comm, world.watch);
     // What each rank's loader found damaged, one line each, in rank order.
     std::string damage;

@@ -64,14 +64,6 @@ void print_causes(std::ostream& out, const cube::Report& report, const analyses:
     }
 }
 
-// The part of a pattern's waiting that no delay cost explains: its waits in
-// collective operations of OpenMP worker threads (doc/analyzer.md).
-void print_uncaused(std::ostream& out, double seconds) {
-    if (!(seconds > 0)) return;
-    out << "    not followed to its causes: " << format_seconds(seconds)
-        << " of it, waited in MPI collective operations that an OpenMP worker thread took part in\n";
-}
-
 // The longest single waits of the pattern over all ranks, with their start,
 // so that they can be found in a timeline.
 void print_longest_waits(std::ostream& out, const cube::Report& report, const RunFacts& facts,
@@ -116,10 +108,7 @@ void print_metric(std::ostream& out, const cube::Report& report, const MetricTot
     out << '\n';
     const analyses::PatternInfo* pattern = metrics::pattern_measured_by(t.metric);
     if (!pattern) return;
-    if (pattern->delay) {
-        print_causes(out, report, *pattern->delay);
-        print_uncaused(out, facts.waiting_without_causes[static_cast<std::size_t>(pattern->pattern)]);
-    }
+    if (pattern->delay) print_causes(out, report, *pattern->delay);
     print_longest_waits(out, report, facts, pattern->pattern);
     out << "    advice: " << pattern->advice << '\n';
 }

@@ -18,7 +18,6 @@
 #include "analyses/graph/activity_graph.hpp"
 #include "analyses/metrics.hpp"
 #include "analyses/patterns.hpp"
-#include "analyses/wait_states/worker_mpi_wait_states.hpp"
 #include "analyzer/buffer_flushes.hpp"
 #include "common/cube/report.hpp"
 
@@ -71,9 +70,6 @@ struct RunFacts {
     std::uint64_t clock_violations_collective = 0;
     // Wait states whose delay costs went on before all their shares came.
     std::uint64_t delay_costs_passed_early = 0;
-    // The waiting of MPI collective operations an OpenMP worker thread took
-    // part in, by pattern, summed: no delay cost explains it.
-    analyses::WaitingByPattern waiting_without_causes{};
     // Damage in the trace the analysis went around, one sentence per rank
     // and kind, naming the rank (trace::LoadStats::damage).
     std::vector<std::string> damage;

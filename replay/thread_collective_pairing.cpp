@@ -109,17 +109,11 @@ trace::ThreadCollectivePart part_of(const trace::LocalTrace& trace, const Operat
 
 // What a member tells the others of its part at one position.
 struct PartNote {
-    Ticks arrival = 0;
+    trace::CollectiveMemberPart part;
     Ticks end = 0;
     CommId comm = kNoId;
     std::uint32_t position = 0;
     std::int32_t member = -1;  // its rank in the communicator
-    std::uint32_t flags = 0;   // kSent, kReceived: its part sent, received data
-
-    static constexpr std::uint32_t kSent = 1;
-    static constexpr std::uint32_t kReceived = 2;
-    bool sent() const { return (flags & kSent) != 0; }
-    bool received() const { return (flags & kReceived) != 0; }
 };
 
 // Keeps `arrival` of `member` in (latest, whose) if it is later, or as late
@@ -144,8 +138,9 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         if (me == members.end()) continue;
         const auto member = static_cast<std::int32_t>(me - members.begin());
-        const PartNote note{part.arrival, part.end, key.first, key.second, member,
-                            (part.sent > 0 ? PartNote::kSent : 0u) | (part.received > 0 ? PartNote::kReceived : 0u)};
+        const trace::CollectiveMemberPart told{part.thread, part.arrival, std::max(part.arrival, part.call_enter),
+                                               part.sent > 0, part.received > 0};
+        const PartNote note{told, part.end, key.first, key.second, member};
         for (const int m : members)
             if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);
     }
@@ -155,6 +150,8 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const std::vector<int> members = trace.definitions.world_ranks(key.first);
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         part.member = me == members.end() ? -1 : static_cast<std::int32_t>(me - members.begin());
+        part.position = key.second;
+        part.members.assign(members.size(), {});
     }
     const std::vector<std::vector<PartNote>> received = exchange_lists(outgoing, world, watch);
     const auto part_of_note = [&](const PartNote& n) -> trace::ThreadCollectivePart* {
@@ -165,17 +162,20 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         for (const PartNote& n : notes) {
             trace::ThreadCollectivePart* part = part_of_note(n);
             if (!part) continue;
-            keep_latest(n.arrival, n.member, part->last_arrival, part->last_member);
+            if (n.member >= 0 && static_cast<std::size_t>(n.member) < part->members.size())
+                part->members[static_cast<std::size_t>(n.member)] = n.part;
+            const Ticks arrival = n.part.arrival;
+            keep_latest(arrival, n.member, part->last_arrival, part->last_member);
             part->first_end = std::min(part->first_end, n.end);
             if (n.member == part->root) {
                 part->root_known = true;
-                part->root_sent = n.sent();
-                part->root_arrival = n.arrival;
+                part->root_sent = n.part.sent;
+                part->root_arrival = arrival;
             }
-            if (!n.sent()) continue;
-            keep_latest(n.arrival, n.member, part->last_sender_arrival, part->last_sender);
+            if (!n.part.sent) continue;
+            keep_latest(arrival, n.member, part->last_sender_arrival, part->last_sender);
             if (n.member <= part->member)
-                keep_latest(n.arrival, n.member, part->last_lower_sender_arrival, part->last_lower_sender);
+                keep_latest(arrival, n.member, part->last_lower_sender_arrival, part->last_lower_sender);
         }
     // Once the last sender is known: which members synchronized with it,
     // should not all have met (thread_collective_waits.hpp).
@@ -184,8 +184,8 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         for (const PartNote& n : notes) {
             trace::ThreadCollectivePart* part = part_of_note(n);
             if (!part || part->last_sender < 0) continue;
-            const bool synchronized = (n.received() && n.arrival < part->last_sender_arrival) ||
-                                      (n.sent() && n.member == part->last_sender);
+            const bool synchronized = (n.part.received && n.part.arrival < part->last_sender_arrival) ||
+                                      (n.part.sent && n.member == part->last_sender);
             if (synchronized) part->first_synchronized_end = std::min(part->first_synchronized_end, n.end);
         }
 }

@@ -127,8 +127,18 @@ struct ThreadPairedMessage {
 // master's, taken out of the store, with what pairing learned of the other
 // members' parts, for the wait-state analysis of such operations
 // (analyses/thread_collective_waits.hpp).
+// What one member told the others of its part in such an operation.
+struct CollectiveMemberPart {
+    std::uint32_t thread = 0;  // the member's thread that took part (0: its master)
+    Ticks arrival = 0;         // when its part began
+    Ticks wait_start = 0;      // from when it could wait: its arrival or its call's entry, whichever is later
+    bool sent = false;         // its part sent data
+    bool received = false;     // ... received data
+};
+
 struct ThreadCollectivePart {
     std::uint32_t thread = 0;        // this rank's thread (0: the master)
+    std::uint32_t position = 0;      // the operation's number among its communicator's collectives
     CallPathId cnode = kNoCallPath;  // the MPI call
     CommId comm = kNoId;
     CollectiveOp op = CollectiveOp::Other;
@@ -159,6 +169,9 @@ struct ThreadCollectivePart {
     // end of those that synchronized, the last sender and the receivers
     // that began before it (as the replay's analysis picks them).
     Ticks first_synchronized_end = 0;
+    // Every member's part as it told it, by its rank in `comm`: whom the
+    // operation synchronized, for the delay analysis.
+    std::vector<CollectiveMemberPart> members;
 };
 
 // A one-sided transfer a worker thread issued (RMA_PUT, _GET, _ATOMIC), at

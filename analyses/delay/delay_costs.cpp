@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "analyses/delay/collective_part_points.hpp"
 #include "analyses/delay/thread_points.hpp"
 #include "analyses/event_gaps.hpp"
 #include "common/error.hpp"
@@ -46,8 +47,10 @@ std::vector<PairedPoint> DelayCostAnalysis::exchange_paired_points(replay::Excha
 
 void DelayCostAnalysis::prepare(std::span<const PairedPoint> paired) {
     const trace::LocalTrace& trace = *trace_;
-    sync_points_ =
-        SyncPointList(trace, *facts_, hybrid_.barrier_waits, rma_, paired, hybrid_.team_starts, hybrid_.in_parallel);
+    collective_waits_ = thread_collective_waits(trace);
+    sync_points_ = SyncPointList(trace, *facts_, hybrid_.barrier_waits, rma_, paired,
+                                 collective_part_points(trace, collective_waits_), hybrid_.team_starts,
+                                 hybrid_.in_parallel);
     polling_ = PollingCalls(trace);
     scanner_ = IntervalScanner(trace, sync_points_, hybrid_.team_edges);
     members_.assign(trace.definitions.communicators.size(), {});
@@ -88,6 +91,7 @@ void DelayCostAnalysis::release() {
     propagating_ = {};
     paired_waits_ = {};
     partner_waited_ = {};
+    collective_waits_ = {};
     waiting_ = {};
     waiting_at_ = {};
     shares_due_ = {};
@@ -98,6 +102,13 @@ void DelayCostAnalysis::release() {
 const WaitState* DelayCostAnalysis::own_wait(EventIndex event, WaitPattern pattern) const {
     const WaitState* wait = facts_->wait_states().find(event);
     return wait && wait->pattern == pattern && has_delay_costs(*wait) ? wait : nullptr;
+}
+
+std::optional<CollectiveOp> DelayCostAnalysis::collective_op(std::size_t point) const {
+    const SyncPoint& p = sync_points_[point];
+    if (p.collective >= 0) return trace_->threads.collective_parts[static_cast<std::size_t>(p.collective)].op;
+    if (p.event == trace::kNoEvent || trace_->events[p.event].kind != EventKind::CollectiveEnd) return std::nullopt;
+    return trace_->collective(trace_->events[p.event]).op;
 }
 
 bool DelayCostAnalysis::caused_late_receiver(EventIndex event) const {
@@ -205,6 +216,10 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
             }
             continue;
         }
+        if (point.collective >= 0) {
+            collect_collective_part(p, rounds);
+            continue;
+        }
         if (point.event == trace::kNoEvent) continue;
         const trace::Event& event = trace_->events[point.event];
         if (point.rma_wait >= 0) {
@@ -251,6 +266,24 @@ void DelayCostAnalysis::collect_items(replay::WavefrontRounds& rounds) {
     }
 }
 
+// As a collective of the store: a member that waited claims its costs from
+// the member it waited for, on that member's thread (the point's partner).
+void DelayCostAnalysis::collect_collective_part(std::size_t p, replay::WavefrontRounds& rounds) {
+    const SyncPoint& point = sync_points_[p];
+    const auto part = static_cast<std::size_t>(point.collective);
+    const CollectivePartWait& wait = collective_waits_[part];
+    const std::vector<int>& members = this->members(trace_->threads.collective_parts[part].comm);
+    if (point.wait <= 0 || wait.awaited < 0 || static_cast<std::size_t>(wait.awaited) >= members.size()) return;
+    const int delayer = members[static_cast<std::size_t>(wait.awaited)];
+    if (delayer == trace_->rank) return;
+    const std::optional<CostPattern> pattern = collective_pattern(trace_->threads.collective_parts[part].op);
+    // Outside parallel regions a master's wait idles the workers, too.
+    const bool idleness = long_costs(p)[kOmpIdleCosts] > 0;
+    if (!pattern && !idleness) return;
+    add_waiting(p, Waiting::Kind::Collective, pattern, delayer, false);
+    write_record(rounds.to(delayer), point.operation, cost_records::Claim{});
+}
+
 void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::WavefrontRounds& rounds) {
     using cost_records::Kind;
     const auto [kind, operation] = cost_records::Head::read(in);
@@ -258,8 +291,7 @@ void DelayCostAnalysis::receive(int from, replay::PayloadReader& in, replay::Wav
     case Kind::Claim: {
         const std::size_t p = point_of(operation, "a delay-cost claim");
         expect_costs(p, from);
-        const EventIndex event = sync_points_[p].event;
-        if (event == trace::kNoEvent || trace_->events[event].kind != EventKind::CollectiveEnd) return;
+        if (!collective_op(p)) return;
         // A collective's waiting member divides its costs itself, over this
         // rank's interval with it.
         const IntervalProfile& mine = interval_with(p, from);
@@ -432,11 +464,8 @@ void DelayCostAnalysis::late_receiver_answer(std::size_t point, int from, replay
 }
 
 void DelayCostAnalysis::collective_answer(std::size_t point, int from, replay::PayloadReader& in) {
-    const EventIndex index = sync_points_[point].event;
-    const std::optional<CostPattern> pattern =
-        index != trace::kNoEvent && trace_->events[index].kind == EventKind::CollectiveEnd
-            ? collective_pattern(trace_->collective(trace_->events[index]).op)
-            : std::nullopt;
+    const std::optional<CollectiveOp> op = collective_op(point);
+    const std::optional<CostPattern> pattern = op ? collective_pattern(*op) : std::nullopt;
     const cost_records::CostDivision division = cost_records::CollectiveAnswer::read(in).division;
     // An operation without delay costs passes on idleness only (collect_items).
     if (!pattern && division.short_cost != 0)

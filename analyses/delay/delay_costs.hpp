@@ -54,8 +54,11 @@
 //
 // Messages with an OpenMP worker thread on either side (paired outside the
 // replay, thread_points.hpp) go like the masters' messages, between the two
-// threads that sent and received them: the points and intervals are those
-// of the threads, and the costs land on the delaying thread's call paths.
+// threads that sent and received them, and collective operations such a
+// thread made (collective_part_points.hpp) like the masters' collectives,
+// between the threads that took the members' parts: the points and
+// intervals are those of the threads, and the costs land on the delaying
+// thread's call paths.
 // The delay metrics of worker threads are handed on (thread_charges()), as
 // their cubes are made afterwards.
 //
@@ -87,6 +90,7 @@
 #include "analyses/forward_facts.hpp"
 #include "analyses/round_analysis.hpp"
 #include "analyses/polling_calls.hpp"
+#include "analyses/thread_collective_waits.hpp"
 #include "analyses/thread_message_waits.hpp"
 #include "replay/wavefront_rounds.hpp"
 
@@ -100,7 +104,7 @@ namespace hindsight::analyses {
 // workers' teams began.
 struct HybridRank {
     // The threads' OpenMP barrier waits: the master's, and a worker's where
-    // it has messages of its own (thread_barrier_waits.hpp).
+    // it has MPI operations of its own (thread_barrier_waits.hpp).
     std::vector<LocalWait> barrier_waits;
     std::size_t workers = 0;                // threads - 1
     std::vector<bool> in_parallel;          // by call path: inside a parallel region
@@ -162,6 +166,11 @@ private:
     };
 
     const WaitState* own_wait(trace::EventIndex event, WaitPattern pattern) const;
+    // The operation of a collective's point (of the store's or measured
+    // outside the replay); none for other points.
+    std::optional<trace::CollectiveOp> collective_op(std::size_t point) const;
+    // A waiting member's point of a collective measured outside the replay.
+    void collect_collective_part(std::size_t point, replay::WavefrontRounds& rounds);
     bool caused_late_receiver(trace::EventIndex event) const;
     // The waiting of `pattern` (with delay costs) at the point, or 0.
     Ticks own_waiting(std::size_t point, WaitPattern pattern) const;
@@ -236,6 +245,7 @@ private:
     const ForwardFacts* facts_ = nullptr;  // during run()
     std::vector<MessageWait> paired_waits_;  // by trace.threads.paired
     std::vector<bool> partner_waited_;       // likewise
+    std::vector<CollectivePartWait> collective_waits_;  // by trace.threads.collective_parts
     PollingCalls polling_;                 // how a receive polled for waited
     const trace::LocalTrace* trace_ = nullptr;
     SyncPointList sync_points_;

@@ -27,8 +27,9 @@ int comm_rank_of(const std::vector<int>& members, int world_rank) {
 
 SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
                              std::span<const LocalWait> local_waits, const RmaWaits& rma,
-                             std::span<const PairedPoint> paired, std::span<const TeamStart> team_starts,
-                             const std::vector<bool>& in_parallel)
+                             std::span<const PairedPoint> paired,
+                             std::span<const CollectivePartPoint> collective_parts,
+                             std::span<const TeamStart> team_starts, const std::vector<bool>& in_parallel)
     : members_(trace.definitions.communicators.size()), ordered_(trace.definitions.communicators.size()),
       trace_(&trace) {
     // Every collective's number on its communicator (the collectives are
@@ -197,6 +198,11 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         points_.push_back(p.point);
         groups_.push_back({Scope::Peer, static_cast<std::uint32_t>(p.peer.rank), p.peer.thread, false});
     }
+    for (const CollectivePartPoint& p : collective_parts) {
+        points_.push_back(p.point);
+        groups_.push_back({Scope::Located, static_cast<std::uint32_t>(located_.size()), 0, false});
+        located_.push_back(p.tied);
+    }
     const std::vector<std::pair<std::size_t, std::size_t>> starts = add_team_starts(trace, team_starts);
     // Sorted, each point is found where it moved.
     const std::vector<std::size_t> moved = order_by_thread_and_time();
@@ -214,6 +220,10 @@ SyncPointList::SyncPointList(const trace::LocalTrace& trace, const ForwardFacts&
         const Group& group = groups_[p];
         if (group.scope == Scope::Peer && (points_[p].thread != 0 || group.thread != 0))
             with_threads_[{points_[p].thread, static_cast<int>(group.who), group.thread}].push_back(p);
+        if (group.scope == Scope::Located)
+            for (const Location& tied : located_[group.who])
+                if (points_[p].thread != 0 || tied.thread != 0)
+                    with_threads_[{points_[p].thread, tied.rank, tied.thread}].push_back(p);
         if (points_[p].thread == 0 && group.whole_ranks) whole_ranks_.push_back(p);
     }
     if (!std::is_sorted(by_event_.begin(), by_event_.end())) std::sort(by_event_.begin(), by_event_.end());
@@ -338,6 +348,11 @@ bool SyncPointList::involves(const Group& group, Location peer) const {
         const std::vector<int>& m = listed_[group.who];
         return (peer.thread == 0 || group.whole_ranks) && std::binary_search(m.begin(), m.end(), peer.rank);
     }
+    case Scope::Located: {
+        const std::vector<Location>& m = located_[group.who];
+        return std::any_of(m.begin(), m.end(),
+                           [&](const Location& l) { return l.rank == peer.rank && l.thread == peer.thread; });
+    }
     case Scope::Nobody: return false;
     }
     return false;
@@ -418,6 +433,9 @@ std::size_t SyncPointList::thread_begin(std::size_t position) const {
 Location SyncPointList::partner(std::size_t position, int member) const {
     const Group& group = groups_[position];
     if (group.scope == Scope::Peer) return {static_cast<int>(group.who), group.thread};
+    if (group.scope == Scope::Located)
+        for (const Location& tied : located_[group.who])
+            if (tied.rank == member) return tied;
     return {member, 0};
 }
 

@@ -26,7 +26,9 @@
 //
 // A message with an OpenMP worker thread on either side (paired outside the
 // replay, trace::ThreadStreams::paired) synchronizes the two threads that
-// sent and received it, by the same rule (PairedPoint). So a point lies on
+// sent and received it, by the same rule (PairedPoint); a collective
+// operation such a thread made, the threads that took the members' parts
+// (CollectivePartPoint, collective_part_points.hpp). So a point lies on
 // one thread of the rank and ties it to threads of other ranks, and an
 // interval runs back from a point to the previous one that involved the
 // partner's thread (span()):
@@ -88,6 +90,10 @@ struct SyncPoint {
     // thread's events.
     std::uint32_t thread = 0;
     int paired = -1;
+    // A collective operation measured outside the replay: its part's index
+    // in trace::ThreadStreams::collective_parts (else -1); no event in the
+    // store either.
+    int collective = -1;
 };
 
 // A synchronization point of a message paired outside the replay, and the
@@ -95,6 +101,13 @@ struct SyncPoint {
 struct PairedPoint {
     SyncPoint point;
     Location peer;
+};
+
+// A synchronization point of a collective operation measured outside the
+// replay, and the threads of the other members it ties this one's to.
+struct CollectivePartPoint {
+    SyncPoint point;
+    std::vector<Location> tied;  // sorted by rank
 };
 
 // A worker thread's team began (its TeamBegin, an index into its events)
@@ -139,8 +152,8 @@ public:
     // (empty for a rank of one thread).
     SyncPointList(const trace::LocalTrace& trace, const ForwardFacts& facts,
                   std::span<const LocalWait> local_waits = {}, const RmaWaits& rma = {},
-                  std::span<const PairedPoint> paired = {}, std::span<const TeamStart> team_starts = {},
-                  const std::vector<bool>& in_parallel = {});
+                  std::span<const PairedPoint> paired = {}, std::span<const CollectivePartPoint> collective_parts = {},
+                  std::span<const TeamStart> team_starts = {}, const std::vector<bool>& in_parallel = {});
 
     // The points of one thread are consecutive, the master's first.
     std::size_t size() const { return points_.size(); }
@@ -168,16 +181,17 @@ public:
                 visit(q);
     }
     // The location the point at `position` ties its thread to where that is
-    // one; else the master of world rank `member` (a member of a collective
-    // or of a one-sided epoch's group).
+    // one, or of those it ties it to the one on world rank `member`; else
+    // the master of `member` (a member of a collective or of a one-sided
+    // epoch's group).
     Location partner(std::size_t position, int member) const;
 
 private:
     // Whom a synchronization point tied this rank to.
-    enum class Scope : std::uint8_t { Peer, Communicator, Listed, Nobody };
+    enum class Scope : std::uint8_t { Peer, Communicator, Listed, Located, Nobody };
     struct Group {
         Scope scope = Scope::Peer;
-        std::uint32_t who = 0;     // world rank, communicator id or index into listed_
+        std::uint32_t who = 0;     // world rank, communicator id, index into listed_ or located_
         std::uint32_t thread = 0;  // Peer: the peer's thread
         bool whole_ranks = false;  // a master's, outside parallel regions: involves the peers' workers
     };
@@ -203,6 +217,7 @@ private:
     std::vector<Group> groups_;                    // by position
     std::vector<std::pair<trace::EventIndex, std::size_t>> by_event_;  // position by event, sorted
     std::vector<std::vector<int>> listed_;         // sorted world ranks
+    std::vector<std::vector<Location>> located_;   // threads of ranks, sorted by rank
     mutable std::vector<std::vector<int>> members_;  // sorted, by communicator, filled when asked
     std::vector<std::vector<int>> ordered_;          // by communicator, filled when asked
     // Where a thread's points begin, by thread, sorted.

@@ -107,8 +107,12 @@ std::vector<PairedPoint> paired_points(const trace::LocalTrace& trace, std::span
 
 std::vector<TeamStart> team_starts(const trace::LocalTrace& trace, const ThreadTeams& teams) {
     std::vector<TeamStart> starts;
+    const auto on_worker = [](const auto& x) { return x.thread != 0; };
     const auto& paired = trace.threads.paired;
-    if (std::none_of(paired.begin(), paired.end(), [](const auto& m) { return m.thread != 0; })) return starts;
+    const auto& collectives = trace.threads.collective_parts;
+    if (std::none_of(paired.begin(), paired.end(), on_worker) &&
+        std::none_of(collectives.begin(), collectives.end(), on_worker))
+        return starts;
     for (std::uint32_t t = 1; t < trace.threads.size(); ++t) {
         const auto& events = trace.threads.threads[t].events;
         for (std::uint32_t k = 0; k < events.size(); ++k) {

@@ -46,7 +46,7 @@ std::vector<PairedPoint> paired_points(const trace::LocalTrace& trace, std::span
 
 // Each worker team's start and the fork on the master it follows, for the
 // workers' intervals to go on on the master; none where no worker of the
-// rank has a message paired outside the replay.
+// rank has a message or a collective operation measured outside the replay.
 std::vector<TeamStart> team_starts(const trace::LocalTrace& trace, const ThreadTeams& teams);
 
 }  // namespace hindsight::analyses

@@ -40,9 +40,8 @@ Ticks wait_start(const trace::LocalTrace& trace, const trace::ThreadPairedMessag
 
 }  // namespace
 
-WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
-    WaitingByPattern waiting{};
     LongestWaits longest;
     const auto waited = [&](WaitPattern pattern, CallPathId cnode, Ticks start, Ticks ticks, std::uint32_t thread) {
         longest.offer({pattern, cnode, start, ticks, thread});
@@ -71,12 +70,11 @@ WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master
             claim_time(cube, trace, *pattern.wait, part.cnode, parts[i].timing.wait);
             waited(parts[i].pattern, part.cnode, std::max(part.arrival, part.call_enter), parts[i].timing.wait,
                    part.thread);
-            waiting[static_cast<std::size_t>(parts[i].pattern)] += trace.seconds(parts[i].timing.wait);
         }
         if (pattern.completion && parts[i].timing.completion > 0)
             claim_time(cube, trace, *pattern.completion, part.cnode, parts[i].timing.completion);
     }
-    return {waiting, longest.kept()};
+    return longest.kept();
 }
 
 }  // namespace hindsight::analyses

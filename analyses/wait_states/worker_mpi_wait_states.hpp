@@ -13,7 +13,6 @@
 //    likewise; the wait and completion of each (thread_collective_waits.hpp).
 #pragma once
 
-#include <array>
 #include <span>
 #include <vector>
 
@@ -24,20 +23,10 @@
 
 namespace hindsight::analyses {
 
-// Seconds of waiting by pattern (WaitPattern's index).
-using WaitingByPattern = std::array<double, kWaitPatternCount>;
-
-// The waiting booked (not the completions): the sum by pattern of the
-// collective operations' waiting, whose delay costs no analysis computes
-// (doc/analyzer.md, MPI on worker threads), and the longest waits of all
-// (LongestWaits::kept()). The messages' waits go to the delay analysis
-// (delay/thread_points.hpp).
-struct WorkerMpiWaits {
-    WaitingByPattern waiting{};
-    std::vector<WaitInstance> longest;
-};
-
 // `workers[t - 1]` is the cube of thread t (trace.threads.threads[t]).
-WorkerMpiWaits book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
+// Returns the longest of the waits it booked (LongestWaits::kept()). Their
+// delay costs are the delay analysis's (delay/thread_points.hpp,
+// delay/collective_part_points.hpp).
+std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
 
 }  // namespace hindsight::analyses
