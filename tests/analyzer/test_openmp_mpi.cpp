@@ -1345,6 +1345,14 @@ TEST_CASE("OpenMP: an n-to-n collective on a worker whose members did not all me
         CHECK(a.at("mpi_wait_nxn", kRegion + "/MPI_Alltoall", rank, 0) == 0);
         CHECK(a.at("mpi_nxn_completion", kRegion + "/MPI_Alltoall", rank, 0) == 0);
     }
+    // Delay costs: rank 1's worker waited for rank 0's master, the last
+    // sender, with which it last synchronized at MPI_Init (its call all
+    // synchronization): since then, the worker's part on its master before
+    // the fork at 200 included, rank 0's master spent 100 in main and 100
+    // in the region (200-300), rank 1's worker 100 in main and 50 in the
+    // region (200-250). The 50 are rank 0's master's, in the region.
+    CHECK(a.at("delay_n2n", kRegion, 0, 0) == Approx(50 * ns));
+    CHECK(a.total("delay_n2n") + a.total("delay_n2n_longterm") == Approx(50 * ns));
 }
 
 namespace {
