@@ -20,9 +20,9 @@
 //  - where some member of an n-to-n operation left before the last one
 //    came, only the last member that sent and the receivers that began
 //    before it synchronized: those receivers waited for it.
-// Their delay costs follow from whom each member waited for
-// (delay/collective_part_points.hpp); not yet measured of them: their
-// critical path (doc/analyzer.md, MPI on worker threads).
+// Their delay costs and the critical path's hand-offs follow from whom each
+// member waited for (delay/collective_part_points.hpp,
+// critical_path/critical_path_hand_offs.hpp).
 #pragma once
 
 #include <cstdint>

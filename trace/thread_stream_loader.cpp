@@ -627,8 +627,8 @@ ThreadStreams load_thread_streams(const otf2::Reader& reader, const TraceDefinit
                                std::to_string(streams.unpaired_worker_records) + " MPI collective records on " +
                                std::to_string(with_unpaired) +
                                " OpenMP worker thread(s) are not replayed (the replay leaves their operations out on "
-                               "every member; their waits and delay costs are measured apart, without a "
-                               "critical path)");
+                               "every member; they are analyzed apart, their critical path only where a "
+                               "master waited)");
     return streams;
 }
 

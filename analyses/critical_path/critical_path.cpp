@@ -140,9 +140,11 @@ void CriticalPathAnalysis::run(const trace::LocalTrace& trace, const ForwardFact
                                              std::to_string(exchange.size()) +
                                              " ranks have a collective on MPI_COMM_WORLD to anchor the critical path");
     CriticalPathHandOffs path(*trace_, *slots_, *facts_, rma_waits_, first_world_collective_, last_world_collective_,
-                              detours_);
+                              detours_, workers_.empty() ? nullptr : &thread_detours_);
     path.find(exchange);
     counts_ = path.counts();
+    for (const ThreadStretch& stretch : path.worker_stretches())
+        thread_detours_.add_time(stretch, worker_on_path_[stretch.thread]);
     count_activity();
     walk(path);
     if (!workers_.empty()) move_team_edges();

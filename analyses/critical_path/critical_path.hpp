@@ -43,7 +43,10 @@
 // Hybrid traces: every OpenMP thread is a location of its own. Inside a
 // parallel region the path moves from a thread that waited at a barrier to
 // the thread that arrived there last, and back to the master at the
-// region's start (thread_detours.hpp); MPI moves it between the masters.
+// region's start (thread_detours.hpp); MPI moves it between the masters,
+// and from a master that waited for another rank's worker thread to that
+// worker, whence it comes back to its master the same way
+// (critical_path_hand_offs.hpp).
 // The sums above then run over all threads of all ranks (the average of
 // avg(c) too), and every thread has its own headroom and activities.
 //

@@ -5,6 +5,10 @@
 #include <string>
 #include <utility>
 
+#include "analyses/call_entry.hpp"
+#include "analyses/paired_message_name.hpp"
+#include "analyses/thread_collective_waits.hpp"
+#include "analyses/thread_message_waits.hpp"
 #include "common/error.hpp"
 #include "replay/chain_marking.hpp"
 #include "replay/exchange_records.hpp"
@@ -39,9 +43,10 @@ Ticks hand_off_end(const EventView& view, const WaitState& wait, const ForwardFa
 
 CriticalPathHandOffs::CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                                            const ForwardFacts& facts, std::span<const RmaWait> rma_waits,
-                                           EventIndex finish, EventIndex start, std::span<const ThreadDetour> detours)
+                                           EventIndex finish, EventIndex start, std::span<const ThreadDetour> detours,
+                                           const ThreadDetours* threads)
     : trace_(trace), facts_(facts), rma_waits_(rma_waits), slots_(slots), finish_(finish), start_(start),
-      detours_(detours) {}
+      detours_(detours), threads_(threads) {}
 
 void CriticalPathHandOffs::find(replay::Exchange& exchange) {
     index_trace();
@@ -105,6 +110,11 @@ void CriticalPathHandOffs::index_trace() {
         if (at == trace_.events.size()) throw Error(trace_.anchor_path, "a collective without its event");
         collectives_.at(trace_.collectives[c].comm).push_back(at);
     }
+    const auto& paired = trace_.threads.paired;
+    for (std::uint32_t i = 0; i < paired.size(); ++i)
+        if (paired[i].send) paired_sends_.emplace(paired_message_name(trace_, paired[i], true), i);
+    const auto& parts = trace_.threads.collective_parts;
+    for (std::uint32_t i = 0; i < parts.size(); ++i) collective_parts_.emplace(std::pair(parts[i].comm, parts[i].position), i);
 }
 
 // The receives whose receiver gives the path back for the Late Receiver
@@ -184,13 +194,56 @@ void CriticalPathHandOffs::find_nodes(const std::vector<std::vector<std::uint32_
         causers_.push_back(wait.ender);
         requests_.push_back({Kind::RmaEnding, wait.ender_call, 0, 0, trace_.events[wait.call].time + wait.waiting});
     }
+    find_thread_nodes();
     if (nodes_.size() > messages_and_collectives) sort_nodes();
+}
+
+void CriticalPathHandOffs::find_thread_nodes() {
+    const auto& paired = trace_.threads.paired;
+    const auto& parts = trace_.threads.collective_parts;
+    if (paired.empty() && parts.empty()) return;
+    // The master's call entered at `enter` waited until request.until.
+    const auto add = [&](EventIndex enter, int causer, Request request) {
+        if (enter >= trace_.events.size() || trace_.events[enter].kind != EventKind::Enter || causer < 0) return;
+        const EventIndex leave = trace_.events[enter].ref;
+        if (leave <= finish_ || leave >= start_) return;
+        request.until = std::clamp(request.until, trace_.events[enter].time, trace_.events[leave].time);
+        nodes_.push_back(leave);
+        causers_.push_back(causer);
+        requests_.push_back(request);
+    };
+    const std::vector<MessageWait> waits = thread_message_waits(trace_);
+    for (std::size_t i = 0; i < paired.size(); ++i) {
+        const trace::ThreadPairedMessage& m = paired[i];
+        const MessageWait& wait = waits[i];
+        if (m.thread != 0 || m.send || wait.pattern != WaitPattern::LateSender || wait.ticks <= 0 || !wait.polls.empty())
+            continue;
+        const std::uint64_t name = paired_message_name(trace_, m, true);
+        add(m.call, m.peer,
+            {Kind::ThreadMessage, static_cast<std::uint32_t>(name), static_cast<std::uint32_t>(name >> 32), 0,
+             m.send_call_enter});
+    }
+    const std::vector<CollectivePartWait> part_waits = thread_collective_waits(trace_);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const trace::ThreadCollectivePart& part = parts[i];
+        const CollectivePartWait& wait = part_waits[i];
+        if (part.thread != 0 || wait.pattern == WaitPattern::None || wait.timing.wait <= 0 || wait.awaited < 0 ||
+            trace_.events.empty())
+            continue;
+        const std::vector<int> members = trace_.definitions.world_ranks(part.comm);
+        if (static_cast<std::size_t>(wait.awaited) >= members.size()) continue;
+        const int causer = members[static_cast<std::size_t>(wait.awaited)];
+        if (causer == trace_.rank) continue;
+        add(call_entry(trace_.events, EventKind::Enter, part.cnode, part.call_enter), causer,
+            {Kind::ThreadCollective, part.comm, part.position, 0,
+             std::max(part.arrival, part.call_enter) + wait.timing.wait});
+    }
 }
 
 void CriticalPathHandOffs::sort_nodes() {
     std::vector<std::size_t> order(nodes_.size());
     for (std::size_t v = 0; v < order.size(); ++v) order[v] = v;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return nodes_[a] < nodes_[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return nodes_[a] < nodes_[b]; });
     std::vector<EventIndex> nodes;
     std::vector<int> causers;
     std::vector<Request> requests;
@@ -202,6 +255,19 @@ void CriticalPathHandOffs::sort_nodes() {
     nodes_ = std::move(nodes);
     causers_ = std::move(causers);
     requests_ = std::move(requests);
+    // One node per event: a call that waited for several threads' messages
+    // hands the path on once, where it first found one.
+    std::size_t kept = 0;
+    for (std::size_t v = 0; v < nodes_.size(); ++v) {
+        if (kept > 0 && nodes_[kept - 1] == nodes_[v]) continue;
+        nodes_[kept] = nodes_[v];
+        causers_[kept] = causers_[v];
+        requests_[kept] = requests_[v];
+        ++kept;
+    }
+    nodes_.resize(kept);
+    causers_.resize(kept);
+    requests_.resize(kept);
 }
 
 // The event of this rank a request from rank `from` names.
@@ -217,14 +283,14 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
         if (peer >= sends_to_.size() || request.key >= sends_to_[peer].size())
             throw missing("the send of its message " + std::to_string(request.key));
         const EventIndex send = sends_to_[peer][request.key];
-        return {send, send, send + 1};  // a Late Receiver of the same message follows
+        return {send, send, send + 1, std::nullopt};  // a Late Receiver of the same message follows
     }
     case Kind::LateReceiver: {
         if (peer >= receives_from_.size() || request.key >= receives_from_[peer].size())
             throw missing("the receive of its message " + std::to_string(request.key));
         const EventIndex recv = receives_from_[peer][request.key];
         const EventIndex boundary = posting_enter(trace_, recv);
-        return {boundary, recv, boundary == trace::kNoEvent ? 0 : boundary};
+        return {boundary, recv, boundary == trace::kNoEvent ? 0 : boundary, std::nullopt};
     }
     case Kind::RmaEnding: {
         // The path arrives where the call that ended the wait began; the
@@ -232,7 +298,24 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
         const EventIndex enter = request.key;
         if (enter >= trace_.events.size() || trace_.events[enter].kind != EventKind::Enter)
             throw missing("the call that ended its wait in a one-sided epoch (event " + std::to_string(enter) + ")");
-        return {enter, enter, enter};
+        return {enter, enter, enter, std::nullopt};
+    }
+    case Kind::ThreadMessage: {
+        const auto found = paired_sends_.find(request.key | (std::uint64_t{request.ordinal} << 32));
+        if (found == paired_sends_.end()) throw missing("the send of a message with an OpenMP worker thread");
+        const trace::ThreadPairedMessage& m = trace_.threads.paired[found->second];
+        return arrive_at_thread(m.thread, m.thread == 0 ? m.call : trace::kNoEvent, m.call_enter);
+    }
+    case Kind::ThreadCollective: {
+        const auto found = collective_parts_.find({request.key, request.ordinal});
+        if (found == collective_parts_.end())
+            throw missing("collective " + std::to_string(request.ordinal) + " of communicator " +
+                          std::to_string(request.key) + " with an OpenMP worker thread");
+        const trace::ThreadCollectivePart& part = trace_.threads.collective_parts[found->second];
+        const EventIndex enter = part.thread == 0 && !trace_.events.empty()
+                                     ? call_entry(trace_.events, EventKind::Enter, part.cnode, part.call_enter)
+                                     : trace::kNoEvent;
+        return arrive_at_thread(part.thread, enter, part.arrival);
     }
     case Kind::Collective:
         if (request.key >= collectives_.size() || request.ordinal >= collectives_[request.key].size())
@@ -246,11 +329,28 @@ CriticalPathHandOffs::Resolved CriticalPathHandOffs::resolve(int from, const Req
         const EventIndex started = trace_.collective(trace_.events[at]).starting_call;
         if (started != trace::kNoEvent) {
             const EventIndex leave = trace_.events[started].ref;
-            return {leave, leave, leave};
+            return {leave, leave, leave, std::nullopt};
         }
-        return {at, at, at};
+        return {at, at, at, std::nullopt};
     }
     throw Error(trace_.anchor_path, "rank " + std::to_string(from) + " sent a hand-off of an unknown kind");
+}
+
+CriticalPathHandOffs::Resolved CriticalPathHandOffs::arrive_at_thread(std::uint32_t thread, EventIndex enter,
+                                                                      Ticks time) const {
+    if (thread == 0 && enter < trace_.events.size()) return {enter, enter, enter, std::nullopt};
+    if (std::optional<ThreadDetour> detour = threads_ ? threads_->from_worker(thread, time) : std::nullopt) {
+        const EventIndex back = detour->back;
+        return {back, back, back, std::move(detour)};
+    }
+    // A region whose detours cannot be followed: the path goes on on the
+    // master, from its last call entry or exit at that time.
+    const auto after = std::partition_point(trace_.events.begin(), trace_.events.end(),
+                                            [&](const trace::Event& e) { return e.time <= time; });
+    for (auto k = static_cast<EventIndex>(after - trace_.events.begin()); k-- > 0;)
+        if (trace_.events[k].kind == EventKind::Enter || trace_.events[k].kind == EventKind::Leave)
+            return {k, k, k, std::nullopt};
+    return {};
 }
 
 // Where the path goes after arriving for `request`: this rank's latest node
@@ -298,6 +398,14 @@ void CriticalPathHandOffs::take_arrivals(replay::Exchange& exchange) {
             // would take the path back after its last event, where it counts
             // for nothing.
             if (r.at == trace::kNoEvent) continue;
+            if (r.detour) {
+                // Arrived on a worker: the master takes the path back where
+                // the worker's way back over the region comes to it.
+                arrivals_.push_back({r.at, r.detour->position});
+                worker_stretches_.insert(worker_stretches_.end(), r.detour->stretches.begin(),
+                                         r.detour->stretches.end());
+                continue;
+            }
             arrivals_.push_back({r.at, std::min(request.until, trace_.events[r.timed].time)});
         }
     std::sort(arrivals_.begin(), arrivals_.end(),

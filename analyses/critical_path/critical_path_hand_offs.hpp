@@ -16,7 +16,19 @@
 //    started it there;
 //  - a one-sided epoch's wait (rma_waits.hpp), at the Leave of the call
 //    that waited: to the rank whose call ended it, arriving at that call's
-//    Enter.
+//    Enter;
+//  - the master's Late Sender wait for a message of an OpenMP worker thread
+//    of another rank, and its wait in a collective operation that such a
+//    thread took part in (both measured outside the replay, so that the
+//    store holds their calls but not their events), at the Leave of the
+//    call that waited: to the rank of the thread it waited for, arriving at
+//    the Enter of that thread's call if it is the master's; if a worker's,
+//    the path runs back on the worker from the call's entry over the
+//    region's barriers, as a detour does, and arrives on the master where
+//    the detour comes back (ThreadDetours::from_worker()). A receive that a
+//    polling loop waited for, and a worker's own waits where the path runs
+//    on the worker, keep their waiting on the path.
+
 // The path arrives at the waiting call's end of the wait: (the call's Enter,
 // or where the rank began to wait at a collective) + waiting, for a receive
 // polled for where the send began (its wait is spread over the polling
@@ -36,7 +48,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <span>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analyses/critical_path/hand_off_records.hpp"
@@ -75,9 +91,11 @@ public:
     // The path runs between `finish` (the first collective on
     // MPI_COMM_WORLD) and `start` (the last); `detours` are those between
     // the two, sorted. All must outlive this object.
+    // `threads`: the rank's OpenMP threads' detours (none in an MPI trace).
     CriticalPathHandOffs(const trace::LocalTrace& trace, const trace::MessageSlots& slots,
                          const ForwardFacts& facts, std::span<const RmaWait> rma_waits, trace::EventIndex finish,
-                         trace::EventIndex start, std::span<const ThreadDetour> detours);
+                         trace::EventIndex start, std::span<const ThreadDetour> detours,
+                         const ThreadDetours* threads = nullptr);
 
     // Collective over all ranks: finds the path's hand-offs and arrivals.
     void find(replay::Exchange& exchange);
@@ -90,6 +108,9 @@ public:
     Ticks wait_end(std::size_t v) const { return requests_[v].until; }
     // Where the walk takes the path, sorted by event.
     std::span<const PathArrival> arrivals() const { return arrivals_; }
+    // The worker threads' stretches of the path that arrived on them along
+    // their MPI operations (the master takes it back at an arrival).
+    std::span<const ThreadStretch> worker_stretches() const { return worker_stretches_; }
     // Whether the path ends on this rank (it entered the last collective
     // last), and so starts the backward walk here.
     bool ends_here() const { return ends_here_; }
@@ -100,14 +121,23 @@ private:
     using Request = hand_off_records::Request;  // what a node asks of its causing rank
     // A request resolved on the causing rank: the walk takes the path at
     // event `at`, positioned at most at the time of event `timed`, and
-    // passes it on at the latest node before event `below`.
+    // passes it on at the latest node before event `below`. Where the path
+    // arrives on a worker thread, it takes it where `detour` comes back.
     struct Resolved {
         trace::EventIndex at = trace::kNoEvent;
         trace::EventIndex timed = trace::kNoEvent;
         trace::EventIndex below = 0;
+        std::optional<ThreadDetour> detour;
     };
 
     void index_trace();
+    // The master's waits for the threads of other ranks measured outside
+    // the replay (trace::ThreadStreams::paired and collective_parts).
+    void find_thread_nodes();
+    // Where the path arrives for the operation of this rank's `thread` whose
+    // call began at `enter` (an Enter of the master's store, kNoEvent for a
+    // worker's) and `time`.
+    Resolved arrive_at_thread(std::uint32_t thread, trace::EventIndex enter, Ticks time) const;
     std::vector<std::vector<std::uint32_t>> asked_back(replay::Exchange& exchange) const;
     void find_nodes(const std::vector<std::vector<std::uint32_t>>& asked_back);
     Resolved resolve(int from, const Request& request) const;
@@ -127,7 +157,14 @@ private:
     const trace::MessageSlots& slots_;
     trace::EventIndex finish_, start_;
     std::span<const ThreadDetour> detours_;
+    const ThreadDetours* threads_;
     std::vector<replay::ChainLink> after_detour_;  // by detour: next_node() below its return
+    // This rank's sends paired outside the replay by their name, and its
+    // parts in the collectives of worker threads by (communicator,
+    // position): indices into trace::ThreadStreams::paired and
+    // collective_parts.
+    std::unordered_map<std::uint64_t, std::uint32_t> paired_sends_;
+    std::map<std::pair<CommId, std::uint32_t>, std::uint32_t> collective_parts_;
 
     // Lookups for the other ranks' requests: events by the peer's world
     // rank and slot, collective events by communicator and ordinal.
@@ -138,6 +175,7 @@ private:
     std::vector<Request> requests_;         // by node
     std::vector<bool> on_path_;             // by node
     std::vector<PathArrival> arrivals_;     // sorted by `at`
+    std::vector<ThreadStretch> worker_stretches_;
     bool ends_here_ = false;
     CriticalPathCounts counts_;
 };

@@ -17,14 +17,18 @@
 
 namespace hindsight::analyses::hand_off_records {
 
-enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective, RmaEnding };
+enum class Kind : std::uint32_t { LateSender, LateReceiver, Collective, RmaEnding, ThreadMessage, ThreadCollective };
 
 // What a hand-off node asks of its causing rank, both for the node that
 // follows the arrival there (the successor) and, for the nodes on the path,
 // to tell it where the path arrives: at `until`. (comm, ordinal) names a
-// collective in `key` and `ordinal`; `key` names the Enter of the call that
-// ended a one-sided epoch's wait (RmaEnding), otherwise the message slot
-// between the two ranks (trace/message_slots.hpp).
+// collective in `key` and `ordinal` (ThreadCollective: a collective an
+// OpenMP worker thread made, by its position among its communicator's);
+// `key` names the Enter of the call that ended a one-sided epoch's wait
+// (RmaEnding); the low and high half of a paired message's name
+// (paired_message_name.hpp, the sender's side) are `key` and `ordinal` for
+// a message with a worker thread on either side (ThreadMessage); otherwise
+// `key` is the message slot between the two ranks (trace/message_slots.hpp).
 struct Request {
     Kind kind = Kind::LateSender;
     std::uint32_t key = 0;

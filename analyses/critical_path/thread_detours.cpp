@@ -1,6 +1,7 @@
 #include "analyses/critical_path/thread_detours.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "analyses/thread_profile.hpp"
 
@@ -41,23 +42,23 @@ std::vector<std::vector<EventIndex>> master_enters(const trace::LocalTrace& trac
     return found;
 }
 
-// The path from barrier `b`, where the master waited, back to the master.
-ThreadDetour detour(const ParallelRegion& region, const std::vector<EventIndex>& enters, std::size_t b) {
-    ThreadDetour d{enters[1 + b], last_arrival(region, b), trace::kNoEvent, 0, {}};
-    std::size_t t = last_thread(region, b);
-    for (std::size_t at = b;;) {
+// The path from thread t at `to`, before its barrier `at` of the region
+// (at = its number of barriers: after the last), back to the master: the
+// stretches into `d`, and where the master takes the path back.
+void back_to_master(const ParallelRegion& region, const std::vector<EventIndex>& enters, std::size_t t,
+                    std::size_t at, Ticks to, ThreadDetour& d) {
+    for (;;) {
         if (t == 0) {
             d.back = enters[1 + at];
             d.position = region.threads[0].barriers[at].enter;
-            return d;
+            return;
         }
         const ThreadPart& part = region.threads[t];
-        const Ticks to = part.barriers[at].enter;
         if (at == 0) {
             d.stretches.push_back({t, region.fork, to, part.region, part.enter});
             d.back = enters[0];
             d.position = region.fork;
-            return d;
+            return;
         }
         const std::size_t previous = at - 1;
         const Ticks last = last_arrival(region, previous);
@@ -65,20 +66,34 @@ ThreadDetour detour(const ParallelRegion& region, const std::vector<EventIndex>&
         d.stretches.push_back({t, last, to, part.region, part.enter});
         if (part.barriers[previous].enter < last) t = last_thread(region, previous);
         at = previous;
+        to = region.threads[t].barriers[at].enter;
     }
+}
+
+// The path from barrier `b`, where the master waited, back to the master.
+ThreadDetour detour(const ParallelRegion& region, const std::vector<EventIndex>& enters, std::size_t b) {
+    ThreadDetour d{enters[1 + b], last_arrival(region, b), trace::kNoEvent, 0, {}};
+    const std::size_t t = last_thread(region, b);
+    back_to_master(region, enters, t, b, region.threads[t].barriers[b].enter, d);
+    return d;
+}
+
+// Whether the detours of the region can be followed: its threads meet at
+// each barrier and the master's events show the region and its barriers.
+bool can_follow(const ParallelRegion& region, const std::vector<EventIndex>& enters) {
+    return barriers_pair_up(region) && std::find(enters.begin(), enters.end(), trace::kNoEvent) == enters.end();
 }
 
 }  // namespace
 
-ThreadDetours::ThreadDetours(const trace::LocalTrace& trace, const ThreadTeams& teams) {
-    const std::vector<std::vector<EventIndex>> enters = master_enters(trace, teams);
+ThreadDetours::ThreadDetours(const trace::LocalTrace& trace, const ThreadTeams& teams)
+    : teams_(&teams), enters_(master_enters(trace, teams)) {
     for (std::size_t r = 0; r < teams.regions.size(); ++r) {
         const ParallelRegion& region = teams.regions[r];
-        if (!barriers_pair_up(region)) continue;
-        if (std::find(enters[r].begin(), enters[r].end(), trace::kNoEvent) != enters[r].end()) continue;
+        if (!can_follow(region, enters_[r])) continue;
         for (std::size_t b = 0; b < region.threads.front().barriers.size(); ++b)
             if (region.threads.front().barriers[b].enter < last_arrival(region, b))
-                detours_.push_back(detour(region, enters[r], b));
+                detours_.push_back(detour(region, enters_[r], b));
     }
     std::sort(detours_.begin(), detours_.end(),
               [](const ThreadDetour& a, const ThreadDetour& b) { return a.point < b.point; });
@@ -94,6 +109,27 @@ ThreadDetours::ThreadDetours(const trace::LocalTrace& trace, const ThreadTeams& 
             else if (e.kind == trace::ThreadEventKind::Leave && !open.empty()) open.pop_back();
         }
     }
+}
+
+std::optional<ThreadDetour> ThreadDetours::from_worker(std::size_t thread, Ticks time) const {
+    if (!teams_ || thread == 0) return std::nullopt;
+    // The region the worker was in then: the last forked at or before it.
+    const auto& regions = teams_->regions;
+    const auto after = std::partition_point(regions.begin(), regions.end(),
+                                            [&](const ParallelRegion& r) { return r.fork <= time; });
+    if (after == regions.begin()) return std::nullopt;
+    const auto r = static_cast<std::size_t>(after - regions.begin()) - 1;
+    const ParallelRegion& region = regions[r];
+    if (thread >= region.threads.size() || !region.threads[thread].present || time > region.join ||
+        !can_follow(region, enters_[r]))
+        return std::nullopt;
+    const std::vector<BarrierVisit>& barriers = region.threads[thread].barriers;
+    const auto at = static_cast<std::size_t>(
+        std::partition_point(barriers.begin(), barriers.end(), [&](const BarrierVisit& b) { return b.enter < time; }) -
+        barriers.begin());
+    ThreadDetour d{trace::kNoEvent, time, trace::kNoEvent, 0, {}};
+    back_to_master(region, enters_[r], thread, at, time, d);
+    return d;
 }
 
 void ThreadDetours::add_time(const ThreadStretch& s, std::vector<double>& ticks) const {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "analyses/thread_teams.hpp"
@@ -46,10 +47,17 @@ struct ThreadDetour {
 class ThreadDetours {
 public:
     ThreadDetours() = default;
+    // `teams` must outlive it.
     ThreadDetours(const trace::LocalTrace& trace, const ThreadTeams& teams);
 
     // Sorted by point.
     const std::vector<ThreadDetour>& detours() const { return detours_; }
+    // Where the path goes from worker `thread` at `time`, inside a parallel
+    // region (it arrived there along an MPI operation of the worker): back
+    // over the region's barriers as a detour does, to the master; its
+    // `point` is none, its `until` the time. None where the region's
+    // detours cannot be followed.
+    std::optional<ThreadDetour> from_worker(std::size_t thread, Ticks time) const;
     // Adds the worker's time by call path over `stretch` to `ticks`.
     void add_time(const ThreadStretch& stretch, std::vector<double>& ticks) const;
 
@@ -62,6 +70,9 @@ private:
         CallPathId cnode = kNoCallPath;
     };
 
+    const ThreadTeams* teams_ = nullptr;
+    // By region: the master's Enter of the region and of each barrier.
+    std::vector<std::vector<trace::EventIndex>> enters_;
     std::vector<ThreadDetour> detours_;
     std::vector<std::vector<Piece>> pieces_;  // by thread, sorted
 };

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "analyses/delay/operation_hash.hpp"
+#include "analyses/call_entry.hpp"
+#include "analyses/operation_hash.hpp"
 
 namespace hindsight::analyses {
 
@@ -63,19 +64,6 @@ std::vector<std::int32_t> tied_members(const trace::ThreadCollectivePart& part) 
         break;
     }
     return tied;
-}
-
-// The Enter of the part's call among its thread's events: the first Enter
-// of its call path at its time, else the first event from then on.
-template <typename Events, typename Kind>
-trace::EventIndex call_entry(const Events& events, Kind enter, CallPathId cnode, Ticks time) {
-    const auto from = std::partition_point(events.begin(), events.end(),
-                                           [&](const auto& e) { return e.time < time; });
-    const auto entry = std::find_if(from, events.end(), [&](const auto& e) {
-        return e.time > time || (e.kind == enter && e.cnode == cnode);
-    });
-    const auto at = entry != events.end() && entry->time == time ? entry : from;
-    return static_cast<trace::EventIndex>(std::min<std::size_t>(at - events.begin(), events.size() - 1));
 }
 
 }  // namespace

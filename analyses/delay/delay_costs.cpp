@@ -158,7 +158,7 @@ OperationId DelayCostAnalysis::for_partner(std::size_t point) const {
     const SyncPoint& p = sync_points_[point];
     if (p.paired < 0) return p.operation;
     const trace::ThreadPairedMessage& m = trace_->threads.paired[static_cast<std::size_t>(p.paired)];
-    return paired_operation(*trace_, m, !m.send);
+    return paired_message_name(*trace_, m, !m.send);
 }
 
 std::size_t DelayCostAnalysis::point_of(OperationId operation, const char* what) const {

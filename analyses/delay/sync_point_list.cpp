@@ -7,7 +7,7 @@
 #include <tuple>
 #include <utility>
 
-#include "analyses/delay/operation_hash.hpp"
+#include "analyses/operation_hash.hpp"
 #include "common/error.hpp"
 
 namespace hindsight::analyses {

@@ -3,28 +3,9 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "analyses/delay/operation_hash.hpp"
 #include "analyses/note_blocks.hpp"
 
 namespace hindsight::analyses {
-
-OperationId paired_operation(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& m, bool sender_side) {
-    const Location self{trace.rank, m.thread};
-    const Location peer{m.peer, m.peer_thread};
-    const Location& sender = m.send ? self : peer;
-    const Location& receiver = m.send ? peer : self;
-    return OperationHash()
-        .add(5)
-        .add(static_cast<std::uint64_t>(sender.rank))
-        .add(sender.thread)
-        .add(static_cast<std::uint64_t>(receiver.rank))
-        .add(receiver.thread)
-        .add(m.comm)
-        .add(m.tag)
-        .add(m.number)
-        .add(sender_side ? 1 : 0)
-        .value();
-}
 
 Ticks paired_wait(const trace::ThreadPairedMessage& m, const MessageWait& wait) {
     const WaitPattern own = m.send ? WaitPattern::LateReceiver : WaitPattern::LateSender;
@@ -40,13 +21,13 @@ std::vector<bool> partners_waited(const trace::LocalTrace& trace, std::span<cons
     for (std::size_t i = 0; i < paired.size(); ++i)
         if (paired_wait(paired[i], waits[i]) > 0 && paired[i].peer >= 0 && paired[i].peer < exchange.size())
             told[static_cast<std::size_t>(paired[i].peer)].push_back(
-                paired_operation(trace, paired[i], !paired[i].send));
+                paired_message_name(trace, paired[i], !paired[i].send));
     std::unordered_set<OperationId> named;
     for (const std::vector<std::byte>& block : exchange.all_to_all(as_blocks(told)))
         for (const OperationId id : from_block<OperationId>(block)) named.insert(id);
     if (named.empty()) return waited;
     for (std::size_t i = 0; i < paired.size(); ++i)
-        waited[i] = named.contains(paired_operation(trace, paired[i], paired[i].send));
+        waited[i] = named.contains(paired_message_name(trace, paired[i], paired[i].send));
     return waited;
 }
 
@@ -99,7 +80,7 @@ std::vector<PairedPoint> paired_points(const trace::LocalTrace& trace, std::span
         point.cnode = anchor.cnode == kNoCallPath ? m.cnode : anchor.cnode;
         point.wait = wait;
         point.prune = wait;
-        point.operation = paired_operation(trace, m, m.send);
+        point.operation = paired_message_name(trace, m, m.send);
         points.push_back({point, {m.peer, m.peer_thread}});
     }
     return points;

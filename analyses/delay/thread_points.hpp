@@ -19,17 +19,13 @@
 #include <vector>
 
 #include "analyses/delay/sync_point_list.hpp"
+#include "analyses/paired_message_name.hpp"
 #include "analyses/thread_message_waits.hpp"
 #include "analyses/thread_teams.hpp"
 #include "replay/exchange.hpp"
 #include "trace/local_trace.hpp"
 
 namespace hindsight::analyses {
-
-// What names one side of message `m`, its sender's or its receiver's, on
-// both ranks (SyncPoint::operation is its own side's): the two sides may
-// be threads of one rank, whose points a record must tell apart.
-OperationId paired_operation(const trace::LocalTrace& trace, const trace::ThreadPairedMessage& m, bool sender_side);
 
 // The wait of message `m` on this side whose costs the delay analysis
 // passes on: a receive's Late Sender, a send's Late Receiver; 0 for none.

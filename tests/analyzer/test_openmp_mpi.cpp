@@ -591,8 +591,8 @@ TEST_CASE("OpenMP: what the analysis leaves out is a warning, the report is writ
     const Analysis a = analyse(t);
     CHECK(a.warnings ==
           "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed (the replay leaves their "
-          "operations out on every member; their waits and delay costs are measured apart, "
-          "without a critical path); "
+          "operations out on every member; they are analyzed apart, their critical path only where a "
+          "master waited); "
           "rank 0: a parallel region whose threads do not all take part in it and in each of its barriers is left out "
           "of the OpenMP barrier analysis");
     CHECK(a.total("omp_ebarrier_wait") == 0);
@@ -1203,6 +1203,88 @@ TEST_CASE("OpenMP: a stream of messages from two threads pairs in time order", "
     check_row(a.operation_row(kWorldColumns, "MPI_Recv"), {3, 3, 130, 75, 0, 48});
     // The matrix: three messages of 48 bytes from rank 0 to rank 1.
     CHECK(a.communication_json.find("\"ranks\":2,\n\"rank_matrix\":[\n  [0,1,3,48,0]]") != std::string::npos);
+}
+
+namespace {
+
+// Two ranks of two threads in one region (forked at 200, joined at 600,
+// after MPI_Init 0-100), in which `inside` has rank 1's master wait for
+// rank 0's worker until 500 in a call that ends at 520. Rank 0 finalizes
+// 650-710, rank 1 700-710: the critical path ends on rank 1.
+template <typename Inside>
+TraceBuilder master_waits_for_a_worker(Inside inside) {
+    TraceBuilder t = two_ranks_in_a_region();
+    inside(t);
+    const Ticks finalize[] = {650, 700};
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(600).team_end(600).join(600).finalize(finalize[r], 710).leave(710);
+        t.thread(r, 1).leave(600).team_end(600);
+    }
+    return t;
+}
+
+// The critical path of master_waits_for_a_worker() on rank 1, whose
+// master waited in `call`: from its entry into MPI_Finalize (700) back,
+// main 600-700, the region 520-600 and the call after its wait ended
+// (500-520); and on rank 0's master, main 100-200 and MPI_Init 0-100: the
+// path is back there at the fork. Rank 1 holds none of its region before.
+void check_path_around_the_worker(const Analysis& a, const std::string& call) {
+    CHECK(a.at("critical_path", "main", 1, 0) == Approx(100 * ns));
+    CHECK(a.at("critical_path", kRegion, 1, 0) == Approx(80 * ns));
+    CHECK(a.at("critical_path", call, 1, 0) == Approx(20 * ns));
+    CHECK(a.at("critical_path", "main", 0, 0) == Approx(100 * ns));
+    CHECK(a.at("critical_path", "main/MPI_Init", 0, 0) == Approx(100 * ns));
+    CHECK(a.total("critical_path") == Approx(700 * ns));
+}
+
+}  // namespace
+
+TEST_CASE("OpenMP: the critical path follows a master's Late Sender wait to the worker that sent late", "[openmp]") {
+    // Rank 0's worker works 200-500 and sends 500-510; rank 1's master
+    // receives 300-520. From the send the path runs back on the worker to
+    // the fork: its work 200-500.
+    const Analysis a = analyse(master_waits_for_a_worker([](TraceBuilder& t) {
+        t.thread(0, 1).region(200, 500, "work").send(500, 510, 1, 7, 8);
+        t.rank(1).recv(300, 520, 0, 7, 8);
+    }));
+    CHECK(a.at("mpi_latesender", kRegion + "/MPI_Recv", 1, 0) == Approx(200 * ns));
+    check_path_around_the_worker(a, kRegion + "/MPI_Recv");
+    CHECK(a.at("critical_path", kWork, 0, 1) == Approx(300 * ns));
+    CHECK(a.at("critical_path", kRegion, 0, 0) == 0);
+}
+
+TEST_CASE("OpenMP: the critical path follows a master's wait in a worker's collective to the worker that came last",
+          "[openmp]") {
+    // As above, with MPI_Barrier: the worker's 500-510, the master's 300-520.
+    const Analysis a = analyse(master_waits_for_a_worker([](TraceBuilder& t) {
+        t.thread(0, 1).region(200, 500, "work").barrier(500, 510);
+        t.rank(1).barrier(300, 520);
+    }));
+    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 1, 0) == Approx(200 * ns));
+    check_path_around_the_worker(a, kRegion + "/MPI_Barrier");
+    CHECK(a.at("critical_path", kWork, 0, 1) == Approx(300 * ns));
+    CHECK(a.at("critical_path", kRegion, 0, 0) == 0);
+}
+
+TEST_CASE("OpenMP: the critical path from a worker that sent late goes back over the region's barriers", "[openmp]") {
+    // Rank 0's threads meet at a barrier first: the master works 200-400
+    // and comes last to it, 400-410; the worker works 200-300, waits in it
+    // 300-400, then works 410-500 and sends 500-510. From the send the
+    // path runs back on the worker to the barrier's last arrival (its work
+    // 410-500, its barrier 400-410), then on the master that arrived last:
+    // its work 200-400.
+    const std::string barrier = kRegion + "/!$omp barrier @a.c:5";
+    const Analysis a = analyse(master_waits_for_a_worker([](TraceBuilder& t) {
+        t.rank(0).region(200, 400, "work").region(400, 410, "!$omp barrier @a.c:5");
+        t.thread(0, 1).region(200, 300, "work").region(300, 410, "!$omp barrier @a.c:5");
+        t.thread(0, 1).region(410, 500, "work").send(500, 510, 1, 7, 8);
+        t.rank(1).recv(300, 520, 0, 7, 8);
+    }));
+    check_path_around_the_worker(a, kRegion + "/MPI_Recv");
+    CHECK(a.at("critical_path", kWork, 0, 1) == Approx(90 * ns));
+    CHECK(a.at("critical_path", barrier, 0, 1) == Approx(10 * ns));
+    CHECK(a.at("critical_path", kWork, 0, 0) == Approx(200 * ns));
+    CHECK(a.at("critical_path", barrier, 0, 0) == 0);
 }
 
 TEST_CASE("OpenMP: a collective a worker made is measured apart on every member, its communicator's others stay",

@@ -156,8 +156,8 @@ TEST_CASE("Threads: a worker's message is kept for pairing, its collective with 
     REQUIRE(loaded.stats.damage.size() == 1);
     CHECK(loaded.stats.damage[0] ==
           "rank 0: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed (the replay leaves their "
-          "operations out on every member; their waits and delay costs are measured apart, "
-          "without a critical path)");
+          "operations out on every member; they are analyzed apart, their critical path only where a "
+          "master waited)");
     // The worker's MPI_Send visit itself is kept, below its region, and
     // what it sent is filed under it, with its partner (world rank 1),
     // communicator, tag and times.

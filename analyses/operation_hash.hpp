@@ -1,5 +1,6 @@
 // How the ranks taking part in one synchronization name it alike
-// (OperationId, sync_point_list.hpp): a hash of the operation's fields,
+// (delay/sync_point_list.hpp's OperationId, paired_message_name.hpp): a
+// hash of the operation's fields,
 // equal on every rank that took part; different operations collide with
 // negligible probability. Each field goes through splitmix64's finalizer,
 // two multiplications per field rather than one per byte.
