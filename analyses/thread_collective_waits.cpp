@@ -36,7 +36,8 @@ std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace&
                 const bool synchronized = (part.received > 0 && wait_start < part.last_sender_arrival) ||
                                           (part.sent > 0 && part.member == part.last_sender);
                 if (synchronized)
-                    w = waited_for(part, shape, part.last_sender, part.last_sender_arrival, part.first_synchronized_end);
+                    w = waited_for(part, shape, part.last_sender, part.last_sender_arrival,
+                                   part.first_synchronized_end);
             }
             continue;
         }

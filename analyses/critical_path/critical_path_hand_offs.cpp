@@ -114,7 +114,8 @@ void CriticalPathHandOffs::index_trace() {
     for (std::uint32_t i = 0; i < paired.size(); ++i)
         if (paired[i].send) paired_sends_.emplace(paired_message_name(trace_, paired[i], true), i);
     const auto& parts = trace_.threads.collective_parts;
-    for (std::uint32_t i = 0; i < parts.size(); ++i) collective_parts_.emplace(std::pair(parts[i].comm, parts[i].position), i);
+    for (std::uint32_t i = 0; i < parts.size(); ++i)
+        collective_parts_.emplace(std::pair(parts[i].comm, parts[i].position), i);
 }
 
 // The receives whose receiver gives the path back for the Late Receiver
@@ -216,8 +217,8 @@ void CriticalPathHandOffs::find_thread_nodes() {
     for (std::size_t i = 0; i < paired.size(); ++i) {
         const trace::ThreadPairedMessage& m = paired[i];
         const MessageWait& wait = waits[i];
-        if (m.thread != 0 || m.send || wait.pattern != WaitPattern::LateSender || wait.ticks <= 0 || !wait.polls.empty())
-            continue;
+        const bool late_sender = wait.pattern == WaitPattern::LateSender && wait.ticks > 0;
+        if (m.thread != 0 || m.send || !late_sender || !wait.polls.empty()) continue;
         const std::uint64_t name = paired_message_name(trace_, m, true);
         add(m.call, m.peer,
             {Kind::ThreadMessage, static_cast<std::uint32_t>(name), static_cast<std::uint32_t>(name >> 32), 0,

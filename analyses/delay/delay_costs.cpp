@@ -508,10 +508,11 @@ void DelayCostAnalysis::charge_unexplained(std::size_t point, std::optional<Cost
     const auto seconds = [&](double ticks) { return ticks_to_seconds(*trace_, ticks); };
     const SyncPoint& at = sync_points_[point];
     // The call of the point's own event; a message paired outside the
-    // replay has none in the store: the call holding it.
-    const CallPathId cnode =
-        at.event != trace::kNoEvent ? EventView(*trace_, at.event).cnode()
-                                    : trace_->threads.paired[static_cast<std::size_t>(at.paired)].cnode;
+    // replay has none in the store: the call holding it; a collective
+    // measured outside the replay: its call.
+    const CallPathId cnode = at.event != trace::kNoEvent ? EventView(*trace_, at.event).cnode()
+                             : at.paired >= 0 ? trace_->threads.paired[static_cast<std::size_t>(at.paired)].cnode
+                                              : at.cnode;
     if (pattern && short_cost > 0) book(at.thread, delay_metrics(*pattern).short_term, cnode, seconds(short_cost));
     for (std::size_t p = 0; p < kCostKinds; ++p)
         if (long_cost[p] > 0) book(at.thread, long_term_metric(p), cnode, seconds(long_cost[p]));

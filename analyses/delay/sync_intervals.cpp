@@ -79,6 +79,21 @@ IntervalScanner::IntervalScanner(const trace::LocalTrace& trace, const SyncPoint
             take(
                 from, std::min(to, events.size()), [&](std::size_t k) { return events[k].time; },
                 [&](std::size_t k) { return thread_path_after(trace, events, k); });
+            // The first piece of a team: the worker's time from the fork to
+            // its team's begin counts at the region, as its profile has it.
+            const std::size_t fork = p > 0 && points[p - 1].thread == thread ? points.fork_point(p - 1)
+                                                                            : SyncPointList::kNone;
+            if (fork != SyncPointList::kNone && from < events.size()) {
+                const auto region = std::find_if(events.begin() + static_cast<std::ptrdiff_t>(from), events.end(),
+                                                 [](const trace::ThreadEvent& e) {
+                                                     return e.kind == trace::ThreadEventKind::Enter;
+                                                 });
+                const Ticks late = events[from].time - trace.events[points[fork].enter].time;
+                if (region != events.end() && region->cnode < paths && late > 0) {
+                    touch(region->cnode);
+                    ticks[region->cnode] += late;
+                }
+            }
         }
         std::sort(time_touched_.begin(), time_touched_.end());
         for (const CallPathId c : time_touched_) {

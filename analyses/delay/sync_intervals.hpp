@@ -9,7 +9,9 @@
 // entry into the later one's: the later call is where the waiting happens,
 // and of the earlier call only its completion counts (the rest was the
 // synchronization itself). Each call path's time in the interval less the
-// waiting at the synchronization points inside is its processing time.
+// waiting at the synchronization points inside is its processing time. A
+// worker's time from its master's fork to its team's begin is its parallel
+// region's, as its profile books it.
 #pragma once
 
 #include <cstddef>

@@ -40,7 +40,8 @@
 //  - a worker's history before its current team began is its master's
 //    before the fork (TeamStart): where the worker's points in the team do
 //    not involve the partner, its interval goes on on the master from the
-//    fork back to the master's previous point that does.
+//    fork back to the master's previous point that does; its time from the
+//    fork to its team's begin is the region's (sync_intervals.hpp).
 #pragma once
 
 #include <cstddef>
@@ -170,6 +171,12 @@ public:
     // (kNone: the start of the thread of point `to`) to point `to`.
     std::size_t first_piece(std::size_t from, std::size_t to) const {
         return from == kNone ? thread_begin(to) : from + 1;
+    }
+    // For a worker's team start at `position`: the position of the
+    // master's point at the fork it follows; else kNone.
+    std::size_t fork_point(std::size_t position) const {
+        const auto fork = fork_of_.find(position);
+        return fork == fork_of_.end() ? kNone : fork->second;
     }
     // Calls visit(q) for each point inside the span: after its beginning
     // and before its end, on each of its threads.

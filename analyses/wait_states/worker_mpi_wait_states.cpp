@@ -40,7 +40,8 @@ Ticks wait_start(const trace::LocalTrace& trace, const trace::ThreadPairedMessag
 
 }  // namespace
 
-std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers) {
+std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master,
+                                          std::span<LocalCube> workers) {
     const auto cube_of = [&](std::uint32_t thread) -> LocalCube& { return thread == 0 ? master : workers[thread - 1]; };
     LongestWaits longest;
     const auto waited = [&](WaitPattern pattern, CallPathId cnode, Ticks start, Ticks ticks, std::uint32_t thread) {

@@ -27,6 +27,7 @@ namespace hindsight::analyses {
 // Returns the longest of the waits it booked (LongestWaits::kept()). Their
 // delay costs are the delay analysis's (delay/thread_points.hpp,
 // delay/collective_part_points.hpp).
-std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master, std::span<LocalCube> workers);
+std::vector<WaitInstance> book_worker_mpi(const trace::LocalTrace& trace, LocalCube& master,
+                                          std::span<LocalCube> workers);
 
 }  // namespace hindsight::analyses

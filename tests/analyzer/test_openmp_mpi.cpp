@@ -1361,6 +1361,66 @@ TEST_CASE("OpenMP: a collective a worker made is measured apart on every member,
     CHECK(a.total("delay_n2n") + a.total("delay_n2n_longterm") == Approx(20 * ns));
 }
 
+TEST_CASE("OpenMP: a worker whose team began late delayed its collective by its start", "[openmp]") {
+    // Two ranks of two threads in a region forked at 200; rank 0's worker
+    // begins its part only at 260 and calls MPI_Barrier 300-400, rank 1's
+    // master 250-450, waiting 50 for it. Since MPI_Init (100-200 in main
+    // on both masters) rank 0's worker spent 100 in the region, 60 of them
+    // before its team began, which count there as in its profile; rank 1's
+    // master 50. The 50 are the worker's, in the region.
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const Ticks team_begin[] = {260, 200};
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, "!$omp parallel @a.c:1");
+        t.thread(r, 1).team_begin(team_begin[r]).enter(team_begin[r], "!$omp parallel @a.c:1");
+    }
+    t.thread(0, 1).barrier(300, 400);
+    t.rank(1).barrier(250, 450);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.at("mpi_barrier_wait", kRegion + "/MPI_Barrier", 1, 0) == Approx(50 * ns));
+    CHECK(a.at("delay_barrier", kRegion, 0, 1) == Approx(50 * ns));
+    CHECK(a.total("delay_barrier") == Approx(50 * ns));
+}
+
+TEST_CASE("OpenMP: a worker's collective whose delay no work explains keeps its costs at the call", "[openmp]") {
+    // Two ranks of two threads, two regions. In the first (forked at 200,
+    // joined at 300) rank 0's master sends to rank 1's, which waits in
+    // MPI_Recv 220-250 (the send 250-260). The second is forked at 430 on
+    // rank 0, at 400 on rank 1: rank 0's worker calls MPI_Barrier 450-460,
+    // rank 1's master 420-470, waiting 30 for it.
+    // Rank 0's worker's interval with rank 1's master goes back to the
+    // send (on its master before the fork): the region 260-300 (40), main
+    // 300-430 (130), the second region 430-450 (20). Rank 1's master's
+    // with rank 0's worker goes back to MPI_Init, since the receive tied it
+    // to rank 0's master alone inside a region: main 100-200 and 300-400
+    // (200), the first region 60, its receive after the wait 10, the second
+    // region 20. The worker did no more than the master anywhere: no delay
+    // explains the 30, which stay with the worker's barrier call.
+    const std::string r1 = "!$omp parallel @a.c:1", r2 = "!$omp parallel @a.c:20";
+    TraceBuilder t(2);
+    t.set_threads(2);
+    const Ticks fork2[] = {430, 400};
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).enter(0, "main").init(0, 100).fork(200, 2).team_begin(200).enter(200, r1);
+        t.thread(r, 1).team_begin(200).enter(200, r1).leave(300).team_end(300);
+    }
+    t.rank(0).send(250, 260, 1, 7, 8);
+    t.rank(1).recv(220, 260, 0, 7, 8);
+    for (int r = 0; r < 2; ++r) {
+        t.rank(r).leave(300).team_end(300).join(300).fork(fork2[r], 2).team_begin(fork2[r]).enter(fork2[r], r2);
+        t.thread(r, 1).team_begin(fork2[r]).enter(fork2[r], r2);
+    }
+    t.thread(0, 1).barrier(450, 460);
+    t.rank(1).barrier(420, 470);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    CHECK(a.at("mpi_barrier_wait", "main/" + r2 + "/MPI_Barrier", 1, 0) == Approx(30 * ns));
+    CHECK(a.at("delay_barrier", "main/" + r2 + "/MPI_Barrier", 0, 1) == Approx(30 * ns));
+    CHECK(a.total("delay_barrier") == Approx(30 * ns));
+}
+
 TEST_CASE("OpenMP: rooted and prefix collectives on worker threads wait for the root and the lower ranks",
           "[openmp]") {
     // Two ranks of two threads, in the region 200-600 (then both finalize):
