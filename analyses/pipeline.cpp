@@ -4,6 +4,7 @@
 #include <chrono>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "analyses/profile/message_statistics.hpp"
 #include "analyses/profile/profile.hpp"
 #include "analyses/stage_order.hpp"
+#include "analyses/thread_collective_waits.hpp"
 #include "analyses/thread_profile.hpp"
 #include "analyses/thread_teams.hpp"
 #include "analyses/timeline/lane_cutter.hpp"
@@ -199,6 +201,8 @@ const std::vector<Stage>& stages() {
              for (const ThreadCharge& charge : r.thread_charges)
                  r.findings.worker_cubes[charge.thread - 1].add(charge.metric, charge.cnode, charge.value);
              const std::vector<WaitInstance> waits = book_worker_mpi(r.trace, r.cube, r.findings.worker_cubes);
+             if (std::optional<std::string> line = disagreement_warning(r.trace))
+                 r.findings.thread_problems.push_back(std::move(*line));
              LongestWaits longest;
              for (const WaitInstance& wait : r.findings.longest_waits) longest.offer(wait);
              for (const WaitInstance& wait : waits) longest.offer(wait);

@@ -16,11 +16,27 @@ CollectivePartWait waited_for(const trace::ThreadCollectivePart& part, Collectiv
 
 }  // namespace
 
+bool members_agree(const trace::ThreadCollectivePart& part) {
+    return std::all_of(part.members.begin(), part.members.end(), [&](const trace::CollectiveMemberPart& m) {
+        return m.op == part.op && m.root == part.root;
+    });
+}
+
+std::optional<std::string> disagreement_warning(const trace::LocalTrace& trace) {
+    const auto& parts = trace.threads.collective_parts;
+    const auto disagreeing = std::count_if(parts.begin(), parts.end(), [](const auto& p) { return !members_agree(p); });
+    if (disagreeing == 0) return std::nullopt;
+    return "rank " + std::to_string(trace.rank) + ": " + std::to_string(disagreeing) +
+           " MPI collective operations of OpenMP worker threads name different operations or roots on their members; "
+           "they are left out of the wait states and the delay costs";
+}
+
 std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace& trace) {
     std::vector<CollectivePartWait> waits;
     waits.reserve(trace.threads.collective_parts.size());
     for (const trace::ThreadCollectivePart& part : trace.threads.collective_parts) {
         CollectivePartWait& w = waits.emplace_back();
+        if (!members_agree(part)) continue;
         const CollectiveShape shape = collective_shape(part.op);
         const Ticks wait_start = std::max(part.arrival, part.call_enter);
         if (synchronizes_where_all_met(shape)) {

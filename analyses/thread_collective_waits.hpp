@@ -26,6 +26,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analyses/collective_timing.hpp"
@@ -54,6 +56,16 @@ constexpr bool synchronizes_where_all_met(CollectiveShape shape) {
     default: return false;
     }
 }
+
+// Whether every member told the operation and root of `part`: members
+// whose records disagree (a damaged trace) met at different operations,
+// which neither wait for each other nor synchronize.
+bool members_agree(const trace::ThreadCollectivePart& part);
+
+// The line the summary's warnings give the rank's parts whose members
+// disagree, which no wait state or synchronization comes from; none where
+// all agree.
+std::optional<std::string> disagreement_warning(const trace::LocalTrace& trace);
 
 // By trace.threads.collective_parts.
 std::vector<CollectivePartWait> thread_collective_waits(const trace::LocalTrace& trace);

@@ -138,8 +138,9 @@ void tell_members(const trace::LocalTrace& trace, Parts& parts, MPI_Comm world, 
         const auto me = std::find(members.begin(), members.end(), trace.rank);
         if (me == members.end()) continue;
         const auto member = static_cast<std::int32_t>(me - members.begin());
-        const trace::CollectiveMemberPart told{part.thread, part.arrival, std::max(part.arrival, part.call_enter),
-                                               part.sent > 0, part.received > 0};
+        const trace::CollectiveMemberPart told{part.op,           part.root,   part.thread,
+                                               part.arrival,      std::max(part.arrival, part.call_enter),
+                                               part.sent > 0,     part.received > 0};
         const PartNote note{told, part.end, key.first, key.second, member};
         for (const int m : members)
             if (m >= 0 && m < size) outgoing[static_cast<std::size_t>(m)].push_back(note);

@@ -129,6 +129,8 @@ struct ThreadPairedMessage {
 // (analyses/thread_collective_waits.hpp).
 // What one member told the others of its part in such an operation.
 struct CollectiveMemberPart {
+    CollectiveOp op = CollectiveOp::Other;  // the operation, as its records name it
+    std::int32_t root = -1;                 // ... and its root (ThreadCollectivePart::root)
     std::uint32_t thread = 0;  // the member's thread that took part (0: its master)
     Ticks arrival = 0;         // when its part began
     Ticks wait_start = 0;      // from when it could wait: its arrival or its call's entry, whichever is later

@@ -17,7 +17,7 @@ std::vector<std::int32_t> tied_members(const trace::ThreadCollectivePart& part) 
     const auto size = static_cast<std::int32_t>(members.size());
     const std::int32_t self = part.member;
     std::vector<std::int32_t> tied;
-    if (self < 0 || self >= size) return tied;
+    if (self < 0 || self >= size || !members_agree(part)) return tied;
     const auto of = [&](std::int32_t k) -> const trace::CollectiveMemberPart& {
         return members[static_cast<std::size_t>(k)];
     };

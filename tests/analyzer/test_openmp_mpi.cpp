@@ -821,10 +821,18 @@ TEST_CASE("OpenMP: a worker's messages pair with any thread of the peer, and wai
     end_the_region(t);
     const Analysis a = analyse(t);
     // Rank 1's worker: the reduction's MPI_COLLECTIVE_BEGIN and _END; the
-    // receive without a send. Nothing else is left out.
+    // receive without a send. The reduction is the second collective of
+    // MPI_COMM_WORLD on rank 1, MPI_Finalize on rank 0: both ranks say that
+    // its members disagree. Nothing else is left out.
     CHECK(a.warnings.find("rank 1: 2 MPI collective records on 1 OpenMP worker thread(s) are not replayed") !=
           std::string::npos);
-    CHECK(a.warnings.find("rank 0:") == std::string::npos);
+    const std::string disagree = ": 1 MPI collective operations of OpenMP worker threads name different operations";
+    CHECK(a.warnings.find("rank 0" + disagree) != std::string::npos);
+    CHECK(a.warnings.find("rank 1" + disagree) != std::string::npos);
+    std::size_t rank0_lines = 0;
+    for (std::size_t at = a.warnings.find("rank 0: "); at != std::string::npos; at = a.warnings.find("rank 0: ", at + 1))
+        ++rank0_lines;
+    CHECK(rank0_lines == 1);
     CHECK(a.warnings.find("1 receive of rank 1 from rank 0 has no matching send (at " + kRegion + "/MPI_Wait)") !=
           std::string::npos);
     // The workers' calls are theirs: time, visit, message and bytes.
@@ -1419,6 +1427,29 @@ TEST_CASE("OpenMP: a worker's collective whose delay no work explains keeps its 
     CHECK(a.at("mpi_barrier_wait", "main/" + r2 + "/MPI_Barrier", 1, 0) == Approx(30 * ns));
     CHECK(a.at("delay_barrier", "main/" + r2 + "/MPI_Barrier", 0, 1) == Approx(30 * ns));
     CHECK(a.total("delay_barrier") == Approx(30 * ns));
+}
+
+TEST_CASE("OpenMP: a worker's collective whose members' records disagree is left out with a warning", "[openmp]") {
+    // The second collective of MPI_COMM_WORLD is rank 0's worker's
+    // MPI_Barrier 300-400 but rank 1's master's MPI_Allreduce 250-450 (a
+    // damaged trace): the two met at different operations, so neither
+    // waited for the other, and every member says so.
+    TraceBuilder t = two_ranks_in_a_region();
+    t.thread(0, 1).barrier(300, 400);
+    t.rank(1).allreduce(250, 450, 8);
+    end_the_region(t);
+    const Analysis a = analyse(t);
+    for (int rank = 0; rank < 2; ++rank)
+        CHECK(a.warnings.find("rank " + std::to_string(rank) +
+                              ": 1 MPI collective operations of OpenMP worker threads name different operations or "
+                              "roots on their members; they are left out of the wait states and the delay costs") !=
+              std::string::npos);
+    CHECK(a.total("mpi_barrier_wait") == 0);
+    CHECK(a.total("mpi_wait_nxn") == 0);
+    CHECK(a.total("delay_barrier") + a.total("delay_n2n") == 0);
+    // Their calls still count.
+    CHECK(a.at("time", kRegion + "/MPI_Barrier", 0, 1) == Approx(100 * ns));
+    CHECK(a.at("time", kRegion + "/MPI_Allreduce", 1, 0) == Approx(200 * ns));
 }
 
 TEST_CASE("OpenMP: rooted and prefix collectives on worker threads wait for the root and the lower ranks",
